@@ -1,0 +1,81 @@
+import { fail } from '../domain/errors.js';
+import { formatAmount } from '../domain/money.js';
+import { priceList, pricePerStar, type PriceList } from '../domain/pricing.js';
+import { balancesOf } from '../store/ledger-repo.js';
+import type { Deps } from './deps.js';
+
+/** Current partner prices, or null while supplier costs are unavailable. */
+export function currentPrices(deps: Deps): PriceList | null {
+  const costs = deps.suppliers.goods.costs();
+  return costs ? priceList(costs, deps.settings.get().margin_bps) : null;
+}
+
+/** Refuses orders for a product that is disabled or whose supplier is down (503 product_unavailable). */
+export function requireProductAvailable(deps: Deps, product: 'stars' | 'premium' | 'nft'): void {
+  if (!deps.settings.get().products[product].enabled)
+    fail('product_unavailable', `${product} ordering is disabled.`, { reason: 'product_disabled' });
+  const s = deps.suppliers.goods.status(product);
+  if (!s.up)
+    fail('product_unavailable', 'The supplier is temporarily unavailable.', { reason: 'upstream_unavailable', retry_after: s.retryAfterSec }, { 'Retry-After': String(s.retryAfterSec) });
+}
+
+/** GET /products */
+export function products(deps: Deps) {
+  const prices = currentPrices(deps);
+  if (!prices) return { unavailable: true as const, reason: 'cost_unavailable' as const };
+  const { config, settings } = deps;
+  return {
+    currency: 'USD' as const,
+    stars: {
+      price_per_1000: formatAmount(prices.starsPer1000, 'USD'),
+      price_per_star: pricePerStar(prices.starsPer1000),
+      currency: 'USD' as const,
+      min_per_order: config.STARS_MIN_PER_ORDER,
+      max_per_order: config.STARS_MAX_PER_ORDER,
+      available: settings.get().products.stars.enabled,
+    },
+    premium: {
+      '3': { partner_price: formatAmount(prices.premium[3], 'USD'), currency: 'USD' as const },
+      '6': { partner_price: formatAmount(prices.premium[6], 'USD'), currency: 'USD' as const },
+      '12': { partner_price: formatAmount(prices.premium[12], 'USD'), currency: 'USD' as const },
+    },
+    nft: {
+      available: settings.get().products.nft.enabled,
+      pricing_model: 'per_gift' as const,
+      currency: 'TON' as const,
+      balance: 'nft_balance' as const,
+      catalog: '/api/partner/v1/nft/gifts',
+      quote: '/api/partner/v1/nft/gifts/{gift}',
+      max_order_ton: null,
+    },
+  };
+}
+
+/** GET /me */
+export function account(deps: Deps, partnerId: number) {
+  const b = balancesOf(deps.db, partnerId);
+  const c = deps.config;
+  const usd = formatAmount(b.USD, 'USD');
+  const ton = formatAmount(b.TON, 'TON');
+  return {
+    partner_id: partnerId,
+    status: 'active' as const,
+    balance: usd,
+    currency: 'USD' as const,
+    balances: { USD: usd, TON: ton },
+    nft_balance: ton,
+    nft_currency: 'TON' as const,
+    pricing: { note: 'Prices are the same for every partner and follow the market: read them from GET /products before ordering.' },
+    limits: {
+      api_rate_limit: c.API_RATE_LIMIT,
+      api_rate_burst: c.API_RATE_BURST,
+      nft_catalog_rate_limit: c.NFT_CATALOG_RATE_LIMIT,
+      nft_orders_rate_limit: c.NFT_ORDERS_RATE_LIMIT,
+      validate_recipient_rate_limit: c.VALIDATE_RECIPIENT_RATE_LIMIT,
+      stars_min_per_order: c.STARS_MIN_PER_ORDER,
+      stars_max_per_order: c.STARS_MAX_PER_ORDER,
+      premium_months: [3, 6, 12],
+      nft_max_order_ton: null,
+    },
+  };
+}

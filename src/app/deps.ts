@@ -1,0 +1,24 @@
+import type { ServiceClock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Ids } from '../ids.js';
+import type { Db } from '../store/db.js';
+import type { Suppliers } from '../suppliers/types.js';
+import type { Logger } from '../workers/scheduler.js';
+import type { EventBus } from './event-bus.js';
+import type { SecretBox } from './secrets.js';
+import type { SettingsStore } from './settings.js';
+
+/** Everything an application service needs, injected once at start-up (src/main.ts, test/helpers.ts). */
+export interface Deps {
+  db: Db;
+  clock: ServiceClock;
+  config: Config;
+  ids: Ids;
+  log: Logger;
+  suppliers: Suppliers;
+  secrets: SecretBox;
+  settings: SettingsStore;
+  bus: EventBus;
+  /** Tells the job scheduler that a job may be due now. */
+  wake(): void;
+}

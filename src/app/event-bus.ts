@@ -1,0 +1,24 @@
+import { EventEmitter } from 'node:events';
+
+/**
+ * In-process notifications raised after a transaction commits: order outcomes for the partner's chat
+ * and operator alerts. The durable record is the outbox (`events`, `webhook_deliveries`); this bus only
+ * tells live listeners (the bot) sooner.
+ */
+export type Alert =
+  | { kind: 'review'; orderId: string; partnerId: number; stage: string }
+  | { kind: 'order_failure'; orderId: string; partnerId: number; reason: string }
+  | { kind: 'webhook_gave_up'; webhookId: string; orderId: string; partnerId: number; event: string; reason: string };
+
+export interface OrderOutcome {
+  partnerId: number;
+  orderId: string;
+  event: 'order.completed' | 'order.failed' | 'order.refunded';
+}
+
+export interface BusEvents {
+  alert: [Alert];
+  order: [OrderOutcome];
+}
+
+export class EventBus extends EventEmitter<BusEvents> {}

@@ -1,0 +1,83 @@
+import crypto from 'node:crypto';
+import { fail } from '../domain/errors.js';
+import { canonicalWhitelist, ipAllowed, parseWhitelist, type ParsedRange } from '../domain/ip-whitelist.js';
+import { inTx } from '../store/db.js';
+import { audit } from '../store/audit-repo.js';
+import { getPartner, insertKey, keyByHash, revokeKeys } from '../store/partners-repo.js';
+import type { Deps } from './deps.js';
+import { requirePartner } from './partners.js';
+
+/** API keys: `pk_live_` + 32 random bytes; only the SHA-256 is stored; issuing a key revokes the previous one. */
+export const KEY_PREFIX = 'pk_live_';
+
+export function hashKey(key: string): string {
+  return crypto.createHash('sha256').update(key).digest('hex');
+}
+
+export interface AuthedKey {
+  keyId: string;
+  partnerId: number;
+  ranges: ParsedRange[];
+}
+
+/**
+ * In-memory cache of live keys by hash: authentication runs on every request, and the hash lookup plus
+ * whitelist parsing is done once per key. Revocation deletes from the cache in the same call.
+ */
+export class KeyCache {
+  private readonly byHash = new Map<string, AuthedKey | null>();
+
+  get(deps: Deps, hash: string): AuthedKey | null {
+    const hit = this.byHash.get(hash);
+    if (hit !== undefined) return hit;
+    const row = keyByHash(deps.db, hash);
+    const value = row && row.revokedAt === null ? { keyId: row.keyId, partnerId: row.partnerId, ranges: parseWhitelist(row.ipWhitelist) } : null;
+    // Unknown hashes are not cached: a flood of random keys must not grow memory.
+    if (value) this.byHash.set(hash, value);
+    return value;
+  }
+
+  forget(hashes: string[]): void {
+    for (const h of hashes) this.byHash.delete(h);
+  }
+}
+
+export function issueKey(deps: Deps, cache: KeyCache, partnerId: number, ipWhitelist: unknown, actor: string) {
+  const partner = requirePartner(deps, partnerId);
+  if (partner.status !== 'active') fail('partner_inactive', 'No API key before the first top-up.');
+  const wl = canonicalWhitelist(ipWhitelist ?? []);
+  if (!wl.ok) fail('validation_error', `ip_whitelist: "${wl.bad}" is not an IP address or CIDR.`);
+  const apiKey = KEY_PREFIX + deps.ids.token(32);
+  const keyId = `key_${deps.ids.hex(8)}`;
+  const now = deps.clock.now();
+  const revoked = inTx(deps.db, (tx) => {
+    const old = revokeKeys(tx, partnerId, now);
+    insertKey(tx, {
+      keyId,
+      partnerId,
+      prefix: apiKey.slice(0, KEY_PREFIX.length + 4),
+      keyHash: hashKey(apiKey),
+      ipWhitelist: wl.value,
+      createdAt: now,
+      revokedAt: null,
+    });
+    audit(tx, now, actor, 'key.issue', String(partnerId), { key_id: keyId, ip_whitelist: wl.value });
+    return old;
+  });
+  cache.forget(revoked);
+  return { key_id: keyId, api_key: apiKey, ip_whitelist: wl.value };
+}
+
+/** Authentication of a partner request (partner-api.md Authentication). Returns the partner id. */
+export function authenticate(deps: Deps, cache: KeyCache, authorization: string | undefined, ip: string): { partnerId: number; keyId: string } {
+  const m = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
+  const token = m?.[1];
+  if (!token || !token.startsWith(KEY_PREFIX) || token.length > 200) fail('unauthorized');
+  const key = cache.get(deps, hashKey(token));
+  if (!key) fail('unauthorized');
+  if (!ipAllowed(ip, key.ranges)) fail('ip_not_allowed');
+  const partner = getPartner(deps.db, key.partnerId);
+  if (!partner || partner.status !== 'active') fail('partner_inactive');
+  if (!deps.settings.get().program_available) fail('partner_program_unavailable');
+  return { partnerId: key.partnerId, keyId: key.keyId };
+}

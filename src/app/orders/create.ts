@@ -1,0 +1,257 @@
+import crypto from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { ApiError, fail } from '../../domain/errors.js';
+import { InsufficientBalance } from '../../domain/ledger-rules.js';
+import { formatAmount, type Currency } from '../../domain/money.js';
+import type { OrderType } from '../../domain/order-machine.js';
+import { orderView } from '../../domain/order-view.js';
+import { PREMIUM_MONTHS, starsPrice, type PremiumMonths } from '../../domain/pricing.js';
+import { serializeWebhookJson } from '../../domain/webhook-signing.js';
+import { checkWebhookUrl } from '../../domain/webhook-url-policy.js';
+import { postEntry } from '../../store/ledger-repo.js';
+import { scheduleJob } from '../../store/jobs-repo.js';
+import {
+  bindIdem,
+  claimIdem,
+  getIdem,
+  getOrder,
+  insertOrder,
+  nextOrderSeq,
+  openPremiumFor,
+  releaseIdem,
+  type OrderRow,
+} from '../../store/orders-repo.js';
+import { blockedWebhookHosts } from '../../store/schema.js';
+import { UpstreamUnavailable, type Recipient } from '../../suppliers/types.js';
+import { currentPrices, requireProductAvailable } from '../catalog.js';
+import type { Deps } from '../deps.js';
+import { unitOfWork, type AfterCommit } from '../unit-of-work.js';
+import type { Tx } from '../../store/db.js';
+
+export const ORDER_JOB = 'order.process';
+const MAX_KEY_LENGTH = 255;
+
+/**
+ * Order creation (partner-api.md "Rules of order creation"), shared by POST /orders and the bot.
+ *
+ * 1. shape: idempotency_key, type                          (request-level errors)
+ * 2. the idempotency check: replay, reuse, in progress     (before anything else is judged)
+ * 3. parameters, webhook_url, product availability, price  (nothing claimed yet)
+ * 4. claim the key, resolve the recipient (async, outside any transaction)
+ * 5. one transaction: debit, order row, first job, key bound to the order; any refusal unclaims the key
+ *
+ * NFT orders plug in at steps 3–5 through `OrderKindHandler` (src/app/orders/nft-create.ts).
+ */
+export interface PlannedOrder {
+  type: OrderType;
+  currency: Currency;
+  amount: number;
+  quantity: number;
+  recipient: string;
+  priceUsdRef?: number | null;
+  gift?: Record<string, unknown> | null;
+  /** runs in the creating transaction before the debit (e.g. reserve a gift, the Premium rule) */
+  inTx?: (tx: Tx, orderId: string) => void;
+  orderId?: string;
+}
+
+export interface OrderKindHandler {
+  /** Validates params (no I/O beyond the catalog) and returns what step 4 needs. */
+  prepare(deps: Deps, params: Record<string, unknown>): Promise<(recipient: Recipient) => Promise<PlannedOrder> | PlannedOrder>;
+  /** The recipient field of params: checked after prepare's syntax checks. */
+  recipientFirst?: boolean;
+}
+
+export function fingerprintOf(body: { type: string; params: unknown; webhook_url: unknown }): string {
+  return crypto.createHash('sha256').update(serializeWebhookJson(canonical(body))).digest('hex');
+}
+
+function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v as object).sort()) out[k] = canonical((v as Record<string, unknown>)[k]);
+    return out;
+  }
+  return v;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function requireRecipientText(v: unknown): string {
+  if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) fail('recipient_required');
+  if (typeof v !== 'string') fail('recipient_not_found', 'recipient must be a username string.');
+  return v;
+}
+
+/** Resolves a recipient: unknown → 400 recipient_not_found, resolver down → 502 resolver_error. */
+export async function resolveRecipient(deps: Deps, raw: string): Promise<Recipient> {
+  let r: Recipient | null;
+  try {
+    r = await deps.suppliers.resolver.resolve(raw);
+  } catch (e) {
+    if (e instanceof UpstreamUnavailable) fail('resolver_error', 'Recipient resolution failed. Retry later.', { retry_after: e.retryAfterSec });
+    throw e;
+  }
+  if (!r) fail('recipient_not_found');
+  return r;
+}
+
+function parseQuantity(deps: Deps, v: unknown): number {
+  const { STARS_MIN_PER_ORDER: min, STARS_MAX_PER_ORDER: max } = deps.config;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+    fail('bad_quantity', `quantity must be a whole number from ${min} to ${max}.`, { min, max });
+  return v;
+}
+
+function parseMonths(v: unknown): PremiumMonths {
+  if (typeof v !== 'number' || !PREMIUM_MONTHS.includes(v as PremiumMonths)) fail('bad_months');
+  return v as PremiumMonths;
+}
+
+/** Stars and Premium: prices from the catalog, debited in USD. */
+const goodsHandler = (type: 'stars' | 'premium'): OrderKindHandler => ({
+  async prepare(deps, params) {
+    const qty = type === 'stars' ? parseQuantity(deps, params.quantity) : parseMonths(params.months);
+    const rawRecipient = requireRecipientText(params.recipient);
+    requireProductAvailable(deps, type);
+    const prices = currentPrices(deps);
+    if (!prices) fail('product_unavailable', 'Prices are temporarily unavailable.', { reason: 'upstream_unavailable', retry_after: 30 }, { 'Retry-After': '30' });
+    const amount = type === 'stars' ? starsPrice(prices.starsPer1000, qty) : prices.premium[qty as PremiumMonths];
+    return (recipient) => ({
+      type,
+      currency: 'USD',
+      amount,
+      quantity: qty,
+      recipient: rawRecipient,
+      inTx:
+        type === 'premium'
+          ? (tx) => {
+              if (openPremiumFor(tx, recipient.username)) fail('deferred_order_exists');
+            }
+          : undefined,
+    });
+  },
+});
+
+export const ORDER_HANDLERS: Partial<Record<OrderType, OrderKindHandler>> = {
+  stars: goodsHandler('stars'),
+  premium: goodsHandler('premium'),
+};
+
+function checkOrderWebhookUrl(deps: Deps, v: unknown): string | null {
+  if (v === undefined || v === null) return null;
+  const c = deps.config;
+  const r = checkWebhookUrl(v, {
+    requireHttps: c.WEBHOOK_REQUIRE_HTTPS,
+    standardPortsOnly: c.WEBHOOK_STANDARD_PORTS_ONLY,
+    maxLength: c.WEBHOOK_URL_MAX_LENGTH,
+    allowSubnets: c.WEBHOOK_ALLOW_SUBNETS,
+  });
+  if (!r.ok) fail('bad_webhook_url', r.detail, { reason: r.reason });
+  const blocked = deps.db.select().from(blockedWebhookHosts).where(eq(blockedWebhookHosts.host, r.host)).get();
+  if (blocked) fail('bad_webhook_url', `The host ${r.host} resolved into a private network.`, { reason: 'private_host' });
+  return r.url;
+}
+
+export interface CreateResult {
+  order: Record<string, unknown>;
+  replayed: boolean;
+}
+
+export async function createOrder(deps: Deps, partnerId: number, body: unknown): Promise<CreateResult> {
+  if (!isObject(body)) fail('bad_request', 'The body must be a JSON object.');
+  const key = body.idempotency_key;
+  if (typeof key !== 'string' || key.trim() === '') fail('idempotency_required');
+  if (key.length > MAX_KEY_LENGTH) fail('bad_request', `idempotency_key is at most ${MAX_KEY_LENGTH} characters.`);
+  const type = body.type;
+  const handler = typeof type === 'string' ? ORDER_HANDLERS[type as OrderType] : undefined;
+  if (typeof type !== 'string' || !['stars', 'premium', 'nft'].includes(type)) fail('bad_type');
+  if (!handler) fail('product_unavailable', `${type} ordering is not available.`, { reason: 'product_disabled' });
+
+  // 2. idempotency
+  if (deps.suppliers.faults.ledgerUnavailable()) fail('ledger_unavailable');
+  const fingerprint = fingerprintOf({ type, params: body.params ?? null, webhook_url: body.webhook_url ?? null });
+  const seen = getIdem(deps.db, partnerId, key);
+  if (seen) {
+    if (seen.fingerprint !== fingerprint) fail('idempotency_key_reuse');
+    if (seen.state === 'in_progress' || !seen.orderId) fail('order_in_progress');
+    const existing = getOrder(deps.db, seen.orderId)!;
+    return { order: orderView(existing), replayed: true };
+  }
+
+  // 3. parameters
+  const params = body.params === undefined || body.params === null ? {} : body.params;
+  if (!isObject(params)) fail('bad_params');
+  const webhookUrl = checkOrderWebhookUrl(deps, body.webhook_url);
+  const plan = await handler.prepare(deps, params);
+
+  // 4. claim, resolve
+  try {
+    claimIdem(deps.db, partnerId, key, fingerprint, deps.clock.now());
+  } catch {
+    // Another request claimed the key between our check and now.
+    const again = getIdem(deps.db, partnerId, key);
+    if (again && again.fingerprint !== fingerprint) fail('idempotency_key_reuse');
+    fail('order_in_progress');
+  }
+  try {
+    const recipient = await resolveRecipient(deps, String(params.recipient));
+    const planned = await plan(recipient);
+    // 5. one transaction
+    const order = unitOfWork(deps, (tx, after) => persistOrder(tx, deps, after, partnerId, key, fingerprint, planned, recipient, webhookUrl));
+    return { order: orderView(order), replayed: false };
+  } catch (e) {
+    releaseIdem(deps.db, partnerId, key);
+    if (e instanceof InsufficientBalance)
+      fail('insufficient_balance', `The ${e.currency} balance is too low for this order.`, { currency: e.currency, balance: formatAmount(e.balance, e.currency) });
+    if (e instanceof ApiError) throw e;
+    throw e;
+  }
+}
+
+function persistOrder(
+  tx: Tx,
+  deps: Deps,
+  after: AfterCommit,
+  partnerId: number,
+  key: string,
+  fingerprint: string,
+  p: PlannedOrder,
+  recipient: Recipient,
+  webhookUrl: string | null,
+): OrderRow {
+  const claim = getIdem(tx, partnerId, key);
+  if (!claim || claim.state !== 'in_progress' || claim.fingerprint !== fingerprint) fail('order_in_progress');
+  const now = deps.clock.now();
+  const seq = nextOrderSeq(tx);
+  const orderId = p.orderId ?? `PA-${100000 + seq}`;
+  p.inTx?.(tx, orderId);
+  postEntry(tx, { partnerId, currency: p.currency, kind: 'order_debit', amount: -p.amount, orderId, now });
+  const order = insertOrder(tx, {
+    seq,
+    orderId,
+    partnerId,
+    type: p.type,
+    status: 'processing',
+    amount: p.amount,
+    currency: p.currency,
+    priceUsdRef: p.priceUsdRef ?? null,
+    quantity: p.quantity,
+    recipient: p.recipient,
+    account: recipient.username,
+    refunded: false,
+    stage: 'deliver',
+    gift: p.gift ?? null,
+    webhookUrl,
+    idempotencyKey: key,
+    createdAt: now,
+    updatedAt: now,
+  });
+  scheduleJob(tx, ORDER_JOB, orderId, now, now);
+  bindIdem(tx, partnerId, key, orderId);
+  after(() => deps.wake());
+  return order;
+}

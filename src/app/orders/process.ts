@@ -1,0 +1,75 @@
+import type { JobRow } from '../../store/jobs-repo.js';
+import { completeJob, scheduleJob } from '../../store/jobs-repo.js';
+import { getOrder } from '../../store/orders-repo.js';
+import { UpstreamUnavailable, type DeliveryOutcome } from '../../suppliers/types.js';
+import type { Deps } from '../deps.js';
+import { unitOfWork } from '../unit-of-work.js';
+import { applyTransition } from './transition.js';
+
+const DAY = 86_400_000;
+/** Premium deferral: retried once a day, refunded when not delivered within 365 days. */
+export const PREMIUM_RETRY_MS = DAY;
+export const PREMIUM_GIVE_UP_MS = 365 * DAY;
+
+/**
+ * The `order.process` job for Stars and Premium: asks the supplier, then records the outcome (transition,
+ * refund, events) and the job's next step in one transaction. The supplier call is idempotent by order
+ * id, so a crash before the commit only repeats the question.
+ */
+export async function processGoodsOrder(deps: Deps, job: JobRow): Promise<void> {
+  const order = getOrder(deps.db, job.ref);
+  if (!order || order.status !== 'processing' || order.reviewStage !== null || order.type === 'nft') {
+    completeJob(deps.db, job.jobId);
+    return;
+  }
+  const now = deps.clock.now();
+  if (order.type === 'premium' && now >= order.createdAt + PREMIUM_GIVE_UP_MS) {
+    unitOfWork(deps, (tx, after) => {
+      applyTransition(tx, deps, after, order, 'expired');
+      completeJob(tx, job.jobId);
+    });
+    return;
+  }
+  let outcome: DeliveryOutcome;
+  try {
+    outcome = await deps.suppliers.goods.deliver({
+      orderId: order.orderId,
+      product: order.type,
+      quantity: order.quantity,
+      username: order.account,
+      createdAt: order.createdAt,
+    });
+  } catch (e) {
+    if (e instanceof UpstreamUnavailable) {
+      // The supplier is down: the order waits; the money stays debited until an outcome is known.
+      scheduleJob(deps.db, job.kind, job.ref, deps.clock.now() + e.retryAfterSec * 1000, deps.clock.now());
+      return;
+    }
+    throw e;
+  }
+  unitOfWork(deps, (tx, after) => {
+    const fresh = getOrder(tx, order.orderId)!;
+    const t = deps.clock.now();
+    switch (outcome.kind) {
+      case 'pending':
+        scheduleJob(tx, job.kind, job.ref, Math.max(outcome.retryAt, t), t);
+        return;
+      case 'deferred': {
+        if (fresh.stage !== 'deferred') applyTransition(tx, deps, after, fresh, 'deferred', { stage: 'deferred' });
+        const retryAt = Math.min(t + PREMIUM_RETRY_MS, fresh.createdAt + PREMIUM_GIVE_UP_MS);
+        scheduleJob(tx, job.kind, job.ref, retryAt, t);
+        return;
+      }
+      case 'delivered':
+        applyTransition(tx, deps, after, fresh, 'delivered');
+        break;
+      case 'failed':
+        applyTransition(tx, deps, after, fresh, 'delivery_failed');
+        break;
+      case 'unconfirmed':
+        applyTransition(tx, deps, after, fresh, 'unconfirmed', { reviewStage: 'delivery_unconfirmed' });
+        break;
+    }
+    completeJob(tx, job.jobId);
+  });
+}

@@ -1,0 +1,46 @@
+import { fail } from '../domain/errors.js';
+import { formatAmount } from '../domain/money.js';
+import { offsetIso } from '../domain/time-format.js';
+import { inTx } from '../store/db.js';
+import { audit } from '../store/audit-repo.js';
+import { balancesOf } from '../store/ledger-repo.js';
+import { getPartner, insertPartner, listKeys, type PartnerRow } from '../store/partners-repo.js';
+import type { Deps } from './deps.js';
+
+/** Operator use cases for partner accounts. */
+
+export function createPartner(deps: Deps, name: string, actor: string) {
+  const now = deps.clock.now();
+  const row = inTx(deps.db, (tx) => {
+    const p = insertPartner(tx, name, now);
+    audit(tx, now, actor, 'partner.create', String(p.partnerId), { name });
+    return p;
+  });
+  return partnerView(deps, row.partnerId);
+}
+
+export function requirePartner(deps: Deps, partnerId: number): PartnerRow {
+  const p = Number.isSafeInteger(partnerId) ? getPartner(deps.db, partnerId) : undefined;
+  if (!p) fail('not_found', 'No such partner.');
+  return p;
+}
+
+export function partnerView(deps: Deps, partnerId: number) {
+  const p = requirePartner(deps, partnerId);
+  const balances = balancesOf(deps.db, partnerId);
+  return {
+    partner_id: p.partnerId,
+    name: p.name,
+    status: p.status,
+    balances: { USD: formatAmount(balances.USD, 'USD'), TON: formatAmount(balances.TON, 'TON') },
+    keys: listKeys(deps.db, partnerId).map((k) => ({
+      key_id: k.keyId,
+      prefix: k.prefix,
+      ip_whitelist: k.ipWhitelist,
+      created_at: offsetIso(k.createdAt),
+      revoked_at: k.revokedAt === null ? null : offsetIso(k.revokedAt),
+    })),
+    webhook: { url: p.webhookUrl, has_secret: p.webhookSecretEnc !== null },
+    created_at: offsetIso(p.createdAt),
+  };
+}

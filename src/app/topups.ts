@@ -1,0 +1,100 @@
+import { eq } from 'drizzle-orm';
+import { fail } from '../domain/errors.js';
+import { NETWORKS_BY_CURRENCY, topupMinimum } from '../domain/ledger-rules.js';
+import { formatAmount, isCurrency, parseAmount, type Currency } from '../domain/money.js';
+import { inTx, type Tx } from '../store/db.js';
+import { audit } from '../store/audit-repo.js';
+import { balanceOf, postEntry } from '../store/ledger-repo.js';
+import { getPartner, setPartnerStatus } from '../store/partners-repo.js';
+import { topups } from '../store/schema.js';
+import type { Deps } from './deps.js';
+import { requirePartner } from './partners.js';
+
+/** Crediting a confirmed deposit (operator-api.md POST /partners/{id}/topups). */
+
+export interface TopupInput {
+  currency: unknown;
+  amount: unknown;
+  network: unknown;
+  tx_hash: unknown;
+}
+
+export interface TopupResult {
+  status: 201 | 200;
+  body: { topup_id: string; currency: Currency; amount: string; balance: string; status: 'active' | 'inactive' };
+}
+
+export function parseTopup(input: TopupInput) {
+  if (!isCurrency(input.currency)) fail('validation_error', 'currency must be USD or TON.');
+  const currency = input.currency;
+  const amount = parseAmount(input.amount, currency);
+  if (amount === null || amount <= 0)
+    fail('bad_amount', `amount must be a positive decimal with at most ${currency === 'USD' ? 2 : 3} places.`);
+  const network = input.network ?? 'ton';
+  if (typeof network !== 'string' || !['ton', 'trc20', 'bep20'].includes(network))
+    fail('validation_error', 'network must be ton, trc20 or bep20.');
+  if (!NETWORKS_BY_CURRENCY[currency].includes(network)) fail('bad_network', 'TON is accepted only on network ton.');
+  if (typeof input.tx_hash !== 'string' || input.tx_hash.trim() === '' || input.tx_hash.length > 200)
+    fail('validation_error', 'tx_hash must be a non-empty string.');
+  return { currency, amount, network, txHash: input.tx_hash.trim() };
+}
+
+/**
+ * Credits inside an open transaction (also used by deposit matching). Applies the minimums, activates the
+ * partner on the first top-up, and is idempotent by tx_hash.
+ */
+export function creditInTx(
+  tx: Tx,
+  deps: Deps,
+  args: { partnerId: number; currency: Currency; amount: number; network: string; txHash: string; source: string; actor: string },
+): TopupResult {
+  const existing = tx.select().from(topups).where(eq(topups.txHash, args.txHash)).get();
+  if (existing) {
+    const p = getPartner(tx, existing.partnerId)!;
+    return {
+      status: 200,
+      body: {
+        topup_id: existing.topupId,
+        currency: existing.currency,
+        amount: formatAmount(existing.amount, existing.currency),
+        balance: formatAmount(balanceOf(tx, existing.partnerId, existing.currency), existing.currency),
+        status: p.status,
+      },
+    };
+  }
+  const partner = getPartner(tx, args.partnerId);
+  if (!partner) fail('not_found', 'No such partner.');
+  const first = partner.status === 'inactive';
+  const min = topupMinimum(args.currency, first);
+  if (args.amount < min)
+    fail('topup_below_minimum', `The ${first ? 'first ' : ''}${args.currency} top-up is at least ${formatAmount(min, args.currency)}.`, {
+      minimum: formatAmount(min, args.currency),
+      currency: args.currency,
+    });
+  const now = deps.clock.now();
+  const topupId = `tp_${deps.ids.hex(8)}`;
+  tx.insert(topups)
+    .values({ topupId, partnerId: args.partnerId, currency: args.currency, amount: args.amount, network: args.network, txHash: args.txHash, source: args.source, createdAt: now })
+    .run();
+  const entry = postEntry(tx, { partnerId: args.partnerId, currency: args.currency, kind: 'topup', amount: args.amount, topupId, now });
+  if (first) setPartnerStatus(tx, args.partnerId, 'active');
+  audit(tx, now, args.actor, 'topup.credit', String(args.partnerId), { topup_id: topupId, currency: args.currency, amount: args.amount, tx_hash: args.txHash, network: args.network });
+  return {
+    status: 201,
+    body: {
+      topup_id: topupId,
+      currency: args.currency,
+      amount: formatAmount(args.amount, args.currency),
+      balance: formatAmount(entry.balanceAfter, args.currency),
+      status: 'active',
+    },
+  };
+}
+
+export function creditTopup(deps: Deps, partnerId: number, input: TopupInput, actor: string): TopupResult {
+  requirePartner(deps, partnerId);
+  const t = parseTopup(input);
+  return inTx(deps.db, (tx) =>
+    creditInTx(tx, deps, { partnerId, currency: t.currency, amount: t.amount, network: t.network, txHash: t.txHash, source: 'operator', actor }),
+  );
+}

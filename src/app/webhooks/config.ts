@@ -1,0 +1,43 @@
+import { fail } from '../../domain/errors.js';
+import { checkWebhookUrl, type WebhookUrlPolicy } from '../../domain/webhook-url-policy.js';
+import { inTx } from '../../store/db.js';
+import { audit } from '../../store/audit-repo.js';
+import { setWebhook } from '../../store/partners-repo.js';
+import type { Config } from '../../config.js';
+import type { Deps } from '../deps.js';
+import { requirePartner } from '../partners.js';
+
+export function urlPolicy(c: Config): WebhookUrlPolicy {
+  return {
+    requireHttps: c.WEBHOOK_REQUIRE_HTTPS,
+    standardPortsOnly: c.WEBHOOK_STANDARD_PORTS_ONLY,
+    maxLength: c.WEBHOOK_URL_MAX_LENGTH,
+    allowSubnets: c.WEBHOOK_ALLOW_SUBNETS,
+  };
+}
+
+/**
+ * Saves the webhook block (operator-api.md PUT /partners/{id}/webhook). The first save creates the secret
+ * and shows it once; `regenerate_secret` replaces it at once (retries of earlier webhooks are signed with
+ * the new one, since every attempt signs with the current secret).
+ */
+export function saveWebhook(deps: Deps, partnerId: number, body: unknown, actor: string): { url: string; secret?: string } {
+  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const partner = requirePartner(deps, partnerId);
+  if (typeof b.url !== 'string') fail('bad_webhook_url', 'url must be a string ("" for none).', { reason: 'bad_url' });
+  if (b.regenerate_secret !== undefined && typeof b.regenerate_secret !== 'boolean') fail('validation_error', 'regenerate_secret must be a boolean.');
+  let url = '';
+  if (b.url !== '') {
+    const r = checkWebhookUrl(b.url, urlPolicy(deps.config));
+    if (!r.ok) fail('bad_webhook_url', r.detail, { reason: r.reason });
+    url = r.url;
+  }
+  const newSecret = partner.webhookSecretEnc === null || b.regenerate_secret === true ? `whsec_${deps.ids.hex(32)}` : undefined;
+  const now = deps.clock.now();
+  inTx(deps.db, (tx) => {
+    setWebhook(tx, partnerId, url, newSecret ? deps.secrets.seal(newSecret) : null);
+    // The secret itself never reaches the audit log.
+    audit(tx, now, actor, 'webhook.save', String(partnerId), { url, secret_regenerated: Boolean(newSecret) });
+  });
+  return newSecret ? { url, secret: newSecret } : { url };
+}

@@ -1,0 +1,104 @@
+import { eq } from 'drizzle-orm';
+import { unixSeconds } from '../../domain/time-format.js';
+import { nextAttemptDelay, webhookHeaders } from '../../domain/webhook-signing.js';
+import { checkWebhookUrl } from '../../domain/webhook-url-policy.js';
+import { createPinnedPoster, resolveAndCheck, type PinnedPoster } from '../../http-out/webhook-transport.js';
+import { completeJob, scheduleJob, type JobRow } from '../../store/jobs-repo.js';
+import { getPartner } from '../../store/partners-repo.js';
+import { blockedWebhookHosts, events, webhookDeliveries } from '../../store/schema.js';
+import type { Deps } from '../deps.js';
+import { unitOfWork } from '../unit-of-work.js';
+import { urlPolicy } from './config.js';
+
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+/** DNS failures do not use up an attempt; this many in a row end the delivery all the same. */
+const MAX_DNS_DEFERRALS = 20;
+
+/**
+ * One attempt of one webhook (job `webhook.deliver`, ref = webhook id). Every attempt re-validates the
+ * address with DNS, connects only to the checked addresses, signs with the partner's current secret and
+ * records the outcome and the next attempt in one transaction.
+ */
+export class WebhookDispatcher {
+  private readonly poster: PinnedPoster = createPinnedPoster();
+  private readonly dnsDeferrals = new Map<string, number>();
+
+  constructor(private readonly deps: Deps) {}
+
+  async attempt(job: JobRow): Promise<void> {
+    const { deps } = this;
+    const d = deps.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, job.ref)).get();
+    if (!d || d.status !== 'pending') {
+      completeJob(deps.db, job.jobId);
+      return;
+    }
+    const partner = getPartner(deps.db, d.partnerId);
+    const ev = deps.db.select().from(events).where(eq(events.eventId, d.eventId)).get();
+    if (!partner?.webhookSecretEnc || !ev) return this.refuse(job, d, 'no_secret');
+
+    const check = checkWebhookUrl(d.url, urlPolicy(deps.config));
+    if (!check.ok) return this.refuse(job, d, check.reason);
+    const resolved = await resolveAndCheck(check.host, check.literalIp, deps.config.WEBHOOK_ALLOW_SUBNETS, deps.suppliers.hosts);
+    if (!resolved.ok && resolved.kind === 'private') return this.refuse(job, d, 'private_address', check.host);
+    if (!resolved.ok) {
+      const n = (this.dnsDeferrals.get(d.webhookId) ?? 0) + 1;
+      this.dnsDeferrals.set(d.webhookId, n);
+      if (n > MAX_DNS_DEFERRALS) return this.refuse(job, d, 'dns_failure');
+      const now = deps.clock.now();
+      const at = now + (nextAttemptDelay(Math.max(1, d.attempts)) ?? 60_000);
+      unitOfWork(deps, (tx) => {
+        tx.update(webhookDeliveries).set({ lastError: `dns: ${resolved.detail}`.slice(0, 300), nextAttemptAt: at, updatedAt: now }).where(eq(webhookDeliveries.webhookId, d.webhookId)).run();
+        scheduleJob(tx, job.kind, job.ref, at, now);
+      });
+      return;
+    }
+    this.dnsDeferrals.delete(d.webhookId);
+
+    const attempt = d.attempts + 1;
+    const secret = deps.secrets.open(partner.webhookSecretEnc);
+    const headers = webhookHeaders({ secret, body: ev.body, timestamp: unixSeconds(deps.clock.now()), event: d.event, webhookId: d.webhookId, attempt });
+    const result = await this.poster.post(d.url, resolved.addresses, ev.body, headers, deps.config.WEBHOOK_TIMEOUT_MS);
+
+    const now = deps.clock.now();
+    const ok = result.kind === 'response' && result.status >= 200 && result.status < 300;
+    const statusCode = result.kind === 'response' ? result.status : null;
+    const error = result.kind === 'response' ? (ok ? null : `HTTP ${result.status}`) : result.kind === 'timeout' ? 'timeout' : result.detail;
+    const delay = ok ? null : nextAttemptDelay(attempt);
+    unitOfWork(deps, (tx, after) => {
+      if (ok) tx.delete(blockedWebhookHosts).where(eq(blockedWebhookHosts.host, check.host)).run();
+      tx.update(webhookDeliveries)
+        .set({
+          status: ok ? 'delivered' : delay === null ? 'failed' : 'pending',
+          attempts: attempt,
+          lastStatusCode: statusCode,
+          lastError: error?.slice(0, 300) ?? null,
+          nextAttemptAt: delay === null ? null : now + delay,
+          updatedAt: now,
+        })
+        .where(eq(webhookDeliveries.webhookId, d.webhookId))
+        .run();
+      if (delay === null) completeJob(tx, job.jobId);
+      else scheduleJob(tx, job.kind, job.ref, now + delay, now);
+      if (!ok && delay === null)
+        after(() => deps.bus.emit('alert', { kind: 'webhook_gave_up', webhookId: d.webhookId, orderId: d.orderId, partnerId: d.partnerId, event: d.event, reason: error ?? 'failed' }));
+    });
+  }
+
+  /** The address was refused before sending: the delivery fails with `rejected_reason`, no request made. */
+  private refuse(job: JobRow, d: DeliveryRow, reason: string, blockHost?: string): void {
+    const { deps } = this;
+    const now = deps.clock.now();
+    unitOfWork(deps, (tx, after) => {
+      tx.update(webhookDeliveries).set({ status: 'failed', rejectedReason: reason, nextAttemptAt: null, updatedAt: now }).where(eq(webhookDeliveries.webhookId, d.webhookId)).run();
+      if (blockHost)
+        tx.insert(blockedWebhookHosts).values({ host: blockHost, reason, createdAt: now }).onConflictDoUpdate({ target: blockedWebhookHosts.host, set: { reason, createdAt: now } }).run();
+      completeJob(tx, job.jobId);
+      after(() => deps.bus.emit('alert', { kind: 'webhook_gave_up', webhookId: d.webhookId, orderId: d.orderId, partnerId: d.partnerId, event: d.event, reason }));
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.poster.close();
+  }
+}

@@ -1,0 +1,48 @@
+import { webhookBody } from '../../domain/webhook-signing.js';
+import type { Tx } from '../../store/db.js';
+import { scheduleJob } from '../../store/jobs-repo.js';
+import { getPartner } from '../../store/partners-repo.js';
+import { events, webhookDeliveries } from '../../store/schema.js';
+import type { Deps } from '../deps.js';
+import type { AfterCommit } from '../unit-of-work.js';
+
+export const WEBHOOK_JOB = 'webhook.deliver';
+
+/**
+ * Records one event in the outbox, in the caller's transaction. When the partner has both a secret and an
+ * address (the order's `webhook_url` or the dashboard one) at this moment, a delivery is created and its
+ * first attempt scheduled; otherwise the event is never delivered (partner-api.md Events, Configuration).
+ */
+export function recordEvent(
+  tx: Tx,
+  deps: Deps,
+  after: AfterCommit,
+  args: { partnerId: number; orderId: string; event: 'order.completed' | 'order.failed' | 'order.refunded'; data: Record<string, unknown>; orderWebhookUrl: string | null },
+): void {
+  const now = deps.clock.now();
+  const body = webhookBody(args.event, args.orderId, args.data);
+  const ev = tx.insert(events).values({ partnerId: args.partnerId, orderId: args.orderId, event: args.event, body, createdAt: now }).returning().get();
+  const partner = getPartner(tx, args.partnerId);
+  const url = args.orderWebhookUrl || partner?.webhookUrl || '';
+  if (partner?.webhookSecretEnc && url) {
+    const webhookId = deps.ids.hex(12);
+    tx.insert(webhookDeliveries)
+      .values({
+        webhookId,
+        eventId: ev.eventId,
+        partnerId: args.partnerId,
+        orderId: args.orderId,
+        event: args.event,
+        url,
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: now,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .run();
+    scheduleJob(tx, WEBHOOK_JOB, webhookId, now, now);
+    after(() => deps.wake());
+  }
+  after(() => deps.bus.emit('order', { partnerId: args.partnerId, orderId: args.orderId, event: args.event }));
+}

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import ipaddr from 'ipaddr.js';
+
+/** Environment variables of operator-api.md section 1, validated once at start-up. */
+
+const bool01 = z.enum(['0', '1']).transform((v) => v === '1');
+const int = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+const csv = z.string().transform((s) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean),
+);
+const cidrList = csv.refine(
+  (items) => items.every((c) => isCidrOrIp(c)),
+  'must be a comma-separated list of CIDRs or IP addresses',
+);
+const chatIds = csv.refine((items) => items.every((c) => /^-?\d+$/.test(c)), 'must be comma-separated chat ids');
+const httpUrl = z.string().refine((s) => {
+  try {
+    const u = new URL(s);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}, 'must be an http(s) URL');
+const optionalString = z
+  .string()
+  .optional()
+  .transform((s) => (s === undefined || s.trim() === '' ? undefined : s.trim()));
+
+export function isCidrOrIp(s: string): boolean {
+  try {
+    if (s.includes('/')) ipaddr.parseCIDR(s);
+    else ipaddr.parse(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const envSchema = z.object({
+  PORT: int(0, 65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_PATH: z.string().min(1).default('./data/service.db'),
+  ADMIN_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  UPSTREAM: z.enum(['sandbox'], { error: 'must be "sandbox" (the only supplier adapter built in)' }).default('sandbox'),
+  SANDBOX_DEMO: bool01.default(true),
+  PUBLIC_BASE_URL: optionalString.pipe(httpUrl.optional()),
+  TRUST_PROXY: bool01.default(false),
+  API_RATE_LIMIT: int(1, 10_000_000).default(120),
+  API_RATE_BURST: int(1, 10_000_000).default(30),
+  NFT_CATALOG_RATE_LIMIT: int(1, 10_000_000).default(30),
+  NFT_ORDERS_RATE_LIMIT: int(1, 10_000_000).default(60),
+  VALIDATE_RECIPIENT_RATE_LIMIT: int(1, 10_000_000).default(60),
+  STARS_MIN_PER_ORDER: int(1, 10_000_000).default(50),
+  STARS_MAX_PER_ORDER: int(1, 10_000_000).default(50000),
+  WEBHOOK_TIMEOUT_MS: int(100, 600_000).default(10000),
+  WEBHOOK_REQUIRE_HTTPS: bool01.default(false),
+  WEBHOOK_STANDARD_PORTS_ONLY: bool01.default(false),
+  WEBHOOK_URL_MAX_LENGTH: int(16, 1_000_000).default(2048),
+  WEBHOOK_ALLOW_SUBNETS: cidrList.default([]),
+  DEPOSIT_ADDRESS_USDT_TON: optionalString,
+  DEPOSIT_ADDRESS_USDT_TRC20: optionalString,
+  DEPOSIT_ADDRESS_USDT_BEP20: optionalString,
+  DEPOSIT_ADDRESS_TON: optionalString,
+  TELEGRAM_BOT_TOKEN: optionalString,
+  TELEGRAM_API_ROOT: httpUrl.default('https://api.telegram.org'),
+  ADMIN_CHAT_IDS: chatIds.default([]),
+  /** Key protecting webhook secrets at rest (64 hex chars); default: a key file beside the database. */
+  SECRET_ENCRYPTION_KEY: optionalString.pipe(
+    z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters').optional(),
+  ),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = z.output<typeof envSchema> & { publicBaseUrl: string };
+
+export class ConfigError extends Error {
+  constructor(public readonly lines: string[]) {
+    super(lines.join('\n'));
+  }
+}
+
+/** Parses the environment; throws ConfigError with one line per bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  // Empty strings mean "unset", as shells and .env files commonly write them.
+  const cleaned: Record<string, string> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') cleaned[key] = v;
+  }
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const seen = new Set<string>();
+    const lines: string[] = [];
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0] ?? 'environment');
+      if (seen.has(name)) continue;
+      seen.add(name);
+      lines.push(`invalid configuration: ${name}=${JSON.stringify(cleaned[name] ?? '')}: ${issue.message}`);
+    }
+    throw new ConfigError(lines);
+  }
+  const c = parsed.data;
+  const extra: string[] = [];
+  if (c.STARS_MIN_PER_ORDER > c.STARS_MAX_PER_ORDER)
+    extra.push(`invalid configuration: STARS_MIN_PER_ORDER=${c.STARS_MIN_PER_ORDER}: must not exceed STARS_MAX_PER_ORDER`);
+  if (extra.length) throw new ConfigError(extra);
+  const publicBaseUrl = (c.PUBLIC_BASE_URL ?? `http://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.PORT}`).replace(/\/$/, '');
+  return { ...c, publicBaseUrl };
+}
+
+/** A test-friendly config: defaults plus overrides. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({ SANDBOX_DEMO: '0', ...overrides });
+}

@@ -1,0 +1,56 @@
+import { Decimal } from 'decimal.js';
+
+/**
+ * Money inside the service is integer minor units: cents for USD, milli-TON for TON.
+ * Outside it is a decimal string with a fixed number of places (2 for USD, 3 for TON).
+ */
+export type Currency = 'USD' | 'TON';
+export const CURRENCIES: readonly Currency[] = ['USD', 'TON'];
+
+export const DECIMALS: Record<Currency, number> = { USD: 2, TON: 3 };
+const SCALE: Record<Currency, number> = { USD: 100, TON: 1000 };
+
+export function isCurrency(x: unknown): x is Currency {
+  return x === 'USD' || x === 'TON';
+}
+
+/** "12.5" → 1250 (USD). Returns null when the text is not a plain non-negative decimal with at most the currency's places. */
+export function parseAmount(text: unknown, currency: Currency): number | null {
+  if (typeof text !== 'string' && typeof text !== 'number') return null;
+  const s = String(text).trim();
+  if (!/^\d+(\.\d+)?$/.test(s)) return null;
+  const d = new Decimal(s);
+  const minor = d.mul(SCALE[currency]);
+  if (!minor.isInteger()) return null;
+  if (minor.gt(Number.MAX_SAFE_INTEGER)) return null;
+  return minor.toNumber();
+}
+
+/** 1250 → "12.50" (USD); -1250 → "-12.50". */
+export function formatAmount(minor: number, currency: Currency): string {
+  return new Decimal(minor).div(SCALE[currency]).toFixed(DECIMALS[currency]);
+}
+
+/** 1250 → 12.5, for the one numeric field of the contract (`refund_amount`). */
+export function amountAsNumber(minor: number, currency: Currency): number {
+  return new Decimal(minor).div(SCALE[currency]).toNumber();
+}
+
+/** Any positive decimal string (any number of places) → Decimal, else null. Used for `max_price`. */
+export function parsePositiveDecimal(text: unknown): Decimal | null {
+  if (typeof text !== 'string') return null;
+  const s = text.trim();
+  if (s !== text || !/^(\d+(\.\d*)?|\.\d+)$/.test(s)) return null;
+  const d = new Decimal(s);
+  return d.gt(0) ? d : null;
+}
+
+/** Decimal amount of a currency → minor units rounded up (prices never lose a fraction against the service). */
+export function toMinorCeil(d: Decimal.Value, currency: Currency): number {
+  return new Decimal(d).mul(SCALE[currency]).toDecimalPlaces(0, Decimal.ROUND_CEIL).toNumber();
+}
+
+/** Decimal → minor units rounded down (for comparisons like "never above max_price"). */
+export function toMinorFloor(d: Decimal.Value, currency: Currency): number {
+  return new Decimal(d).mul(SCALE[currency]).toDecimalPlaces(0, Decimal.ROUND_FLOOR).toNumber();
+}

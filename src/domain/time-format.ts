@@ -1,0 +1,41 @@
+/**
+ * The contract's three timestamp spellings, computed from service-clock milliseconds.
+ * - local: ISO 8601 local time with microseconds and no offset (`created_at` of orders)
+ * - offset: ISO 8601 UTC with microseconds and `+00:00` (`completed_at`, `quoted_at`, clock `now`)
+ * - unix seconds (`X-Timestamp`)
+ */
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+export function localIso(ms: number): string {
+  const d = new Date(ms);
+  return (
+    `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` +
+    `T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}000`
+  );
+}
+
+export function offsetIso(ms: number): string {
+  const d = new Date(ms);
+  return (
+    `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}` +
+    `T${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}000+00:00`
+  );
+}
+
+export function unixSeconds(ms: number): number {
+  return Math.floor(ms / 1000);
+}
+
+/**
+ * Parses a `from`/`to` filter: an ISO 8601 date or date-time (offset optional, local time without one)
+ * or unix seconds. Returns milliseconds or null.
+ */
+export function parseTimeFilter(text: string): number | null {
+  if (/^\d{1,12}$/.test(text)) return Number(text) * 1000;
+  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(text)) return null;
+  // Trim sub-millisecond digits: Date.parse accepts at most milliseconds reliably.
+  const normalised = text.replace(' ', 'T').replace(/(\.\d{3})\d+/, '$1');
+  const withTime = normalised.length === 10 ? `${normalised}T00:00:00` : normalised;
+  const ms = Date.parse(withTime);
+  return Number.isNaN(ms) ? null : ms;
+}

@@ -1,0 +1,70 @@
+import crypto from 'node:crypto';
+
+/**
+ * Webhook bodies and signatures (partner-api.md "Events").
+ *
+ * The body is JSON with a space after ':' and ',' and non-ASCII characters unescaped: the layout of
+ * Python's json.dumps(..., ensure_ascii=False), which existing partner receivers re-serialise against.
+ * JSON.stringify has no option for that spacing, hence this small serialiser.
+ */
+export function serializeWebhookJson(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error('non-finite number in webhook body');
+    return JSON.stringify(value);
+  }
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (Array.isArray(value)) return `[${value.map(serializeWebhookJson).join(', ')}]`;
+  if (typeof value === 'object') {
+    const parts: string[] = [];
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      if (v === undefined) continue;
+      parts.push(`${JSON.stringify(k)}: ${serializeWebhookJson(v)}`);
+    }
+    return `{${parts.join(', ')}}`;
+  }
+  throw new Error(`cannot serialise ${typeof value}`);
+}
+
+export function webhookBody(event: string, orderId: string, data: Record<string, unknown>): string {
+  return serializeWebhookJson({ event, order_id: orderId, data });
+}
+
+export function signV1(secret: string, rawBody: string): string {
+  return crypto.createHmac('sha256', secret).update(rawBody, 'utf8').digest('hex');
+}
+
+export function signV2(secret: string, timestamp: string, rawBody: string): string {
+  return crypto.createHmac('sha256', secret).update(`${timestamp}.`, 'utf8').update(rawBody, 'utf8').digest('hex');
+}
+
+/** Every header of the contract's table for one attempt. */
+export function webhookHeaders(args: {
+  secret: string;
+  body: string;
+  timestamp: number;
+  event: string;
+  webhookId: string;
+  attempt: number;
+}): Record<string, string> {
+  const ts = String(args.timestamp);
+  return {
+    'X-Signature': signV1(args.secret, args.body),
+    'X-Timestamp': ts,
+    'X-Signature-V2': signV2(args.secret, ts, args.body),
+    'X-Signature-Version': '2',
+    'X-Webhook-Event': args.event,
+    'X-Webhook-Id': args.webhookId,
+    'X-Webhook-Attempt': String(args.attempt),
+  };
+}
+
+/** Delays after attempt 1..5 (partner-api.md Emission rule 3): 6 attempts in total. */
+export const RETRY_DELAYS_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000] as const;
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+
+/** When the attempt after `attemptsMade` failed attempts is due, or null when the schedule is used up. */
+export function nextAttemptDelay(attemptsMade: number): number | null {
+  return attemptsMade >= 1 && attemptsMade <= RETRY_DELAYS_MS.length ? RETRY_DELAYS_MS[attemptsMade - 1] : null;
+}

@@ -1,0 +1,388 @@
+/**
+ * Validation of partner-supplied webhook URLs (partner-api.md: "Rules of order creation" rule 8,
+ * "Emission rules" rule 4, `bad_webhook_url` reasons; operator-api.md WEBHOOK_* variables).
+ *
+ * PURE: no DNS, no sockets. `checkWebhookUrl` judges the text of the URL at input time (scheme, host,
+ * port, credentials, literal address, internal names). Names are resolved and their addresses judged
+ * with `isAllowedAddress` by the delivery side (src/http-out/webhook-transport.ts) before every attempt.
+ *
+ * Order of checks: bad_url → too_long → bad_scheme → credentials_in_url → bad_host → bad_port → private_host.
+ */
+import ipaddr from 'ipaddr.js';
+
+export type WebhookUrlReason =
+  | 'bad_url'
+  | 'bad_scheme'
+  | 'bad_host'
+  | 'bad_port'
+  | 'credentials_in_url'
+  | 'private_host'
+  | 'too_long';
+
+export interface WebhookUrlPolicy {
+  requireHttps: boolean;
+  standardPortsOnly: boolean;
+  maxLength: number;
+  /** CIDRs or single IPs exempt from the private-address block (WEBHOOK_ALLOW_SUBNETS). */
+  allowSubnets: string[];
+  /**
+   * Optional, default true: treat the RFC 2606 / 6761 names reserved for testing and documentation
+   * (`.test`, `.example`) as internal zones. Set false when a test harness gives such names addresses
+   * through the sandbox DNS table and expects them to pass input validation (they are still judged by
+   * their resolved addresses before every delivery).
+   */
+  blockReservedTestZones?: boolean;
+}
+
+export type UrlCheck =
+  | {
+      ok: true;
+      /** normalised href (WHATWG serialisation) */
+      url: string;
+      /** normalised hostname, no brackets */
+      host: string;
+      /** the host when it is an IP literal (normalised, no brackets), else null */
+      literalIp: string | null;
+      /** effective port (80/443 when none is given) */
+      port: number;
+    }
+  | { ok: false; reason: WebhookUrlReason; detail: string };
+
+// ---------------------------------------------------------------------------------------------------
+// Address ranges that are never a webhook receiver, in one table. Every entry is rejected on top of
+// ipaddr.js's own range check (which must say `unicast`): some IPv6 forms that embed an IPv4 address
+// come back as `unicast`, and older ipaddr.js copies lack some ranges.
+// ---------------------------------------------------------------------------------------------------
+const BLOCKED_RANGES: ReadonlyArray<readonly [cidr: string, why: string]> = [
+  // ---- IPv4
+  ['0.0.0.0/8', '"this network"; 0.0.0.0 reaches the local host'],
+  ['10.0.0.0/8', 'private (RFC 1918)'],
+  ['100.64.0.0/10', 'carrier-grade NAT (RFC 6598); also Alibaba metadata 100.100.100.200'],
+  ['127.0.0.0/8', 'loopback'],
+  ['169.254.0.0/16', 'link-local, cloud metadata 169.254.169.254'],
+  ['172.16.0.0/12', 'private (RFC 1918)'],
+  ['192.0.0.0/24', 'IETF protocol assignments'],
+  ['192.0.2.0/24', 'documentation TEST-NET-1'],
+  ['192.88.99.0/24', '6to4 relay anycast (deprecated)'],
+  ['192.168.0.0/16', 'private (RFC 1918)'],
+  ['198.18.0.0/15', 'benchmarking'],
+  ['198.51.100.0/24', 'documentation TEST-NET-2'],
+  ['203.0.113.0/24', 'documentation TEST-NET-3'],
+  ['224.0.0.0/4', 'multicast'],
+  ['240.0.0.0/4', 'reserved (class E)'],
+  ['255.255.255.255/32', 'limited broadcast'],
+  // ---- IPv6: the local host
+  ['::/128', 'unspecified'],
+  ['::1/128', 'loopback'],
+  // ---- IPv6: forms that embed an IPv4 address (the embedded address could be anything)
+  ['::ffff:0:0/96', 'IPv4-mapped'],
+  ['::/96', 'IPv4-compatible (deprecated)'],
+  ['64:ff9b::/96', 'NAT64 well-known prefix'],
+  ['64:ff9b:1::/48', 'NAT64 local-use prefix'],
+  ['2002::/16', '6to4'],
+  ['2001::/32', 'Teredo'],
+  ['::ffff:0:0:0/96', 'SIIT IPv4-translated'],
+  // (ISATAP interface ids ::0000:5efe:a.b.c.d / ::0200:5efe:a.b.c.d under any prefix: see embedsIsatap)
+  // ---- IPv6: everything else that is not a public receiver
+  ['100::/64', 'discard-only'],
+  ['2001:2::/48', 'benchmarking'],
+  ['2001:10::/28', 'ORCHID (deprecated)'],
+  ['2001:20::/28', 'ORCHIDv2'],
+  ['2001::/23', 'IETF protocol assignments (also AMT, AS112, TURN/PCP anycast)'],
+  ['2001:db8::/32', 'documentation'],
+  ['3fff::/20', 'documentation (RFC 9637)'],
+  ['5f00::/16', 'SRv6 SIDs'],
+  ['fc00::/7', 'unique local'],
+  ['fe80::/10', 'link-local'],
+  ['fec0::/10', 'site-local (deprecated)'],
+  ['ff00::/8', 'multicast'],
+];
+
+/** Global unicast IPv6 is allocated only from 2000::/3; anything outside it is not a public receiver. */
+const IPV6_GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
+
+type Addr = ipaddr.IPv4 | ipaddr.IPv6;
+type Cidr = [Addr, number];
+
+const BLOCKED: ReadonlyArray<{ cidr: Cidr; text: string; why: string }> = BLOCKED_RANGES.map(([text, why]) => ({
+  cidr: ipaddr.parseCIDR(text),
+  text,
+  why,
+}));
+
+/** ISATAP (RFC 5214): interface id 0000:5efe or 0200:5efe (u/g bits may vary) followed by an IPv4 address. */
+function embedsIsatap(a: ipaddr.IPv6): boolean {
+  return (a.parts[4] & 0xfcff) === 0 && a.parts[5] === 0x5efe;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Names
+// ---------------------------------------------------------------------------------------------------
+
+/** Zones that never name a public receiver: the name itself or anything under it is refused. */
+const INTERNAL_ZONES: readonly string[] = [
+  'localhost',
+  'local', // mDNS
+  'localdomain',
+  'internal', // includes metadata.google.internal, *.ec2.internal
+  'intranet',
+  'lan',
+  'home',
+  'corp',
+  'private',
+  'home.arpa',
+  'invalid',
+  'onion',
+  'arpa', // in-addr.arpa, ip6.arpa, home.arpa: never a web host
+];
+/** Reserved for testing and documentation (RFC 2606); see WebhookUrlPolicy.blockReservedTestZones. */
+const RESERVED_TEST_ZONES: readonly string[] = ['test', 'example'];
+
+/** Cloud metadata host names (single labels are already refused as intranet names). */
+const METADATA_NAMES: ReadonlySet<string> = new Set([
+  'metadata.google.internal',
+  'metadata.goog',
+  'metadata',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
+
+// ---------------------------------------------------------------------------------------------------
+// Addresses
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * Parses any spelling ipaddr.js accepts. IPv6 text is first canonicalised with the WHATWG host parser,
+ * because ipaddr.js reads `::a.b.c.d` (IPv4-compatible) as `::ffff:a.b.c.d` (IPv4-mapped).
+ */
+function parseAddress(ip: string): Addr | null {
+  let text = ip.trim();
+  if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
+  if (text.includes(':') && !text.includes('%')) {
+    try {
+      text = new URL(`http://[${text}]/`).hostname.slice(1, -1);
+    } catch {
+      return null;
+    }
+  }
+  try {
+    return ipaddr.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function parseSubnet(s: string): Cidr | null {
+  const text = s.trim();
+  if (text === '') return null;
+  const slash = text.lastIndexOf('/');
+  const addr = parseAddress(slash >= 0 ? text.slice(0, slash) : text);
+  if (!addr) return null;
+  const max = addr.kind() === 'ipv4' ? 32 : 128;
+  let bits = max;
+  if (slash >= 0) {
+    const p = text.slice(slash + 1);
+    if (!/^\d{1,3}$/.test(p)) return null;
+    bits = Number(p);
+    if (bits > max) return null;
+  }
+  // An IPv4-mapped IPv6 subnet also covers the plain IPv4 addresses it maps.
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) {
+    return [(addr as ipaddr.IPv6).toIPv4Address(), bits - 96];
+  }
+  return [addr, bits];
+}
+
+/** True when every entry is a CIDR or a single IP (for validating WEBHOOK_ALLOW_SUBNETS at start-up). */
+export function isValidSubnet(s: string): boolean {
+  return parseSubnet(s) !== null;
+}
+
+const subnetCache = new Map<string, Cidr[]>();
+function parsedSubnets(list: string[]): Cidr[] {
+  if (list.length === 0) return [];
+  const key = list.join(',');
+  let parsed = subnetCache.get(key);
+  if (!parsed) {
+    parsed = list.map(parseSubnet).filter((c): c is Cidr => c !== null); // invalid entries allow nothing
+    if (subnetCache.size > 64) subnetCache.clear();
+    subnetCache.set(key, parsed);
+  }
+  return parsed;
+}
+
+function inCidr(a: Addr, [net, bits]: Cidr): boolean {
+  return a.kind() === net.kind() && a.match(net, bits);
+}
+
+/** Which rule refuses the address, or null when it is allowed (exported for diagnostics and tests). */
+export function addressRefusal(ip: string, allowSubnets: string[]): string | null {
+  const raw = parseAddress(ip);
+  if (!raw) return 'not an IP address';
+  const processed: Addr =
+    raw.kind() === 'ipv6' && (raw as ipaddr.IPv6).isIPv4MappedAddress() ? (raw as ipaddr.IPv6).toIPv4Address() : raw;
+
+  for (const subnet of parsedSubnets(allowSubnets)) {
+    if (inCidr(raw, subnet) || inCidr(processed, subnet)) return null;
+  }
+
+  // Checked on the raw form first so that every IPv4-embedding IPv6 spelling is refused as such.
+  for (const a of raw === processed ? [raw] : [raw, processed]) {
+    for (const b of BLOCKED) {
+      if (inCidr(a, b.cidr)) return `${b.text}: ${b.why}`;
+    }
+    if (a.kind() === 'ipv6') {
+      if (embedsIsatap(a as ipaddr.IPv6)) return 'ISATAP interface id (embeds an IPv4 address)';
+      if (!a.match(IPV6_GLOBAL_UNICAST)) return 'outside global unicast 2000::/3';
+    }
+  }
+  const range = processed.range();
+  if (range !== 'unicast') return `range ${range}`;
+  return null;
+}
+
+/** true when an IP address (any spelling ipaddr.js parses, v4 or v6) is public unicast, or inside allowSubnets */
+export function isAllowedAddress(ip: string, allowSubnets: string[]): boolean {
+  return addressRefusal(ip, allowSubnets) === null;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// URL
+// ---------------------------------------------------------------------------------------------------
+
+const fail = (reason: WebhookUrlReason, detail: string): UrlCheck => ({ ok: false, reason, detail });
+
+interface RawParts {
+  scheme: string;
+  /** authority text as the WHATWG parser will see it (special schemes), null when absent */
+  authority: string;
+  host: string;
+  /** port text after ':', null when no ':' follows the host */
+  port: string | null;
+}
+
+/**
+ * Splits the raw text the way the WHATWG parser does for http(s): after `scheme:` any run of `/` or `\`
+ * is skipped, the authority ends at the first `/`, `\`, `?` or `#`, userinfo ends at its last `@`, and the
+ * host ends at the first `:` outside brackets. Used to name the reason for inputs the parser would refuse
+ * (bad port, empty host) and to see what the parser would hide (percent-encoding in the host, a bare `@`).
+ */
+function splitRaw(s: string): RawParts | null {
+  const m = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(s);
+  if (!m) return null;
+  const rest = s.slice(m[0].length).replace(/^[/\\]*/, '');
+  const end = rest.search(/[/\\?#]/);
+  const authority = end === -1 ? rest : rest.slice(0, end);
+  const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
+  let host: string;
+  let port: string | null = null;
+  if (hostPort.startsWith('[')) {
+    const close = hostPort.indexOf(']');
+    if (close === -1) {
+      host = hostPort;
+    } else {
+      host = hostPort.slice(0, close + 1);
+      const after = hostPort.slice(close + 1);
+      if (after.startsWith(':')) port = after.slice(1);
+    }
+  } else {
+    const colon = hostPort.indexOf(':');
+    host = colon === -1 ? hostPort : hostPort.slice(0, colon);
+    if (colon !== -1) port = hostPort.slice(colon + 1);
+  }
+  return { scheme: m[1].toLowerCase(), authority, host, port };
+}
+
+function portProblem(port: string | null): string | null {
+  if (port === null || port === '') return null; // no port, or `host:` which WHATWG reads as the default
+  if (!/^[0-9]+$/.test(port)) return `port "${port}" is not a number`;
+  const n = Number(port);
+  if (!(n >= 1 && n <= 65535)) return `port ${port} is outside 1..65535`;
+  return null;
+}
+
+function isUnder(name: string, zone: string): boolean {
+  return name === zone || name.endsWith(`.${zone}`);
+}
+
+function nameRefusal(hostname: string, policy: WebhookUrlPolicy): string | null {
+  const name = hostname.replace(/\.+$/, ''); // `localhost.` is `localhost`
+  if (name === '') return 'empty host name';
+  if (METADATA_NAMES.has(name)) return `${name} is a cloud metadata host`;
+  const zones =
+    policy.blockReservedTestZones === false ? INTERNAL_ZONES : [...INTERNAL_ZONES, ...RESERVED_TEST_ZONES];
+  for (const zone of zones) {
+    if (isUnder(name, zone)) return `${name} is in the internal zone .${zone}`;
+  }
+  if (!name.includes('.')) return `${name} is a single-label (intranet) name`;
+  return null;
+}
+
+export function checkWebhookUrl(input: unknown, policy: WebhookUrlPolicy): UrlCheck {
+  // bad_url: string checks
+  if (typeof input !== 'string') return fail('bad_url', 'the URL must be a string');
+  if (input.length === 0) return fail('bad_url', 'the URL is empty');
+  // eslint-disable-next-line no-control-regex
+  if (/[\s\x00-\x1f\x7f]/.test(input)) return fail('bad_url', 'the URL contains whitespace or control characters');
+  // eslint-disable-next-line no-control-regex
+  if (/[^\x00-\x7f]/.test(input)) {
+    return fail('bad_url', 'the URL contains non-ASCII characters (send internationalised hosts in punycode)');
+  }
+  // too_long (ASCII only from here, so length is the byte length)
+  if (input.length > policy.maxLength) {
+    return fail('too_long', `the URL is ${input.length} characters long, the limit is ${policy.maxLength}`);
+  }
+
+  // Raw look before parsing, so that inputs the parser refuses still get their proper reason.
+  const raw = splitRaw(input);
+  if (!raw) return fail('bad_url', 'the URL is not absolute (no scheme)');
+  if (raw.scheme !== 'http' && raw.scheme !== 'https') {
+    return fail('bad_scheme', `scheme "${raw.scheme}" is not allowed; use http or https`);
+  }
+  if (raw.scheme === 'http' && policy.requireHttps) return fail('bad_scheme', 'only https is allowed');
+  if (raw.authority.includes('@')) return fail('credentials_in_url', 'the URL must not carry credentials');
+  if (raw.host === '') return fail('bad_host', 'the URL has no host');
+  if (raw.host.includes('%')) return fail('bad_host', 'percent-encoding is not allowed in the host');
+  const rawPortProblem = portProblem(raw.port);
+  if (rawPortProblem) return fail('bad_port', rawPortProblem);
+
+  let u: URL;
+  try {
+    u = new URL(input);
+  } catch {
+    return fail('bad_url', 'the URL cannot be parsed');
+  }
+
+  // The same checks again on the parsed form (belt and braces).
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    return fail('bad_scheme', `scheme "${u.protocol.slice(0, -1)}" is not allowed; use http or https`);
+  }
+  if (u.protocol === 'http:' && policy.requireHttps) return fail('bad_scheme', 'only https is allowed');
+  if (u.username || u.password) return fail('credentials_in_url', 'the URL must not carry credentials');
+  if (!u.hostname) return fail('bad_host', 'the URL has no host');
+  if (/[^\x21-\x7e]|%/.test(u.hostname)) return fail('bad_host', 'the host has invalid characters');
+
+  const port = u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
+  if (!(Number.isInteger(port) && port >= 1 && port <= 65535)) {
+    return fail('bad_port', `port ${u.port} is outside 1..65535`);
+  }
+  if (policy.standardPortsOnly && port !== 80 && port !== 443) {
+    return fail('bad_port', `port ${port} is not allowed; only 80 and 443`);
+  }
+
+  // private_host. After WHATWG normalisation an IP literal is either bracketed IPv6 or dotted-decimal IPv4
+  // (decimal, octal, hex and short IPv4 spellings are rewritten by the parser).
+  const bracketed = u.hostname.startsWith('[') && u.hostname.endsWith(']');
+  const host = bracketed ? u.hostname.slice(1, -1) : u.hostname;
+  let literalIp: string | null = null;
+  if (bracketed || ipaddr.IPv4.isValidFourPartDecimal(host)) {
+    literalIp = host;
+    const refusal = addressRefusal(host, policy.allowSubnets);
+    if (refusal) return fail('private_host', `address ${host} is not allowed (${refusal})`);
+  } else {
+    const refusal = nameRefusal(host, policy);
+    if (refusal) return fail('private_host', refusal);
+  }
+
+  return { ok: true, url: u.href, host, literalIp, port };
+}

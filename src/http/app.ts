@@ -1,0 +1,41 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Deps } from '../app/deps.js';
+import type { KeyCache } from '../app/keys.js';
+import { adminRoutes } from './admin/routes.js';
+import { installErrorHandling } from './errors.js';
+import { partnerRoutes } from './partner/routes.js';
+import type { RateLimiter } from './rate-limiter.js';
+
+export interface HttpDeps {
+  deps: Deps;
+  keys: KeyCache;
+  limiter: RateLimiter;
+  adminToken: string | undefined;
+  partnerExtra?: Parameters<typeof partnerRoutes>[0]['extra'];
+  adminExtra?: ((app: FastifyInstance) => void)[];
+  logger?: boolean | object;
+  /** Marks the service as ready for /healthz. */
+  ready: () => boolean;
+}
+
+/** Builds the Fastify app; never listens (src/main.ts does, tests use inject or listen themselves). */
+export async function buildHttpApp(h: HttpDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: h.logger ?? false,
+    trustProxy: h.deps.config.TRUST_PROXY,
+    bodyLimit: 64 * 1024,
+    // Never echo internal error text: the error handler formats every failure.
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  installErrorHandling(app);
+
+  app.get('/healthz', async (_req, reply) => {
+    if (!h.ready()) return reply.code(503).send({ status: 'starting' });
+    return { status: 'ok' };
+  });
+
+  await app.register(partnerRoutes({ deps: h.deps, keys: h.keys, limiter: h.limiter, extra: h.partnerExtra }), { prefix: '/api/partner/v1' });
+  await app.register(adminRoutes({ deps: h.deps, keys: h.keys, adminToken: h.adminToken, extra: h.adminExtra }), { prefix: '/api/admin/v1' });
+  return app;
+}

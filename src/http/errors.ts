@@ -1,0 +1,31 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError, errorBody, type ErrorCode } from '../domain/errors.js';
+
+/** The one error mechanism: every failure becomes an ApiError and one of the contract's two body formats. */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const fe = err as FastifyError;
+  const byCode: Record<string, ErrorCode> = {
+    FST_ERR_CTP_INVALID_JSON_BODY: 'bad_json',
+    FST_ERR_CTP_EMPTY_JSON_BODY: 'bad_json',
+    FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+    FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+    FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad_request',
+  };
+  const code = fe?.code ? byCode[fe.code] : undefined;
+  if (code) return new ApiError(code);
+  if (fe && (fe as { statusCode?: number }).statusCode === 400) return new ApiError(fe instanceof SyntaxError ? 'bad_json' : 'bad_request');
+  return new ApiError('internal_error');
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err, req, reply) => {
+    const e = toApiError(err);
+    if (e.status >= 500) req.log.error({ err }, 'request failed');
+    reply.code(e.status).headers(e.headers).send(errorBody(e));
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const e = new ApiError('route_not_found', `No endpoint ${req.method} ${req.url.split('?')[0]}.`);
+    reply.code(404).send(errorBody(e));
+  });
+}

@@ -1,0 +1,60 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { authenticate, type KeyCache } from '../../app/keys.js';
+import { account, products } from '../../app/catalog.js';
+import type { Deps } from '../../app/deps.js';
+import { createOrder } from '../../app/orders/create.js';
+import { getOwnOrder, listOwnOrders } from '../../app/orders/query.js';
+import { validateGame, validateRecipient } from '../../app/recipients.js';
+import type { RateLimiter } from '../rate-limiter.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    partner?: { partnerId: number; keyId: string };
+  }
+}
+
+export interface PartnerRouteDeps {
+  deps: Deps;
+  keys: KeyCache;
+  limiter: RateLimiter;
+  /** Extra route groups (NFT catalog) registered inside the authenticated scope. */
+  extra?: ((app: FastifyInstance, ctx: PartnerRouteDeps) => void)[];
+}
+
+export function partnerOf(req: FastifyRequest): number {
+  return req.partner!.partnerId;
+}
+
+/** The partner API, /api/partner/v1: authentication and the per-key limit run once for every route. */
+export function partnerRoutes(ctx: PartnerRouteDeps) {
+  const { deps, keys, limiter } = ctx;
+  return async (app: FastifyInstance) => {
+    app.addHook('onRequest', async (req) => {
+      req.partner = authenticate(deps, keys, req.headers.authorization, req.ip);
+      limiter.hit('key', req.partner.keyId);
+    });
+
+    app.get('/me', async (req) => account(deps, partnerOf(req)));
+    app.get('/products', async () => products(deps));
+
+    app.post('/validate/recipient', async (req) => {
+      limiter.hit('validate_recipient', req.partner!.keyId);
+      return validateRecipient(deps, req.body);
+    });
+    app.post('/validate/game', async (req) => {
+      limiter.hit('validate_recipient', req.partner!.keyId);
+      return validateGame(deps, req.body);
+    });
+
+    app.post('/orders', async (req) => {
+      const body = req.body as Record<string, unknown> | null;
+      if (body && typeof body === 'object' && body.type === 'nft') limiter.hit('nft_orders', partnerOf(req));
+      const r = await createOrder(deps, partnerOf(req), body);
+      return r.order;
+    });
+    app.get('/orders', async (req) => listOwnOrders(deps, partnerOf(req), req.query as Record<string, unknown>));
+    app.get<{ Params: { order_id: string } }>('/orders/:order_id', async (req) => getOwnOrder(deps, partnerOf(req), req.params.order_id));
+
+    for (const register of ctx.extra ?? []) register(app, ctx);
+  };
+}

@@ -1,0 +1,49 @@
+import type { Clock } from '../clock.js';
+import { fail } from '../domain/errors.js';
+import { take, type Bucket, type BucketRule } from '../domain/token-bucket.js';
+
+export type LimitScope = 'key' | 'validate_recipient' | 'nft_catalog' | 'nft_orders';
+
+export interface ScopeRule extends BucketRule {
+  /** The figure reported as `limit` in the 429 body (per `window_seconds`). */
+  limit: number;
+}
+
+/**
+ * In-memory token buckets per scope and subject, on the service clock. Memory is the right place: the
+ * limits protect this one process, and a restart forgetting them is harmless.
+ */
+export class RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+  private lastSweep = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly rules: Record<LimitScope, ScopeRule>,
+  ) {}
+
+  /** Takes one token or throws 429 rate_limited with the contract's body and Retry-After. */
+  hit(scope: LimitScope, subject: string | number): void {
+    const now = this.clock.now();
+    const rule = this.rules[scope];
+    const id = `${scope}:${subject}`;
+    const r = take(this.buckets.get(id), now, rule);
+    this.buckets.set(id, r.bucket);
+    this.sweep(now);
+    if (!r.allowed) {
+      fail(
+        'rate_limited',
+        `Rate limit exceeded for scope ${scope}. Retry in ${r.retryAfter} s.`,
+        { scope, limit: rule.limit, window_seconds: 60, retry_after: r.retryAfter },
+        { 'Retry-After': String(r.retryAfter) },
+      );
+    }
+  }
+
+  /** Drops buckets that have refilled completely (they equal a fresh bucket). */
+  private sweep(now: number): void {
+    if (now - this.lastSweep < 60_000 || this.buckets.size < 10_000) return;
+    this.lastSweep = now;
+    for (const [id, b] of this.buckets) if (now - b.updatedAt > 120_000) this.buckets.delete(id);
+  }
+}

@@ -1,0 +1,72 @@
+import 'dotenv/config';
+import crypto from 'node:crypto';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { seedDemo } from './app/demo.js';
+import { createLogger } from './log.js';
+import { createService } from './service.js';
+
+/** Entry point: config → database and services → listen → (bot) → signals. */
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      for (const line of e.lines) process.stderr.write(`${line}\n`);
+      process.exit(1);
+    }
+    throw e;
+  }
+  const log = createLogger(config.LOG_LEVEL);
+  let adminToken = config.ADMIN_TOKEN;
+  if (!adminToken && config.UPSTREAM === 'sandbox') {
+    adminToken = `adm_${crypto.randomBytes(24).toString('hex')}`;
+    process.stdout.write(`Operator API token (generated for this run; set ADMIN_TOKEN to fix it): ${adminToken}\n`);
+  }
+  const svc = await createService({ config, log, adminToken });
+
+  if (config.UPSTREAM === 'sandbox' && config.SANDBOX_DEMO) {
+    const demo = seedDemo(svc.deps, svc.keys);
+    if (demo) {
+      process.stdout.write(
+        [
+          '',
+          `Sandbox demo partner #${demo.partnerId} created with 1000.00 USD and 1000.000 TON.`,
+          `API key (shown once): ${demo.apiKey}`,
+          'Try it:',
+          `  curl -s -H 'Authorization: Bearer ${demo.apiKey}' ${config.publicBaseUrl}/api/partner/v1/me`,
+          `  curl -s -H 'Authorization: Bearer ${demo.apiKey}' -H 'Content-Type: application/json' \\`,
+          `    -d '{"type":"stars","idempotency_key":"demo-1","params":{"quantity":100,"recipient":"@demo_user"}}' \\`,
+          `    ${config.publicBaseUrl}/api/partner/v1/orders`,
+          '',
+        ].join('\n') + '\n',
+      );
+    }
+  }
+
+  await svc.app.listen({ port: config.PORT, host: config.HOST });
+  log.info({ url: config.publicBaseUrl }, 'listening');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 9_000);
+    force.unref();
+    try {
+      await svc.close();
+      process.exit(0);
+    } catch (e) {
+      log.error({ err: e }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((e) => {
+  process.stderr.write(`fatal: ${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,124 @@
+import type { FastifyInstance } from 'fastify';
+import { ServiceClock } from './clock.js';
+import type { Config } from './config.js';
+import { cryptoIds, type Ids } from './ids.js';
+import type { Deps } from './app/deps.js';
+import { EventBus } from './app/event-bus.js';
+import { KeyCache } from './app/keys.js';
+import { ORDER_JOB } from './app/orders/create.js';
+import { processGoodsOrder } from './app/orders/process.js';
+import { SecretBox } from './app/secrets.js';
+import { SettingsStore } from './app/settings.js';
+import { WEBHOOK_JOB } from './app/webhooks/outbox.js';
+import { WebhookDispatcher } from './app/webhooks/dispatcher.js';
+import { buildHttpApp } from './http/app.js';
+import { sandboxRoutes } from './http/admin/sandbox-routes.js';
+import { RateLimiter } from './http/rate-limiter.js';
+import { openDatabase, type Db } from './store/db.js';
+import { kvGet, kvSet } from './store/kv-repo.js';
+import { releaseAllInProgress } from './store/orders-repo.js';
+import { SandboxUpstream } from './suppliers/sandbox/sandbox-upstream.js';
+import { Scheduler, type Logger } from './workers/scheduler.js';
+
+/**
+ * The composition root: opens the database, builds every service and the HTTP app, and wires the job
+ * handlers. src/main.ts adds listening, the bot and signals; tests call it directly.
+ */
+export interface Service {
+  app: FastifyInstance;
+  deps: Deps;
+  db: Db;
+  scheduler: Scheduler;
+  sandbox: SandboxUpstream;
+  keys: KeyCache;
+  adminToken: string | undefined;
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  config: Config;
+  log: Logger;
+  /** Real time source under the service clock; tests freeze it. */
+  realNow?: () => number;
+  ids?: Ids;
+  /** Start the job poller (tests that only advance the clock may leave it off). */
+  startWorkers?: boolean;
+  adminToken?: string;
+  httpLogger?: boolean | object;
+}
+
+const CLOCK_KEY = 'clock.offset_ms';
+
+export async function createService(opts: ServiceOptions): Promise<Service> {
+  const { config, log } = opts;
+  const db = openDatabase(config.DATABASE_PATH);
+  const realNow = opts.realNow ?? Date.now;
+  const clock = new ServiceClock(realNow, kvGet<number>(db, CLOCK_KEY) ?? 0, (offset) => kvSet(db, CLOCK_KEY, offset, realNow() + offset));
+  const sandbox = new SandboxUpstream(db, clock);
+  const bus = new EventBus();
+  bus.setMaxListeners(50);
+  let scheduler: Scheduler | null = null;
+  const deps: Deps = {
+    db,
+    clock,
+    config,
+    ids: opts.ids ?? cryptoIds,
+    log,
+    suppliers: sandbox,
+    secrets: SecretBox.fromConfig(config.SECRET_ENCRYPTION_KEY, config.DATABASE_PATH),
+    settings: new SettingsStore(db),
+    bus,
+    wake: () => scheduler?.nudge(),
+  };
+
+  // A crash can leave a key claimed by a creation that never committed: nothing is in flight now.
+  const released = releaseAllInProgress(db);
+  if (released) log.warn({ released }, 'released idempotency keys of interrupted order creations');
+
+  const dispatcher = new WebhookDispatcher(deps);
+  scheduler = new Scheduler(db, clock, {
+    [ORDER_JOB]: (job) => processGoodsOrder(deps, job),
+    [WEBHOOK_JOB]: (job) => dispatcher.attempt(job),
+  }, log);
+
+  const keys = new KeyCache();
+  const limiter = new RateLimiter(clock, {
+    key: { capacity: config.API_RATE_BURST, perMinute: config.API_RATE_LIMIT, limit: config.API_RATE_LIMIT },
+    validate_recipient: { capacity: config.VALIDATE_RECIPIENT_RATE_LIMIT, perMinute: config.VALIDATE_RECIPIENT_RATE_LIMIT, limit: config.VALIDATE_RECIPIENT_RATE_LIMIT },
+    nft_catalog: { capacity: config.NFT_CATALOG_RATE_LIMIT, perMinute: config.NFT_CATALOG_RATE_LIMIT, limit: config.NFT_CATALOG_RATE_LIMIT },
+    nft_orders: { capacity: config.NFT_ORDERS_RATE_LIMIT, perMinute: config.NFT_ORDERS_RATE_LIMIT, limit: config.NFT_ORDERS_RATE_LIMIT },
+  });
+  const adminToken = opts.adminToken ?? config.ADMIN_TOKEN;
+  let ready = false;
+  const app = await buildHttpApp({
+    deps,
+    keys,
+    limiter,
+    adminToken,
+    logger: opts.httpLogger,
+    adminExtra: config.UPSTREAM === 'sandbox' ? [sandboxRoutes(deps, sandbox, scheduler)] : [],
+    ready: () => ready,
+  });
+  await app.ready();
+  if (opts.startWorkers !== false) scheduler.start();
+  ready = true;
+
+  let closed = false;
+  return {
+    app,
+    deps,
+    db,
+    scheduler,
+    sandbox,
+    keys,
+    adminToken,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await scheduler!.stop();
+      await dispatcher.close();
+      db.$client.close();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import * as schema from './schema.js';
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+/** A transaction handle: drizzle's synchronous better-sqlite3 transaction has the same query API. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Either the database or an open transaction: repositories accept both. */
+export type Conn = Db | Tx;
+
+export const MIGRATIONS_FOLDER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+
+/** Opens (creating its folder) the SQLite file in WAL mode and applies the generated migrations. */
+export function openDatabase(file: string): Db {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  // A second process (a test, a backup) may hold the lock briefly: wait rather than fail.
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  const db = drizzle(sqlite, { schema }) as Db;
+  migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  return db;
+}
+
+/** Runs `fn` in one synchronous SQLite transaction (BEGIN IMMEDIATE: writers never deadlock on upgrade). */
+export function inTx<T>(db: Db, fn: (tx: Tx) => T): T {
+  return db.transaction(fn, { behavior: 'immediate' });
+}

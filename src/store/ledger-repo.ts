@@ -1,0 +1,88 @@
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import type { Currency } from '../domain/money.js';
+import { planEntry, type EntryKind } from '../domain/ledger-rules.js';
+import type { Conn } from './db.js';
+import { accounts, ledgerEntries } from './schema.js';
+
+export type LedgerEntryRow = typeof ledgerEntries.$inferSelect;
+
+export function balanceOf(conn: Conn, partnerId: number, currency: Currency): number {
+  const row = conn
+    .select({ balance: accounts.balance })
+    .from(accounts)
+    .where(and(eq(accounts.partnerId, partnerId), eq(accounts.currency, currency)))
+    .get();
+  return row?.balance ?? 0;
+}
+
+export function balancesOf(conn: Conn, partnerId: number): Record<Currency, number> {
+  const rows = conn.select().from(accounts).where(eq(accounts.partnerId, partnerId)).all();
+  const out: Record<Currency, number> = { USD: 0, TON: 0 };
+  for (const r of rows) out[r.currency] = r.balance;
+  return out;
+}
+
+/**
+ * Appends one entry and moves the balance, inside the caller's transaction. The domain rule refuses a
+ * negative balance (InsufficientBalance); the CHECK constraints of the schema are the second guard.
+ */
+export function postEntry(
+  conn: Conn,
+  args: { partnerId: number; currency: Currency; kind: EntryKind; amount: number; orderId?: string; topupId?: string; now: number },
+): LedgerEntryRow {
+  const balance = balanceOf(conn, args.partnerId, args.currency);
+  const plan = planEntry(balance, args.currency, args.kind, args.amount);
+  conn
+    .update(accounts)
+    .set({ balance: plan.balanceAfter })
+    .where(and(eq(accounts.partnerId, args.partnerId), eq(accounts.currency, args.currency)))
+    .run();
+  return conn
+    .insert(ledgerEntries)
+    .values({
+      partnerId: args.partnerId,
+      currency: args.currency,
+      amount: plan.amount,
+      kind: plan.kind,
+      orderId: args.orderId ?? null,
+      topupId: args.topupId ?? null,
+      balanceAfter: plan.balanceAfter,
+      createdAt: args.now,
+    })
+    .returning()
+    .get();
+}
+
+export function listEntries(
+  conn: Conn,
+  args: { partnerId: number; currency?: Currency; afterId?: number; limit: number },
+): LedgerEntryRow[] {
+  const conds = [eq(ledgerEntries.partnerId, args.partnerId)];
+  if (args.currency) conds.push(eq(ledgerEntries.currency, args.currency));
+  if (args.afterId !== undefined) conds.push(gt(ledgerEntries.entryId, args.afterId));
+  return conn
+    .select()
+    .from(ledgerEntries)
+    .where(and(...conds))
+    .orderBy(asc(ledgerEntries.entryId))
+    .limit(args.limit)
+    .all();
+}
+
+export function entriesOfOrder(conn: Conn, orderId: string): LedgerEntryRow[] {
+  return conn.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId)).orderBy(asc(ledgerEntries.entryId)).all();
+}
+
+/** Raw figures for the invariant check (GET /ledger/check). */
+export function ledgerFigures(conn: Conn) {
+  return conn
+    .select({
+      partnerId: accounts.partnerId,
+      currency: accounts.currency,
+      balance: accounts.balance,
+      sum: sql<number>`coalesce((select sum(${ledgerEntries.amount}) from ${ledgerEntries} where ${ledgerEntries.partnerId} = ${accounts.partnerId} and ${ledgerEntries.currency} = ${accounts.currency}), 0)`,
+      lastAfter: sql<number | null>`(select ${ledgerEntries.balanceAfter} from ${ledgerEntries} where ${ledgerEntries.partnerId} = ${accounts.partnerId} and ${ledgerEntries.currency} = ${accounts.currency} order by ${ledgerEntries.entryId} desc limit 1)`,
+    })
+    .from(accounts)
+    .all();
+}

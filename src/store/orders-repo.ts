@@ -1,0 +1,108 @@
+import { and, desc, eq, gte, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
+import type { Conn } from './db.js';
+import { idempotencyKeys, orders } from './schema.js';
+
+export type OrderRow = typeof orders.$inferSelect;
+export type NewOrder = typeof orders.$inferInsert;
+export type IdemRow = typeof idempotencyKeys.$inferSelect;
+
+export function nextOrderSeq(conn: Conn): number {
+  const row = conn.select({ max: sql<number | null>`max(${orders.seq})` }).from(orders).get();
+  return (row?.max ?? 0) + 1;
+}
+
+export function insertOrder(conn: Conn, row: NewOrder): OrderRow {
+  return conn.insert(orders).values(row).returning().get();
+}
+
+export function getOrder(conn: Conn, orderId: string): OrderRow | undefined {
+  return conn.select().from(orders).where(eq(orders.orderId, orderId)).get();
+}
+
+export function updateOrder(conn: Conn, orderId: string, set: Partial<NewOrder>): OrderRow {
+  return conn.update(orders).set(set).where(eq(orders.orderId, orderId)).returning().get();
+}
+
+export interface OrderFilter {
+  partnerId: number;
+  status?: string;
+  type?: string;
+  from?: number;
+  to?: number;
+  /** keyset: orders with seq below this one (newest first) */
+  beforeSeq?: number;
+  limit: number;
+}
+
+/** Newest first, keyset-paged on seq (index orders_partner_*_seq). */
+export function listOrders(conn: Conn, f: OrderFilter): OrderRow[] {
+  const conds = [eq(orders.partnerId, f.partnerId)];
+  if (f.status) conds.push(eq(orders.status, f.status as OrderRow['status']));
+  if (f.type) conds.push(eq(orders.type, f.type as OrderRow['type']));
+  if (f.from !== undefined) conds.push(gte(orders.createdAt, f.from));
+  if (f.to !== undefined) conds.push(lte(orders.createdAt, f.to));
+  if (f.beforeSeq !== undefined) conds.push(lt(orders.seq, f.beforeSeq));
+  return conn
+    .select()
+    .from(orders)
+    .where(and(...conds))
+    .orderBy(desc(orders.seq))
+    .limit(f.limit)
+    .all();
+}
+
+export function ordersInReview(conn: Conn): OrderRow[] {
+  return conn.select().from(orders).where(isNotNull(orders.reviewStage)).orderBy(orders.seq).all();
+}
+
+/** An unfinished Premium order for an account (partner-api.md States rule 1). */
+export function openPremiumFor(conn: Conn, account: string): OrderRow | undefined {
+  return conn
+    .select()
+    .from(orders)
+    .where(and(eq(orders.account, account), eq(orders.type, 'premium'), eq(orders.status, 'processing')))
+    .get();
+}
+
+export function processingOrderIds(conn: Conn): string[] {
+  return conn
+    .select({ id: orders.orderId })
+    .from(orders)
+    .where(inArray(orders.status, ['processing']))
+    .all()
+    .map((r) => r.id);
+}
+
+// --- idempotency keys -------------------------------------------------------------------------
+
+export function getIdem(conn: Conn, partnerId: number, key: string): IdemRow | undefined {
+  return conn
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.partnerId, partnerId), eq(idempotencyKeys.key, key)))
+    .get();
+}
+
+export function claimIdem(conn: Conn, partnerId: number, key: string, fingerprint: string, now: number): void {
+  conn.insert(idempotencyKeys).values({ partnerId, key, fingerprint, state: 'in_progress', createdAt: now }).run();
+}
+
+export function bindIdem(conn: Conn, partnerId: number, key: string, orderId: string): void {
+  conn
+    .update(idempotencyKeys)
+    .set({ state: 'bound', orderId })
+    .where(and(eq(idempotencyKeys.partnerId, partnerId), eq(idempotencyKeys.key, key)))
+    .run();
+}
+
+export function releaseIdem(conn: Conn, partnerId: number, key: string): void {
+  conn
+    .delete(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.partnerId, partnerId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.state, 'in_progress')))
+    .run();
+}
+
+/** After a crash no creation is in flight: unclaim what was claimed but never bound to an order. */
+export function releaseAllInProgress(conn: Conn): number {
+  return conn.delete(idempotencyKeys).where(eq(idempotencyKeys.state, 'in_progress')).run().changes;
+}

@@ -1,0 +1,57 @@
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import type { Conn } from './db.js';
+import { accounts, apiKeys, partners } from './schema.js';
+
+export type PartnerRow = typeof partners.$inferSelect;
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+export function insertPartner(conn: Conn, name: string, now: number): PartnerRow {
+  const row = conn.insert(partners).values({ name, status: 'inactive', createdAt: now }).returning().get();
+  conn
+    .insert(accounts)
+    .values([
+      { partnerId: row.partnerId, currency: 'USD', balance: 0 },
+      { partnerId: row.partnerId, currency: 'TON', balance: 0 },
+    ])
+    .run();
+  return row;
+}
+
+export function getPartner(conn: Conn, partnerId: number): PartnerRow | undefined {
+  return conn.select().from(partners).where(eq(partners.partnerId, partnerId)).get();
+}
+
+export function listPartnerIds(conn: Conn): number[] {
+  return conn.select({ id: partners.partnerId }).from(partners).all().map((r) => r.id);
+}
+
+export function setPartnerStatus(conn: Conn, partnerId: number, status: 'active' | 'inactive'): void {
+  conn.update(partners).set({ status }).where(eq(partners.partnerId, partnerId)).run();
+}
+
+export function setWebhook(conn: Conn, partnerId: number, url: string, secretEnc: string | null): void {
+  const set = secretEnc === null ? { webhookUrl: url } : { webhookUrl: url, webhookSecretEnc: secretEnc };
+  conn.update(partners).set(set).where(eq(partners.partnerId, partnerId)).run();
+}
+
+export function listKeys(conn: Conn, partnerId: number): ApiKeyRow[] {
+  return conn.select().from(apiKeys).where(eq(apiKeys.partnerId, partnerId)).orderBy(desc(apiKeys.createdAt)).all();
+}
+
+export function revokeKeys(conn: Conn, partnerId: number, now: number): string[] {
+  return conn
+    .update(apiKeys)
+    .set({ revokedAt: now })
+    .where(and(eq(apiKeys.partnerId, partnerId), isNull(apiKeys.revokedAt)))
+    .returning({ keyHash: apiKeys.keyHash })
+    .all()
+    .map((r) => r.keyHash);
+}
+
+export function insertKey(conn: Conn, row: typeof apiKeys.$inferInsert): void {
+  conn.insert(apiKeys).values(row).run();
+}
+
+export function keyByHash(conn: Conn, keyHash: string): ApiKeyRow | undefined {
+  return conn.select().from(apiKeys).where(eq(apiKeys.keyHash, keyHash)).get();
+}

@@ -1,0 +1,217 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+/**
+ * The service database. Times are service-clock milliseconds; money is integer minor units
+ * (cents for USD, milli-TON for TON).
+ */
+
+export const partners = sqliteTable('partners', {
+  partnerId: integer('partner_id').primaryKey({ autoIncrement: true }),
+  name: text('name').notNull(),
+  status: text('status', { enum: ['inactive', 'active'] }).notNull(),
+  /** The webhook block: null until first saved. */
+  webhookUrl: text('webhook_url'),
+  /** Secret encrypted at rest (AES-256-GCM, see src/app/secrets.ts). */
+  webhookSecretEnc: text('webhook_secret_enc'),
+  createdAt: integer('created_at').notNull(),
+});
+
+export const apiKeys = sqliteTable(
+  'api_keys',
+  {
+    keyId: text('key_id').primaryKey(),
+    partnerId: integer('partner_id').notNull().references(() => partners.partnerId),
+    prefix: text('prefix').notNull(),
+    /** SHA-256 of the full key; the key itself is never stored. */
+    keyHash: text('key_hash').notNull(),
+    ipWhitelist: text('ip_whitelist', { mode: 'json' }).$type<string[]>().notNull(),
+    createdAt: integer('created_at').notNull(),
+    revokedAt: integer('revoked_at'),
+  },
+  (t) => [uniqueIndex('api_keys_hash').on(t.keyHash), index('api_keys_partner').on(t.partnerId)],
+);
+
+export const accounts = sqliteTable(
+  'accounts',
+  {
+    partnerId: integer('partner_id').notNull().references(() => partners.partnerId),
+    currency: text('currency', { enum: ['USD', 'TON'] }).notNull(),
+    balance: integer('balance').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.partnerId, t.currency] }), check('balance_not_negative', sql`${t.balance} >= 0`)],
+);
+
+export const ledgerEntries = sqliteTable(
+  'ledger_entries',
+  {
+    entryId: integer('entry_id').primaryKey({ autoIncrement: true }),
+    partnerId: integer('partner_id').notNull(),
+    currency: text('currency', { enum: ['USD', 'TON'] }).notNull(),
+    amount: integer('amount').notNull(),
+    kind: text('kind', { enum: ['topup', 'order_debit', 'order_refund'] }).notNull(),
+    orderId: text('order_id'),
+    topupId: text('topup_id'),
+    balanceAfter: integer('balance_after').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    index('ledger_partner').on(t.partnerId, t.currency, t.entryId),
+    index('ledger_order').on(t.orderId),
+    check('balance_after_not_negative', sql`${t.balanceAfter} >= 0`),
+  ],
+);
+
+export const topups = sqliteTable(
+  'topups',
+  {
+    topupId: text('topup_id').primaryKey(),
+    partnerId: integer('partner_id').notNull(),
+    currency: text('currency', { enum: ['USD', 'TON'] }).notNull(),
+    amount: integer('amount').notNull(),
+    network: text('network').notNull(),
+    txHash: text('tx_hash').notNull(),
+    source: text('source').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('topups_tx_hash').on(t.txHash)],
+);
+
+export const orders = sqliteTable(
+  'orders',
+  {
+    seq: integer('seq').primaryKey(),
+    orderId: text('order_id').notNull(),
+    partnerId: integer('partner_id').notNull(),
+    type: text('type', { enum: ['stars', 'premium', 'nft'] }).notNull(),
+    status: text('status', { enum: ['processing', 'completed', 'partial', 'canceled', 'failed'] }).notNull(),
+    amount: integer('amount').notNull(),
+    currency: text('currency', { enum: ['USD', 'TON'] }).notNull(),
+    priceUsdRef: integer('price_usd_ref'),
+    quantity: integer('quantity').notNull(),
+    recipient: text('recipient').notNull(),
+    /** Normalised username (lower case, no @): the key of the one-unfinished-Premium rule. */
+    account: text('account').notNull(),
+    refunded: integer('refunded', { mode: 'boolean' }).notNull().default(false),
+    /** Internal stage of processing, e.g. `deliver`, `deferred`, `unconfirmed`, `done`. */
+    stage: text('stage').notNull(),
+    reviewStage: text('review_stage'),
+    reviewSince: integer('review_since'),
+    failureStage: text('failure_stage'),
+    failureReason: text('failure_reason'),
+    gift: text('gift', { mode: 'json' }).$type<Record<string, unknown>>(),
+    delivery: text('delivery', { mode: 'json' }).$type<Record<string, unknown>>(),
+    webhookUrl: text('webhook_url'),
+    idempotencyKey: text('idempotency_key').notNull(),
+    createdAt: integer('created_at').notNull(),
+    completedAt: integer('completed_at'),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('orders_order_id').on(t.orderId),
+    index('orders_partner_seq').on(t.partnerId, t.seq),
+    index('orders_partner_status_seq').on(t.partnerId, t.status, t.seq),
+    index('orders_partner_type_seq').on(t.partnerId, t.type, t.seq),
+    index('orders_review').on(t.reviewStage),
+    index('orders_premium_open').on(t.account, t.type, t.status),
+  ],
+);
+
+export const idempotencyKeys = sqliteTable(
+  'idempotency_keys',
+  {
+    partnerId: integer('partner_id').notNull(),
+    key: text('key').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    state: text('state', { enum: ['in_progress', 'bound'] }).notNull(),
+    orderId: text('order_id'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.partnerId, t.key] })],
+);
+
+/** The outbox: every event an order transition produced, written in the transition's transaction. */
+export const events = sqliteTable(
+  'events',
+  {
+    eventId: integer('event_id').primaryKey({ autoIncrement: true }),
+    partnerId: integer('partner_id').notNull(),
+    orderId: text('order_id').notNull(),
+    event: text('event').notNull(),
+    /** The exact webhook body, serialised once at the moment of the event. */
+    body: text('body').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('events_order').on(t.orderId)],
+);
+
+export const webhookDeliveries = sqliteTable(
+  'webhook_deliveries',
+  {
+    webhookId: text('webhook_id').primaryKey(),
+    eventId: integer('event_id').notNull(),
+    partnerId: integer('partner_id').notNull(),
+    orderId: text('order_id').notNull(),
+    event: text('event').notNull(),
+    url: text('url').notNull(),
+    status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    rejectedReason: text('rejected_reason'),
+    nextAttemptAt: integer('next_attempt_at'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('webhook_deliveries_order').on(t.orderId), index('webhook_deliveries_status').on(t.status)],
+);
+
+/** Hosts whose DNS answer pointed into a private network at delivery time (partner-api.md rule 8). */
+export const blockedWebhookHosts = sqliteTable('blocked_webhook_hosts', {
+  host: text('host').primaryKey(),
+  reason: text('reason').notNull(),
+  createdAt: integer('created_at').notNull(),
+});
+
+/** Durable jobs on the service clock. */
+export const jobs = sqliteTable(
+  'jobs',
+  {
+    jobId: integer('job_id').primaryKey({ autoIncrement: true }),
+    kind: text('kind').notNull(),
+    ref: text('ref').notNull(),
+    runAt: integer('run_at').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('jobs_run_at').on(t.runAt), uniqueIndex('jobs_kind_ref').on(t.kind, t.ref)],
+);
+
+/** Small key-value state: operator settings, the sandbox clock offset, sandbox market and faults. */
+export const kv = sqliteTable('kv', {
+  key: text('key').primaryKey(),
+  value: text('value', { mode: 'json' }).notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+export const auditLog = sqliteTable('audit_log', {
+  auditId: integer('audit_id').primaryKey({ autoIncrement: true }),
+  actor: text('actor').notNull(),
+  action: text('action').notNull(),
+  target: text('target'),
+  data: text('data', { mode: 'json' }),
+  createdAt: integer('created_at').notNull(),
+});
+
+/** Sandbox supplier state that must survive a restart (when an account was first seen). */
+export const sandboxAccounts = sqliteTable('sandbox_accounts', {
+  username: text('username').primaryKey(),
+  firstSeenAt: integer('first_seen_at').notNull(),
+  premiumUntil: integer('premium_until'),
+});
+
+export const sandboxDns = sqliteTable('sandbox_dns', {
+  hostname: text('hostname').primaryKey(),
+  addresses: text('addresses', { mode: 'json' }).$type<string[]>().notNull(),
+});

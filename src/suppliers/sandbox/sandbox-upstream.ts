@@ -1,0 +1,186 @@
+import { eq } from 'drizzle-orm';
+import type { Clock } from '../../clock.js';
+import type { SupplierCosts } from '../../domain/pricing.js';
+import type { Db } from '../../store/db.js';
+import { kvGet, kvSet } from '../../store/kv-repo.js';
+import { sandboxAccounts, sandboxDns } from '../../store/schema.js';
+import {
+  UpstreamUnavailable,
+  type DeliveryOutcome,
+  type DeliveryRequest,
+  type GoodsProduct,
+  type Recipient,
+  type Suppliers,
+} from '../types.js';
+
+/**
+ * The built-in simulator of the suppliers (operator-api.md section 3): deterministic, driven by the
+ * service clock, its state kept in the database so it survives a restart. Magic username prefixes
+ * choose the behaviour.
+ */
+export interface SandboxMarket {
+  stars_per_1000_cost: number; // cents
+  premium_cost: { '3': number; '6': number; '12': number }; // cents
+  unavailable: boolean;
+}
+
+export interface SandboxFaults {
+  ledger_unavailable: boolean;
+  resolver_error: boolean;
+  upstream_unavailable: { stars: boolean; premium: boolean; nft: boolean };
+  purchase_funds_low: boolean;
+}
+
+export const DEFAULT_MARKET: SandboxMarket = {
+  stars_per_1000_cost: 1500,
+  premium_cost: { '3': 1199, '6': 1599, '12': 2899 },
+  unavailable: false,
+};
+
+export const DEFAULT_FAULTS: SandboxFaults = {
+  ledger_unavailable: false,
+  resolver_error: false,
+  upstream_unavailable: { stars: false, premium: false, nft: false },
+  purchase_funds_low: false,
+};
+
+const DAY = 86_400_000;
+/** Stars and Premium arrive this long after the order (service clock). */
+export const SANDBOX_DELIVERY_MS = 3_000;
+/** `slow_` recipients wait this long in the queue first. */
+export const SANDBOX_SLOW_MS = 600_000;
+const USERNAME = /^[a-z][a-z0-9_]{4,31}$/;
+const UPSTREAM_RETRY_AFTER = 30;
+
+export function normaliseUsername(raw: string): string | null {
+  const s = raw.trim().replace(/^@/, '').toLowerCase();
+  return USERNAME.test(s) ? s : null;
+}
+
+export class SandboxUpstream implements Suppliers {
+  readonly name = 'sandbox';
+  private market: SandboxMarket;
+  private faultState: SandboxFaults;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {
+    this.market = { ...DEFAULT_MARKET, ...(kvGet<SandboxMarket>(db, 'sandbox.market') ?? {}) };
+    this.faultState = { ...DEFAULT_FAULTS, ...(kvGet<SandboxFaults>(db, 'sandbox.faults') ?? {}) };
+  }
+
+  // --- control (sandbox routes only) ------------------------------------------------------------
+
+  getMarket(): SandboxMarket {
+    return this.market;
+  }
+
+  setMarket(m: SandboxMarket): void {
+    this.market = m;
+    kvSet(this.db, 'sandbox.market', m, this.clock.now());
+  }
+
+  getFaults(): SandboxFaults {
+    return this.faultState;
+  }
+
+  setFaults(f: SandboxFaults): void {
+    this.faultState = f;
+    kvSet(this.db, 'sandbox.faults', f, this.clock.now());
+  }
+
+  setDns(hostname: string, addresses: string[]): void {
+    this.db
+      .insert(sandboxDns)
+      .values({ hostname: hostname.toLowerCase(), addresses })
+      .onConflictDoUpdate({ target: sandboxDns.hostname, set: { addresses } })
+      .run();
+  }
+
+  deleteDns(hostname: string): boolean {
+    return this.db.delete(sandboxDns).where(eq(sandboxDns.hostname, hostname.toLowerCase())).run().changes > 0;
+  }
+
+  /** Sets when an account's Premium subscription ends (a sandbox extension for testing long deferrals). */
+  setPremiumUntil(username: string, until: number | null): void {
+    const u = normaliseUsername(username);
+    if (!u) throw new Error('bad username');
+    this.firstSeen(u);
+    this.db.update(sandboxAccounts).set({ premiumUntil: until }).where(eq(sandboxAccounts.username, u)).run();
+  }
+
+  // --- Suppliers ------------------------------------------------------------------------------
+
+  readonly faults = { ledgerUnavailable: () => this.faultState.ledger_unavailable };
+
+  readonly hosts = {
+    lookup: (hostname: string): string[] | undefined => {
+      const row = this.db.select().from(sandboxDns).where(eq(sandboxDns.hostname, hostname.toLowerCase())).get();
+      return row?.addresses;
+    },
+  };
+
+  readonly resolver = {
+    resolve: async (username: string): Promise<Recipient | null> => {
+      if (this.faultState.resolver_error) throw new UpstreamUnavailable(UPSTREAM_RETRY_AFTER, 'resolver unavailable');
+      const u = normaliseUsername(username);
+      if (!u || u.startsWith('ghost_')) return null;
+      const acct = this.firstSeen(u);
+      const premiumUntil = acct.premiumUntil;
+      return {
+        username: u,
+        displayName: u
+          .split('_')
+          .filter(Boolean)
+          .map((w) => w[0].toUpperCase() + w.slice(1))
+          .join(' '),
+        premiumActive: premiumUntil !== null && premiumUntil > this.clock.now(),
+        canReceiveGifts: !u.startsWith('nogift_'),
+      };
+    },
+    checkGameUser: async (username: string) => {
+      if (this.faultState.resolver_error) throw new UpstreamUnavailable(UPSTREAM_RETRY_AFTER, 'resolver unavailable');
+      const u = normaliseUsername(username);
+      return u && !u.startsWith('ghost_') ? { found: true, displayName: u } : { found: false };
+    },
+  };
+
+  readonly goods = {
+    costs: (): SupplierCosts | null => {
+      if (this.market.unavailable) return null;
+      const m = this.market;
+      return { starsPer1000: m.stars_per_1000_cost, premium: { 3: m.premium_cost['3'], 6: m.premium_cost['6'], 12: m.premium_cost['12'] } };
+    },
+    status: (product: GoodsProduct | 'nft') =>
+      this.faultState.upstream_unavailable[product]
+        ? ({ up: false, retryAfterSec: UPSTREAM_RETRY_AFTER } as const)
+        : ({ up: true } as const),
+    deliver: async (req: DeliveryRequest): Promise<DeliveryOutcome> => {
+      if (this.faultState.upstream_unavailable[req.product]) throw new UpstreamUnavailable(UPSTREAM_RETRY_AFTER);
+      const u = req.username;
+      const now = this.clock.now();
+      const readyAt = req.createdAt + SANDBOX_DELIVERY_MS + (u.startsWith('slow_') ? SANDBOX_SLOW_MS : 0);
+      if (now < readyAt) return { kind: 'pending', retryAt: readyAt };
+      if (req.product === 'stars') {
+        if (u.startsWith('failstars_')) return { kind: 'failed', detail: 'star transfer failed' };
+        if (u.startsWith('unconfirmed_')) return { kind: 'unconfirmed' };
+        return { kind: 'delivered' };
+      }
+      if (u.startsWith('failpremium_')) return { kind: 'failed', detail: 'premium gift failed' };
+      const acct = this.firstSeen(u);
+      if (acct.premiumUntil !== null && acct.premiumUntil > now) return { kind: 'deferred' };
+      return { kind: 'delivered' };
+    },
+  };
+
+  /** Records (once) when an account was first seen; `premium_` accounts get a subscription of 30 days. */
+  private firstSeen(u: string): { premiumUntil: number | null } {
+    const row = this.db.select().from(sandboxAccounts).where(eq(sandboxAccounts.username, u)).get();
+    if (row) return row;
+    const now = this.clock.now();
+    const premiumUntil = u.startsWith('premium_') ? now + 30 * DAY : null;
+    this.db.insert(sandboxAccounts).values({ username: u, firstSeenAt: now, premiumUntil }).onConflictDoNothing().run();
+    return { premiumUntil };
+  }
+}

@@ -1,0 +1,144 @@
+import type { ServiceClock } from '../clock.js';
+import type { Db } from '../store/db.js';
+import { dueJobs, earliestJob, getJob, retryJob, type JobRow } from '../store/jobs-repo.js';
+
+/**
+ * A durable job scheduler on the service clock. Jobs live in the `jobs` table (one per kind and ref);
+ * a handler does its work and, in the same transaction as the state it changes, completes or reschedules
+ * its job (src/store/jobs-repo.ts). A crash before that commit leaves the job due, so it runs again:
+ * handlers are idempotent.
+ *
+ * `advance()` moves the sandbox clock forward in time order: it steps the clock to each due time in
+ * turn and runs what falls due there, so retries scheduled by those runs land at the right moments.
+ */
+export type JobHandler = (job: JobRow) => Promise<void>;
+
+export interface Logger {
+  info(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+}
+
+export interface SchedulerOptions {
+  concurrency: number;
+  pollMs: number;
+}
+
+/** Backoff for a handler that threw: 5 s, 10 s, 20 s … capped at one hour. */
+export function failureBackoffMs(attempts: number): number {
+  return Math.min(3_600_000, 5_000 * 2 ** Math.min(attempts, 20));
+}
+
+export class Scheduler {
+  private readonly running = new Map<number, Promise<void>>();
+  private timer: NodeJS.Timeout | null = null;
+  private advancing = false;
+  private stopped = false;
+  private chain: Promise<unknown> = Promise.resolve();
+  private readonly opts: SchedulerOptions;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: ServiceClock,
+    private readonly handlers: Record<string, JobHandler>,
+    private readonly log: Logger,
+    opts: Partial<SchedulerOptions> = {},
+  ) {
+    this.opts = { concurrency: 64, pollMs: 100, ...opts };
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.stopped = false;
+    this.timer = setInterval(() => this.tick(), this.opts.pollMs);
+    this.timer.unref?.();
+  }
+
+  /** Run due jobs now rather than at the next poll (called after a commit that scheduled one). */
+  nudge(): void {
+    if (this.timer && !this.advancing && !this.stopped) setImmediate(() => this.tick());
+  }
+
+  private tick(): void {
+    if (this.advancing || this.stopped) return;
+    try {
+      this.launchDue();
+    } catch (e) {
+      this.log.error({ err: e }, 'scheduler tick failed');
+    }
+  }
+
+  private launchDue(): number {
+    const free = this.opts.concurrency - this.running.size;
+    if (free <= 0) return 0;
+    const due = dueJobs(this.db, this.clock.now(), [...this.running.keys()], free);
+    for (const job of due) {
+      const p = this.runOne(job).finally(() => this.running.delete(job.jobId));
+      this.running.set(job.jobId, p);
+    }
+    return due.length;
+  }
+
+  private async runOne(job: JobRow): Promise<void> {
+    const handler = this.handlers[job.kind];
+    try {
+      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      await handler(job);
+      // Safety net: a handler must complete or move its job; one that did neither would spin.
+      const after = getJob(this.db, job.kind, job.ref);
+      if (after && after.jobId === job.jobId && after.runAt === job.runAt && after.attempts === job.attempts) {
+        throw new Error(`handler for ${job.kind} left its job unchanged`);
+      }
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      this.log.warn({ job: { kind: job.kind, ref: job.ref, attempts: job.attempts }, err: msg }, 'job failed; will retry');
+      try {
+        retryJob(this.db, job.jobId, this.clock.now() + failureBackoffMs(job.attempts), msg);
+      } catch (e2) {
+        this.log.error({ err: e2 }, 'could not reschedule job');
+      }
+    }
+  }
+
+  /** Runs everything due now until nothing due is left and nothing runs. */
+  async settle(): Promise<void> {
+    for (let round = 0; round < 100_000; round++) {
+      const launched = this.launchDue();
+      if (this.running.size === 0 && launched === 0) return;
+      await Promise.race(this.running.values());
+    }
+  }
+
+  /** Moves the clock forward by `ms`, running what falls due in time order. Serialised. */
+  advance(ms: number): Promise<number> {
+    const run = async () => {
+      this.advancing = true;
+      try {
+        const target = this.clock.now() + ms;
+        await this.settle();
+        for (;;) {
+          const next = earliestJob(this.db, []);
+          if (next === null || next > target) break;
+          this.clock.moveTo(next);
+          await this.settle();
+        }
+        this.clock.moveTo(target);
+        await this.settle();
+        return this.clock.now();
+      } finally {
+        this.advancing = false;
+      }
+    };
+    const p = this.chain.then(run, run);
+    this.chain = p.catch(() => undefined);
+    return p;
+  }
+
+  /** Stops polling and waits for the jobs under way. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await Promise.allSettled([...this.running.values()]);
+  }
+}
