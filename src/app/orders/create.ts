@@ -26,6 +26,7 @@ import { UpstreamUnavailable, type Recipient } from '../../suppliers/types.js';
 import { currentPrices, requireProductAvailable } from '../catalog.js';
 import type { Deps } from '../deps.js';
 import { unitOfWork, type AfterCommit } from '../unit-of-work.js';
+import { urlPolicy } from '../webhooks/config.js';
 import type { Tx } from '../../store/db.js';
 
 export const ORDER_JOB = 'order.process';
@@ -143,13 +144,7 @@ export const ORDER_HANDLERS: Partial<Record<OrderType, OrderKindHandler>> = {
 
 function checkOrderWebhookUrl(deps: Deps, v: unknown): string | null {
   if (v === undefined || v === null) return null;
-  const c = deps.config;
-  const r = checkWebhookUrl(v, {
-    requireHttps: c.WEBHOOK_REQUIRE_HTTPS,
-    standardPortsOnly: c.WEBHOOK_STANDARD_PORTS_ONLY,
-    maxLength: c.WEBHOOK_URL_MAX_LENGTH,
-    allowSubnets: c.WEBHOOK_ALLOW_SUBNETS,
-  });
+  const r = checkWebhookUrl(v, urlPolicy(deps.config));
   if (!r.ok) fail('bad_webhook_url', r.detail, { reason: r.reason });
   const blocked = deps.db.select().from(blockedWebhookHosts).where(eq(blockedWebhookHosts.host, r.host)).get();
   if (blocked) fail('bad_webhook_url', `The host ${r.host} resolved into a private network.`, { reason: 'private_host' });

@@ -13,6 +13,8 @@ export function urlPolicy(c: Config): WebhookUrlPolicy {
     standardPortsOnly: c.WEBHOOK_STANDARD_PORTS_ONLY,
     maxLength: c.WEBHOOK_URL_MAX_LENGTH,
     allowSubnets: c.WEBHOOK_ALLOW_SUBNETS,
+    // RFC 6761 names (.test, .example) pass input checks like any domain; delivery judges their addresses.
+    blockReservedTestZones: false,
   };
 }
 

@@ -1,0 +1,172 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { testConfig } from '../src/config.js';
+import { silentLogger } from '../src/log.js';
+import { createService, type Service } from '../src/service.js';
+
+/**
+ * Test harness: the real service on a real SQLite file in a temp folder, driven through HTTP with
+ * `app.inject`. Real time is frozen (START), so only `advance()` moves the service clock.
+ */
+export const ADMIN_TOKEN = 'adm_test_token_0123456789abcdef';
+export const START = Date.parse('2026-03-01T12:00:00Z');
+
+export interface Res {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: any;
+  raw: string;
+}
+
+export interface TestService extends Service {
+  dir: string;
+  env: Record<string, string>;
+  admin(method: string, url: string, body?: unknown): Promise<Res>;
+  partnerCall(key: string, method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<Res>;
+  advance(seconds: number): Promise<Res>;
+  newPartner(opts?: { usd?: string | null; ton?: string | null; webhookUrl?: string; ipWhitelist?: string[] }): Promise<TestPartner>;
+}
+
+export interface TestPartner {
+  id: number;
+  key: string;
+  secret?: string;
+  call(method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<Res>;
+  order(type: string, params: Record<string, unknown>, key?: string, extra?: Record<string, unknown>): Promise<Res>;
+}
+
+let txCounter = 0;
+let keyCounter = 0;
+
+function toRes(r: { statusCode: number; headers: Res['headers']; body: string }): Res {
+  let body: any = null;
+  try {
+    body = r.body ? JSON.parse(r.body) : null;
+  } catch {
+    body = null;
+  }
+  return { status: r.statusCode, headers: r.headers, body, raw: r.body };
+}
+
+/** The error code by the contract's reliable parsing rule: `detail` object first, else the root. */
+export function codeOf(r: Res): string | undefined {
+  const b = r.body;
+  if (!b || typeof b !== 'object') return undefined;
+  return typeof b.detail === 'object' && b.detail !== null ? b.detail.code : b.code;
+}
+
+export async function startService(env: Record<string, string> = {}, opts: { dir?: string; workers?: boolean; realNow?: () => number } = {}): Promise<TestService> {
+  const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pos-test-'));
+  const fullEnv = { DATABASE_PATH: path.join(dir, 'service.db'), ADMIN_TOKEN, WEBHOOK_ALLOW_SUBNETS: '127.0.0.2/32', ...env };
+  const svc = await createService({
+    config: testConfig(fullEnv),
+    log: silentLogger,
+    realNow: opts.realNow ?? (() => START),
+    startWorkers: opts.workers ?? false,
+  });
+  const inject = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) =>
+    toRes(
+      await svc.app.inject({
+        method: method as any,
+        url,
+        headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+        payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    );
+  const t: TestService = Object.assign(svc, {
+    dir,
+    env: fullEnv,
+    admin: (method: string, url: string, body?: unknown) => inject(method, `/api/admin/v1${url}`, body, { authorization: `Bearer ${ADMIN_TOKEN}` }),
+    partnerCall: (key: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}) =>
+      inject(method, `/api/partner/v1${url}`, body, { authorization: `Bearer ${key}`, ...headers }),
+    advance: (seconds: number) => inject('POST', '/api/admin/v1/sandbox/clock/advance', { seconds }, { authorization: `Bearer ${ADMIN_TOKEN}` }),
+    async newPartner(o: { usd?: string | null; ton?: string | null; webhookUrl?: string; ipWhitelist?: string[] } = {}) {
+      const p = await t.admin('POST', '/partners', { name: 'Test partner' });
+      if (p.status !== 201) throw new Error(`create partner: ${p.raw}`);
+      const id = p.body.partner_id as number;
+      const usd = o.usd === undefined ? '1000.00' : o.usd;
+      const ton = o.ton === undefined ? '1000.000' : o.ton;
+      for (const [currency, amount] of [['USD', usd], ['TON', ton]] as const) {
+        if (amount === null) continue;
+        const r = await t.admin('POST', `/partners/${id}/topups`, { currency, amount, network: 'ton', tx_hash: `tx-${process.pid}-${++txCounter}` });
+        if (r.status !== 201) throw new Error(`topup: ${r.raw}`);
+      }
+      const k = await t.admin('POST', `/partners/${id}/keys`, o.ipWhitelist ? { ip_whitelist: o.ipWhitelist } : {});
+      if (k.status !== 201) throw new Error(`key: ${k.raw}`);
+      let secret: string | undefined;
+      if (o.webhookUrl !== undefined) {
+        const w = await t.admin('PUT', `/partners/${id}/webhook`, { url: o.webhookUrl });
+        if (w.status !== 200) throw new Error(`webhook: ${w.raw}`);
+        secret = w.body.secret;
+      }
+      const key = k.body.api_key as string;
+      return {
+        id,
+        key,
+        secret,
+        call: (method: string, url: string, body?: unknown, headers?: Record<string, string>) => t.partnerCall(key, method, url, body, headers),
+        order: (type: string, params: Record<string, unknown>, idem?: string, extra: Record<string, unknown> = {}) =>
+          t.partnerCall(key, 'POST', '/orders', { type, idempotency_key: idem ?? `k-${process.pid}-${++keyCounter}`, params, ...extra }),
+      };
+    },
+  });
+  return t;
+}
+
+export async function stopService(t: TestService | undefined, removeDir = true): Promise<void> {
+  if (!t) return;
+  await t.close();
+  if (removeDir) fs.rmSync(t.dir, { recursive: true, force: true });
+}
+
+/** Advances the clock step by step until the order leaves `processing` (or the budget runs out). */
+export async function settleOrder(t: TestService, p: TestPartner, orderId: string, stepSeconds = 5, maxSteps = 50): Promise<any> {
+  let last: Res | undefined;
+  for (let i = 0; i < maxSteps; i++) {
+    last = await p.call('GET', `/orders/${orderId}`);
+    if (last.body?.status !== 'processing') return last.body;
+    await t.advance(stepSeconds);
+  }
+  return last?.body;
+}
+
+export interface Received {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  raw: Buffer;
+}
+
+/** A real HTTP webhook receiver on 127.0.0.2 answering scripted statuses (200 when the script is empty). */
+export async function startReceiver(host = '127.0.0.2'): Promise<{ url: string; port: number; requests: Received[]; script: (number | 'hang')[]; close(): Promise<void> }> {
+  const requests: Received[] = [];
+  const script: (number | 'hang')[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      requests.push({ method: req.method!, path: req.url!, headers: req.headers, raw: Buffer.concat(chunks) });
+      const next = script.shift() ?? 200;
+      if (next === 'hang') return; // never answer
+      if (next >= 300 && next < 400) res.setHeader('Location', `http://${host}:${port}/redirected`);
+      res.writeHead(next);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${host}:${port}/hook`,
+    port,
+    requests,
+    script,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
