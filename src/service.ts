@@ -7,6 +7,10 @@ import { EventBus } from './app/event-bus.js';
 import { KeyCache } from './app/keys.js';
 import { ORDER_JOB } from './app/orders/create.js';
 import { processGoodsOrder } from './app/orders/process.js';
+import { processNftOrder } from './app/orders/nft-process.js';
+import { GiftCatalog } from './app/nft/catalog.js';
+import { nftRoutes } from './http/partner/nft-routes.js';
+import { getOrder } from './store/orders-repo.js';
 import { SecretBox } from './app/secrets.js';
 import { SettingsStore } from './app/settings.js';
 import { WEBHOOK_JOB } from './app/webhooks/outbox.js';
@@ -77,7 +81,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
 
   const dispatcher = new WebhookDispatcher(deps);
   scheduler = new Scheduler(db, clock, {
-    [ORDER_JOB]: (job) => processGoodsOrder(deps, job),
+    [ORDER_JOB]: (job) => (getOrder(db, job.ref)?.type === 'nft' ? processNftOrder(deps, job) : processGoodsOrder(deps, job)),
     [WEBHOOK_JOB]: (job) => dispatcher.attempt(job),
   }, log);
 
@@ -88,6 +92,8 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     nft_catalog: { capacity: config.NFT_CATALOG_RATE_LIMIT, perMinute: config.NFT_CATALOG_RATE_LIMIT, limit: config.NFT_CATALOG_RATE_LIMIT },
     nft_orders: { capacity: config.NFT_ORDERS_RATE_LIMIT, perMinute: config.NFT_ORDERS_RATE_LIMIT, limit: config.NFT_ORDERS_RATE_LIMIT },
   });
+  const catalog = new GiftCatalog(deps);
+  sandbox.onGiftChange(() => catalog.invalidate());
   const adminToken = opts.adminToken ?? config.ADMIN_TOKEN;
   let ready = false;
   const app = await buildHttpApp({
@@ -96,6 +102,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     limiter,
     adminToken,
     logger: opts.httpLogger,
+    partnerExtra: [nftRoutes(catalog)],
     adminExtra: config.UPSTREAM === 'sandbox' ? [sandboxRoutes(deps, sandbox, scheduler)] : [],
     ready: () => ready,
   });

@@ -1,7 +1,7 @@
 import { fail } from '../domain/errors.js';
 import { UpstreamUnavailable } from '../suppliers/types.js';
 import type { Deps } from './deps.js';
-import { requireRecipientText, resolveRecipient } from './orders/create.js';
+import { requireRecipientText, resolveRecipient } from './orders/recipient.js';
 
 /** POST /validate/recipient: the same resolution the order path uses. */
 export async function validateRecipient(deps: Deps, body: unknown) {

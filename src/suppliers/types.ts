@@ -79,4 +79,69 @@ export interface Suppliers {
   goods: GoodsSupplier;
   faults: FaultSwitches;
   hosts: HostTable;
+  gifts: GiftMarket;
+}
+
+// --- NFT gifts ----------------------------------------------------------------------------------
+
+export type NftStage = 'create' | 'confirm' | 'queue' | 'pricing' | 'balance' | 'purchase' | 'transfer';
+export const NFT_STAGES: readonly NftStage[] = ['create', 'confirm', 'queue', 'pricing', 'balance', 'purchase', 'transfer'];
+
+export interface GiftAttributes {
+  model: string;
+  backdrop: string;
+  symbol: string;
+}
+
+export interface GiftListing {
+  gift: string;
+  name: string;
+  num: number;
+  collection: string;
+  image: string;
+  /** listing price in milli-TON */
+  priceMilli: number;
+  attributes: GiftAttributes;
+  /** false: sold or delisted */
+  available: boolean;
+  /** held by an order elsewhere on the market */
+  reserved: boolean;
+}
+
+export interface GiftCollection {
+  collection: string;
+  name: string;
+}
+
+export interface GiftPurchase {
+  orderId: string;
+  gift: string;
+  username: string;
+  /** the listing price fixed at order time: the market is never paid more */
+  fixedPriceMilli: number;
+  createdAt: number;
+  /** when the current stage began (service clock) */
+  stageSince: number;
+}
+
+export type StageOutcome =
+  | { kind: 'done'; transferHash?: string }
+  | { kind: 'wait'; retryAt: number }
+  | { kind: 'fail'; reason: string }
+  /** bought but the transfer to the recipient failed: manual review */
+  | { kind: 'stuck' };
+
+export interface GiftMarket {
+  collections(): Promise<GiftCollection[]>;
+  /** Every listing of a collection (available or not), or null for an unknown collection. */
+  listings(collection: string): Promise<GiftListing[] | null>;
+  gift(gift: string): Promise<GiftListing | null>;
+  /** Transfer and network fees per gift, milli-TON. */
+  feesMilli(): number;
+  /** Reference rate for `price_usd_ref`: US cents per TON. */
+  tonUsdCents(): number;
+  /** Runs one purchase stage; throws UpstreamUnavailable when the market stalls. Idempotent per order and stage. */
+  runStage(stage: NftStage, p: GiftPurchase): Promise<StageOutcome>;
+  /** Public links of a delivered gift. */
+  links(gift: string, transferHash: string): { nft_public_url: string; ton_explorer_url: string };
 }

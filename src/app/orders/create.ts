@@ -22,7 +22,9 @@ import {
   type OrderRow,
 } from '../../store/orders-repo.js';
 import { blockedWebhookHosts } from '../../store/schema.js';
-import { UpstreamUnavailable, type Recipient } from '../../suppliers/types.js';
+import type { Recipient } from '../../suppliers/types.js';
+import { nftHandler } from './nft-create.js';
+import { requireRecipientText, resolveRecipient } from './recipient.js';
 import { currentPrices, requireProductAvailable } from '../catalog.js';
 import type { Deps } from '../deps.js';
 import { unitOfWork, type AfterCommit } from '../unit-of-work.js';
@@ -54,6 +56,8 @@ export interface PlannedOrder {
   /** runs in the creating transaction before the debit (e.g. reserve a gift, the Premium rule) */
   inTx?: (tx: Tx, orderId: string) => void;
   orderId?: string;
+  /** first processing stage (default `deliver`) */
+  stage?: string;
 }
 
 export interface OrderKindHandler {
@@ -79,25 +83,6 @@ function canonical(v: unknown): unknown {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-export function requireRecipientText(v: unknown): string {
-  if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) fail('recipient_required');
-  if (typeof v !== 'string') fail('recipient_not_found', 'recipient must be a username string.');
-  return v;
-}
-
-/** Resolves a recipient: unknown → 400 recipient_not_found, resolver down → 502 resolver_error. */
-export async function resolveRecipient(deps: Deps, raw: string): Promise<Recipient> {
-  let r: Recipient | null;
-  try {
-    r = await deps.suppliers.resolver.resolve(raw);
-  } catch (e) {
-    if (e instanceof UpstreamUnavailable) fail('resolver_error', 'Recipient resolution failed. Retry later.', { retry_after: e.retryAfterSec });
-    throw e;
-  }
-  if (!r) fail('recipient_not_found');
-  return r;
 }
 
 function parseQuantity(deps: Deps, v: unknown): number {
@@ -140,6 +125,7 @@ const goodsHandler = (type: 'stars' | 'premium'): OrderKindHandler => ({
 export const ORDER_HANDLERS: Partial<Record<OrderType, OrderKindHandler>> = {
   stars: goodsHandler('stars'),
   premium: goodsHandler('premium'),
+  nft: nftHandler,
 };
 
 function checkOrderWebhookUrl(deps: Deps, v: unknown): string | null {
@@ -238,7 +224,7 @@ function persistOrder(
     recipient: p.recipient,
     account: recipient.username,
     refunded: false,
-    stage: 'deliver',
+    stage: p.stage ?? 'deliver',
     gift: p.gift ?? null,
     webhookUrl,
     idempotencyKey: key,

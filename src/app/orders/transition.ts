@@ -4,6 +4,8 @@ import { refundData, webhookOrderData } from '../../domain/order-view.js';
 import type { Tx } from '../../store/db.js';
 import { postEntry } from '../../store/ledger-repo.js';
 import { updateOrder, type NewOrder, type OrderRow } from '../../store/orders-repo.js';
+import { eq } from 'drizzle-orm';
+import { giftHolds } from '../../store/schema-nft.js';
 import type { Deps } from '../deps.js';
 import type { AfterCommit } from '../unit-of-work.js';
 import { recordEvent } from '../webhooks/outbox.js';
@@ -42,6 +44,8 @@ export function applyTransition(
     set.refunded = true;
   }
   const updated = updateOrder(tx, order.orderId, set);
+  // An NFT order holds its gift while unfinished; an outcome releases it.
+  if (updated.type === 'nft' && updated.status !== 'processing') tx.delete(giftHolds).where(eq(giftHolds.orderId, updated.orderId)).run();
   for (const event of tr.events) {
     const data = event === 'order.refunded' ? refundData(updated, refundReason(updated.type, on)) : webhookOrderData(updated);
     recordEvent(tx, deps, after, { partnerId: updated.partnerId, orderId: updated.orderId, event, data, orderWebhookUrl: updated.webhookUrl });

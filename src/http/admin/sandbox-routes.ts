@@ -6,6 +6,7 @@ import { isCidrOrIp } from '../../config.js';
 import { offsetIso } from '../../domain/time-format.js';
 import { parseAmount } from '../../domain/money.js';
 import type { SandboxUpstream } from '../../suppliers/sandbox/sandbox-upstream.js';
+import { SANDBOX_OUTCOMES } from '../../suppliers/sandbox/gift-market.js';
 import type { Scheduler } from '../../workers/scheduler.js';
 
 /** Sandbox-only operator routes (operator-api.md section 2, second table). */
@@ -33,6 +34,23 @@ const faultsSchema = z
     resolver_error: z.boolean().optional(),
     upstream_unavailable: z.object({ stars: z.boolean().optional(), premium: z.boolean().optional(), nft: z.boolean().optional() }).strict().optional(),
     purchase_funds_low: z.boolean().optional(),
+  })
+  .strict();
+
+const tonAmount = z.union([z.string(), z.number()]).transform((v, ctx) => {
+  const m = parseAmount(String(v), 'TON');
+  if (m === null || m <= 0) {
+    ctx.addIssue({ code: 'custom', message: 'must be a positive TON amount with at most 3 decimals' });
+    return z.NEVER;
+  }
+  return m;
+});
+const giftSchema = z
+  .object({
+    price_ton: tonAmount.optional(),
+    available: z.boolean().optional(),
+    reserved: z.boolean().optional(),
+    outcome: z.string().refine((o) => SANDBOX_OUTCOMES.includes(o), `must be one of ${SANDBOX_OUTCOMES.join(', ')}`).optional(),
   })
   .strict();
 
@@ -83,6 +101,19 @@ export function sandboxRoutes(deps: Deps, sandbox: SandboxUpstream, scheduler: S
       return sandbox.getFaults();
     });
     app.get('/sandbox/faults', async () => sandbox.getFaults());
+
+    app.put<{ Params: { gift: string } }>('/sandbox/gifts/:gift', async (req) => {
+      const p = parse(giftSchema, req.body);
+      const ok = sandbox.gifts.update(req.params.gift, {
+        priceMilli: p.price_ton,
+        available: p.available,
+        reserved: p.reserved,
+        outcome: p.outcome === 'ok' ? '' : p.outcome,
+      });
+      if (!ok) fail('not_found', 'No such gift in the sandbox market.');
+      const g = (await sandbox.gifts.gift(req.params.gift))!;
+      return { gift: g.gift, price_ton: (g.priceMilli / 1000).toFixed(3), available: g.available, reserved: g.reserved, outcome: p.outcome ?? null };
+    });
 
     app.put<{ Params: { hostname: string } }>('/sandbox/dns/:hostname', async (req) => {
       const p = parse(dnsSchema, req.body);

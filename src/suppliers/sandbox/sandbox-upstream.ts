@@ -4,6 +4,7 @@ import type { SupplierCosts } from '../../domain/pricing.js';
 import type { Db } from '../../store/db.js';
 import { kvGet, kvSet } from '../../store/kv-repo.js';
 import { sandboxAccounts, sandboxDns } from '../../store/schema.js';
+import { SandboxGiftMarket } from './gift-market.js';
 import {
   UpstreamUnavailable,
   type DeliveryOutcome,
@@ -61,6 +62,8 @@ export class SandboxUpstream implements Suppliers {
   readonly name = 'sandbox';
   private market: SandboxMarket;
   private faultState: SandboxFaults;
+  readonly gifts: SandboxGiftMarket;
+  private readonly giftListeners: (() => void)[] = [];
 
   constructor(
     private readonly db: Db,
@@ -68,6 +71,16 @@ export class SandboxUpstream implements Suppliers {
   ) {
     this.market = { ...DEFAULT_MARKET, ...(kvGet<SandboxMarket>(db, 'sandbox.market') ?? {}) };
     this.faultState = { ...DEFAULT_FAULTS, ...(kvGet<SandboxFaults>(db, 'sandbox.faults') ?? {}) };
+    this.gifts = new SandboxGiftMarket(db, clock, {
+      nftDown: () => this.faultState.upstream_unavailable.nft,
+      fundsLow: () => this.faultState.purchase_funds_low,
+      onChange: () => this.giftListeners.forEach((f) => f()),
+    });
+  }
+
+  /** Called whenever a sandbox listing changes (the catalog cache drops its copy). */
+  onGiftChange(fn: () => void): void {
+    this.giftListeners.push(fn);
   }
 
   // --- control (sandbox routes only) ------------------------------------------------------------

@@ -1,0 +1,170 @@
+import { Decimal } from 'decimal.js';
+import { fail } from '../../domain/errors.js';
+import { formatAmount } from '../../domain/money.js';
+import { offsetIso } from '../../domain/time-format.js';
+import { UpstreamUnavailable, type GiftListing } from '../../suppliers/types.js';
+import type { Deps } from '../deps.js';
+import { encodeCursor } from '../paging.js';
+
+/** Gift prices, the catalog cache and the catalog views (partner-api.md "Gift list item", "Gift price"). */
+
+export const CATALOG_TTL_MS = 60_000;
+export const GIFTS_PAGE_DEFAULT = 20;
+export const GIFTS_PAGE_MAX = 100;
+const FILTERS = ['model', 'backdrop', 'symbol'] as const;
+type Filter = (typeof FILTERS)[number];
+
+/** partner_price: listing price plus transfer and network fees, with the margin, rounded up to 0.001 TON. */
+export function giftPartnerMilli(deps: Deps, priceMilli: number): number {
+  const total = new Decimal(priceMilli + deps.suppliers.gifts.feesMilli());
+  return total.mul(10_000 + deps.settings.get().margin_bps).div(10_000).toDecimalPlaces(0, Decimal.ROUND_CEIL).toNumber();
+}
+
+export function usdRefCents(deps: Deps, milli: number): number {
+  return new Decimal(milli).mul(deps.suppliers.gifts.tonUsdCents()).div(1000).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
+}
+
+export function giftItem(deps: Deps, g: GiftListing) {
+  const partner = giftPartnerMilli(deps, g.priceMilli);
+  return {
+    gift: g.gift,
+    name: g.name,
+    num: g.num,
+    collection: g.collection,
+    image: g.image,
+    price_ton: formatAmount(g.priceMilli, 'TON'),
+    partner_price: formatAmount(partner, 'TON'),
+    currency: 'TON' as const,
+    price_usd_ref: formatAmount(usdRefCents(deps, partner), 'USD'),
+  };
+}
+
+/** Market calls that stall become 503 product_unavailable (upstream_unavailable) with Retry-After. */
+export async function market<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof UpstreamUnavailable)
+      fail('product_unavailable', 'The gift market is temporarily unavailable.', { reason: 'upstream_unavailable', retry_after: e.retryAfterSec }, { 'Retry-After': String(e.retryAfterSec) });
+    throw e;
+  }
+}
+
+/** The catalog cache: one copy of a collection's listings, at most a minute old (service clock). */
+export class GiftCatalog {
+  private readonly cache = new Map<string, { at: number; items: GiftListing[] }>();
+
+  constructor(private readonly deps: Deps) {}
+
+  invalidate(): void {
+    this.cache.clear();
+  }
+
+  async listings(collection: string): Promise<GiftListing[] | null> {
+    const now = this.deps.clock.now();
+    const hit = this.cache.get(collection);
+    if (hit && now - hit.at < CATALOG_TTL_MS) return hit.items;
+    const items = await market(() => this.deps.suppliers.gifts.listings(collection));
+    if (items) this.cache.set(collection, { at: now, items });
+    return items;
+  }
+
+  async collections() {
+    const deps = this.deps;
+    const cols = await market(() => deps.suppliers.gifts.collections());
+    const items = [];
+    for (const c of cols) {
+      const listed = ((await this.listings(c.collection)) ?? []).filter((g) => g.available);
+      const floor = listed.reduce((m, g) => Math.min(m, g.priceMilli), Infinity);
+      items.push({
+        collection: c.collection,
+        name: c.name,
+        count: listed.length,
+        floor_price_ton: listed.length ? formatAmount(floor, 'TON') : null,
+        floor_partner_price: listed.length ? formatAmount(giftPartnerMilli(deps, floor), 'TON') : null,
+        currency: 'TON' as const,
+      });
+    }
+    return { currency: 'TON' as const, items, count: items.length };
+  }
+
+  /**
+   * GET /nft/gifts. Keyset paging over (price, gift id) in the chosen order: a cursor names the last item
+   * seen, so paging never repeats or skips an item.
+   */
+  async list(q: Record<string, unknown>) {
+    const deps = this.deps;
+    const ignored: string[] = [];
+    const applied: Partial<Record<Filter, string>> = {};
+    for (const [k, v] of Object.entries(q)) {
+      if (['collection', 'sort', 'cursor', 'limit'].includes(k)) continue;
+      const name = k.startsWith('attr_') ? k.slice(5) : k.startsWith('attr.') ? k.slice(5) : k;
+      if ((FILTERS as readonly string[]).includes(name)) {
+        if (typeof v !== 'string' || v.trim() === '') fail('bad_param', `${k} must be given once, non-empty.`, { param: k });
+        applied[name as Filter] = v;
+      } else if (k.startsWith('attr_') || k.startsWith('attr.')) {
+        fail('bad_attr', `Unknown attribute filter: ${name}. Known: model, backdrop, symbol.`, { param: k });
+      } else {
+        ignored.push(k);
+      }
+    }
+    const collection = q.collection;
+    if (collection === undefined || collection === '') fail('collection_required');
+    if (typeof collection !== 'string') fail('bad_param', 'collection must be given once.', { param: 'collection' });
+    const sort = q.sort ?? 'price_asc';
+    if (sort !== 'price_asc' && sort !== 'price_desc') fail('bad_sort');
+    let limit = GIFTS_PAGE_DEFAULT;
+    if (q.limit !== undefined) {
+      if (typeof q.limit !== 'string' || !/^\d{1,4}$/.test(q.limit) || Number(q.limit) < 1 || Number(q.limit) > GIFTS_PAGE_MAX)
+        fail('bad_param', `limit must be a whole number from 1 to ${GIFTS_PAGE_MAX}.`, { param: 'limit' });
+      limit = Number(q.limit);
+    }
+    let after: { price: number; gift: string } | null = null;
+    if (q.cursor !== undefined) after = decodeGiftCursor(q.cursor, collection, sort);
+
+    const all = await this.listings(collection);
+    if (!all) fail('not_found', `No such collection: ${collection}.`);
+    const dir = sort === 'price_asc' ? 1 : -1;
+    const cmp = (a: { price: number; gift: string }, b: { price: number; gift: string }) =>
+      dir * (a.price - b.price) || (a.gift < b.gift ? -1 : a.gift > b.gift ? 1 : 0);
+    const rows = all
+      .filter((g) => g.available && FILTERS.every((f) => applied[f] === undefined || g.attributes[f].toLowerCase() === applied[f]!.toLowerCase()))
+      .map((g) => ({ g, key: { price: g.priceMilli, gift: g.gift } }))
+      .sort((a, b) => cmp(a.key, b.key))
+      .filter((r) => after === null || cmp(r.key, after) > 0);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      currency: 'TON' as const,
+      items: page.map((r) => giftItem(deps, r.g)),
+      count: page.length,
+      next_cursor: rows.length > limit && last ? encodeCursor('g', `${collection}|${sort}|${last.key.price}|${last.key.gift}`) : null,
+      source_status: 'live' as const,
+      applied_filters: { collection, sort, ...applied },
+      ignored_params: ignored,
+    };
+  }
+
+  /** GET /nft/gifts/{gift}: a fresh quote from the market (not the cache). */
+  async quote(gift: string) {
+    const deps = this.deps;
+    const g = await market(() => deps.suppliers.gifts.gift(gift));
+    if (!g) fail('not_found', 'Gift not found.');
+    return {
+      ...giftItem(deps, g),
+      attributes: g.attributes,
+      available: g.available,
+      quoted_at: offsetIso(deps.clock.now()),
+      max_order_price: null,
+    };
+  }
+}
+
+function decodeGiftCursor(cursor: unknown, collection: string, sort: string): { price: number; gift: string } {
+  if (typeof cursor !== 'string' || cursor.length === 0 || cursor.length > 300) fail('bad_cursor');
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const m = /^g:([^|]+)\|(price_asc|price_desc)\|(\d{1,15})\|([A-Za-z]+-\d+)$/.exec(text);
+  if (!m) fail('bad_cursor');
+  if (m[1] !== collection || m[2] !== sort) fail('bad_cursor', 'The cursor belongs to another collection or sort order.');
+  return { price: Number(m[3]), gift: m[4] };
+}

@@ -1,0 +1,95 @@
+import { offsetIso } from '../../domain/time-format.js';
+import { completeJob, scheduleJob, type JobRow } from '../../store/jobs-repo.js';
+import { parseAmount } from '../../domain/money.js';
+import { getOrder, updateOrder, type OrderRow } from '../../store/orders-repo.js';
+import type { Tx } from '../../store/db.js';
+import { NFT_STAGES, UpstreamUnavailable, type NftStage, type StageOutcome } from '../../suppliers/types.js';
+import type { Deps } from '../deps.js';
+import { unitOfWork, type AfterCommit } from '../unit-of-work.js';
+import { applyTransition } from './transition.js';
+
+/** NFT processing gives up within the hour when the market stalls (partner-api.md States rule 2). */
+export const NFT_GIVE_UP_MS = 3_600_000;
+const OPERATOR_ALERT_REASONS = new Set(['insufficient_funds', 'hub_rejected', 'queue_rejected']);
+
+function failOrder(tx: Tx, deps: Deps, after: AfterCommit, order: OrderRow, stage: NftStage, reason: string): void {
+  applyTransition(tx, deps, after, order, 'delivery_failed', { failureStage: stage, failureReason: reason });
+  if (OPERATOR_ALERT_REASONS.has(reason))
+    after(() => deps.bus.emit('alert', { kind: 'order_failure', orderId: order.orderId, partnerId: order.partnerId, reason }));
+}
+
+/**
+ * The `order.process` job for NFT orders: one stage per run (create … transfer). The stage reached is kept
+ * on the order, so a restart resumes where processing stopped; the market treats a repeated stage as the
+ * same request.
+ */
+export async function processNftOrder(deps: Deps, job: JobRow): Promise<void> {
+  const order = getOrder(deps.db, job.ref);
+  if (!order || order.status !== 'processing' || order.reviewStage !== null) {
+    completeJob(deps.db, job.jobId);
+    return;
+  }
+  const stage = (NFT_STAGES.includes(order.stage as NftStage) ? order.stage : 'create') as NftStage;
+  let outcome: StageOutcome;
+  try {
+    outcome = await deps.suppliers.gifts.runStage(stage, {
+      orderId: order.orderId,
+      gift: String(order.gift?.gift),
+      username: order.account,
+      fixedPriceMilli: priceMilliOf(order),
+      createdAt: order.createdAt,
+      stageSince: order.updatedAt,
+    });
+  } catch (e) {
+    if (!(e instanceof UpstreamUnavailable)) throw e;
+    const now = deps.clock.now();
+    // The market stalls: wait in the queue, but not past the hour. After the purchase money may be spent:
+    // those stages go to manual review instead of an automatic refund.
+    if (now - order.createdAt >= NFT_GIVE_UP_MS) {
+      unitOfWork(deps, (tx, after) => {
+        const fresh = getOrder(tx, order.orderId)!;
+        if (stage === 'transfer') applyTransition(tx, deps, after, fresh, 'stuck', { reviewStage: 'transfer' });
+        else failOrder(tx, deps, after, fresh, stage, 'gift_unavailable');
+        completeJob(tx, job.jobId);
+      });
+    } else {
+      scheduleJob(deps.db, job.kind, job.ref, Math.min(now + e.retryAfterSec * 1000, order.createdAt + NFT_GIVE_UP_MS), now);
+    }
+    return;
+  }
+  unitOfWork(deps, (tx, after) => {
+    const fresh = getOrder(tx, order.orderId)!;
+    const now = deps.clock.now();
+    switch (outcome.kind) {
+      case 'wait':
+        scheduleJob(tx, job.kind, job.ref, Math.max(outcome.retryAt, now), now);
+        return;
+      case 'fail':
+        failOrder(tx, deps, after, fresh, stage, outcome.reason);
+        completeJob(tx, job.jobId);
+        return;
+      case 'stuck':
+        applyTransition(tx, deps, after, fresh, 'stuck', { reviewStage: 'transfer', stage: 'transfer' });
+        completeJob(tx, job.jobId);
+        return;
+      case 'done': {
+        const next = NFT_STAGES[NFT_STAGES.indexOf(stage) + 1];
+        if (next) {
+          updateOrder(tx, fresh.orderId, { stage: next, updatedAt: now });
+          scheduleJob(tx, job.kind, job.ref, now, now);
+          after(() => deps.wake());
+          return;
+        }
+        const hash = outcome.transferHash ?? '';
+        const delivery = { ...deps.suppliers.gifts.links(String(fresh.gift?.gift), hash), transfer_hash: hash, completed_at: offsetIso(now) };
+        applyTransition(tx, deps, after, fresh, 'delivered', { delivery });
+        completeJob(tx, job.jobId);
+      }
+    }
+  });
+}
+
+/** The listing price fixed at order time (the `gift.price_ton` of the order). */
+function priceMilliOf(order: OrderRow): number {
+  return parseAmount(String(order.gift?.price_ton ?? ''), 'TON') ?? 0;
+}

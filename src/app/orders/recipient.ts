@@ -1,0 +1,25 @@
+import { fail } from '../../domain/errors.js';
+import { UpstreamUnavailable, type Recipient } from '../../suppliers/types.js';
+import type { Deps } from '../deps.js';
+
+/** The recipient rules shared by every order type and POST /validate/recipient. */
+
+export function requireRecipientText(v: unknown): string {
+  if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) fail('recipient_required');
+  if (typeof v !== 'string') fail('recipient_not_found', 'recipient must be a username string.');
+  return v;
+}
+
+/** Resolves a recipient: unknown → 400 recipient_not_found, resolver down → 502 resolver_error. */
+export async function resolveRecipient(deps: Deps, raw: string): Promise<Recipient> {
+  let r: Recipient | null;
+  try {
+    r = await deps.suppliers.resolver.resolve(raw);
+  } catch (e) {
+    if (e instanceof UpstreamUnavailable) fail('resolver_error', 'Recipient resolution failed. Retry later.', { retry_after: e.retryAfterSec });
+    throw e;
+  }
+  if (!r) fail('recipient_not_found');
+  return r;
+}
+

@@ -1,0 +1,189 @@
+import crypto from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Clock } from '../../clock.js';
+import type { Db } from '../../store/db.js';
+import { sandboxGifts } from '../../store/schema-nft.js';
+import {
+  UpstreamUnavailable,
+  type GiftCollection,
+  type GiftListing,
+  type GiftMarket,
+  type GiftPurchase,
+  type NftStage,
+  type StageOutcome,
+} from '../types.js';
+import { SANDBOX_COLLECTIONS, seedGifts, type SeedGift } from './gift-data.js';
+
+/** Failure reasons a sandbox listing can be told to meet, and the purchase stage where each occurs. */
+export const OUTCOME_STAGE: Record<string, NftStage> = {
+  gift_not_for_sale: 'create',
+  gift_reserved: 'create',
+  nft_disabled: 'create',
+  invalid_recipient: 'create',
+  gift_unavailable: 'confirm',
+  hub_rejected: 'confirm',
+  delivery_failed: 'confirm',
+  queue_rejected: 'queue',
+  price_above_cap: 'pricing',
+  amount_above_cap: 'pricing',
+  invalid_price: 'pricing',
+  invalid_upstream_price: 'pricing',
+  pricing_failed: 'pricing',
+  insufficient_funds: 'balance',
+};
+export const SANDBOX_OUTCOMES = ['ok', 'stuck_transfer', ...Object.keys(OUTCOME_STAGE)];
+
+/** Each stage takes this long of service clock (7 stages: about half a minute per gift). */
+export const STAGE_MS = 4_000;
+const SLOW_QUEUE_MS = 600_000;
+const MARKET_RETRY_AFTER = 30;
+
+export interface SandboxGiftControl {
+  nftDown(): boolean;
+  fundsLow(): boolean;
+  onChange(): void;
+}
+
+/**
+ * The sandbox gift market: seeded listings plus the changes recorded in `sandbox_gifts` (price,
+ * availability, reservation, the outcome of the next purchase, sales).
+ */
+export class SandboxGiftMarket implements GiftMarket {
+  private readonly seed: Map<string, SeedGift>;
+  private readonly byCollection = new Map<string, SeedGift[]>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly control: SandboxGiftControl,
+  ) {
+    const gifts = seedGifts();
+    this.seed = new Map(gifts.map((g) => [g.gift, g]));
+    for (const g of gifts) {
+      const list = this.byCollection.get(g.collection) ?? [];
+      list.push(g);
+      this.byCollection.set(g.collection, list);
+    }
+  }
+
+  private overrides(): Map<string, typeof sandboxGifts.$inferSelect> {
+    return new Map(this.db.select().from(sandboxGifts).all().map((r) => [r.gift, r]));
+  }
+
+  private toListing(g: SeedGift, o: typeof sandboxGifts.$inferSelect | undefined): GiftListing {
+    return {
+      gift: g.gift,
+      name: g.name,
+      num: g.num,
+      collection: g.collection,
+      image: `https://nft.fragment.com/gift/${g.gift.toLowerCase()}.webp`,
+      priceMilli: o?.priceMilli ?? g.priceMilli,
+      attributes: g.attributes,
+      available: o?.available ?? true,
+      reserved: o?.reserved ?? false,
+    };
+  }
+
+  private stall(): void {
+    if (this.control.nftDown()) throw new UpstreamUnavailable(MARKET_RETRY_AFTER, 'gift market unavailable');
+  }
+
+  async collections(): Promise<GiftCollection[]> {
+    this.stall();
+    return SANDBOX_COLLECTIONS.map((c) => ({ collection: c.collection, name: c.name }));
+  }
+
+  async listings(collection: string): Promise<GiftListing[] | null> {
+    this.stall();
+    const list = this.byCollection.get(collection);
+    if (!list) return null;
+    const o = this.overrides();
+    return list.map((g) => this.toListing(g, o.get(g.gift)));
+  }
+
+  async gift(gift: string): Promise<GiftListing | null> {
+    this.stall();
+    const g = this.seed.get(gift);
+    if (!g) return null;
+    const o = this.db.select().from(sandboxGifts).where(eq(sandboxGifts.gift, gift)).get();
+    return this.toListing(g, o);
+  }
+
+  feesMilli(): number {
+    return 55; // 0.050 TON transfer + 0.005 TON network fee
+  }
+
+  tonUsdCents(): number {
+    return 520; // 5.20 USD per TON, for reporting only
+  }
+
+  links(gift: string, transferHash: string) {
+    return { nft_public_url: `https://t.me/nft/${gift}`, ton_explorer_url: `https://tonviewer.com/transaction/${transferHash}` };
+  }
+
+  /** Changes one listing (PUT /sandbox/gifts/{gift}); false for an unknown gift. */
+  update(gift: string, change: { priceMilli?: number; available?: boolean; reserved?: boolean; outcome?: string }): boolean {
+    if (!this.seed.has(gift)) return false;
+    const now = this.clock.now();
+    const cur = this.db.select().from(sandboxGifts).where(eq(sandboxGifts.gift, gift)).get();
+    const row = {
+      gift,
+      priceMilli: change.priceMilli ?? cur?.priceMilli ?? null,
+      available: change.available ?? cur?.available ?? null,
+      reserved: change.reserved ?? cur?.reserved ?? null,
+      outcome: change.outcome ?? cur?.outcome ?? null,
+      updatedAt: now,
+    };
+    this.db.insert(sandboxGifts).values(row).onConflictDoUpdate({ target: sandboxGifts.gift, set: row }).run();
+    this.control.onChange();
+    return true;
+  }
+
+  private setOutcome(gift: string, outcome: string | null, extra: { available?: boolean } = {}): void {
+    const now = this.clock.now();
+    const cur = this.db.select().from(sandboxGifts).where(eq(sandboxGifts.gift, gift)).get();
+    const row = { gift, priceMilli: cur?.priceMilli ?? null, available: extra.available ?? cur?.available ?? null, reserved: cur?.reserved ?? null, outcome, updatedAt: now };
+    this.db.insert(sandboxGifts).values(row).onConflictDoUpdate({ target: sandboxGifts.gift, set: row }).run();
+    this.control.onChange();
+  }
+
+  async runStage(stage: NftStage, p: GiftPurchase): Promise<StageOutcome> {
+    this.stall();
+    const now = this.clock.now();
+    const readyAt = p.stageSince + STAGE_MS + (stage === 'queue' && p.username.startsWith('slow_') ? SLOW_QUEUE_MS : 0);
+    if (now < readyAt) return { kind: 'wait', retryAt: readyAt };
+    const listing = await this.gift(p.gift);
+    if (!listing) return { kind: 'fail', reason: 'gift_not_for_sale' };
+    const outcome = this.db.select().from(sandboxGifts).where(eq(sandboxGifts.gift, p.gift)).get()?.outcome ?? null;
+    // A scripted failure meets the next purchase attempt at its stage, once.
+    if (outcome && OUTCOME_STAGE[outcome] === stage) {
+      this.setOutcome(p.gift, null);
+      return { kind: 'fail', reason: outcome };
+    }
+    switch (stage) {
+      case 'create':
+        if (!listing.available) return { kind: 'fail', reason: 'gift_not_for_sale' };
+        if (p.username.startsWith('nogift_')) return { kind: 'fail', reason: 'invalid_recipient' };
+        return { kind: 'done' };
+      case 'pricing':
+        // The service never buys above the price fixed at order time.
+        if (listing.priceMilli > p.fixedPriceMilli) return { kind: 'fail', reason: 'price_above_cap' };
+        return { kind: 'done' };
+      case 'balance':
+        if (this.control.fundsLow()) return { kind: 'fail', reason: 'insufficient_funds' };
+        return { kind: 'done' };
+      case 'purchase':
+        if (!listing.available) return { kind: 'fail', reason: 'gift_not_for_sale' };
+        this.setOutcome(p.gift, outcome, { available: false }); // sold
+        return { kind: 'done' };
+      case 'transfer':
+        if (outcome === 'stuck_transfer' || p.username.startsWith('stuck_')) {
+          if (outcome === 'stuck_transfer') this.setOutcome(p.gift, null);
+          return { kind: 'stuck' };
+        }
+        return { kind: 'done', transferHash: crypto.createHash('sha256').update(`transfer:${p.orderId}`).digest('hex') };
+      default:
+        return { kind: 'done' };
+    }
+  }
+}
