@@ -80,8 +80,9 @@ export function ledgerFigures(conn: Conn) {
       partnerId: accounts.partnerId,
       currency: accounts.currency,
       balance: accounts.balance,
-      sum: sql<number>`coalesce((select sum(${ledgerEntries.amount}) from ${ledgerEntries} where ${ledgerEntries.partnerId} = ${accounts.partnerId} and ${ledgerEntries.currency} = ${accounts.currency}), 0)`,
-      lastAfter: sql<number | null>`(select ${ledgerEntries.balanceAfter} from ${ledgerEntries} where ${ledgerEntries.partnerId} = ${accounts.partnerId} and ${ledgerEntries.currency} = ${accounts.currency} order by ${ledgerEntries.entryId} desc limit 1)`,
+      // Qualified by hand: drizzle renders bare column names in a single-table select, which made the subquery compare its own columns.
+      sum: sql<number>`coalesce((select sum(e.amount) from ledger_entries e where e.partner_id = accounts.partner_id and e.currency = accounts.currency), 0)`,
+      lastAfter: sql<number | null>`(select e.balance_after from ledger_entries e where e.partner_id = accounts.partner_id and e.currency = accounts.currency order by e.entry_id desc limit 1)`,
     })
     .from(accounts)
     .all();
