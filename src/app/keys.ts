@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { fail } from '../domain/errors.js';
+import { ApiError, fail } from '../domain/errors.js';
 import { canonicalWhitelist, ipAllowed, parseWhitelist, type ParsedRange } from '../domain/ip-whitelist.js';
 import { inTx } from '../store/db.js';
 import { audit } from '../store/audit-repo.js';
@@ -44,7 +44,8 @@ export class KeyCache {
 
 export function issueKey(deps: Deps, cache: KeyCache, partnerId: number, ipWhitelist: unknown, actor: string) {
   const partner = requirePartner(deps, partnerId);
-  if (partner.status !== 'active') fail('partner_inactive', 'No API key before the first top-up.');
+  // operator-api.md: 409 partner_inactive here (operator format: flat), unlike the partner API's 403 nested.
+  if (partner.status !== 'active') throw new ApiError('partner_inactive', 'No API key before the first top-up.', {}, {}, { status: 409, format: 'flat' });
   const wl = canonicalWhitelist(ipWhitelist ?? []);
   if (!wl.ok) fail('validation_error', `ip_whitelist: "${wl.bad}" is not an IP address or CIDR.`);
   const apiKey = KEY_PREFIX + deps.ids.token(32);

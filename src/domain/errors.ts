@@ -87,10 +87,12 @@ export class ApiError extends Error {
     readonly detail: string = ERRORS[code].detail,
     readonly extra: Record<string, unknown> = {},
     readonly headers: Record<string, string> = {},
+    /** For a code the contract answers differently on one endpoint (operator POST /keys: 409 partner_inactive, flat). */
+    override: { status?: number; format?: ErrorFormat } = {},
   ) {
     super(`${code}: ${detail}`);
-    this.status = ERRORS[code].status;
-    this.format = ERRORS[code].format;
+    this.status = override.status ?? ERRORS[code].status;
+    this.format = override.format ?? ERRORS[code].format;
   }
 }
 
