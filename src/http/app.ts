@@ -3,6 +3,7 @@ import type { Deps } from '../app/deps.js';
 import type { KeyCache } from '../app/keys.js';
 import { adminRoutes } from './admin/routes.js';
 import { installErrorHandling } from './errors.js';
+import { registerOpenApi } from './openapi/routes.js';
 import { partnerRoutes } from './partner/routes.js';
 import type { RateLimiter } from './rate-limiter.js';
 
@@ -35,6 +36,7 @@ export async function buildHttpApp(h: HttpDeps): Promise<FastifyInstance> {
     return { status: 'ok' };
   });
 
+  await registerOpenApi(app, h.deps.config.publicBaseUrl);
   await app.register(partnerRoutes({ deps: h.deps, keys: h.keys, limiter: h.limiter, extra: h.partnerExtra }), { prefix: '/api/partner/v1' });
   await app.register(adminRoutes({ deps: h.deps, keys: h.keys, adminToken: h.adminToken, extra: h.adminExtra }), { prefix: '/api/admin/v1' });
   return app;

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { unixSeconds } from '../../domain/time-format.js';
-import { nextAttemptDelay, webhookHeaders } from '../../domain/webhook-signing.js';
+import { MAX_ATTEMPTS, nextAttemptDelay, webhookHeaders } from '../../domain/webhook-signing.js';
 import { checkWebhookUrl } from '../../domain/webhook-url-policy.js';
 import { createPinnedPoster, resolveAndCheck, type PinnedPoster } from '../../http-out/webhook-transport.js';
 import { completeJob, scheduleJob, type JobRow } from '../../store/jobs-repo.js';
@@ -46,7 +46,9 @@ export class WebhookDispatcher {
       this.dnsDeferrals.set(d.webhookId, n);
       if (n > MAX_DNS_DEFERRALS) return this.refuse(job, d, 'dns_failure');
       const now = deps.clock.now();
-      const at = now + (nextAttemptDelay(Math.max(1, d.attempts)) ?? 60_000);
+      // The next try comes where the schedule would put the next attempt (1 min, 5 min, 30 min, 2 h, 6 h),
+      // without counting as one: a fixed 1-minute cadence would end the delivery after ~20 minutes of DNS trouble.
+      const at = now + (nextAttemptDelay(Math.min(d.attempts + n, MAX_ATTEMPTS - 1)) ?? 60_000);
       unitOfWork(deps, (tx) => {
         tx.update(webhookDeliveries).set({ lastError: `dns: ${resolved.detail}`.slice(0, 300), nextAttemptAt: at, updatedAt: now }).where(eq(webhookDeliveries.webhookId, d.webhookId)).run();
         scheduleJob(tx, job.kind, job.ref, at, now);

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { ERRORS, type ErrorCode } from '../../domain/errors.js';
+import { partnerSchemas } from '../schemas/partner.js';
+import { PARTNER_ENDPOINTS, type Endpoint } from './endpoints.js';
+
+/**
+ * The OpenAPI 3.0.3 description of the partner API, generated from the zod schemas in
+ * src/http/schemas/partner.ts and the endpoint table in ./endpoints.ts.
+ */
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+
+function stripIds(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(stripIds);
+  if (v && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) if (k !== '$id') out[k] = stripIds(x);
+    return out;
+  }
+  return v;
+}
+
+function componentSchemas(): Record<string, unknown> {
+  const out = z.toJSONSchema(partnerSchemas, { target: 'openapi-3.0', uri: (id) => `#/components/schemas/${id}`, io: 'output' }) as { schemas: Record<string, unknown> };
+  return stripIds(out.schemas) as Record<string, unknown>;
+}
+
+function errorResponses(codes: readonly ErrorCode[]): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const c of codes) byStatus.set(ERRORS[c].status, [...(byStatus.get(ERRORS[c].status) ?? []), c]);
+  const out: Record<string, unknown> = {};
+  for (const [status, list] of [...byStatus.entries()].sort((a, b) => a[0] - b[0])) {
+    const flat = list.filter((c) => ERRORS[c].format === 'flat');
+    const nested = list.filter((c) => ERRORS[c].format === 'nested');
+    const schemas = [...(flat.length ? [ref('FlatError')] : []), ...(nested.length ? [ref('NestedError')] : [])];
+    const examples: Record<string, unknown> = {};
+    for (const c of list) {
+      const inner = { code: c, detail: ERRORS[c].detail, ...EXTRA_EXAMPLE[c] };
+      examples[c] = { summary: `${c} (${ERRORS[c].format})`, value: ERRORS[c].format === 'flat' ? inner : { detail: inner } };
+    }
+    const headers = list.some((c) => c === 'rate_limited' || c === 'product_unavailable')
+      ? { 'Retry-After': { description: 'Seconds before a sensible retry (429 rate_limited; 503 product_unavailable with reason upstream_unavailable).', schema: { type: 'integer' } } }
+      : undefined;
+    out[String(status)] = {
+      description: list.map((c) => `\`${c}\` (${ERRORS[c].format}): ${ERRORS[c].detail}`).join('\n\n'),
+      ...(headers ? { headers } : {}),
+      content: { 'application/json': { schema: schemas.length === 1 ? schemas[0] : { oneOf: schemas }, examples } },
+    };
+  }
+  return out;
+}
+
+const EXTRA_EXAMPLE: Partial<Record<ErrorCode, Record<string, unknown>>> = {
+  insufficient_balance: { currency: 'USD', balance: '3.20' },
+  price_changed: { current_price: '15.750', currency: 'TON' },
+  product_unavailable: { reason: 'upstream_unavailable', retry_after: 30 },
+  bad_webhook_url: { reason: 'private_host' },
+  rate_limited: { scope: 'key', limit: 120, window_seconds: 60, retry_after: 1 },
+};
+
+function operation(e: Endpoint) {
+  const codes: ErrorCode[] = ['unauthorized', 'ip_not_allowed', 'partner_inactive', 'partner_program_unavailable', 'rate_limited', ...e.errors];
+  return {
+    operationId: e.operationId,
+    summary: e.summary,
+    description: e.description,
+    tags: [e.tag],
+    ...(e.parameters ? { parameters: e.parameters } : {}),
+    ...(e.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: ref(e.body), ...(e.bodyExamples ? { examples: e.bodyExamples } : {}) } } } }
+      : {}),
+    responses: {
+      '200': { description: e.okDescription, content: { 'application/json': { schema: ref(e.response), ...(e.responseExample ? { example: e.responseExample } : {}) } } },
+      ...errorResponses([...new Set(codes)]),
+    },
+    ...(e.callbacks ? { callbacks: webhookCallbacks() } : {}),
+  };
+}
+
+/** The three webhook events as OpenAPI 3.0 `callbacks` on POST /orders (3.0.3 has no top-level `webhooks`). */
+function webhookCallbacks() {
+  const headers = [
+    ['X-Signature', 'hex HMAC-SHA256 of the raw body with webhook_secret'],
+    ['X-Timestamp', 'send time, unix seconds, new for each attempt'],
+    ['X-Signature-V2', 'hex HMAC-SHA256 of `X-Timestamp + "." + raw body` with webhook_secret'],
+    ['X-Signature-Version', '2'],
+    ['X-Webhook-Event', 'order.completed | order.failed | order.refunded'],
+    ['X-Webhook-Id', '24 hex characters, the same on every retry of one webhook'],
+    ['X-Webhook-Attempt', '1, 2, … 6'],
+  ].map(([name, description]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } }));
+  const cb = (event: string, schema: string) => ({
+    '{$request.body#/webhook_url}': {
+      post: {
+        summary: `${event} webhook`,
+        description:
+          'Sent to the order\'s webhook_url, else the dashboard address, once both an address and a secret exist. The body has a space after ":" and "," and non-ASCII unescaped: verify the signature over the raw bytes. Any 2xx within 10 s is delivered; otherwise retried after 1 min, 5 min, 30 min, 2 h, 6 h (6 attempts). Redirects are not followed.',
+        parameters: headers,
+        requestBody: { required: true, content: { 'application/json': { schema: ref(schema) } } },
+        responses: { '200': { description: 'Any 2xx: delivered.' } },
+      },
+    },
+  });
+  return {
+    'order.completed': cb('order.completed', 'OrderEvent'),
+    'order.failed': cb('order.failed', 'OrderEvent'),
+    'order.refunded': cb('order.refunded', 'RefundEvent'),
+  };
+}
+
+export function buildOpenApiDocument(serverUrl: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const e of PARTNER_ENDPOINTS) {
+    paths[e.path] ??= {};
+    paths[e.path][e.method] = operation(e);
+  }
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'Partner Ordering API',
+      version: '1.0',
+      description: [
+        'Wholesale, prepaid ordering of Telegram Stars, Premium and collectible NFT gifts.',
+        '',
+        '**Errors** come in two formats: order-processing errors are flat `{code, detail}`; request-level errors (authentication, rate limit, unknown type, missing idempotency_key, malformed JSON) nest it: `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root.',
+        '',
+        '**Webhooks** are described as `callbacks` on `POST /orders` (OpenAPI 3.0.3 has no top-level `webhooks`).',
+        '',
+        '**Choices this service makes where the contract is open:** `GET /orders` answers `{items, count, next_cursor}`, newest first, `limit` 1–200 (default 50), `from`/`to` as ISO 8601 date or date-time (offset optional) or unix seconds, unknown query parameters 400 `bad_param`; `GET /nft/gifts` page size `limit` 1–100 (default 20), attribute filters `model`, `backdrop`, `symbol` (also `attr_model` …), an unknown `attr_*` is 400 `bad_attr`, other unknown parameters are ignored and listed in `ignored_params`; `POST /validate/recipient` answers `{ok, type, username, name, already_premium?, can_receive_gifts?}`; `POST /validate/game` answers `{ok, username, found, name}`; `GET /nft/collections` answers `{currency, items: [{collection, name, count, floor_price_ton, floor_partner_price, currency}], count}`.',
+      ].join('\n'),
+    },
+    servers: [{ url: serverUrl }],
+    security: [{ bearerAuth: [] }],
+    tags: [
+      { name: 'Account', description: 'Balances and prices' },
+      { name: 'Orders', description: 'Creating and reading orders' },
+      { name: 'Validation', description: 'Checking recipients before ordering' },
+      { name: 'NFT', description: 'The gift catalog' },
+    ],
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'The partner API key, `pk_live_…`' } },
+      schemas: componentSchemas(),
+    },
+  };
+}

@@ -1,0 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { buildOpenApiDocument } from './document.js';
+
+/** GET /api/partner/v1/openapi.json (public, no key) and the interactive documentation at /docs. */
+export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: string): Promise<void> {
+  const document = buildOpenApiDocument(`${publicBaseUrl}/api/partner/v1`);
+  app.get('/api/partner/v1/openapi.json', async () => document);
+  await app.register(swagger, { mode: 'static', specification: { document: document as never } });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true, tryItOutEnabled: true } });
+}

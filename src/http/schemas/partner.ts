@@ -1,0 +1,261 @@
+import { z } from 'zod';
+
+/**
+ * The partner API's request and response shapes, one zod schema each. They are the source of the OpenAPI
+ * document (src/http/openapi/document.ts) and the contract tests check live responses against them.
+ */
+export const partnerSchemas = z.registry<{ id: string; description?: string; example?: unknown }>();
+
+const reg = <T extends z.ZodType>(id: string, schema: T, description: string, example?: unknown): T => {
+  partnerSchemas.add(schema, { id, description, ...(example === undefined ? {} : { example }) });
+  return schema;
+};
+
+const usd = z.string().regex(/^-?\d+\.\d{2}$/).meta({ description: 'USD amount, two decimals', example: '15.75' });
+const tonAmt = z.string().regex(/^-?\d+\.\d{3}$/).meta({ description: 'TON amount, three decimals', example: '12.345' });
+const localTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/).meta({ description: 'ISO 8601 local time with microseconds, no offset', example: '2026-03-01T12:00:00.000000' });
+const offsetTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/).meta({ description: 'ISO 8601 with UTC offset', example: '2026-03-01T12:00:03.000000+00:00' });
+
+// --- errors --------------------------------------------------------------------------------------
+
+export const ErrorObject = reg(
+  'ErrorObject',
+  z.looseObject({
+    code: z.string(),
+    detail: z.string(),
+  }),
+  'An error: a machine code and a human text. Some codes add fields (insufficient_balance: currency and balance; price_changed: current_price; product_unavailable and bad_webhook_url: reason; rate_limited: scope, limit, window_seconds, retry_after).',
+);
+export const FlatError = reg('FlatError', ErrorObject, 'Order-processing errors: `{code, detail, ...}` at the root.', { code: 'insufficient_balance', detail: 'The USD balance is too low for this order.', currency: 'USD', balance: '3.20' });
+export const NestedError = reg(
+  'NestedError',
+  z.looseObject({ detail: ErrorObject }),
+  'Request-level errors (authentication, rate limit, unknown type, missing idempotency_key, malformed request): the error object nested in `detail`. Its extra fields are repeated at the root.',
+  { detail: { code: 'unauthorized', detail: 'Missing or invalid API key.' } },
+);
+
+// --- account and catalog ------------------------------------------------------------------------
+
+export const Me = reg(
+  'PartnerAccount',
+  z.object({
+    partner_id: z.number().int(),
+    status: z.literal('active'),
+    balance: usd.meta({ description: 'the dollar balance (kept for compatibility)' }),
+    currency: z.literal('USD'),
+    balances: z.object({ USD: usd, TON: tonAmt }),
+    nft_balance: tonAmt,
+    nft_currency: z.literal('TON'),
+    pricing: z.object({ note: z.string() }),
+    limits: z.object({
+      api_rate_limit: z.number().int(),
+      api_rate_burst: z.number().int(),
+      nft_catalog_rate_limit: z.number().int(),
+      nft_orders_rate_limit: z.number().int(),
+      validate_recipient_rate_limit: z.number().int(),
+      stars_min_per_order: z.number().int(),
+      stars_max_per_order: z.number().int(),
+      premium_months: z.array(z.number().int()),
+      nft_max_order_ton: z.null(),
+    }),
+  }),
+  'GET /me',
+);
+
+const premiumPrice = z.object({ partner_price: usd, currency: z.literal('USD') });
+export const Catalog = reg(
+  'Catalog',
+  z.object({
+    currency: z.literal('USD'),
+    stars: z.object({
+      price_per_1000: usd,
+      price_per_star: z.string().regex(/^\d+\.\d{6}$/).meta({ description: 'reference only: price_per_1000 / 1000' }),
+      currency: z.literal('USD'),
+      min_per_order: z.number().int(),
+      max_per_order: z.number().int(),
+      available: z.boolean(),
+    }),
+    premium: z.object({ '3': premiumPrice, '6': premiumPrice, '12': premiumPrice }),
+    nft: z.object({
+      available: z.boolean(),
+      pricing_model: z.literal('per_gift'),
+      currency: z.literal('TON'),
+      balance: z.literal('nft_balance'),
+      catalog: z.string(),
+      quote: z.string(),
+      max_order_ton: z.null(),
+    }),
+  }),
+  'GET /products: prices are the same for every partner.',
+);
+export const CatalogUnavailable = reg(
+  'CatalogUnavailable',
+  z.object({ unavailable: z.literal(true), reason: z.literal('cost_unavailable') }),
+  'GET /products while prices cannot be read (HTTP 200; orders are refused meanwhile).',
+);
+export const ProductsResponse = reg('ProductsResponse', z.union([Catalog, CatalogUnavailable]), 'GET /products: the catalog, or the unavailable marker (both HTTP 200).');
+
+// --- validation ----------------------------------------------------------------------------------
+
+export const ValidateRecipientRequest = reg(
+  'ValidateRecipientRequest',
+  z.object({ type: z.enum(['stars', 'premium', 'nft']), username: z.string().meta({ example: '@durov' }) }),
+  'POST /validate/recipient body',
+);
+export const ValidateRecipientResult = reg(
+  'ValidateRecipientResult',
+  z.object({
+    ok: z.literal(true),
+    type: z.enum(['stars', 'premium', 'nft']),
+    username: z.string().meta({ description: 'normalised username, no @' }),
+    name: z.string().meta({ description: 'the profile name' }),
+    already_premium: z.literal(true).optional().meta({ description: 'premium only: an active subscription now; an order waits until it ends (not a refusal)' }),
+    can_receive_gifts: z.boolean().optional().meta({ description: 'nft only' }),
+  }),
+  'The recipient exists. An unknown recipient is 400 recipient_not_found.',
+);
+export const ValidateGameRequest = reg('ValidateGameRequest', z.object({ username: z.string() }), 'POST /validate/game body');
+export const ValidateGameResult = reg(
+  'ValidateGameResult',
+  z.object({ ok: z.literal(true), username: z.string(), found: z.literal(true), name: z.string().nullable() }),
+  'The game-platform user exists. Unknown: 400 recipient_not_found; platform down: 503 product_unavailable.',
+);
+
+// --- orders --------------------------------------------------------------------------------------
+
+const GiftAttributes = z.object({ model: z.string(), backdrop: z.string(), symbol: z.string() });
+const OrderGift = z.object({
+  gift: z.string(),
+  name: z.string(),
+  num: z.number().int(),
+  collection: z.string(),
+  image: z.string(),
+  price_ton: tonAmt,
+  attributes: GiftAttributes,
+});
+const Delivery = z.object({ nft_public_url: z.string(), ton_explorer_url: z.string(), transfer_hash: z.string(), completed_at: offsetTime });
+const Failure = z.object({
+  stage: z.enum(['create', 'confirm', 'queue', 'pricing', 'balance', 'purchase', 'transfer']),
+  reason: z.string().meta({ description: 'gift_not_for_sale, gift_reserved, price_above_cap, amount_above_cap, invalid_price, invalid_upstream_price, pricing_failed, gift_unavailable, invalid_recipient, insufficient_funds, nft_disabled, hub_rejected, queue_rejected, delivery_failed, manual_refund' }),
+});
+
+const orderFields = {
+  order_id: z.string().meta({ description: 'opaque: `PA-<number>` (stars, premium) or `pa_<uuid>` (nft)', example: 'PA-100001' }),
+  type: z.enum(['stars', 'premium', 'nft']),
+  status: z.enum(['processing', 'completed', 'partial', 'canceled', 'failed']),
+  partner_price: z.string().regex(/^\d+\.\d{2,3}$/).meta({ description: 'the amount debited, in `currency` (2 decimals USD, 3 TON)' }),
+  currency: z.enum(['USD', 'TON']),
+  price_usd_ref: usd.nullable().optional().meta({ description: 'nft only: reporting reference' }),
+  quantity: z.number().int().meta({ description: 'stars: the count; premium: months; nft: 1' }),
+  recipient: z.string().meta({ description: 'as given' }),
+  label: z.string().meta({ description: 'always Russian', example: '100 звёзд Telegram для @durov' }),
+  created_at: localTime,
+  completed_at: offsetTime.nullable(),
+  refunded: z.boolean(),
+  gift: OrderGift.optional().meta({ description: 'nft only' }),
+  delivery: Delivery.nullable().optional().meta({ description: 'nft only; null until completed' }),
+  failure: Failure.nullable().optional().meta({ description: 'nft only; null unless failed' }),
+};
+export const Order = reg('Order', z.object({ ...orderFields, retail: z.null() }), 'An order as the partner sees it.');
+export const WebhookOrder = reg('WebhookOrder', z.object(orderFields), 'The order in webhook `data`: as GET /orders/{order_id} without `retail`.');
+
+export const StarsParams = reg('StarsParams', z.object({ quantity: z.number().int().meta({ description: 'STARS_MIN_PER_ORDER..STARS_MAX_PER_ORDER (default 50..50000)' }), recipient: z.string() }), 'params for type stars');
+export const PremiumParams = reg('PremiumParams', z.object({ months: z.union([z.literal(3), z.literal(6), z.literal(12)]), recipient: z.string() }), 'params for type premium');
+export const NftParams = reg(
+  'NftParams',
+  z.object({ gift: z.string().meta({ example: 'PlushPepe-1234' }), recipient: z.string(), max_price: z.string().meta({ description: 'positive TON amount, any number of decimals; the order is refused (409 price_changed) if the price is above it', example: '15.5' }) }),
+  'params for type nft',
+);
+export const OrderRequest = reg(
+  'OrderRequest',
+  z.object({
+    type: z.enum(['stars', 'premium', 'nft']),
+    idempotency_key: z.string().max(255).meta({ description: 'mandatory; the same key and params return the same order with one debit' }),
+    params: z.union([StarsParams, PremiumParams, NftParams]),
+    webhook_url: z.string().optional().meta({ description: 'per-order webhook address (the secret is always the dashboard one)' }),
+  }),
+  'POST /orders body',
+  { type: 'stars', idempotency_key: 'order-2026-0001', params: { quantity: 100, recipient: '@durov' } },
+);
+export const OrderList = reg(
+  'OrderList',
+  z.object({ items: z.array(Order), count: z.number().int(), next_cursor: z.string().nullable() }),
+  'GET /orders: newest first; pass next_cursor back as `cursor` for the next page (null on the last page).',
+);
+
+// --- NFT catalog ----------------------------------------------------------------------------------
+
+export const GiftItem = reg(
+  'GiftItem',
+  z.object({
+    gift: z.string(),
+    name: z.string(),
+    num: z.number().int(),
+    collection: z.string(),
+    image: z.string(),
+    price_ton: tonAmt,
+    partner_price: tonAmt.meta({ description: 'final TON amount incl. transfer and network fees, rounded up to 0.001' }),
+    currency: z.literal('TON'),
+    price_usd_ref: usd,
+  }),
+  'An item of the gift list.',
+);
+export const GiftList = reg(
+  'GiftList',
+  z.object({
+    currency: z.literal('TON'),
+    items: z.array(GiftItem),
+    count: z.number().int(),
+    next_cursor: z.string().nullable(),
+    source_status: z.literal('live'),
+    applied_filters: z.record(z.string(), z.string()),
+    ignored_params: z.array(z.string()),
+  }),
+  'GET /nft/gifts',
+);
+export const GiftQuote = reg(
+  'GiftQuote',
+  GiftItem.extend({ attributes: GiftAttributes, available: z.boolean(), quoted_at: offsetTime, max_order_price: z.null() }),
+  'GET /nft/gifts/{gift}',
+);
+export const CollectionList = reg(
+  'CollectionList',
+  z.object({
+    currency: z.literal('TON'),
+    items: z.array(
+      z.object({
+        collection: z.string(),
+        name: z.string(),
+        count: z.number().int().meta({ description: 'gifts listed now' }),
+        floor_price_ton: tonAmt.nullable(),
+        floor_partner_price: tonAmt.nullable(),
+        currency: z.literal('TON'),
+      }),
+    ),
+    count: z.number().int(),
+  }),
+  'GET /nft/collections',
+);
+
+// --- webhooks ------------------------------------------------------------------------------------
+
+export const OrderEvent = reg(
+  'OrderEvent',
+  z.object({ event: z.enum(['order.completed', 'order.failed']), order_id: z.string(), data: WebhookOrder }),
+  'Body of order.completed and order.failed.',
+);
+export const RefundEvent = reg(
+  'RefundEvent',
+  z.object({
+    event: z.literal('order.refunded'),
+    order_id: z.string(),
+    data: z.object({
+      order_id: z.string(),
+      refund_amount: z.number().meta({ description: 'a JSON number (historical exception to money-as-strings)' }),
+      reason: z.enum(['stars_failed', 'premium_canceled', 'nft_failed', 'nft_manual_refund']),
+      currency: z.enum(['USD', 'TON']),
+      refund_amount_ton: tonAmt.optional().meta({ description: 'nft refunds: the value to reconcile against' }),
+    }),
+  }),
+  'Body of order.refunded.',
+);
