@@ -28,7 +28,19 @@ export function openDatabase(file: string): Db {
   return db;
 }
 
-/** Runs `fn` in one synchronous SQLite transaction (BEGIN IMMEDIATE: writers never deadlock on upgrade). */
+const txRunners = new WeakMap<Database.Database, Database.Transaction<(fn: () => unknown) => unknown>>();
+
+/**
+ * Runs `fn` in one synchronous SQLite transaction (BEGIN IMMEDIATE: writers never deadlock on upgrade).
+ * The better-sqlite3 transaction wrapper is made once per connection (drizzle's db.transaction makes a new
+ * one per call); `fn` gets the database itself, whose queries run on the same connection, inside the
+ * transaction. Nested calls become savepoints.
+ */
 export function inTx<T>(db: Db, fn: (tx: Tx) => T): T {
-  return db.transaction(fn, { behavior: 'immediate' });
+  let run = txRunners.get(db.$client);
+  if (!run) {
+    run = db.$client.transaction((f: () => unknown) => f());
+    txRunners.set(db.$client, run);
+  }
+  return run.immediate(() => fn(db as unknown as Tx)) as T;
 }

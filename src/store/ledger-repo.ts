@@ -2,21 +2,24 @@ import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Currency } from '../domain/money.js';
 import { planEntry, type EntryKind } from '../domain/ledger-rules.js';
 import type { Conn } from './db.js';
+import { prepared } from './prepared.js';
 import { accounts, ledgerEntries } from './schema.js';
 
 export type LedgerEntryRow = typeof ledgerEntries.$inferSelect;
 
 export function balanceOf(conn: Conn, partnerId: number, currency: Currency): number {
-  const row = conn
-    .select({ balance: accounts.balance })
-    .from(accounts)
-    .where(and(eq(accounts.partnerId, partnerId), eq(accounts.currency, currency)))
-    .get();
+  const row = prepared(conn, 'balanceOf', () =>
+    conn
+      .select({ balance: accounts.balance })
+      .from(accounts)
+      .where(and(eq(accounts.partnerId, sql.placeholder('p')), eq(accounts.currency, sql.placeholder('c'))))
+      .prepare(),
+  ).get({ p: partnerId, c: currency });
   return row?.balance ?? 0;
 }
 
 export function balancesOf(conn: Conn, partnerId: number): Record<Currency, number> {
-  const rows = conn.select().from(accounts).where(eq(accounts.partnerId, partnerId)).all();
+  const rows = prepared(conn, 'balancesOf', () => conn.select().from(accounts).where(eq(accounts.partnerId, sql.placeholder('p'))).prepare()).all({ p: partnerId });
   const out: Record<Currency, number> = { USD: 0, TON: 0 };
   for (const r of rows) out[r.currency] = r.balance;
   return out;
@@ -32,25 +35,38 @@ export function postEntry(
 ): LedgerEntryRow {
   const balance = balanceOf(conn, args.partnerId, args.currency);
   const plan = planEntry(balance, args.currency, args.kind, args.amount);
-  conn
-    .update(accounts)
-    .set({ balance: plan.balanceAfter })
-    .where(and(eq(accounts.partnerId, args.partnerId), eq(accounts.currency, args.currency)))
-    .run();
-  return conn
-    .insert(ledgerEntries)
-    .values({
-      partnerId: args.partnerId,
-      currency: args.currency,
-      amount: plan.amount,
-      kind: plan.kind,
-      orderId: args.orderId ?? null,
-      topupId: args.topupId ?? null,
-      balanceAfter: plan.balanceAfter,
-      createdAt: args.now,
-    })
-    .returning()
-    .get();
+  prepared(conn, 'setBalance', () =>
+    conn
+      .update(accounts)
+      .set({ balance: sql.placeholder('b') as unknown as number })
+      .where(and(eq(accounts.partnerId, sql.placeholder('p')), eq(accounts.currency, sql.placeholder('c'))))
+      .prepare(),
+  ).run({ b: plan.balanceAfter, p: args.partnerId, c: args.currency });
+  return prepared(conn, 'insertEntry', () =>
+    conn
+      .insert(ledgerEntries)
+      .values({
+        partnerId: sql.placeholder('partnerId'),
+        currency: sql.placeholder('currency'),
+        amount: sql.placeholder('amount'),
+        kind: sql.placeholder('kind'),
+        orderId: sql.placeholder('orderId'),
+        topupId: sql.placeholder('topupId'),
+        balanceAfter: sql.placeholder('balanceAfter'),
+        createdAt: sql.placeholder('createdAt'),
+      })
+      .returning()
+      .prepare(),
+  ).get({
+    partnerId: args.partnerId,
+    currency: args.currency,
+    amount: plan.amount,
+    kind: plan.kind,
+    orderId: args.orderId ?? null,
+    topupId: args.topupId ?? null,
+    balanceAfter: plan.balanceAfter,
+    createdAt: args.now,
+  })!;
 }
 
 export function listEntries(

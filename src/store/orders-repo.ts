@@ -1,5 +1,6 @@
 import { and, desc, eq, gte, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
 import type { Conn } from './db.js';
+import { prepared } from './prepared.js';
 import { idempotencyKeys, orders } from './schema.js';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -7,16 +8,25 @@ export type NewOrder = typeof orders.$inferInsert;
 export type IdemRow = typeof idempotencyKeys.$inferSelect;
 
 export function nextOrderSeq(conn: Conn): number {
-  const row = conn.select({ max: sql<number | null>`max(${orders.seq})` }).from(orders).get();
+  const row = prepared(conn, 'maxSeq', () => conn.select({ max: sql<number | null>`max(${orders.seq})` }).from(orders).prepare()).get();
   return (row?.max ?? 0) + 1;
 }
 
+const ORDER_COLUMNS = Object.keys(orders) as (keyof typeof orders.$inferInsert)[];
+
 export function insertOrder(conn: Conn, row: NewOrder): OrderRow {
-  return conn.insert(orders).values(row).returning().get();
+  const q = prepared(conn, 'insertOrder', () => {
+    const values: Record<string, unknown> = {};
+    for (const c of ORDER_COLUMNS) values[c] = sql.placeholder(c);
+    return conn.insert(orders).values(values as NewOrder).returning().prepare();
+  });
+  const params: Record<string, unknown> = {};
+  for (const c of ORDER_COLUMNS) params[c] = row[c] ?? null;
+  return q.get(params)!;
 }
 
 export function getOrder(conn: Conn, orderId: string): OrderRow | undefined {
-  return conn.select().from(orders).where(eq(orders.orderId, orderId)).get();
+  return prepared(conn, 'getOrder', () => conn.select().from(orders).where(eq(orders.orderId, sql.placeholder('id'))).prepare()).get({ id: orderId });
 }
 
 export function updateOrder(conn: Conn, orderId: string, set: Partial<NewOrder>): OrderRow {
@@ -57,11 +67,13 @@ export function ordersInReview(conn: Conn): OrderRow[] {
 
 /** An unfinished Premium order for an account (partner-api.md States rule 1). */
 export function openPremiumFor(conn: Conn, account: string): OrderRow | undefined {
-  return conn
-    .select()
-    .from(orders)
-    .where(and(eq(orders.account, account), eq(orders.type, 'premium'), eq(orders.status, 'processing')))
-    .get();
+  return prepared(conn, 'openPremiumFor', () =>
+    conn
+      .select()
+      .from(orders)
+      .where(and(eq(orders.account, sql.placeholder('a')), eq(orders.type, 'premium'), eq(orders.status, 'processing')))
+      .prepare(),
+  ).get({ a: account });
 }
 
 export function processingOrderIds(conn: Conn): string[] {
@@ -75,31 +87,35 @@ export function processingOrderIds(conn: Conn): string[] {
 
 // --- idempotency keys -------------------------------------------------------------------------
 
+const idemKey = and(eq(idempotencyKeys.partnerId, sql.placeholder('p')), eq(idempotencyKeys.key, sql.placeholder('k')));
+
 export function getIdem(conn: Conn, partnerId: number, key: string): IdemRow | undefined {
-  return conn
-    .select()
-    .from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.partnerId, partnerId), eq(idempotencyKeys.key, key)))
-    .get();
+  return prepared(conn, 'getIdem', () => conn.select().from(idempotencyKeys).where(idemKey).prepare()).get({ p: partnerId, k: key });
 }
 
 export function claimIdem(conn: Conn, partnerId: number, key: string, fingerprint: string, now: number): void {
-  conn.insert(idempotencyKeys).values({ partnerId, key, fingerprint, state: 'in_progress', createdAt: now }).run();
+  prepared(conn, 'claimIdem', () =>
+    conn
+      .insert(idempotencyKeys)
+      .values({ partnerId: sql.placeholder('p'), key: sql.placeholder('k'), fingerprint: sql.placeholder('f'), state: 'in_progress', createdAt: sql.placeholder('t') })
+      .prepare(),
+  ).run({ p: partnerId, k: key, f: fingerprint, t: now });
 }
 
 export function bindIdem(conn: Conn, partnerId: number, key: string, orderId: string): void {
-  conn
-    .update(idempotencyKeys)
-    .set({ state: 'bound', orderId })
-    .where(and(eq(idempotencyKeys.partnerId, partnerId), eq(idempotencyKeys.key, key)))
-    .run();
+  prepared(conn, 'bindIdem', () =>
+    conn
+      .update(idempotencyKeys)
+      .set({ state: 'bound', orderId: sql.placeholder('o') as unknown as string })
+      .where(idemKey)
+      .prepare(),
+  ).run({ p: partnerId, k: key, o: orderId });
 }
 
 export function releaseIdem(conn: Conn, partnerId: number, key: string): void {
-  conn
-    .delete(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.partnerId, partnerId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.state, 'in_progress')))
-    .run();
+  prepared(conn, 'releaseIdem', () =>
+    conn.delete(idempotencyKeys).where(and(idemKey, eq(idempotencyKeys.state, 'in_progress'))).prepare(),
+  ).run({ p: partnerId, k: key });
 }
 
 /** After a crash no creation is in flight: unclaim what was claimed but never bound to an order. */

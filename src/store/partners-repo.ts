@@ -1,4 +1,5 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { prepared } from './prepared.js';
 import type { Conn } from './db.js';
 import { accounts, apiKeys, partners } from './schema.js';
 
@@ -18,7 +19,7 @@ export function insertPartner(conn: Conn, name: string, now: number): PartnerRow
 }
 
 export function getPartner(conn: Conn, partnerId: number): PartnerRow | undefined {
-  return conn.select().from(partners).where(eq(partners.partnerId, partnerId)).get();
+  return prepared(conn, 'getPartner', () => conn.select().from(partners).where(eq(partners.partnerId, sql.placeholder('id'))).prepare()).get({ id: partnerId });
 }
 
 export function listPartnerIds(conn: Conn): number[] {
@@ -53,5 +54,5 @@ export function insertKey(conn: Conn, row: typeof apiKeys.$inferInsert): void {
 }
 
 export function keyByHash(conn: Conn, keyHash: string): ApiKeyRow | undefined {
-  return conn.select().from(apiKeys).where(eq(apiKeys.keyHash, keyHash)).get();
+  return prepared(conn, 'keyByHash', () => conn.select().from(apiKeys).where(eq(apiKeys.keyHash, sql.placeholder('h'))).prepare()).get({ h: keyHash });
 }

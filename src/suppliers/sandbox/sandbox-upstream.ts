@@ -1,4 +1,5 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { prepared } from '../../store/prepared.js';
 import type { Clock } from '../../clock.js';
 import type { SupplierCosts } from '../../domain/pricing.js';
 import type { Db } from '../../store/db.js';
@@ -189,7 +190,9 @@ export class SandboxUpstream implements Suppliers {
 
   /** Records (once) when an account was first seen; `premium_` accounts get a subscription of 30 days. */
   private firstSeen(u: string): { premiumUntil: number | null } {
-    const row = this.db.select().from(sandboxAccounts).where(eq(sandboxAccounts.username, u)).get();
+    const row = prepared(this.db, 'sandboxAccount', () =>
+      this.db.select().from(sandboxAccounts).where(eq(sandboxAccounts.username, sql.placeholder('u'))).prepare(),
+    ).get({ u });
     if (row) return row;
     const now = this.clock.now();
     const premiumUntil = u.startsWith('premium_') ? now + 30 * DAY : null;

@@ -1,0 +1,41 @@
+import Database from 'better-sqlite3';
+
+/**
+ * Seeds `count` historical orders (with their debit entries) for one partner straight into the database,
+ * for the large-database benchmark. The account balance is lowered by the same total so the ledger check
+ * stays true.
+ */
+export function seedOrders(file: string, partnerId: number, count: number): void {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = OFF');
+  const maxSeq = (db.prepare('select coalesce(max(seq), 0) m from orders').get() as { m: number }).m;
+  const insOrder = db.prepare(
+    `insert into orders (seq, order_id, partner_id, type, status, amount, currency, quantity, recipient, account, refunded, stage, idempotency_key, created_at, completed_at, updated_at)
+     values (?, ?, ?, 'stars', ?, 158, 'USD', 100, '@seeded_user', 'seeded_user', ?, 'done', ?, ?, ?, ?)`,
+  );
+  const insDebit = db.prepare(`insert into ledger_entries (partner_id, currency, amount, kind, order_id, balance_after, created_at) values (?, 'USD', -158, 'order_debit', ?, ?, ?)`);
+  const insRefund = db.prepare(`insert into ledger_entries (partner_id, currency, amount, kind, order_id, balance_after, created_at) values (?, 'USD', 158, 'order_refund', ?, ?, ?)`);
+  let balance = (db.prepare("select balance from accounts where partner_id = ? and currency = 'USD'").get(partnerId) as { balance: number }).balance;
+  const start = Date.now() - count * 1000;
+  const chunk = 50_000;
+  for (let from = 0; from < count; from += chunk) {
+    db.transaction(() => {
+      for (let i = from; i < Math.min(count, from + chunk); i++) {
+        const seq = maxSeq + 1 + i;
+        const id = `PA-${100000 + seq}`;
+        const failed = i % 20 === 0;
+        const at = start + i * 1000;
+        insOrder.run(seq, id, partnerId, failed ? 'failed' : 'completed', failed ? 1 : 0, `seed-${i}`, at, failed ? null : at + 3000, at + 3000);
+        balance -= 158;
+        insDebit.run(partnerId, id, balance, at);
+        if (failed) {
+          balance += 158;
+          insRefund.run(partnerId, id, balance, at + 3000);
+        }
+      }
+    })();
+  }
+  db.prepare("update accounts set balance = ? where partner_id = ? and currency = 'USD'").run(balance, partnerId);
+  db.close();
+}
