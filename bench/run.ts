@@ -158,6 +158,8 @@ async function main() {
   const auth = { authorization: `Bearer ${partner.key}` };
   await load('warm-up', svc.base, auth, (i) => ({ method: 'POST', path: '/api/partner/v1/orders', body: orderBody(`warm-${i}`) }), { durationMs: 1500 });
   const create = await load('service: create order', svc.base, auth, (i) => ({ method: 'POST', path: '/api/partner/v1/orders', body: orderBody(`c-${i}`) }));
+  // each phase starts settled: the deliveries of the orders created so far run now, not during the next phase
+  await svc.admin('POST', '/sandbox/clock/advance', { seconds: 10 });
   const first = await (await fetch(`${svc.base}/api/partner/v1/orders`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: orderBody('replay-1') })).json() as any;
   const replay = await load('service: replay one key', svc.base, auth, () => ({ method: 'POST', path: '/api/partner/v1/orders', body: orderBody('replay-1') }));
   const read = await load('service: read one order', svc.base, auth, () => ({ method: 'GET', path: `/api/partner/v1/orders/${first.order_id}` }));

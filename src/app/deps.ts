@@ -21,4 +21,6 @@ export interface Deps {
   bus: EventBus;
   /** Tells the job scheduler that a job may be due now. */
   wake(): void;
+  /** Order creations in flight in this process: `partnerId NUL key` → request fingerprint. */
+  inFlight: Map<string, string>;
 }

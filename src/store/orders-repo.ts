@@ -93,29 +93,14 @@ export function getIdem(conn: Conn, partnerId: number, key: string): IdemRow | u
   return prepared(conn, 'getIdem', () => conn.select().from(idempotencyKeys).where(idemKey).prepare()).get({ p: partnerId, k: key });
 }
 
-export function claimIdem(conn: Conn, partnerId: number, key: string, fingerprint: string, now: number): void {
-  prepared(conn, 'claimIdem', () =>
+/** Binds a key to its order, in the order's creating transaction (the primary key refuses a second binding). */
+export function insertBoundIdem(conn: Conn, partnerId: number, key: string, fingerprint: string, orderId: string, now: number): void {
+  prepared(conn, 'insertBoundIdem', () =>
     conn
       .insert(idempotencyKeys)
-      .values({ partnerId: sql.placeholder('p'), key: sql.placeholder('k'), fingerprint: sql.placeholder('f'), state: 'in_progress', createdAt: sql.placeholder('t') })
+      .values({ partnerId: sql.placeholder('p'), key: sql.placeholder('k'), fingerprint: sql.placeholder('f'), state: 'bound', orderId: sql.placeholder('o'), createdAt: sql.placeholder('t') })
       .prepare(),
-  ).run({ p: partnerId, k: key, f: fingerprint, t: now });
-}
-
-export function bindIdem(conn: Conn, partnerId: number, key: string, orderId: string): void {
-  prepared(conn, 'bindIdem', () =>
-    conn
-      .update(idempotencyKeys)
-      .set({ state: 'bound', orderId: sql.placeholder('o') as unknown as string })
-      .where(idemKey)
-      .prepare(),
-  ).run({ p: partnerId, k: key, o: orderId });
-}
-
-export function releaseIdem(conn: Conn, partnerId: number, key: string): void {
-  prepared(conn, 'releaseIdem', () =>
-    conn.delete(idempotencyKeys).where(and(idemKey, eq(idempotencyKeys.state, 'in_progress'))).prepare(),
-  ).run({ p: partnerId, k: key });
+  ).run({ p: partnerId, k: key, f: fingerprint, o: orderId, t: now });
 }
 
 /** After a crash no creation is in flight: unclaim what was claimed but never bound to an order. */

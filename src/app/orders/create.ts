@@ -11,14 +11,12 @@ import { checkWebhookUrl } from '../../domain/webhook-url-policy.js';
 import { postEntry } from '../../store/ledger-repo.js';
 import { scheduleJob } from '../../store/jobs-repo.js';
 import {
-  bindIdem,
-  claimIdem,
   getIdem,
+  insertBoundIdem,
   getOrder,
   insertOrder,
   nextOrderSeq,
   openPremiumFor,
-  releaseIdem,
   type OrderRow,
 } from '../../store/orders-repo.js';
 import { blockedWebhookHosts } from '../../store/schema.js';
@@ -155,13 +153,20 @@ export async function createOrder(deps: Deps, partnerId: number, body: unknown):
   // 2. idempotency
   if (deps.suppliers.faults.ledgerUnavailable()) fail('ledger_unavailable');
   const fingerprint = fingerprintOf({ type, params: body.params ?? null, webhook_url: body.webhook_url ?? null });
-  const seen = getIdem(deps.db, partnerId, key);
-  if (seen) {
-    if (seen.fingerprint !== fingerprint) fail('idempotency_key_reuse');
-    if (seen.state === 'in_progress' || !seen.orderId) fail('order_in_progress');
-    const existing = getOrder(deps.db, seen.orderId)!;
-    return { order: orderView(existing), replayed: true };
-  }
+  const claimKey = `${partnerId}\u0000${key}`;
+  const replay = (): CreateResult | null => {
+    const seen = getIdem(deps.db, partnerId, key);
+    if (seen) {
+      if (seen.fingerprint !== fingerprint) fail('idempotency_key_reuse');
+      if (!seen.orderId) fail('order_in_progress');
+      return { order: orderView(getOrder(deps.db, seen.orderId)!), replayed: true };
+    }
+    const inFlight = deps.inFlight.get(claimKey);
+    if (inFlight !== undefined) fail(inFlight === fingerprint ? 'order_in_progress' : 'idempotency_key_reuse');
+    return null;
+  };
+  const replayed = replay();
+  if (replayed) return replayed;
 
   // 3. parameters
   const params = body.params === undefined || body.params === null ? {} : body.params;
@@ -169,15 +174,12 @@ export async function createOrder(deps: Deps, partnerId: number, body: unknown):
   const webhookUrl = checkOrderWebhookUrl(deps, body.webhook_url);
   const plan = await handler.prepare(deps, params);
 
-  // 4. claim, resolve
-  try {
-    claimIdem(deps.db, partnerId, key, fingerprint, deps.clock.now());
-  } catch {
-    // Another request claimed the key between our check and now.
-    const again = getIdem(deps.db, partnerId, key);
-    if (again && again.fingerprint !== fingerprint) fail('idempotency_key_reuse');
-    fail('order_in_progress');
-  }
+  // 4. claim, resolve. The claim of a creation in flight lives in memory: it only has to last while this
+  // process works on the request, and a crash forgets it exactly as it should. The durable record is the
+  // bound key, written in the debiting transaction. Check again first: `prepare` awaited.
+  const raced = replay();
+  if (raced) return raced;
+  deps.inFlight.set(claimKey, fingerprint);
   try {
     const recipient = await resolveRecipient(deps, String(params.recipient));
     const planned = await plan(recipient);
@@ -185,11 +187,11 @@ export async function createOrder(deps: Deps, partnerId: number, body: unknown):
     const order = unitOfWork(deps, (tx, after) => persistOrder(tx, deps, after, partnerId, key, fingerprint, planned, recipient, webhookUrl));
     return { order: orderView(order), replayed: false };
   } catch (e) {
-    releaseIdem(deps.db, partnerId, key);
     if (e instanceof InsufficientBalance)
       fail('insufficient_balance', `The ${e.currency} balance is too low for this order.`, { currency: e.currency, balance: formatAmount(e.balance, e.currency) });
-    if (e instanceof ApiError) throw e;
     throw e;
+  } finally {
+    deps.inFlight.delete(claimKey);
   }
 }
 
@@ -204,8 +206,6 @@ function persistOrder(
   recipient: Recipient,
   webhookUrl: string | null,
 ): OrderRow {
-  const claim = getIdem(tx, partnerId, key);
-  if (!claim || claim.state !== 'in_progress' || claim.fingerprint !== fingerprint) fail('order_in_progress');
   const now = deps.clock.now();
   const seq = nextOrderSeq(tx);
   const orderId = p.orderId ?? `PA-${100000 + seq}`;
@@ -232,7 +232,7 @@ function persistOrder(
     updatedAt: now,
   });
   scheduleJob(tx, ORDER_JOB, orderId, now, now);
-  bindIdem(tx, partnerId, key, orderId);
+  insertBoundIdem(tx, partnerId, key, fingerprint, orderId, now);
   after(() => deps.wake());
   return order;
 }
