@@ -1,0 +1,72 @@
+import { fail } from '../domain/errors.js';
+import { botUsersInChat, botUsersOfPartner, getBotUser, setBotUserLanguage } from '../store/bot-repo.js';
+import type { BotRole } from '../store/schema-bot.js';
+import type { Deps } from './deps.js';
+import { normaliseLanguage } from './invites.js';
+import { requirePartner } from './partners.js';
+
+/** Who a messenger account is to the service: its partner and role, and where to notify a partner. */
+
+export interface BotLink {
+  telegramUserId: number;
+  chatId: number;
+  partnerId: number;
+  role: BotRole;
+  language: 'ru' | 'en';
+}
+
+function toLink(r: { telegramUserId: number; chatId: number; partnerId: number; role: BotRole; language: string }): BotLink {
+  return { telegramUserId: r.telegramUserId, chatId: r.chatId, partnerId: r.partnerId, role: r.role, language: normaliseLanguage(r.language) };
+}
+
+export function findLink(deps: Deps, telegramUserId: number): BotLink | null {
+  const r = getBotUser(deps.db, telegramUserId);
+  return r ? toLink(r) : null;
+}
+
+export function isOwner(link: BotLink | null): boolean {
+  return link?.role === 'owner';
+}
+
+/** Chats to tell about a partner's orders: one per linked account, each with its language. */
+export function partnerChats(deps: Deps, partnerId: number): { chatId: number; language: 'ru' | 'en' }[] {
+  const seen = new Map<number, 'ru' | 'en'>();
+  for (const u of botUsersOfPartner(deps.db, partnerId)) if (!seen.has(u.chatId)) seen.set(u.chatId, normaliseLanguage(u.language));
+  return [...seen].map(([chatId, language]) => ({ chatId, language }));
+}
+
+/** The owners' chats of a partner (top-up news). */
+export function ownerChats(deps: Deps, partnerId: number): { chatId: number; language: 'ru' | 'en' }[] {
+  const seen = new Map<number, 'ru' | 'en'>();
+  for (const u of botUsersOfPartner(deps.db, partnerId))
+    if (u.role === 'owner' && !seen.has(u.chatId)) seen.set(u.chatId, normaliseLanguage(u.language));
+  return [...seen].map(([chatId, language]) => ({ chatId, language }));
+}
+
+/** The language of a chat without a user action (operator alerts): a linked account there, else English. */
+export function chatLanguage(deps: Deps, chatId: number): 'ru' | 'en' {
+  const u = botUsersInChat(deps.db, chatId)[0];
+  return u ? normaliseLanguage(u.language) : 'en';
+}
+
+/** Keeps the stored language in step with the user's client (for later notifications). */
+export function rememberLanguage(deps: Deps, link: BotLink, languageCode: string | undefined): void {
+  const lang = normaliseLanguage(languageCode);
+  if (languageCode !== undefined && lang !== link.language) setBotUserLanguage(deps.db, link.telegramUserId, lang);
+}
+
+/**
+ * The checks the partner API's authentication makes before any order (partner-api.md Authentication):
+ * an account without its first top-up is `partner_inactive`, a switched-off program
+ * `partner_program_unavailable`.
+ */
+export function requireOrderingAllowed(deps: Deps, partnerId: number): void {
+  const p = requirePartner(deps, partnerId);
+  if (p.status !== 'active') fail('partner_inactive');
+  if (!deps.settings.get().program_available) fail('partner_program_unavailable');
+}
+
+/** Whether the partner's account is activated (first top-up made). */
+export function partnerActive(deps: Deps, partnerId: number): boolean {
+  return requirePartner(deps, partnerId).status === 'active';
+}

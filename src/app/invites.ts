@@ -1,0 +1,63 @@
+import { fail } from '../domain/errors.js';
+import { inTx } from '../store/db.js';
+import { audit } from '../store/audit-repo.js';
+import { getBotUsername, getInvite, insertInvite, markInviteUsed, upsertBotUser } from '../store/bot-repo.js';
+import { BOT_ROLES, type BotRole } from '../store/schema-bot.js';
+import type { Deps } from './deps.js';
+import { requirePartner } from './partners.js';
+
+/** Invite codes that link a messenger account to a partner in the bot (operator-api.md section 2 and 4). */
+
+export const INVITE_TTL_MS = 24 * 3600 * 1000;
+
+export function isBotRole(v: unknown): v is BotRole {
+  return typeof v === 'string' && (BOT_ROLES as readonly string[]).includes(v);
+}
+
+/** The deep link that opens the bot with `/start <code>`. */
+export function inviteLink(deps: Deps, code: string): string {
+  return `https://t.me/${getBotUsername(deps.db) ?? 'your_bot'}?start=${code}`;
+}
+
+/** A new one-time code for the partner, valid 24 h of service clock. */
+export function createInvite(deps: Deps, partnerId: number, role: BotRole, actor = 'operator'): { code: string; link: string } {
+  if (!isBotRole(role)) fail('validation_error', 'role must be "owner" or "staff".');
+  requirePartner(deps, partnerId);
+  // 18 random bytes, base64url: 24 characters of [A-Za-z0-9_-], as Telegram deep links allow.
+  const code = deps.ids.token(18);
+  const now = deps.clock.now();
+  inTx(deps.db, (tx) => {
+    insertInvite(tx, { code, partnerId, role, createdAt: now, expiresAt: now + INVITE_TTL_MS, usedAt: null, usedBy: null });
+    // The code is a credential: the audit log names the invite by its first characters only.
+    audit(tx, now, actor, 'invite.create', String(partnerId), { role, code_prefix: code.slice(0, 4) });
+  });
+  return { code, link: inviteLink(deps, code) };
+}
+
+export interface Linked {
+  partnerId: number;
+  role: BotRole;
+}
+
+/**
+ * Redeems a code: once, within 24 h of its creation by the service clock. Links (or re-links) the
+ * Telegram user to the invite's partner and role. Unknown, used and expired codes all fail alike with
+ * `invite_invalid`, so the answer does not tell which codes exist.
+ */
+export function redeemInvite(deps: Deps, code: string, telegramUserId: number, chatId: number, language: string): Linked {
+  if (typeof code !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(code)) fail('invite_invalid');
+  const now = deps.clock.now();
+  return inTx(deps.db, (tx) => {
+    const inv = getInvite(tx, code);
+    if (!inv || inv.usedAt !== null || now >= inv.expiresAt) fail('invite_invalid');
+    if (!markInviteUsed(tx, code, telegramUserId, now)) fail('invite_invalid');
+    upsertBotUser(tx, { telegramUserId, chatId, partnerId: inv.partnerId, role: inv.role, language: normaliseLanguage(language), linkedAt: now });
+    audit(tx, now, `telegram:${telegramUserId}`, 'invite.redeem', String(inv.partnerId), { role: inv.role, code_prefix: code.slice(0, 4) });
+    return { partnerId: inv.partnerId, role: inv.role };
+  });
+}
+
+/** `ru…` → `ru`, anything else → `en`. */
+export function normaliseLanguage(code: string | undefined | null): 'ru' | 'en' {
+  return typeof code === 'string' && code.toLowerCase().startsWith('ru') ? 'ru' : 'en';
+}

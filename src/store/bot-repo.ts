@@ -1,0 +1,90 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Conn } from './db.js';
+import { kvGet, kvSet } from './kv-repo.js';
+import { botSessions, botUsers, invites, type BotRole } from './schema-bot.js';
+
+export type InviteRow = typeof invites.$inferSelect;
+export type BotUserRow = typeof botUsers.$inferSelect;
+
+// ---- invites
+
+export function insertInvite(conn: Conn, row: typeof invites.$inferInsert): InviteRow {
+  return conn.insert(invites).values(row).returning().get();
+}
+
+export function getInvite(conn: Conn, code: string): InviteRow | undefined {
+  return conn.select().from(invites).where(eq(invites.code, code)).get();
+}
+
+/** Marks an unused invite used; false when it was used meanwhile (the update matched nothing). */
+export function markInviteUsed(conn: Conn, code: string, usedBy: number, now: number): boolean {
+  const r = conn
+    .update(invites)
+    .set({ usedAt: now, usedBy })
+    .where(and(eq(invites.code, code), isNull(invites.usedAt)))
+    .run();
+  return r.changes === 1;
+}
+
+// ---- linked messenger accounts
+
+export function upsertBotUser(
+  conn: Conn,
+  row: { telegramUserId: number; chatId: number; partnerId: number; role: BotRole; language: string; linkedAt: number },
+): BotUserRow {
+  return conn
+    .insert(botUsers)
+    .values(row)
+    .onConflictDoUpdate({
+      target: botUsers.telegramUserId,
+      set: { chatId: row.chatId, partnerId: row.partnerId, role: row.role, language: row.language, linkedAt: row.linkedAt },
+    })
+    .returning()
+    .get();
+}
+
+export function getBotUser(conn: Conn, telegramUserId: number): BotUserRow | undefined {
+  return conn.select().from(botUsers).where(eq(botUsers.telegramUserId, telegramUserId)).get();
+}
+
+export function botUsersOfPartner(conn: Conn, partnerId: number): BotUserRow[] {
+  return conn.select().from(botUsers).where(eq(botUsers.partnerId, partnerId)).all();
+}
+
+export function botUsersInChat(conn: Conn, chatId: number): BotUserRow[] {
+  return conn.select().from(botUsers).where(eq(botUsers.chatId, chatId)).all();
+}
+
+export function setBotUserLanguage(conn: Conn, telegramUserId: number, language: string): void {
+  conn.update(botUsers).set({ language }).where(eq(botUsers.telegramUserId, telegramUserId)).run();
+}
+
+// ---- session and conversation storage
+
+export function sessionRead(conn: Conn, key: string): string | undefined {
+  return conn.select({ value: botSessions.value }).from(botSessions).where(eq(botSessions.key, key)).get()?.value;
+}
+
+export function sessionWrite(conn: Conn, key: string, value: string, now: number): void {
+  conn
+    .insert(botSessions)
+    .values({ key, value, updatedAt: now })
+    .onConflictDoUpdate({ target: botSessions.key, set: { value, updatedAt: now } })
+    .run();
+}
+
+export function sessionDelete(conn: Conn, key: string): void {
+  conn.delete(botSessions).where(eq(botSessions.key, key)).run();
+}
+
+// ---- the bot's own username (for invite links), remembered when the bot starts
+
+const BOT_USERNAME_KEY = 'bot.username';
+
+export function getBotUsername(conn: Conn): string | undefined {
+  return kvGet<string>(conn, BOT_USERNAME_KEY);
+}
+
+export function setBotUsername(conn: Conn, username: string, now: number): void {
+  kvSet(conn, BOT_USERNAME_KEY, username, now);
+}
