@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import ipaddr from 'ipaddr.js';
+import { topupEnvShape } from './config-topups.js';
 
 /** Environment variables of operator-api.md section 1, validated once at start-up. */
 
@@ -77,6 +78,8 @@ const envSchema = z.object({
     z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters').optional(),
   ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Chain watchers of automatic top-ups (src/config-topups.ts). */
+  ...topupEnvShape,
 });
 
 export type Config = z.output<typeof envSchema> & { publicBaseUrl: string };

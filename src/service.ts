@@ -18,6 +18,9 @@ import { WebhookDispatcher } from './app/webhooks/dispatcher.js';
 import { buildHttpApp } from './http/app.js';
 import { sandboxRoutes } from './http/admin/sandbox-routes.js';
 import { inviteRoutes } from './http/admin/invite-routes.js';
+import { topupRoutes } from './http/admin/topup-routes.js';
+import { sandboxDepositRoutes } from './http/admin/sandbox-deposit-routes.js';
+import { setupWatchers } from './workers/watchers/index.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { openDatabase, type Db } from './store/db.js';
 import { kvGet, kvSet } from './store/kv-repo.js';
@@ -85,6 +88,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   scheduler = new Scheduler(db, clock, {
     [ORDER_JOB]: (job) => (getOrder(db, job.ref)?.type === 'nft' ? processNftOrder(deps, job) : processGoodsOrder(deps, job)),
     [WEBHOOK_JOB]: (job) => dispatcher.attempt(job),
+    ...setupWatchers(deps).handlers,
   }, log);
 
   const keys = new KeyCache();
@@ -105,7 +109,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     adminToken,
     logger: opts.httpLogger,
     partnerExtra: [nftRoutes(catalog)],
-    adminExtra: [inviteRoutes(deps), ...(config.UPSTREAM === 'sandbox' ? [sandboxRoutes(deps, sandbox, scheduler)] : [])],
+    adminExtra: [inviteRoutes(deps), topupRoutes(deps), ...(config.UPSTREAM === 'sandbox' ? [sandboxRoutes(deps, sandbox, scheduler), sandboxDepositRoutes(deps)] : [])],
     ready: () => ready,
   });
   await app.ready();

@@ -8,7 +8,8 @@ import { EventEmitter } from 'node:events';
 export type Alert =
   | { kind: 'review'; orderId: string; partnerId: number; stage: string }
   | { kind: 'order_failure'; orderId: string; partnerId: number; reason: string }
-  | { kind: 'webhook_gave_up'; webhookId: string; orderId: string; partnerId: number; event: string; reason: string };
+  | { kind: 'webhook_gave_up'; webhookId: string; orderId: string; partnerId: number; event: string; reason: string }
+  | { kind: 'unmatched_deposit'; depositId: string; network: string; asset: string; amount: string; reason: string };
 
 export interface OrderOutcome {
   partnerId: number;
@@ -16,9 +17,18 @@ export interface OrderOutcome {
   event: 'order.completed' | 'order.failed' | 'order.refunded';
 }
 
+/** A top-up credited from a chain deposit, for the partner's owner chat (src/app/deposits.ts). */
+export interface TopupCredited {
+  partnerId: number;
+  topupId: string;
+  currency: 'USD' | 'TON';
+  amount: string;
+}
+
 export interface BusEvents {
   alert: [Alert];
   order: [OrderOutcome];
+  topup_credited: [TopupCredited];
 }
 
 export class EventBus extends EventEmitter<BusEvents> {}

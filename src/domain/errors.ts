@@ -73,6 +73,8 @@ export const ERRORS = {
   not_in_review: spec(409, 'flat', 'The order is not waiting for manual review.'),
   not_cancelable: spec(409, 'flat', 'Only a waiting (deferred) Premium order can be canceled.'),
   topups_not_configured: spec(503, 'flat', 'Top-ups are not configured: no deposit addresses.'),
+  topup_amount_unavailable: spec(503, 'flat', 'No free exact amount near the requested one. Retry later or ask for another amount.'),
+  deposit_not_unmatched: spec(409, 'flat', 'Only an unmatched deposit can be resolved.'),
   invite_invalid: spec(400, 'flat', 'The invite code is unknown, used or expired.'),
 } as const satisfies Record<string, ErrorSpec>;
 

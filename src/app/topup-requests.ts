@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import { fail } from '../domain/errors.js';
+import type { DepositNetwork } from '../domain/chain-address.js';
+import {
+  CURRENCY_ASSET,
+  TOPUP_REQUEST_TTL_MS,
+  chooseAmountToSend,
+  makeCommentCode,
+  type DepositAddress,
+} from '../domain/deposit-matching.js';
+import { topupMinimum } from '../domain/ledger-rules.js';
+import { formatAmount, parseAmount, type Currency } from '../domain/money.js';
+import { offsetIso } from '../domain/time-format.js';
+import { audit } from '../store/audit-repo.js';
+import { commentCodeTaken, expireTopupRequests, insertTopupRequest, openRequestAmounts, type TopupRequestRow } from '../store/deposits-repo.js';
+import { getPartner } from '../store/partners-repo.js';
+import type { Deps } from './deps.js';
+import { unitOfWork } from './unit-of-work.js';
+
+/**
+ * Top-up requests (operator-api.md POST /partners/{id}/topup-requests; the bot's /topup calls
+ * createTopupRequest too): the exact amount to send, where, and for TON a comment code.
+ */
+
+/**
+ * Fixed demo addresses used in sandbox mode for every DEPOSIT_ADDRESS_* left unset. They are derived from
+ * SHA-256 of fixed texts ("sandbox demo deposit address: …"), so nobody holds their keys: never send real
+ * funds to them. The watchers never watch them (only explicitly configured addresses are watched).
+ */
+export const SANDBOX_DEPOSIT_ADDRESSES = {
+  DEPOSIT_ADDRESS_USDT_TON: 'UQAC2rQwmBpABbARhPzcvgLNqzKks3afdzHFXVN7TcSRr02A',
+  DEPOSIT_ADDRESS_USDT_TRC20: 'TWc1AWZbXZzkqGwJa4dysGKubH7q8uDUYz',
+  DEPOSIT_ADDRESS_USDT_BEP20: '0xb671972287e866dfd9f2e2f626666b010a78a4fe',
+  DEPOSIT_ADDRESS_TON: 'UQDP-0CULkl1EbwLrs4i8hrj2mFVu6e33aCLPalaoHeZ20eK',
+} as const;
+
+export interface AddressConfig {
+  UPSTREAM: string;
+  DEPOSIT_ADDRESS_USDT_TON?: string;
+  DEPOSIT_ADDRESS_USDT_TRC20?: string;
+  DEPOSIT_ADDRESS_USDT_BEP20?: string;
+  DEPOSIT_ADDRESS_TON?: string;
+}
+
+const SLOTS: { key: keyof typeof SANDBOX_DEPOSIT_ADDRESSES; asset: 'USDT' | 'TON'; network: DepositNetwork }[] = [
+  { key: 'DEPOSIT_ADDRESS_USDT_TON', asset: 'USDT', network: 'ton' },
+  { key: 'DEPOSIT_ADDRESS_USDT_TRC20', asset: 'USDT', network: 'trc20' },
+  { key: 'DEPOSIT_ADDRESS_USDT_BEP20', asset: 'USDT', network: 'bep20' },
+  { key: 'DEPOSIT_ADDRESS_TON', asset: 'TON', network: 'ton' },
+];
+
+/** Addresses set in the environment, without sandbox defaults (what the watchers watch). */
+export function explicitDepositAddresses(c: AddressConfig): DepositAddress[] {
+  const out: DepositAddress[] = [];
+  for (const s of SLOTS) {
+    const v = c[s.key]?.trim();
+    if (v) out.push({ asset: s.asset, network: s.network, address: v });
+  }
+  return out;
+}
+
+/** The addresses in effect: the environment's, and in sandbox mode the demo address for each unset one. */
+export function depositAddresses(c: AddressConfig): DepositAddress[] {
+  const out: DepositAddress[] = [];
+  for (const s of SLOTS) {
+    const v = c[s.key]?.trim() || (c.UPSTREAM === 'sandbox' ? SANDBOX_DEPOSIT_ADDRESSES[s.key] : undefined);
+    if (v) out.push({ asset: s.asset, network: s.network, address: v });
+  }
+  return out;
+}
+
+/** Where to send a top-up of `currency`; 503 topups_not_configured when no address is configured for it. */
+export function requestAddresses(addresses: readonly DepositAddress[], currency: Currency): { network: DepositNetwork; address: string }[] {
+  const list = addresses.filter((a) => a.asset === CURRENCY_ASSET[currency]).map((a) => ({ network: a.network, address: a.address }));
+  if (list.length === 0) fail('topups_not_configured', `Top-ups in ${currency} are not configured: no deposit address.`);
+  return list;
+}
+
+export interface TopupRequestView {
+  request_id: string;
+  currency: Currency;
+  amount_to_send: string;
+  addresses: { network: DepositNetwork; address: string }[];
+  comment_code?: string;
+  expires_at: string;
+}
+
+export function topupRequestView(row: TopupRequestRow, addresses: readonly DepositAddress[]): TopupRequestView {
+  const view: TopupRequestView = {
+    request_id: row.requestId,
+    currency: row.currency,
+    amount_to_send: formatAmount(row.amountToSend, row.currency),
+    addresses: addresses.filter((a) => a.asset === CURRENCY_ASSET[row.currency]).map((a) => ({ network: a.network, address: a.address })),
+    expires_at: offsetIso(row.expiresAt),
+  };
+  if (row.commentCode) view.comment_code = row.commentCode;
+  return view;
+}
+
+const bodySchema = z
+  .object({
+    currency: z.enum(['USD', 'TON'], { error: 'must be USD or TON' }),
+    amount: z.union([z.string(), z.number()], { error: 'must be a decimal string' }),
+  })
+  .strict();
+
+const MAX_REQUEST_MINOR = 10_000_000_000; // 100 000 000.00 USD, 10 000 000.000 TON
+
+/** Validates `{currency, amount}`: 400 validation_error for a malformed body. */
+export function parseTopupRequest(body: unknown): { currency: Currency; amount: number } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) fail('validation_error', 'The body must be a JSON object.');
+  const r = bodySchema.safeParse(body);
+  if (!r.success) fail('validation_error', r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
+  const { currency } = r.data;
+  const amount = parseAmount(String(r.data.amount), currency);
+  if (amount === null || amount <= 0 || amount > MAX_REQUEST_MINOR)
+    fail('validation_error', `amount must be a positive ${currency} amount with at most ${currency === 'USD' ? 2 : 3} decimals.`);
+  return { currency, amount };
+}
+
+/**
+ * Creates a request for `partnerId`. 404 not_found for an unknown partner, 503 topups_not_configured
+ * without an address for the currency, 400 topup_below_minimum under the minimum that applies (first
+ * top-up 10 in either currency, later USD 5 and TON 10).
+ */
+export function createTopupRequest(deps: Deps, partnerId: number, body: unknown, actor: string): TopupRequestView {
+  const input = parseTopupRequest(body);
+  const addresses = depositAddresses(deps.config);
+  return unitOfWork(deps, (tx) => {
+    const partner = Number.isSafeInteger(partnerId) ? getPartner(tx, partnerId) : undefined;
+    if (!partner) fail('not_found', 'No such partner.');
+    requestAddresses(addresses, input.currency);
+    const first = partner.status === 'inactive';
+    const min = topupMinimum(input.currency, first);
+    if (input.amount < min)
+      fail('topup_below_minimum', `The ${first ? 'first ' : ''}${input.currency} top-up is at least ${formatAmount(min, input.currency)}.`, {
+        minimum: formatAmount(min, input.currency),
+        currency: input.currency,
+      });
+    const now = deps.clock.now();
+    expireTopupRequests(tx, now);
+    const amountToSend = chooseAmountToSend(input.amount, openRequestAmounts(tx, input.currency, now));
+    if (amountToSend === null || amountToSend > MAX_REQUEST_MINOR) fail('topup_amount_unavailable');
+    let commentCode: string | null = null;
+    if (input.currency === 'TON') {
+      const randomInt = (n: number) => parseInt(deps.ids.hex(4), 16) % n;
+      for (let i = 0; i < 20 && commentCode === null; i++) {
+        const c = makeCommentCode(randomInt);
+        if (!commentCodeTaken(tx, c)) commentCode = c;
+      }
+      if (commentCode === null) fail('topup_amount_unavailable', 'Could not allocate a comment code. Retry.');
+    }
+    const row: TopupRequestRow = {
+      requestId: `rq_${deps.ids.hex(8)}`,
+      partnerId,
+      currency: input.currency,
+      amount: input.amount,
+      amountToSend,
+      commentCode,
+      status: 'open',
+      createdBy: actor,
+      createdAt: now,
+      expiresAt: now + TOPUP_REQUEST_TTL_MS,
+      creditedDepositId: null,
+    };
+    insertTopupRequest(tx, row);
+    audit(tx, now, actor, 'topup_request.create', String(partnerId), {
+      request_id: row.requestId,
+      currency: row.currency,
+      amount: formatAmount(row.amount, row.currency),
+      amount_to_send: formatAmount(row.amountToSend, row.currency),
+      comment_code: row.commentCode,
+    });
+    return topupRequestView(row, addresses);
+  });
+}

@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../app/deps.js';
+import { listDeposits, resolveDeposit } from '../../app/deposits.js';
+import { createTopupRequest } from '../../app/topup-requests.js';
+import { fail } from '../../domain/errors.js';
+
+/**
+ * Automatic top-ups in the operator API (operator-api.md section 2): exact-amount requests on a partner's
+ * behalf, the deposits seen on chain, and manual handling of those that did not match.
+ */
+
+const ACTOR = 'operator';
+
+function pid(raw: string): number {
+  if (!/^\d{1,15}$/.test(raw)) fail('not_found', 'No such partner.');
+  return Number(raw);
+}
+
+export function topupRoutes(deps: Deps) {
+  return (app: FastifyInstance) => {
+    app.post<{ Params: { partner_id: string } }>('/partners/:partner_id/topup-requests', async (req, reply) => {
+      const r = createTopupRequest(deps, pid(req.params.partner_id), req.body ?? {}, ACTOR);
+      reply.code(201);
+      return r;
+    });
+    app.get('/deposits', async (req) => listDeposits(deps, (req.query ?? {}) as Record<string, unknown>));
+    app.post<{ Params: { deposit_id: string } }>('/deposits/:deposit_id/resolve', async (req) =>
+      resolveDeposit(deps, req.params.deposit_id, req.body ?? {}, ACTOR),
+    );
+  };
+}

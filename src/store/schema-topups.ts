@@ -1,0 +1,81 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { partners } from './schema.js';
+
+/**
+ * Automatic top-ups: exact-amount requests, chain deposits seen by the watchers (or reported in the
+ * sandbox) and the watchers' positions. Times are service-clock milliseconds; minor units are cents (USD)
+ * and milli-TON (TON).
+ */
+
+export const TOPUP_REQUEST_STATUSES = ['open', 'credited', 'expired'] as const;
+export const DEPOSIT_STATUSES = ['pending', 'unmatched', 'credited', 'closed', 'ignored'] as const;
+export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
+
+export const topupRequests = sqliteTable(
+  'topup_requests',
+  {
+    requestId: text('request_id').primaryKey(),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.partnerId),
+    currency: text('currency', { enum: ['USD', 'TON'] }).notNull(),
+    /** The amount asked for, minor units. */
+    amount: integer('amount').notNull(),
+    /** The exact amount to send, minor units: unique among the open requests of the currency. */
+    amountToSend: integer('amount_to_send').notNull(),
+    /** TON requests only: the code that may be put in the transfer comment. */
+    commentCode: text('comment_code'),
+    /** `open` until credited; `expired` is written lazily (an open request past expires_at is expired too). */
+    status: text('status', { enum: TOPUP_REQUEST_STATUSES }).notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    creditedDepositId: text('credited_deposit_id'),
+  },
+  (t) => [
+    index('topup_requests_open').on(t.currency, t.status, t.amountToSend),
+    index('topup_requests_partner').on(t.partnerId),
+    uniqueIndex('topup_requests_comment_code').on(t.commentCode),
+  ],
+);
+
+export const deposits = sqliteTable(
+  'deposits',
+  {
+    depositId: text('deposit_id').primaryKey(),
+    network: text('network').notNull(),
+    /** Symbol as seen: `USDT`, `TON`, or anything else (recorded and ignored). */
+    asset: text('asset').notNull(),
+    /** Exact decimal string of the amount received, every digit kept. */
+    amount: text('amount').notNull(),
+    /** The balance this asset would fund (null for other tokens). */
+    currency: text('currency', { enum: ['USD', 'TON'] }),
+    /** Minor units of `currency` when the amount is a whole number of them, else null. */
+    amountMinor: integer('amount_minor'),
+    txHash: text('tx_hash').notNull(),
+    fromAddress: text('from_address'),
+    toAddress: text('to_address').notNull(),
+    comment: text('comment'),
+    confirmations: integer('confirmations').notNull(),
+    status: text('status', { enum: DEPOSIT_STATUSES }).notNull(),
+    /** Why an unmatched deposit was not credited (src/domain/deposit-matching.ts). */
+    reason: text('reason'),
+    partnerId: integer('partner_id'),
+    topupId: text('topup_id'),
+    requestId: text('request_id'),
+    note: text('note'),
+    /** `watcher` or `sandbox`. */
+    source: text('source').notNull(),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+    resolvedAt: integer('resolved_at'),
+  },
+  (t) => [uniqueIndex('deposits_network_tx').on(t.network, t.txHash), index('deposits_status').on(t.status, t.createdAt)],
+);
+
+/** Where each chain watcher has read up to (an opaque JSON text of the watcher). */
+export const watcherPositions = sqliteTable('watcher_positions', {
+  network: text('network').primaryKey(),
+  position: text('position').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
