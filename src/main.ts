@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { seedDemo } from './app/demo.js';
 import { createLogger } from './log.js';
 import { createService } from './service.js';
+import { startBot } from '../bot/runner.js';
 
 /** Entry point: config → database and services → listen → (bot) → signals. */
 async function main(): Promise<void> {
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
 
   await svc.app.listen({ port: config.PORT, host: config.HOST });
   log.info({ url: config.publicBaseUrl }, 'listening');
+  const bot = config.TELEGRAM_BOT_TOKEN ? startBot(svc, config) : null;
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -55,6 +57,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 9_000);
     force.unref();
     try {
+      await bot?.stop();
       await svc.close();
       process.exit(0);
     } catch (e) {

@@ -24,10 +24,6 @@ export function findLink(deps: Deps, telegramUserId: number): BotLink | null {
   return r ? toLink(r) : null;
 }
 
-export function isOwner(link: BotLink | null): boolean {
-  return link?.role === 'owner';
-}
-
 /** Chats to tell about a partner's orders: one per linked account, each with its language. */
 export function partnerChats(deps: Deps, partnerId: number): { chatId: number; language: 'ru' | 'en' }[] {
   const seen = new Map<number, 'ru' | 'en'>();

@@ -1,0 +1,16 @@
+import { Composer } from 'grammy';
+import { partnerActive } from '../../src/app/bot-users.js';
+import { account } from '../../src/app/catalog.js';
+import type { BotContext } from '../context.js';
+
+/** /balance: both balances (staff and owner). */
+export function balanceFeature(): Composer<BotContext> {
+  const c = new Composer<BotContext>();
+  c.command('balance', async (ctx) => {
+    const { deps } = ctx.env;
+    const partnerId = ctx.link!.partnerId;
+    const me = account(deps, partnerId);
+    await ctx.reply(ctx.t.balance(me.balances.USD, me.balances.TON, partnerActive(deps, partnerId)));
+  });
+  return c;
+}

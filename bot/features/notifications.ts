@@ -1,0 +1,37 @@
+import type { Api } from 'grammy';
+import { ownerChats, partnerChats } from '../../src/app/bot-users.js';
+import type { OrderOutcome, TopupCredited } from '../../src/app/event-bus.js';
+import { getOwnOrder } from '../../src/app/orders/query.js';
+import type { BotDeps } from '../context.js';
+import { orderInfo, textsOf } from '../texts/index.js';
+
+/** Tells the partner's linked chats that one of their orders completed, failed or was refunded. */
+export async function notifyOrderOutcome(api: Api, env: BotDeps, e: OrderOutcome): Promise<void> {
+  const chats = partnerChats(env.deps, e.partnerId);
+  if (!chats.length) return;
+  const o = orderInfo(getOwnOrder(env.deps, e.partnerId, e.orderId));
+  await Promise.all(
+    chats.map(async ({ chatId, language }) => {
+      const t = textsOf(language);
+      const text = e.event === 'order.completed' ? t.notify.completed(o) : e.event === 'order.failed' ? t.notify.failed(o) : t.notify.refunded(o);
+      try {
+        await api.sendMessage(chatId, text);
+      } catch (err) {
+        env.deps.log.warn({ err, chatId, orderId: e.orderId }, 'order notification not delivered');
+      }
+    }),
+  );
+}
+
+/** Tells the partner's owners that a top-up was credited. */
+export async function notifyTopupCredited(api: Api, env: BotDeps, e: TopupCredited): Promise<void> {
+  await Promise.all(
+    ownerChats(env.deps, e.partnerId).map(async ({ chatId, language }) => {
+      try {
+        await api.sendMessage(chatId, textsOf(language).notify.topupCredited(e.amount, e.currency));
+      } catch (err) {
+        env.deps.log.warn({ err, chatId, topupId: e.topupId }, 'top-up notification not delivered');
+      }
+    }),
+  );
+}

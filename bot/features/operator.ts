@@ -1,0 +1,94 @@
+import { Composer, type Api } from 'grammy';
+import type { Alert } from '../../src/app/event-bus.js';
+import { chatLanguage } from '../../src/app/bot-users.js';
+import { getOperatorOrder, listReviews, resolveReview } from '../../src/app/orders/review.js';
+import { ApiError } from '../../src/domain/errors.js';
+import type { BotContext, BotDeps } from '../context.js';
+import { REVIEW_DATA } from '../keyboards/data.js';
+import { reviewKeyboard } from '../keyboards/review.js';
+import { orderInfo, textsOf, type OrderInfo, type Texts } from '../texts/index.js';
+
+/** Operators (ADMIN_CHAT_IDS): /reviews, the Deliver / Refund buttons, and the alerts the runner sends. */
+
+export const REVIEWS_SHOWN = 20;
+
+function orderOrNull(env: BotDeps, orderId: string): OrderInfo | null {
+  try {
+    return orderInfo(getOperatorOrder(env.deps, orderId));
+  } catch {
+    return null;
+  }
+}
+
+export function operatorFeature(): Composer<BotContext> {
+  const c = new Composer<BotContext>();
+
+  c.command('reviews', async (ctx, next) => {
+    if (!ctx.isOperator) return next();
+    const items = listReviews(ctx.env.deps).items;
+    if (!items.length) return void (await ctx.reply(ctx.t.operator.none));
+    await ctx.reply(ctx.t.operator.header(items.length));
+    for (const o of items.slice(0, REVIEWS_SHOWN)) {
+      const info = orderInfo(o);
+      await ctx.reply(ctx.t.operator.review(info.order_id, o.partner_id, o.review?.stage ?? 'review', info), {
+        reply_markup: reviewKeyboard(ctx.t, info.order_id),
+      });
+    }
+  });
+
+  c.callbackQuery(REVIEW_DATA, async (ctx) => {
+    if (!ctx.isOperator) return void (await ctx.answerCallbackQuery({ text: ctx.t.common.operatorsOnly }));
+    const outcome = ctx.match[1] === 'd' ? 'delivered' : 'refunded';
+    const orderId = ctx.match[2];
+    const before = ctx.callbackQuery.message?.text ?? '';
+    try {
+      const o = resolveReview(ctx.env.deps, orderId, outcome, `telegram:${ctx.from.id}`);
+      await ctx.answerCallbackQuery();
+      await ctx.editMessageText(`${before}\n\n${ctx.t.operator.resolved(orderId, outcome, orderInfo(o))}`.trim());
+    } catch (e) {
+      if (!(e instanceof ApiError) || (e.code !== 'not_in_review' && e.code !== 'not_found')) throw e;
+      await ctx.answerCallbackQuery({ text: ctx.t.operator.notInReview });
+      try {
+        await ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } });
+      } catch {
+        // already without buttons
+      }
+    }
+  });
+  return c;
+}
+
+/** The alert text (and buttons for a review) in the operator chat's language. */
+export function alertMessage(env: BotDeps, t: Texts, a: Alert): { text: string; reviewOrderId?: string } {
+  switch (a.kind) {
+    case 'review':
+      return { text: t.operator.review(a.orderId, a.partnerId, a.stage, orderOrNull(env, a.orderId)), reviewOrderId: a.orderId };
+    case 'order_failure':
+      return { text: t.operator.failure(a.orderId, a.partnerId, a.reason) };
+    case 'webhook_gave_up':
+      return { text: t.operator.webhookGaveUp(a.orderId, a.partnerId, a.event, a.reason) };
+    case 'unmatched_deposit':
+      return { text: t.operator.unmatchedDeposit(a.depositId, a.amount, a.asset, a.network, a.reason) };
+    default: {
+      // a kind this bot does not know yet: still tell the operators
+      const other = a as { kind: string };
+      return { text: t.operator.other(other.kind, JSON.stringify(other)) };
+    }
+  }
+}
+
+/** Sends one alert to every operator chat; a chat that fails does not stop the others. */
+export async function sendAlert(api: Api, env: BotDeps, a: Alert): Promise<void> {
+  await Promise.all(
+    env.config.ADMIN_CHAT_IDS.map(async (id) => {
+      const chatId = Number(id);
+      const t = textsOf(chatLanguage(env.deps, chatId));
+      const m = alertMessage(env, t, a);
+      try {
+        await api.sendMessage(chatId, m.text, m.reviewOrderId ? { reply_markup: reviewKeyboard(t, m.reviewOrderId) } : {});
+      } catch (e) {
+        env.deps.log.warn({ err: e, chatId, alert: a.kind }, 'operator alert not delivered');
+      }
+    }),
+  );
+}

@@ -1,0 +1,39 @@
+import { Composer } from 'grammy';
+import { requireOrderingAllowed } from '../../src/app/bot-users.js';
+import { ownOrderByIdempotencyKey } from '../../src/app/orders/by-key.js';
+import { ApiError } from '../../src/domain/errors.js';
+import { ORDER_CONVERSATION } from '../conversations/order.js';
+import type { BotContext } from '../context.js';
+import { CONFIRM_ACTION, CONV_DATA } from '../keyboards/data.js';
+import { orderInfo } from '../texts/index.js';
+
+/**
+ * /order enters the order conversation. A button of a conversation that is over lands here: a
+ * confirmation that was already used names its order (a double tap makes no second order), any other
+ * old menu says it is no longer active.
+ */
+export function orderFeature(): Composer<BotContext> {
+  const c = new Composer<BotContext>();
+
+  c.command('order', async (ctx) => {
+    const partnerId = ctx.link!.partnerId;
+    try {
+      requireOrderingAllowed(ctx.env.deps, partnerId);
+    } catch (e) {
+      if (e instanceof ApiError) return void (await ctx.reply(ctx.t.error(e)));
+      throw e;
+    }
+    await ctx.conversation.exitAll();
+    await ctx.conversation.enter(ORDER_CONVERSATION, partnerId);
+  });
+
+  c.callbackQuery(CONV_DATA, async (ctx) => {
+    const confirm = CONFIRM_ACTION.exec(ctx.match[2]);
+    const order = confirm ? ownOrderByIdempotencyKey(ctx.env.deps, ctx.link!.partnerId, confirm[1]) : null;
+    if (!order) return void (await ctx.answerCallbackQuery({ text: ctx.t.common.menuExpired }));
+    const text = ctx.t.order.already(orderInfo(order));
+    await ctx.answerCallbackQuery({ text: text.slice(0, 200) });
+    await ctx.reply(text);
+  });
+  return c;
+}

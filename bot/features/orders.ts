@@ -1,0 +1,70 @@
+import { Composer } from 'grammy';
+import { getOwnOrder, listOwnOrders } from '../../src/app/orders/query.js';
+import { ApiError } from '../../src/domain/errors.js';
+import type { BotContext } from '../context.js';
+import { ORDER_STATUS_DATA, ORDERS_PAGE_DATA } from '../keyboards/data.js';
+import { ordersKeyboard } from '../keyboards/orders.js';
+import { orderInfo } from '../texts/index.js';
+
+export const ORDERS_PAGE_SIZE = 5;
+
+/** /orders: recent orders, newest first, paged with buttons; a button or /status <id> shows one order. */
+export function ordersFeature(): Composer<BotContext> {
+  const c = new Composer<BotContext>();
+
+  const page = async (ctx: BotContext, index: number, edit: boolean) => {
+    const partnerId = ctx.link!.partnerId;
+    // The cursor of every page shown so far lives in the session, so "newer" can go back.
+    let pages = index === 0 ? [''] : [...(ctx.session.orderPages ?? [''])];
+    if (pages[index] === undefined) {
+      index = 0;
+      pages = [''];
+    }
+    const cursor = pages[index];
+    let r: ReturnType<typeof listOwnOrders>;
+    try {
+      r = listOwnOrders(ctx.env.deps, partnerId, cursor ? { limit: String(ORDERS_PAGE_SIZE), cursor } : { limit: String(ORDERS_PAGE_SIZE) });
+    } catch (e) {
+      if (!(e instanceof ApiError) || index === 0) throw e;
+      return page(ctx, 0, edit);
+    }
+    pages = pages.slice(0, index + 1);
+    if (r.next_cursor) pages.push(r.next_cursor);
+    ctx.session.orderPages = pages;
+    const items = r.items.map(orderInfo);
+    const text = items.length ? [ctx.t.orders.title(index + 1), ...items.map(ctx.t.orders.line)].join('\n\n') : ctx.t.orders.none;
+    const reply_markup = ordersKeyboard(ctx.t, items, index, r.next_cursor !== null);
+    if (edit) {
+      try {
+        await ctx.editMessageText(text, { reply_markup });
+      } catch {
+        await ctx.reply(text, { reply_markup });
+      }
+    } else await ctx.reply(text, { reply_markup });
+  };
+
+  const status = async (ctx: BotContext, orderId: string) => {
+    try {
+      await ctx.reply(ctx.t.orders.details(orderInfo(getOwnOrder(ctx.env.deps, ctx.link!.partnerId, orderId))));
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 'not_found') return void (await ctx.reply(ctx.t.orders.notFound));
+      throw e;
+    }
+  };
+
+  c.command('orders', (ctx) => page(ctx, 0, false));
+  c.callbackQuery(ORDERS_PAGE_DATA, async (ctx) => {
+    await ctx.answerCallbackQuery();
+    await page(ctx, Number(ctx.match[1]), true);
+  });
+  c.command('status', async (ctx) => {
+    const id = ctx.match.trim();
+    if (!id) return void (await ctx.reply(ctx.t.orders.statusUsage));
+    await status(ctx, id);
+  });
+  c.callbackQuery(ORDER_STATUS_DATA, async (ctx) => {
+    await ctx.answerCallbackQuery();
+    await status(ctx, ctx.match[1]);
+  });
+  return c;
+}

@@ -1,0 +1,31 @@
+import { Composer } from 'grammy';
+import { findLink } from '../../src/app/bot-users.js';
+import { redeemInvite } from '../../src/app/invites.js';
+import { ApiError } from '../../src/domain/errors.js';
+import type { BotContext } from '../context.js';
+
+/** /start <invite code> links the account; /start and /help without a code show what the user may do. */
+export function startFeature(): Composer<BotContext> {
+  const c = new Composer<BotContext>();
+
+  const help = async (ctx: BotContext) => {
+    if (!ctx.link && !ctx.isOperator) return void (await ctx.reply(ctx.t.common.notLinked));
+    await ctx.reply(ctx.t.common.help(ctx.link?.role ?? null, ctx.isOperator));
+  };
+
+  c.command('start', async (ctx) => {
+    const code = ctx.match.trim();
+    if (!code || !ctx.from) return help(ctx);
+    const { deps } = ctx.env;
+    try {
+      const linked = redeemInvite(deps, code, ctx.from.id, ctx.chat.id, ctx.from.language_code ?? 'en');
+      ctx.link = findLink(deps, ctx.from.id);
+      await ctx.reply(`${ctx.t.common.linked(linked.partnerId, linked.role)}\n\n${ctx.t.common.help(linked.role, ctx.isOperator)}`);
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 'invite_invalid') return void (await ctx.reply(ctx.t.common.inviteInvalid));
+      throw e;
+    }
+  });
+  c.command('help', help);
+  return c;
+}

@@ -1,0 +1,14 @@
+import { Composer } from 'grammy';
+import type { BotContext } from '../context.js';
+
+/** Registered last: whatever no feature took. */
+export function unhandledFeature(): Composer<BotContext> {
+  const c = new Composer<BotContext>();
+  c.command('cancel', (ctx) => ctx.reply(ctx.t.common.nothingToCancel));
+  c.on('callback_query', (ctx) => ctx.answerCallbackQuery({ text: ctx.t.common.menuExpired }));
+  c.on('message', async (ctx) => {
+    if (ctx.chat.type !== 'private' && !ctx.message.text?.startsWith('/')) return;
+    await ctx.reply(ctx.t.common.help(ctx.link?.role ?? null, ctx.isOperator));
+  });
+  return c;
+}

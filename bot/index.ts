@@ -1,0 +1,125 @@
+import { Bot, session, type BotError } from 'grammy';
+import { conversations, createConversation, type ConversationData, type VersionedState } from '@grammyjs/conversations';
+import { findLink, rememberLanguage } from '../src/app/bot-users.js';
+import { GiftCatalog } from '../src/app/nft/catalog.js';
+import type { BotContext, BotDeps, BotEnv, ConvContext, SessionData } from './context.js';
+import {
+  apikeyConversation,
+  APIKEY_CONVERSATION,
+  topupConversation,
+  TOPUP_CONVERSATION,
+  webhookConversation,
+  WEBHOOK_CONVERSATION,
+} from './conversations/owner.js';
+import { orderConversation, ORDER_CONVERSATION } from './conversations/order.js';
+import { balanceFeature } from './features/balance.js';
+import { gateFeature } from './features/gate.js';
+import { operatorFeature } from './features/operator.js';
+import { orderFeature } from './features/order.js';
+import { ordersFeature } from './features/orders.js';
+import { ownerFeature } from './features/owner.js';
+import { startFeature } from './features/start.js';
+import { unhandledFeature } from './features/unhandled.js';
+import { SqliteStorage } from './storage.js';
+import { textsFor } from './texts/index.js';
+
+export type { BotContext, BotDeps, BotEnv } from './context.js';
+
+/** A conversation waiting longer than this for the user is left on the next update. */
+export const CONVERSATION_IDLE_MS = 30 * 60_000;
+/** Bump when a conversation changes so that stored states of the old code are discarded. */
+export const CONVERSATION_STATE_VERSION = 1;
+
+/**
+ * Builds the bot from injected dependencies; creates nothing at import time and does not start polling
+ * (bot/runner.ts does). Order of the middleware: error boundary → who is asking → session →
+ * conversations → features, with the gate for unlinked users before the partner features and the
+ * "unhandled" feature last.
+ */
+export function createBot(token: string, input: BotDeps): Bot<BotContext> {
+  const env: BotEnv = { ...input, gifts: input.gifts ?? new GiftCatalog(input.deps) };
+  const { deps, config } = env;
+  const bot = new Bot<BotContext>(token, env.apiRoot ? { client: { apiRoot: env.apiRoot } } : {});
+
+  const onError = async (err: BotError<BotContext>) => {
+    deps.log.error({ err: err.error, update_id: err.ctx.update.update_id }, 'bot update failed');
+    const ctx = err.ctx;
+    try {
+      const t = textsFor(ctx.from?.language_code);
+      if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: t.common.genericError });
+      else if (ctx.chat && ctx.message) await ctx.reply(t.common.genericError);
+    } catch {
+      // the Bot API itself may be the problem
+    }
+  };
+  // One bad update never stops the bot: the boundary answers it, bot.catch is the last resort.
+  bot.catch((err) => deps.log.error({ err: err.error }, 'bot error'));
+  const root = bot.errorBoundary(onError);
+
+  root.use(async (ctx, next) => {
+    ctx.env = env;
+    ctx.t = textsFor(ctx.from?.language_code);
+    ctx.link = ctx.from ? findLink(deps, ctx.from.id) : null;
+    ctx.isOperator = ctx.chat !== undefined && config.ADMIN_CHAT_IDS.includes(String(ctx.chat.id));
+    if (ctx.link && ctx.from?.language_code) rememberLanguage(deps, ctx.link, ctx.from.language_code);
+    await next();
+  });
+  root.use(
+    session<SessionData, BotContext>({
+      initial: () => ({}),
+      storage: new SqliteStorage<SessionData>(deps, 'session:'),
+      getSessionKey: (ctx) => ctx.chat?.id.toString(),
+    }),
+  );
+  root.use(
+    conversations<BotContext, ConvContext>({
+      storage: {
+        type: 'key',
+        version: CONVERSATION_STATE_VERSION,
+        prefix: 'conversation:',
+        // Per user in a chat, so several staff can order in one group at once.
+        getStorageKey: (ctx) => (ctx.chat && ctx.from ? `${ctx.chat.id}:${ctx.from.id}` : undefined),
+        adapter: new SqliteStorage<VersionedState<ConversationData>>(deps, ''),
+      },
+    }),
+  );
+  const conv = { maxMillisecondsToWait: CONVERSATION_IDLE_MS };
+  root.use(createConversation(orderConversation(env), { id: ORDER_CONVERSATION, ...conv }));
+  root.use(createConversation(topupConversation(env), { id: TOPUP_CONVERSATION, ...conv }));
+  root.use(createConversation(apikeyConversation(env), { id: APIKEY_CONVERSATION, ...conv }));
+  root.use(createConversation(webhookConversation(env), { id: WEBHOOK_CONVERSATION, ...conv }));
+
+  root.use(startFeature());
+  root.use(operatorFeature());
+  root.use(gateFeature());
+  root.use(balanceFeature());
+  root.use(orderFeature());
+  root.use(ordersFeature());
+  root.use(ownerFeature());
+  root.use(unhandledFeature());
+  return bot;
+}
+
+/** The command menus shown by Telegram clients, per language. */
+export const COMMANDS = {
+  en: [
+    { command: 'balance', description: 'Balances' },
+    { command: 'order', description: 'New order' },
+    { command: 'orders', description: 'Recent orders' },
+    { command: 'topup', description: 'How to top up (owner)' },
+    { command: 'apikey', description: 'API key (owner)' },
+    { command: 'webhook', description: 'Webhook (owner)' },
+    { command: 'cancel', description: 'Cancel the current action' },
+    { command: 'help', description: 'Help' },
+  ],
+  ru: [
+    { command: 'balance', description: 'Балансы' },
+    { command: 'order', description: 'Новый заказ' },
+    { command: 'orders', description: 'Последние заказы' },
+    { command: 'topup', description: 'Как пополнить (владелец)' },
+    { command: 'apikey', description: 'API-ключ (владелец)' },
+    { command: 'webhook', description: 'Вебхук (владелец)' },
+    { command: 'cancel', description: 'Отменить текущее действие' },
+    { command: 'help', description: 'Справка' },
+  ],
+};

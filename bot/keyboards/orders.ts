@@ -1,0 +1,16 @@
+import { InlineKeyboard } from 'grammy';
+import type { OrderInfo, Texts } from '../texts/index.js';
+import { orderStatusData, ordersPageData } from './data.js';
+
+/** One status button per order, then newer/older paging. */
+export function ordersKeyboard(t: Texts, items: OrderInfo[], page: number, hasNext: boolean): InlineKeyboard {
+  const kb = new InlineKeyboard();
+  items.forEach((o, i) => {
+    kb.text(o.order_id, orderStatusData(o.order_id));
+    if (i % 3 === 2) kb.row();
+  });
+  kb.row();
+  if (page > 0) kb.text(t.orders.btnPrev, ordersPageData(page - 1));
+  if (hasNext) kb.text(t.orders.btnNext, ordersPageData(page + 1));
+  return kb;
+}

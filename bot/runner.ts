@@ -1,0 +1,128 @@
+import { Api, GrammyError, type Bot } from 'grammy';
+import { autoRetry } from '@grammyjs/auto-retry';
+import type { Alert, OrderOutcome, TopupCredited } from '../src/app/event-bus.js';
+import type { Deps } from '../src/app/deps.js';
+import type { KeyCache } from '../src/app/keys.js';
+import { GiftCatalog } from '../src/app/nft/catalog.js';
+import type { Config } from '../src/config.js';
+import { setBotUsername } from '../src/store/bot-repo.js';
+import type { BotContext } from './context.js';
+import { sendAlert } from './features/operator.js';
+import { notifyOrderOutcome, notifyTopupCredited } from './features/notifications.js';
+import { COMMANDS, createBot } from './index.js';
+
+export interface BotHandle {
+  bot: Bot<BotContext>;
+  /** Stops polling, lets the update in hand finish, waits for notifications in flight. */
+  stop(): Promise<void>;
+}
+
+export interface StartBotOptions {
+  /** getUpdates long-poll timeout in seconds (default 30). */
+  pollTimeoutSec?: number;
+  /** Wait before polling again after it failed (default 5 s). */
+  restartDelayMs?: number;
+}
+
+const STOP_GRACE_MS = 5_000;
+
+/**
+ * Starts the bot with long polling, without blocking: returns at once. Order outcomes on `deps.bus` go to
+ * the partner's linked chats, operator alerts to ADMIN_CHAT_IDS. Polling that fails (the Bot API is down
+ * at start-up, say) is started again after a pause until `stop()`.
+ */
+export function startBot(
+  svc: { deps: Deps; keys: KeyCache; sandbox?: { onGiftChange(fn: () => void): void } },
+  config: Config,
+  opts: StartBotOptions = {},
+): BotHandle {
+  const token = config.TELEGRAM_BOT_TOKEN;
+  if (!token) throw new Error('TELEGRAM_BOT_TOKEN is not set');
+  const { deps } = svc;
+  // The bot's own gift catalog cache (a minute at most, like the API's); sandbox market changes clear it.
+  const gifts = new GiftCatalog(deps);
+  svc.sandbox?.onGiftChange(() => gifts.invalidate());
+  const env = { deps, keys: svc.keys, config, apiRoot: config.TELEGRAM_API_ROOT, gifts };
+  const bot = createBot(token, env);
+  // Replies wait out flood limits (429) but fail fast otherwise: grammY's polling loop restarts by itself.
+  bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30, rethrowInternalServerErrors: true, rethrowHttpErrors: true }));
+  // Notifications and alerts have no user waiting: they also retry server errors (3 s, 6 s, 12 s).
+  const notifyApi = new Api(token, { apiRoot: config.TELEGRAM_API_ROOT });
+  notifyApi.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 60, rethrowHttpErrors: true }));
+
+  const inFlight = new Set<Promise<unknown>>();
+  const track = (p: Promise<unknown>) => {
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p));
+  };
+  const onOrder = (e: OrderOutcome) =>
+    track(notifyOrderOutcome(notifyApi, env, e).catch((err) => deps.log.error({ err, orderId: e.orderId }, 'order notification failed')));
+  const onAlert = (a: Alert) => track(sendAlert(notifyApi, env, a).catch((err) => deps.log.error({ err, alert: a.kind }, 'operator alert failed')));
+  const onTopup = (e: TopupCredited) =>
+    track(notifyTopupCredited(notifyApi, env, e).catch((err) => deps.log.error({ err, topupId: e.topupId }, 'top-up notification failed')));
+  deps.bus.on('order', onOrder);
+  deps.bus.on('alert', onAlert);
+  deps.bus.on('topup_credited', onTopup);
+
+  let stopped = false;
+  let wakeUp = () => {};
+  // grammY retries getMe by itself while the Bot API is unreachable; this signal ends that on stop().
+  const abort = new AbortController();
+  const polling = (async () => {
+    while (!stopped) {
+      try {
+        // (grammY types its signal with the abort-controller package; Node's AbortSignal is what it uses at run time)
+        if (!bot.isInited()) await bot.init(abort.signal as unknown as Parameters<typeof bot.init>[0]);
+        if (stopped) return;
+        await bot.start({
+          timeout: opts.pollTimeoutSec ?? 30,
+          onStart: async (me) => {
+            setBotUsername(deps.db, me.username, deps.clock.now());
+            deps.log.info({ username: me.username }, 'bot polling');
+            try {
+              await bot.api.setMyCommands(COMMANDS.en);
+              await bot.api.setMyCommands(COMMANDS.ru, { language_code: 'ru' });
+            } catch (err) {
+              deps.log.warn({ err }, 'bot commands not set');
+            }
+          },
+        });
+        return; // stopped
+      } catch (err) {
+        if (stopped) return;
+        if (err instanceof GrammyError && err.error_code === 401) {
+          // A wrong token does not get better by retrying.
+          deps.log.error({ err }, 'the Bot API rejected TELEGRAM_BOT_TOKEN (401): the bot is not polling');
+          return;
+        }
+        deps.log.error({ err }, 'bot polling failed; starting again shortly');
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, opts.restartDelayMs ?? 5_000);
+          wakeUp = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+    }
+  })();
+
+  return {
+    bot,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      abort.abort();
+      deps.bus.off('order', onOrder);
+      deps.bus.off('alert', onAlert);
+      deps.bus.off('topup_credited', onTopup);
+      wakeUp();
+      const done = (async () => {
+        if (bot.isRunning()) await bot.stop().catch((err) => deps.log.warn({ err }, 'bot stop: offset not confirmed'));
+        await Promise.allSettled([polling, ...inFlight]);
+      })();
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref());
+      await Promise.race([done, grace]);
+    },
+  };
+}

@@ -1,0 +1,277 @@
+import { esc, shortTime, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftQuote, type OrderInfo, type Quote } from './types.js';
+
+/** Every English text of the bot. Order labels stay Russian (partner-api.md rule 7). */
+
+const STATUS: Record<string, string> = {
+  processing: 'in progress ⏳',
+  completed: 'completed ✅',
+  failed: 'failed ❌',
+  canceled: 'canceled ❌',
+  partial: 'partially delivered',
+};
+
+function status(o: OrderInfo): string {
+  if (o.status === 'failed' && !o.refunded) return 'being checked by support ⏳ (not refunded yet)';
+  return STATUS[o.status] ?? o.status;
+}
+
+const WEBHOOK_REASONS: Record<string, string> = {
+  bad_url: 'this is not a valid address (no spaces, only Latin characters; international domains in punycode)',
+  bad_scheme: 'only http:// and https:// addresses are accepted (https may be required)',
+  bad_host: 'the host name is missing or invalid',
+  bad_port: 'the port is invalid or not allowed (only 80 and 443 may be allowed)',
+  credentials_in_url: 'the address must not contain a user name or password',
+  private_host: 'the address points to a local, private or internal network',
+  too_long: 'the address is too long',
+};
+
+const ROLE: Record<string, string> = { owner: 'owner', staff: 'staff' };
+const NETWORK: Record<string, string> = { ton: 'TON', trc20: 'TRC-20', bep20: 'BEP-20' };
+
+export const en = {
+  lang: 'en' as 'en' | 'ru',
+  common: {
+    notLinked:
+      'This bot serves partners of the ordering service. To use it, open the invite link your account owner or support sent you (or send /start <invite code>).',
+    inviteInvalid: 'This invite code is unknown, already used or expired. Ask for a new invite.',
+    linked: (partnerId: number, role: string) => `Done: this account is linked to partner #${partnerId} as ${ROLE[role] ?? role}.`,
+    help: (role: string | null, operator: boolean) => {
+      const lines: string[] = [];
+      if (role) {
+        lines.push(`You are linked as ${ROLE[role] ?? role}. Commands:`);
+        lines.push('/balance — balances', '/order — new order', '/orders — recent orders', '/status <order id> — order status');
+        if (role === 'owner') lines.push('/topup — how to top up', '/apikey — issue the API key', '/webhook — webhook address and secret');
+        lines.push('/cancel — cancel the current action');
+      }
+      if (operator) lines.push('', 'Operator:', '/reviews — orders waiting for manual review');
+      return lines.join('\n');
+    },
+    ownerOnly: 'Only the account owner can do this.',
+    operatorsOnly: 'Only operators can do this.',
+    genericError: 'Something went wrong. Please try again.',
+    cancelled: 'Cancelled.',
+    nothingToCancel: 'Nothing to cancel.',
+    menuExpired: 'This menu is no longer active.',
+    tooManyAttempts: 'Too many attempts. Start again when ready.',
+    useButtons: 'Please use the buttons above or send /cancel.',
+    btnCancel: '✖ Cancel',
+  },
+  balance: (usd: string, ton: string, activated: boolean) =>
+    [`Balances:`, `USD: ${usd} (Stars, Premium)`, `TON: ${ton} (gifts)`, ...(activated ? [] : ['', 'The account is not activated yet: the first top-up activates it (/topup).'])].join('\n'),
+  order: {
+    chooseProduct: 'What would you like to order?',
+    btnStars: '⭐ Stars',
+    btnPremium: '💎 Premium',
+    btnGifts: '🎁 Gift',
+    chooseStars: (min: number, max: number) => `How many stars? (${min} to ${max})`,
+    btnOther: 'Other amount',
+    typeStars: (min: number, max: number) => `Send the number of stars, a whole number from ${min} to ${max}.`,
+    badStars: (min: number, max: number) => `That is not a whole number from ${min} to ${max}. Try again or send /cancel.`,
+    choosePremium: 'Premium for how long?',
+    months: (m: number) => `${m} months`,
+    chosenStars: (n: number) => `⭐ Stars: ${n}`,
+    chosenPremium: (m: number) => `💎 Premium: ${m} months`,
+    askRecipient: 'Send the recipient’s Telegram username (for example @username).',
+    recipientRetry: 'Send another username or /cancel.',
+    confirm: (q: Quote) => {
+      const what = q.product === 'stars' ? `${q.quantity} stars` : `Premium for ${q.quantity} months`;
+      const lines = [
+        'Please check the order:',
+        `${what} for @${q.recipient}`,
+        `Price: ${q.price} ${q.currency}`,
+        `Balance: ${q.balance} ${q.currency} → after the order: ${q.balanceAfter} ${q.currency}`,
+      ];
+      if (q.alreadyPremium)
+        lines.push(
+          '',
+          `⚠️ @${q.recipient} already has an active Premium subscription. The order will be accepted and paid now, but it will wait until the current subscription ends (it is retried daily).`,
+        );
+      if (!q.enough) lines.push('', `⚠️ The ${q.currency} balance is not enough for this order.`);
+      return lines.join('\n');
+    },
+    btnConfirm: '✅ Confirm',
+    btnRetry: '🔁 Try again',
+    accepted: (o: OrderInfo) =>
+      `✅ Order ${o.order_id} accepted: ${o.label}.\nDebited: ${o.partner_price} ${o.currency}. Status: ${status(o)}.\nI will write when it is done.`,
+    already: (o: OrderInfo) => `This confirmation was already used: order ${o.order_id}, status ${status(o)}.`,
+    retryHint: 'You can try again with the same confirmation (no double charge) or cancel.',
+    pricesUnavailable: 'Prices are temporarily unavailable, so orders cannot be placed right now. Try again later.',
+  },
+  gifts: {
+    chooseCollection: 'Choose a collection:',
+    collection: (c: GiftCollectionInfo) => `${c.name} · ${c.count} · from ${c.floor_partner_price} TON`,
+    none: 'No gifts are on sale right now. Try again later.',
+    page: (collection: string, page: number, items: GiftItem[]) =>
+      [`${collection}: gifts from the cheapest (page ${page}). Prices include the transfer.`, '', ...items.map((g, i) => `${i + 1}. ${g.name} #${g.num} — ${g.partner_price} TON`)].join('\n'),
+    empty: 'No gifts left in this collection.',
+    item: (i: number, g: GiftItem) => `${i + 1}. #${g.num} · ${g.partner_price} TON`,
+    btnPrev: '◀ Cheaper',
+    btnNext: 'Pricier ▶',
+    chosen: (g: GiftItem) => `🎁 ${g.name} #${g.num}`,
+    cannotReceive: 'This account cannot receive gifts. Send another username or /cancel.',
+    confirm: (q: GiftQuote) =>
+      [
+        'Please check the order:',
+        `Gift ${q.name} #${q.num} (${q.attributes.model}, ${q.attributes.backdrop}, ${q.attributes.symbol}) for @${q.recipient}`,
+        `Price: ${q.price} TON (transfer and network fee included)`,
+        `Confirming accepts ${q.price} TON as the maximum price: if the price goes up before the purchase, the order is refused and nothing is debited.`,
+        `Balance: ${q.balance} TON → after the order: ${q.balanceAfter} TON`,
+        ...(q.enough ? [] : ['', '⚠️ The TON balance is not enough for this gift.']),
+      ].join('\n'),
+    unavailable: 'This gift is no longer on sale. Choose another one with /order.',
+  },
+  orders: {
+    title: (page: number) => `Recent orders (page ${page}):`,
+    none: 'No orders yet.',
+    line: (o: OrderInfo) => `${o.order_id} · ${status(o)}\n${o.label} · ${o.partner_price} ${o.currency} · ${shortTime(o.created_at)}`,
+    btnPrev: '◀ Newer',
+    btnNext: 'Older ▶',
+    details: (o: OrderInfo) =>
+      [
+        `Order ${o.order_id}`,
+        o.label,
+        `Status: ${status(o)}`,
+        `Price: ${o.partner_price} ${o.currency}`,
+        `Created: ${shortTime(o.created_at)}`,
+        ...(o.completed_at ? [`Completed: ${shortTime(o.completed_at)}`] : []),
+        ...(o.refunded ? ['Money returned to the balance.'] : []),
+      ].join('\n'),
+    statusUsage: 'Send /status <order id>, for example /status PA-100001, or open /orders.',
+    notFound: 'No such order.',
+  },
+  notify: {
+    completed: (o: OrderInfo) => `✅ Order ${o.order_id} completed: ${o.label}.`,
+    failed: (o: OrderInfo) => `❌ Order ${o.order_id} failed: ${o.label}.${o.refunded ? ' The money was returned to the balance.' : ''}`,
+    refunded: (o: OrderInfo) => `↩️ Order ${o.order_id}: ${o.partner_price} ${o.currency} returned to the balance (${o.label}).`,
+    topupCredited: (amount: string, currency: string) => `💰 Top-up credited: ${amount} ${currency}. See /balance.`,
+  },
+  owner: {
+    topup: (f: FundingInfo) => {
+      const lines = [`Balances: USD ${f.balances.USD}, TON ${f.balances.TON}.`, '', 'How to top up:'];
+      lines.push('• USD balance (Stars, Premium): send the USDT dollar stablecoin on TON, TRC-20 or BEP-20.');
+      lines.push('• TON balance (gifts): send the TON coin on the TON network only, to its separate address.');
+      lines.push('');
+      lines.push(
+        f.activated
+          ? `Minimums: USD ${f.minimums.USD}, TON ${f.minimums.TON}.`
+          : `The first top-up activates the account and must be at least 10 (USD ${f.minimums.USD} or TON ${f.minimums.TON}). Later: USD from 5.00, TON from 10.000.`,
+      );
+      lines.push('');
+      if (!f.options.length) {
+        lines.push('Top-ups are not configured yet: contact support for the payment details.');
+        return lines.join('\n');
+      }
+      lines.push('Addresses:');
+      for (const o of f.options) lines.push(`• ${o.asset} on ${NETWORK[o.network] ?? o.network}: ${o.address}`);
+      lines.push(
+        '',
+        'A payment is recognised by its exact amount: tap a button below to get the exact amount to send. Other tokens sent there are not credited; a wrong amount or address is handled manually with support.',
+      );
+      return lines.join('\n');
+    },
+    btnTopup: (currency: string) => `Top up ${currency}`,
+    askAmount: (currency: string, minimum: string) => `How much ${currency}? Send an amount of at least ${minimum}.`,
+    topupRequest: (r: { currency: string; amount_to_send: string; addresses: { network: string; address: string }[]; comment_code?: string; expires_at: string }) =>
+      [
+        `Send exactly ${r.amount_to_send} ${r.currency === 'TON' ? 'TON' : 'USDT'} — this exact amount identifies your payment.`,
+        ...r.addresses.map((a) => `• ${NETWORK[a.network] ?? a.network}: ${a.address}`),
+        ...(r.comment_code ? [`Comment for the TON transfer (optional): ${r.comment_code}`] : []),
+        `Valid until ${shortTime(r.expires_at)}. The balance is credited automatically, usually within a minute of network confirmation.`,
+      ].join('\n'),
+    apikeyIntro: 'Issue a new API key? The current key stops working at once. You can limit the key to IP addresses.',
+    btnIssue: '🔑 Issue without IP limit',
+    btnIssueWhitelist: '🔒 Issue with IP whitelist',
+    askWhitelist: 'Send the allowed IP addresses or CIDR ranges, separated by spaces or commas (for example 203.0.113.7 198.51.100.0/24).',
+    keyIssued: (key: string, whitelist: string[]) =>
+      `🔑 New API key (shown only once, store it now):\n<code>${esc(key)}</code>\n${
+        whitelist.length ? `Allowed IPs: ${esc(whitelist.join(', '))}` : 'No IP limit.'
+      }\nThe previous key no longer works.`,
+    webhookIntro: (url: string | null, hasSecret: boolean) =>
+      [
+        'Webhook (order outcome notifications to your server):',
+        `Address: ${url ? url : url === '' ? 'empty (no deliveries)' : 'never saved'}`,
+        `Secret: ${hasSecret ? 'set (shown only when created or regenerated)' : 'not created yet (created on the first save)'}`,
+      ].join('\n'),
+    btnSetUrl: '✏️ Set address',
+    btnRegenerate: '♻️ New secret',
+    askUrl: 'Send the webhook address (https://…), or "-" to save an empty address.',
+    urlSaved: (url: string) => (url ? `Saved. Address: ${url}` : 'Saved with an empty address: no webhooks are sent.'),
+    secretShown: (secret: string) => `Webhook secret (shown only once, store it now):\n<code>${esc(secret)}</code>\nThe previous secret no longer works.`,
+  },
+  operator: {
+    review: (orderId: string, partnerId: number, stage: string, o: OrderInfo | null) =>
+      [`🔎 Manual review needed: order ${orderId} of partner #${partnerId} (${stage}).`, ...(o ? [o.label, `${o.partner_price} ${o.currency}`] : [])].join('\n'),
+    failure: (orderId: string, partnerId: number, reason: string) => `⚠️ Order ${orderId} of partner #${partnerId} failed: ${reason}.`,
+    webhookGaveUp: (orderId: string, partnerId: number, event: string, reason: string) =>
+      `📭 Webhook ${event} for order ${orderId} of partner #${partnerId} was given up: ${reason}.`,
+    unmatchedDeposit: (depositId: string, amount: string, asset: string, network: string, reason: string) =>
+      `💰 Deposit ${depositId} of ${amount} ${asset} on ${network} was not credited automatically: ${reason}. Resolve it in the operator API (POST /deposits/{id}/resolve).`,
+    other: (kind: string, details: string) => `⚠️ Alert ${kind}: ${details}`,
+    btnDeliver: '✅ Deliver',
+    btnRefund: '↩️ Refund',
+    resolved: (orderId: string, outcome: string, o: OrderInfo) =>
+      `Order ${orderId}: ${outcome === 'delivered' ? 'marked delivered' : 'refunded'}. Status: ${status(o)}.`,
+    notInReview: 'This order is no longer waiting for review.',
+    none: 'No orders are waiting for review.',
+    header: (n: number) => `Orders waiting for review: ${n}`,
+  },
+  error: (e: ErrorInfo): string => {
+    const x = e.extra;
+    switch (e.code) {
+      case 'insufficient_balance':
+        return `Not enough money: the ${x.currency} balance is ${x.balance} ${x.currency}. Top up the balance (the owner can see how with /topup) and try again.`;
+      case 'recipient_not_found':
+        return 'No such Telegram user, or the account cannot receive this. Check the username.';
+      case 'recipient_required':
+        return 'The recipient username is missing.';
+      case 'resolver_error':
+        return 'The recipient cannot be checked right now. Try again in a minute.';
+      case 'product_unavailable':
+        return x.reason === 'product_disabled'
+          ? 'This product is switched off for now; retrying will not help.'
+          : `The supplier is temporarily unavailable. Try again in about ${x.retry_after ?? 30} seconds.`;
+      case 'deferred_order_exists':
+        return 'This account already has an unfinished Premium order; a second one can be placed after it finishes.';
+      case 'rate_limited':
+        return `Too many requests. Wait ${x.retry_after ?? 'a few'} seconds and try again.`;
+      case 'order_in_progress':
+        return 'This order is still being created. Try again in a second.';
+      case 'idempotency_key_reuse':
+        return 'This confirmation was already used for another order. Start again with /order.';
+      case 'ledger_unavailable':
+        return 'The balance check is temporarily unavailable. Nothing was debited; try again.';
+      case 'bad_quantity':
+        return `The number of stars must be a whole number from ${x.min ?? 50} to ${x.max ?? 50000}.`;
+      case 'bad_months':
+        return 'Premium can be ordered for 3, 6 or 12 months.';
+      case 'partner_inactive':
+        return 'The account is not activated yet: make the first top-up (/topup shows how).';
+      case 'partner_program_unavailable':
+        return 'The partner program is temporarily unavailable. Try again later.';
+      case 'topup_below_minimum':
+        return `The amount is below the minimum top-up: at least ${x.minimum} ${x.currency}.`;
+      case 'topups_not_configured':
+        return 'Top-ups in this currency are not configured yet: contact support.';
+      case 'topup_amount_unavailable':
+        return 'No exact amount is free near this one right now. Try a slightly different amount or again later.';
+      case 'bad_webhook_url':
+        return `This address cannot be used: ${WEBHOOK_REASONS[String(x.reason)] ?? e.detail}.`;
+      case 'validation_error':
+        return `Not accepted: ${e.detail}`;
+      case 'gift_not_for_sale':
+        return 'This gift is sold or no longer listed. Nothing was debited.';
+      case 'gift_reserved':
+        return 'Another order is already buying this gift.';
+      case 'price_changed':
+        return `The gift price went up to ${x.current_price} TON, above the confirmed maximum. Nothing was debited.`;
+      case 'bad_gift':
+        return 'This gift is not recognised.';
+      case 'not_found':
+        return 'Not found.';
+      default:
+        return `The request was refused (${e.code}): ${e.detail}`;
+    }
+  },
+};
+
+export type Texts = typeof en;

@@ -1,0 +1,280 @@
+import { ruPlural } from '../../src/domain/labels.js';
+import type { Texts } from './en.js';
+import { esc, shortTime, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftQuote, type OrderInfo, type Quote } from './types.js';
+
+/** Все русские тексты бота. */
+
+const STATUS: Record<string, string> = {
+  processing: 'выполняется ⏳',
+  completed: 'выполнен ✅',
+  failed: 'не выполнен ❌',
+  canceled: 'отменён ❌',
+  partial: 'выполнен частично',
+};
+
+function status(o: OrderInfo): string {
+  if (o.status === 'failed' && !o.refunded) return 'на проверке у поддержки ⏳ (деньги пока не возвращены)';
+  return STATUS[o.status] ?? o.status;
+}
+
+const WEBHOOK_REASONS: Record<string, string> = {
+  bad_url: 'это не адрес (без пробелов, только латиница; международные домены — в punycode)',
+  bad_scheme: 'принимаются только адреса http:// и https:// (может требоваться https)',
+  bad_host: 'имя хоста отсутствует или неверно',
+  bad_port: 'порт неверен или не разрешён (могут быть разрешены только 80 и 443)',
+  credentials_in_url: 'в адресе не должно быть имени пользователя и пароля',
+  private_host: 'адрес указывает на локальную, частную или внутреннюю сеть',
+  too_long: 'адрес слишком длинный',
+};
+
+const ROLE: Record<string, string> = { owner: 'владелец', staff: 'сотрудник' };
+const NETWORK: Record<string, string> = { ton: 'TON', trc20: 'TRC-20', bep20: 'BEP-20' };
+
+const months = (m: number) => `${m} ${ruPlural(m, 'месяц', 'месяца', 'месяцев')}`;
+const stars = (n: number) => `${n} ${ruPlural(n, 'звезда', 'звезды', 'звёзд')}`;
+
+export const ru: Texts = {
+  lang: 'ru',
+  common: {
+    notLinked:
+      'Этот бот работает для партнёров сервиса заказов. Чтобы им пользоваться, откройте ссылку-приглашение от владельца аккаунта или поддержки (или отправьте /start <код приглашения>).',
+    inviteInvalid: 'Код приглашения неизвестен, уже использован или истёк. Попросите новое приглашение.',
+    linked: (partnerId: number, role: string) => `Готово: аккаунт привязан к партнёру №${partnerId}, роль — ${ROLE[role] ?? role}.`,
+    help: (role: string | null, operator: boolean) => {
+      const lines: string[] = [];
+      if (role) {
+        lines.push(`Ваша роль — ${ROLE[role] ?? role}. Команды:`);
+        lines.push('/balance — балансы', '/order — новый заказ', '/orders — последние заказы', '/status <номер заказа> — статус заказа');
+        if (role === 'owner') lines.push('/topup — как пополнить баланс', '/apikey — выпустить API-ключ', '/webhook — адрес и секрет вебхука');
+        lines.push('/cancel — отменить текущее действие');
+      }
+      if (operator) lines.push('', 'Оператор:', '/reviews — заказы на ручной проверке');
+      return lines.join('\n');
+    },
+    ownerOnly: 'Это может сделать только владелец аккаунта.',
+    operatorsOnly: 'Это могут делать только операторы.',
+    genericError: 'Что-то пошло не так. Попробуйте ещё раз.',
+    cancelled: 'Отменено.',
+    nothingToCancel: 'Нечего отменять.',
+    menuExpired: 'Это меню уже неактивно.',
+    tooManyAttempts: 'Слишком много попыток. Начните заново, когда будете готовы.',
+    useButtons: 'Воспользуйтесь кнопками выше или отправьте /cancel.',
+    btnCancel: '✖ Отмена',
+  },
+  balance: (usd: string, ton: string, activated: boolean) =>
+    [`Балансы:`, `USD: ${usd} (звёзды, Premium)`, `TON: ${ton} (подарки)`, ...(activated ? [] : ['', 'Аккаунт ещё не активирован: его активирует первое пополнение (/topup).'])].join('\n'),
+  order: {
+    chooseProduct: 'Что заказать?',
+    btnStars: '⭐ Звёзды',
+    btnPremium: '💎 Premium',
+    btnGifts: '🎁 Подарок',
+    chooseStars: (min: number, max: number) => `Сколько звёзд? (от ${min} до ${max})`,
+    btnOther: 'Другое количество',
+    typeStars: (min: number, max: number) => `Отправьте количество звёзд — целое число от ${min} до ${max}.`,
+    badStars: (min: number, max: number) => `Это не целое число от ${min} до ${max}. Попробуйте ещё раз или отправьте /cancel.`,
+    choosePremium: 'На какой срок Premium?',
+    months,
+    chosenStars: (n: number) => `⭐ Звёзды: ${n}`,
+    chosenPremium: (m: number) => `💎 Premium: ${months(m)}`,
+    askRecipient: 'Отправьте имя пользователя получателя в Telegram (например, @username).',
+    recipientRetry: 'Отправьте другое имя пользователя или /cancel.',
+    confirm: (q: Quote) => {
+      const what = q.product === 'stars' ? stars(q.quantity) : `Premium на ${months(q.quantity)}`;
+      const lines = [
+        'Проверьте заказ:',
+        `${what} для @${q.recipient}`,
+        `Цена: ${q.price} ${q.currency}`,
+        `Баланс: ${q.balance} ${q.currency} → после заказа: ${q.balanceAfter} ${q.currency}`,
+      ];
+      if (q.alreadyPremium)
+        lines.push(
+          '',
+          `⚠️ У @${q.recipient} уже есть активная подписка Premium. Заказ будет принят и оплачен сейчас, но будет ждать окончания текущей подписки (попытка раз в день).`,
+        );
+      if (!q.enough) lines.push('', `⚠️ На балансе ${q.currency} не хватает денег для этого заказа.`);
+      return lines.join('\n');
+    },
+    btnConfirm: '✅ Подтвердить',
+    btnRetry: '🔁 Повторить',
+    accepted: (o: OrderInfo) =>
+      `✅ Заказ ${o.order_id} принят: ${o.label}.\nСписано: ${o.partner_price} ${o.currency}. Статус: ${status(o)}.\nНапишу, когда он будет выполнен.`,
+    already: (o: OrderInfo) => `Это подтверждение уже использовано: заказ ${o.order_id}, статус — ${status(o)}.`,
+    retryHint: 'Можно повторить с тем же подтверждением (двойного списания не будет) или отменить.',
+    pricesUnavailable: 'Цены временно недоступны, поэтому заказы сейчас не принимаются. Попробуйте позже.',
+  },
+  gifts: {
+    chooseCollection: 'Выберите коллекцию:',
+    collection: (c: GiftCollectionInfo) => `${c.name} · ${c.count} · от ${c.floor_partner_price} TON`,
+    none: 'Сейчас нет подарков в продаже. Попробуйте позже.',
+    page: (collection: string, page: number, items: GiftItem[]) =>
+      [`${collection}: подарки от самых дешёвых (страница ${page}). Цены с учётом передачи.`, '', ...items.map((g, i) => `${i + 1}. ${g.name} #${g.num} — ${g.partner_price} TON`)].join('\n'),
+    empty: 'В этой коллекции подарков не осталось.',
+    item: (i: number, g: GiftItem) => `${i + 1}. #${g.num} · ${g.partner_price} TON`,
+    btnPrev: '◀ Дешевле',
+    btnNext: 'Дороже ▶',
+    chosen: (g: GiftItem) => `🎁 ${g.name} #${g.num}`,
+    cannotReceive: 'Этот аккаунт не может получать подарки. Отправьте другое имя пользователя или /cancel.',
+    confirm: (q: GiftQuote) =>
+      [
+        'Проверьте заказ:',
+        `Подарок ${q.name} #${q.num} (${q.attributes.model}, ${q.attributes.backdrop}, ${q.attributes.symbol}) для @${q.recipient}`,
+        `Цена: ${q.price} TON (передача и комиссия сети включены)`,
+        `Подтверждая, вы принимаете ${q.price} TON как максимальную цену: если до покупки цена вырастет, заказ будет отклонён и ничего не спишется.`,
+        `Баланс: ${q.balance} TON → после заказа: ${q.balanceAfter} TON`,
+        ...(q.enough ? [] : ['', '⚠️ На балансе TON не хватает денег для этого подарка.']),
+      ].join('\n'),
+    unavailable: 'Этот подарок больше не продаётся. Выберите другой через /order.',
+  },
+  orders: {
+    title: (page: number) => `Последние заказы (страница ${page}):`,
+    none: 'Заказов пока нет.',
+    line: (o: OrderInfo) => `${o.order_id} · ${status(o)}\n${o.label} · ${o.partner_price} ${o.currency} · ${shortTime(o.created_at)}`,
+    btnPrev: '◀ Новее',
+    btnNext: 'Старше ▶',
+    details: (o: OrderInfo) =>
+      [
+        `Заказ ${o.order_id}`,
+        o.label,
+        `Статус: ${status(o)}`,
+        `Цена: ${o.partner_price} ${o.currency}`,
+        `Создан: ${shortTime(o.created_at)}`,
+        ...(o.completed_at ? [`Выполнен: ${shortTime(o.completed_at)}`] : []),
+        ...(o.refunded ? ['Деньги возвращены на баланс.'] : []),
+      ].join('\n'),
+    statusUsage: 'Отправьте /status <номер заказа>, например /status PA-100001, или откройте /orders.',
+    notFound: 'Такого заказа нет.',
+  },
+  notify: {
+    completed: (o: OrderInfo) => `✅ Заказ ${o.order_id} выполнен: ${o.label}.`,
+    failed: (o: OrderInfo) => `❌ Заказ ${o.order_id} не выполнен: ${o.label}.${o.refunded ? ' Деньги возвращены на баланс.' : ''}`,
+    refunded: (o: OrderInfo) => `↩️ Заказ ${o.order_id}: ${o.partner_price} ${o.currency} возвращены на баланс (${o.label}).`,
+    topupCredited: (amount: string, currency: string) => `💰 Пополнение зачислено: ${amount} ${currency}. Баланс — /balance.`,
+  },
+  owner: {
+    topup: (f: FundingInfo) => {
+      const lines = [`Балансы: USD ${f.balances.USD}, TON ${f.balances.TON}.`, '', 'Как пополнить:'];
+      lines.push('• Баланс USD (звёзды, Premium): отправьте долларовый стейблкоин USDT в сети TON, TRC-20 или BEP-20.');
+      lines.push('• Баланс TON (подарки): только монета TON в сети TON, на отдельный адрес.');
+      lines.push('');
+      lines.push(
+        f.activated
+          ? `Минимум: USD ${f.minimums.USD}, TON ${f.minimums.TON}.`
+          : `Первое пополнение активирует аккаунт и должно быть не меньше 10 (USD ${f.minimums.USD} или TON ${f.minimums.TON}). Дальше: USD от 5.00, TON от 10.000.`,
+      );
+      lines.push('');
+      if (!f.options.length) {
+        lines.push('Пополнения ещё не настроены: за реквизитами обратитесь в поддержку.');
+        return lines.join('\n');
+      }
+      lines.push('Адреса:');
+      for (const o of f.options) lines.push(`• ${o.asset} в сети ${NETWORK[o.network] ?? o.network}: ${o.address}`);
+      lines.push(
+        '',
+        'Платёж распознаётся по точной сумме: нажмите кнопку ниже, чтобы получить точную сумму к отправке. Другие токены на эти адреса не зачисляются; неверная сумма или адрес — разбор вручную с поддержкой.',
+      );
+      return lines.join('\n');
+    },
+    btnTopup: (currency: string) => `Пополнить ${currency}`,
+    askAmount: (currency: string, minimum: string) => `Сколько ${currency}? Отправьте сумму не меньше ${minimum}.`,
+    topupRequest: (r: { currency: string; amount_to_send: string; addresses: { network: string; address: string }[]; comment_code?: string; expires_at: string }) =>
+      [
+        `Отправьте ровно ${r.amount_to_send} ${r.currency === 'TON' ? 'TON' : 'USDT'} — по этой точной сумме распознаётся ваш платёж.`,
+        ...r.addresses.map((a) => `• ${NETWORK[a.network] ?? a.network}: ${a.address}`),
+        ...(r.comment_code ? [`Комментарий к переводу TON (необязательно): ${r.comment_code}`] : []),
+        `Действует до ${shortTime(r.expires_at)}. Баланс пополнится автоматически, обычно в течение минуты после подтверждения в сети.`,
+      ].join('\n'),
+    apikeyIntro: 'Выпустить новый API-ключ? Текущий ключ сразу перестанет работать. Ключ можно ограничить IP-адресами.',
+    btnIssue: '🔑 Выпустить без ограничения IP',
+    btnIssueWhitelist: '🔒 Выпустить со списком IP',
+    askWhitelist: 'Отправьте разрешённые IP-адреса или диапазоны CIDR через пробел или запятую (например, 203.0.113.7 198.51.100.0/24).',
+    keyIssued: (key: string, whitelist: string[]) =>
+      `🔑 Новый API-ключ (показывается один раз, сохраните его сейчас):\n<code>${esc(key)}</code>\n${
+        whitelist.length ? `Разрешённые IP: ${esc(whitelist.join(', '))}` : 'Без ограничения по IP.'
+      }\nПрежний ключ больше не работает.`,
+    webhookIntro: (url: string | null, hasSecret: boolean) =>
+      [
+        'Вебхук (уведомления о результатах заказов на ваш сервер):',
+        `Адрес: ${url ? url : url === '' ? 'пустой (доставки нет)' : 'ещё не сохранялся'}`,
+        `Секрет: ${hasSecret ? 'создан (показывается только при создании или замене)' : 'ещё не создан (создаётся при первом сохранении)'}`,
+      ].join('\n'),
+    btnSetUrl: '✏️ Указать адрес',
+    btnRegenerate: '♻️ Новый секрет',
+    askUrl: 'Отправьте адрес вебхука (https://…) или «-», чтобы сохранить пустой адрес.',
+    urlSaved: (url: string) => (url ? `Сохранено. Адрес: ${url}` : 'Сохранено с пустым адресом: вебхуки не отправляются.'),
+    secretShown: (secret: string) => `Секрет вебхука (показывается один раз, сохраните его сейчас):\n<code>${esc(secret)}</code>\nПрежний секрет больше не работает.`,
+  },
+  operator: {
+    review: (orderId: string, partnerId: number, stage: string, o: OrderInfo | null) =>
+      [`🔎 Нужна ручная проверка: заказ ${orderId} партнёра №${partnerId} (${stage}).`, ...(o ? [o.label, `${o.partner_price} ${o.currency}`] : [])].join('\n'),
+    failure: (orderId: string, partnerId: number, reason: string) => `⚠️ Заказ ${orderId} партнёра №${partnerId} не выполнен: ${reason}.`,
+    webhookGaveUp: (orderId: string, partnerId: number, event: string, reason: string) =>
+      `📭 Вебхук ${event} по заказу ${orderId} партнёра №${partnerId} не доставлен, попытки прекращены: ${reason}.`,
+    unmatchedDeposit: (depositId: string, amount: string, asset: string, network: string, reason: string) =>
+      `💰 Поступление ${depositId} на ${amount} ${asset} в сети ${network} не зачислено автоматически: ${reason}. Разберите его в API оператора (POST /deposits/{id}/resolve).`,
+    other: (kind: string, details: string) => `⚠️ Оповещение ${kind}: ${details}`,
+    btnDeliver: '✅ Доставлен',
+    btnRefund: '↩️ Вернуть деньги',
+    resolved: (orderId: string, outcome: string, o: OrderInfo) =>
+      `Заказ ${orderId}: ${outcome === 'delivered' ? 'отмечен доставленным' : 'деньги возвращены'}. Статус: ${status(o)}.`,
+    notInReview: 'Этот заказ уже не ждёт проверки.',
+    none: 'Заказов на проверке нет.',
+    header: (n: number) => `Заказов на проверке: ${n}`,
+  },
+  error: (e: ErrorInfo): string => {
+    const x = e.extra;
+    switch (e.code) {
+      case 'insufficient_balance':
+        return `Не хватает денег: на балансе ${x.currency} ${x.balance} ${x.currency}. Пополните баланс (владелец видит, как, в /topup) и попробуйте снова.`;
+      case 'recipient_not_found':
+        return 'Такого пользователя Telegram нет, или он не может это получить. Проверьте имя пользователя.';
+      case 'recipient_required':
+        return 'Не указано имя пользователя получателя.';
+      case 'resolver_error':
+        return 'Сейчас не удаётся проверить получателя. Попробуйте через минуту.';
+      case 'product_unavailable':
+        return x.reason === 'product_disabled'
+          ? 'Этот товар сейчас отключён; повтор не поможет.'
+          : `Поставщик временно недоступен. Попробуйте примерно через ${x.retry_after ?? 30} с.`;
+      case 'deferred_order_exists':
+        return 'У этого аккаунта уже есть незавершённый заказ Premium; новый можно будет оформить после его завершения.';
+      case 'rate_limited':
+        return `Слишком много запросов. Подождите ${x.retry_after ?? 'несколько'} с и попробуйте снова.`;
+      case 'order_in_progress':
+        return 'Заказ ещё создаётся. Попробуйте через секунду.';
+      case 'idempotency_key_reuse':
+        return 'Это подтверждение уже использовано для другого заказа. Начните заново с /order.';
+      case 'ledger_unavailable':
+        return 'Проверка баланса временно недоступна. Ничего не списано; попробуйте снова.';
+      case 'bad_quantity':
+        return `Количество звёзд — целое число от ${x.min ?? 50} до ${x.max ?? 50000}.`;
+      case 'bad_months':
+        return 'Premium можно заказать на 3, 6 или 12 месяцев.';
+      case 'partner_inactive':
+        return 'Аккаунт ещё не активирован: сделайте первое пополнение (как — в /topup).';
+      case 'partner_program_unavailable':
+        return 'Партнёрская программа временно недоступна. Попробуйте позже.';
+      case 'topup_below_minimum':
+        return `Сумма меньше минимального пополнения: не меньше ${x.minimum} ${x.currency}.`;
+      case 'topups_not_configured':
+        return 'Пополнения в этой валюте ещё не настроены: обратитесь в поддержку.';
+      case 'topup_amount_unavailable':
+        return 'Рядом с этой суммой сейчас нет свободной точной суммы. Попробуйте немного другую сумму или позже.';
+      case 'bad_webhook_url':
+        return `Этот адрес нельзя использовать: ${WEBHOOK_REASONS[String(x.reason)] ?? e.detail}.`;
+      case 'validation_error':
+        return `Не принято: ${e.detail}`;
+      case 'gift_not_for_sale':
+        return 'Подарок продан или снят с продажи. Ничего не списано.';
+      case 'gift_reserved':
+        return 'Этот подарок уже покупается другим заказом.';
+      case 'price_changed':
+        return `Цена подарка выросла до ${x.current_price} TON — выше подтверждённого максимума. Ничего не списано.`;
+      case 'bad_gift':
+        return 'Такой подарок не найден.';
+      case 'not_found':
+        return 'Не найдено.';
+      default:
+        return `Запрос отклонён (${e.code}): ${e.detail}`;
+    }
+  },
+};

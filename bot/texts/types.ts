@@ -1,0 +1,93 @@
+import type { FundingInfo } from '../../src/app/funding.js';
+
+/** The fields of an order (partner-api.md "Order") that messages show. */
+export interface OrderInfo {
+  order_id: string;
+  type: string;
+  status: string;
+  partner_price: string;
+  currency: string;
+  quantity: number;
+  recipient: string;
+  label: string;
+  created_at: string;
+  completed_at: string | null;
+  refunded: boolean;
+}
+
+export function orderInfo(o: Record<string, unknown>): OrderInfo {
+  return {
+    order_id: String(o.order_id),
+    type: String(o.type),
+    status: String(o.status),
+    partner_price: String(o.partner_price),
+    currency: String(o.currency),
+    quantity: Number(o.quantity),
+    recipient: String(o.recipient),
+    label: String(o.label),
+    created_at: String(o.created_at),
+    completed_at: o.completed_at == null ? null : String(o.completed_at),
+    refunded: o.refunded === true,
+  };
+}
+
+/** An API error as the bot explains it (ApiError's code, detail and extra). */
+export interface ErrorInfo {
+  code: string;
+  detail: string;
+  extra: Record<string, unknown>;
+}
+
+/** What the confirmation message shows. */
+export interface Quote {
+  product: 'stars' | 'premium';
+  quantity: number;
+  recipient: string;
+  price: string;
+  currency: string;
+  balance: string;
+  balanceAfter: string;
+  enough: boolean;
+  alreadyPremium: boolean;
+}
+
+export type { FundingInfo };
+
+/** Short time for messages: "2026-03-01 12:00" from the contract's ISO timestamps. */
+export function shortTime(iso: string): string {
+  return iso.slice(0, 16).replace('T', ' ');
+}
+
+/** Escapes text for parse_mode HTML. */
+export function esc(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** A gift in the bot's catalog pages. */
+export interface GiftItem {
+  gift: string;
+  name: string;
+  num: number;
+  partner_price: string;
+}
+
+/** A collection with its floor price. */
+export interface GiftCollectionInfo {
+  collection: string;
+  name: string;
+  count: number;
+  floor_partner_price: string | null;
+}
+
+/** What the gift confirmation shows: the exact TON price, confirmed as max_price. */
+export interface GiftQuote {
+  gift: string;
+  name: string;
+  num: number;
+  attributes: { model: string; backdrop: string; symbol: string };
+  recipient: string;
+  price: string;
+  balance: string;
+  balanceAfter: string;
+  enough: boolean;
+}

@@ -1,0 +1,113 @@
+import { startBot, type BotHandle } from '../../bot/runner.js';
+import { startService, stopService, type TestService } from '../helpers.js';
+import { FakeTelegram, waitFor, type BotMessage, type TgUser } from './fake-telegram.js';
+
+/**
+ * The real service (temp SQLite, frozen clock) plus the real bot polling a fake Bot API server. `restart()`
+ * stops both and starts them again on the same database folder.
+ */
+export const OPERATOR: TgUser = { id: 900_001, first_name: 'Olga', language_code: 'en' };
+
+let nextUserId = 100_000;
+export function newUser(language_code = 'en'): TgUser {
+  const id = ++nextUserId;
+  return { id, first_name: `User${id}`, language_code };
+}
+
+export class World {
+  bot!: BotHandle;
+  private constructor(
+    public t: TestService,
+    readonly tg: FakeTelegram,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  static async start(env: Record<string, string> = {}): Promise<World> {
+    const tg = await new FakeTelegram().start();
+    const full = { TELEGRAM_BOT_TOKEN: tg.token, TELEGRAM_API_ROOT: tg.apiRoot, ADMIN_CHAT_IDS: String(OPERATOR.id), ...env };
+    const w = new World(await startService(full), tg, full);
+    w.bot = w.launch();
+    // polling has started once the command menus are set (the bot's username is remembered before that)
+    await waitFor(() => tg.callsOf('setMyCommands').length >= 2, 'the bot to start');
+    return w;
+  }
+
+  private launch(): BotHandle {
+    return startBot(this.t, this.t.deps.config, { pollTimeoutSec: 1, restartDelayMs: 100 });
+  }
+
+  async restart(): Promise<void> {
+    await this.bot.stop();
+    await stopService(this.t, false);
+    this.t = await startService(this.env, { dir: this.t.dir });
+    this.bot = this.launch();
+  }
+
+  async close(): Promise<void> {
+    await this.bot?.stop();
+    await stopService(this.t);
+    await this.tg.close();
+  }
+
+  /** Links `user` to the partner with a fresh invite, through /start like a user would. */
+  async link(user: TgUser, partnerId: number, role: 'owner' | 'staff'): Promise<void> {
+    const inv = await this.t.admin('POST', `/partners/${partnerId}/invites`, { role });
+    if (inv.status !== 201) throw new Error(`invite: ${inv.raw}`);
+    const chat = this.chat(user);
+    await chat.say(`/start ${inv.body.code}`);
+    await chat.expect(/linked|привязан/);
+  }
+
+  chat(user: TgUser, chatId = user.id): Chat {
+    return new Chat(this, user, chatId);
+  }
+}
+
+/** One user's chat with the bot: say things, press buttons, wait for answers after a mark. */
+export class Chat {
+  private mark: number;
+  constructor(
+    private readonly w: World,
+    readonly user: TgUser,
+    readonly chatId: number,
+  ) {
+    this.mark = w.tg.to(chatId).length;
+  }
+
+  /** Messages the bot sent to this chat since the last say/press. */
+  get fresh(): BotMessage[] {
+    return this.w.tg.to(this.chatId).slice(this.mark);
+  }
+
+  get all(): BotMessage[] {
+    return this.w.tg.to(this.chatId);
+  }
+
+  async say(text: string): Promise<void> {
+    this.mark = this.w.tg.to(this.chatId).length;
+    this.w.tg.send(this.user, text, this.chatId);
+  }
+
+  async press(msg: BotMessage, data: string): Promise<void> {
+    this.mark = this.w.tg.to(this.chatId).length;
+    this.w.tg.press(this.user, msg, data);
+  }
+
+  /** The first new message whose text matches. */
+  expect(match: string | RegExp, what?: string, timeoutMs?: number): Promise<BotMessage> {
+    const ok = (s: string) => (typeof match === 'string' ? s.includes(match) : match.test(s));
+    return waitFor(() => this.fresh.find((m) => ok(m.text)), what ?? `a message matching ${match} in chat ${this.chatId}`, timeoutMs);
+  }
+
+  /** The new message that has buttons (menus, confirmations). */
+  expectMenu(match: string | RegExp): Promise<BotMessage> {
+    const ok = (s: string) => (typeof match === 'string' ? s.includes(match) : match.test(s));
+    return waitFor(() => this.fresh.find((m) => ok(m.text) && m.buttons.length > 0), `a menu matching ${match}`);
+  }
+}
+
+/** Waits until the fake server has no unconfirmed updates and the bot had a moment to act. */
+export async function settle(w: World, ms = 150): Promise<void> {
+  await waitFor(() => w.tg.pending === 0, 'updates to be consumed');
+  await new Promise((r) => setTimeout(r, ms));
+}

@@ -1,0 +1,255 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { button } from './fake-telegram.js';
+import { newUser, settle, World } from './harness.js';
+
+let w: World;
+
+beforeAll(async () => {
+  w = await World.start();
+});
+afterAll(async () => {
+  await w?.close();
+});
+
+describe('operator API: POST /partners/{id}/invites', () => {
+  it('when an operator creates an invite, then it answers 201 with a one-time code and a t.me link', async () => {
+    const p = await w.t.newPartner();
+    const r = await w.t.admin('POST', `/partners/${p.id}/invites`, { role: 'staff' });
+    expect(r.status).toBe(201);
+    expect(r.body.code).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+    // the bot has started and remembered its username
+    expect(r.body.link).toBe(`https://t.me/partner_test_bot?start=${r.body.code}`);
+  });
+
+  it('when the role is wrong or missing, then 400 validation_error in the flat format', async () => {
+    const p = await w.t.newPartner();
+    for (const body of [{ role: 'boss' }, {}, { role: 'owner', extra: 1 }, []]) {
+      const r = await w.t.admin('POST', `/partners/${p.id}/invites`, body);
+      expect(r.status).toBe(400);
+      expect(r.body.code).toBe('validation_error');
+      expect(typeof r.body.detail).toBe('string');
+    }
+  });
+
+  it('when the partner does not exist, then 404 not_found; without the token, 401', async () => {
+    expect((await w.t.admin('POST', '/partners/99999/invites', { role: 'owner' })).body.code).toBe('not_found');
+    expect((await w.t.admin('POST', '/partners/abc/invites', { role: 'owner' })).status).toBe(404);
+    const anon = await w.t.app.inject({ method: 'POST', url: '/api/admin/v1/partners/1/invites', payload: { role: 'owner' } });
+    expect(anon.statusCode).toBe(401);
+  });
+});
+
+describe('linking', () => {
+  it('when a user opens an invite, then the account is linked with the role; the code cannot be used again', async () => {
+    const p = await w.t.newPartner();
+    const inv = await w.t.admin('POST', `/partners/${p.id}/invites`, { role: 'staff' });
+    const alice = w.chat(newUser());
+    await alice.say(`/start ${inv.body.code}`);
+    const m = await alice.expect('linked to partner');
+    expect(m.text).toContain(`#${p.id}`);
+    expect(m.text).toContain('staff');
+    expect(m.text).toContain('/order');
+    expect(m.text).not.toContain('/apikey');
+
+    const bob = w.chat(newUser());
+    await bob.say(`/start ${inv.body.code}`);
+    await bob.expect('unknown, already used or expired');
+    await bob.say('/balance');
+    await bob.expect('open the invite link');
+  });
+
+  it('when the invite is older than 24 h of service clock, then it is refused', async () => {
+    const p = await w.t.newPartner();
+    const inv = await w.t.admin('POST', `/partners/${p.id}/invites`, { role: 'owner' });
+    await w.t.advance(25 * 3600);
+    const carol = w.chat(newUser('ru'));
+    await carol.say(`/start ${inv.body.code}`);
+    await carol.expect('истёк');
+    await carol.say('/balance');
+    await carol.expect('ссылку-приглашение');
+  });
+
+  it('when an unlinked user writes anything, then only the short explanation comes back', async () => {
+    const stranger = w.chat(newUser());
+    for (const text of ['/start', 'hello', '/order', '/apikey', '/reviews']) {
+      await stranger.say(text);
+      const m = await stranger.expect('open the invite link');
+      expect(m.buttons).toEqual([]);
+    }
+    await settle(w);
+    expect(stranger.all.every((m) => m.text.includes('open the invite link') || m.text.includes('unknown'))).toBe(true);
+    // a button press is answered with the explanation too, and no message is sent
+    const before = stranger.all.length;
+    w.tg.press(stranger.user, stranger.all[0], 'ol:1');
+    await settle(w);
+    expect(stranger.all.length).toBe(before);
+    const answer = w.tg.callsOf('answerCallbackQuery').at(-1)!;
+    expect(answer.payload.text).toContain('open the invite link');
+  });
+});
+
+describe('owner commands', () => {
+  it('when staff use /topup, /apikey or /webhook, then they are refused', async () => {
+    const p = await w.t.newPartner();
+    const staff = w.chat(newUser());
+    await w.link(staff.user, p.id, 'staff');
+    for (const cmd of ['/topup', '/apikey', '/webhook']) {
+      await staff.say(cmd);
+      const m = await staff.expect('Only the account owner');
+      expect(m.buttons).toEqual([]);
+    }
+  });
+
+  it('/balance shows both balances', async () => {
+    const p = await w.t.newPartner({ usd: '123.45', ton: '50.000' });
+    const staff = w.chat(newUser());
+    await w.link(staff.user, p.id, 'staff');
+    await staff.say('/balance');
+    const m = await staff.expect('USD: 123.45');
+    expect(m.text).toContain('TON: 50.000');
+  });
+
+  it('/topup explains how to fund each balance with the minimums and addresses, and gives the exact amount to send', async () => {
+    const p = await w.t.newPartner();
+    const owner = w.chat(newUser());
+    await w.link(owner.user, p.id, 'owner');
+    await owner.say('/topup');
+    const m = await owner.expectMenu('How to top up');
+    expect(m.text).toMatch(/TRC-20/);
+    expect(m.text).toMatch(/TON coin on the TON network only/);
+    expect(m.text).toContain('Minimums: USD 5.00, TON 10.000');
+    // sandbox mode: the fixed demo addresses
+    expect(m.text).toContain('USDT on TRC-20: T');
+    await owner.press(m, button(m, 'Top up USD'));
+    await owner.expect('How much USD? Send an amount of at least 5.00');
+    await owner.say('3');
+    await owner.expect('below the minimum top-up: at least 5.00 USD');
+    await owner.say('25');
+    const req = await owner.expect('Send exactly');
+    expect(req.text).toMatch(/Send exactly 25\.\d\d USDT/);
+    expect(req.text).toContain('TRC-20');
+
+    // a text instead of a button just leaves the offer
+    await owner.say('/topup');
+    await owner.expectMenu('How to top up');
+    await owner.say('/balance');
+    await owner.expect('Balances:');
+  });
+
+  it('/topup before the first top-up states the activation minimum, in Russian for a Russian client', async () => {
+    const p = await w.t.admin('POST', '/partners', { name: 'Новый' });
+    const owner = w.chat(newUser('ru'));
+    await w.link(owner.user, p.body.partner_id, 'owner');
+    await owner.say('/topup');
+    const m = await owner.expectMenu('Как пополнить');
+    expect(m.text).toContain('Первое пополнение активирует аккаунт');
+    await owner.press(m, button(m, 'Пополнить TON'));
+    await owner.expect('Сколько TON?');
+    await owner.say('12');
+    const req = await owner.expect('Отправьте ровно');
+    expect(req.text).toContain('Комментарий к переводу TON');
+  });
+
+  it('when a top-up is credited, then the owners hear of it and staff do not', async () => {
+    const p = await w.t.newPartner();
+    const owner = w.chat(newUser());
+    const staff = w.chat(newUser());
+    await w.link(owner.user, p.id, 'owner');
+    await w.link(staff.user, p.id, 'staff');
+    const staffBefore = staff.all.length;
+    w.t.deps.bus.emit('topup_credited', { partnerId: p.id, topupId: 'tp_1', currency: 'USD', amount: '25.00' });
+    await owner.expect('Top-up credited: 25.00 USD');
+    await settle(w);
+    expect(staff.all.length).toBe(staffBefore);
+  });
+
+  it('/apikey issues a working key shown once, optionally limited to IPs; a bad IP is explained', async () => {
+    const p = await w.t.newPartner();
+    const owner = w.chat(newUser());
+    await w.link(owner.user, p.id, 'owner');
+
+    await owner.say('/apikey');
+    const menu = await owner.expectMenu('Issue a new API key');
+    await owner.press(menu, button(menu, 'without IP limit'));
+    const shown = await owner.expect('New API key');
+    expect(shown.parse_mode).toBe('HTML');
+    const key = /pk_live_[A-Za-z0-9_-]+/.exec(shown.text)![0];
+    expect((await w.t.partnerCall(key, 'GET', '/me')).status).toBe(200);
+    // the old key from the harness no longer works
+    expect((await p.call('GET', '/me')).status).toBe(401);
+    // nothing secret is left in the stored conversation state
+    const rows = w.t.db.$client.prepare('select value from bot_sessions').all() as { value: string }[];
+    expect(rows.some((r) => r.value.includes(key))).toBe(false);
+
+    await owner.say('/apikey');
+    const menu2 = await owner.expectMenu('Issue a new API key');
+    await owner.press(menu2, button(menu2, 'IP whitelist'));
+    await owner.expect('Send the allowed IP addresses');
+    await owner.say('not-an-ip');
+    await owner.expect('Not accepted');
+    await owner.say('203.0.113.7, 198.51.100.0/24');
+    const limited = await owner.expect('New API key');
+    expect(limited.text).toContain('203.0.113.7, 198.51.100.0/24');
+    const key2 = /pk_live_[A-Za-z0-9_-]+/.exec(limited.text)![0];
+    expect((await w.t.partnerCall(key2, 'GET', '/me')).status).toBe(403); // inject comes from 127.0.0.1
+    expect((await w.t.partnerCall(key, 'GET', '/me')).status).toBe(401);
+  });
+
+  it('/apikey before the first top-up explains that the account is not activated', async () => {
+    const p = await w.t.admin('POST', '/partners', { name: 'New' });
+    const owner = w.chat(newUser());
+    await w.link(owner.user, p.body.partner_id, 'owner');
+    await owner.say('/apikey');
+    const menu = await owner.expectMenu('Issue a new API key');
+    await owner.press(menu, button(menu, 'without IP limit'));
+    await owner.expect('not activated yet');
+    await owner.say('/topup');
+    const m = await owner.expect('How to top up');
+    expect(m.text).toContain('first top-up activates the account and must be at least 10 (USD 10.00 or TON 10.000)');
+  });
+
+  it('/webhook sets the URL and shows the secret once; a bad URL is explained; a new secret can be made', async () => {
+    const p = await w.t.newPartner();
+    const owner = w.chat(newUser());
+    await w.link(owner.user, p.id, 'owner');
+
+    await owner.say('/webhook');
+    const menu = await owner.expectMenu('never saved');
+    await owner.press(menu, button(menu, 'Set address'));
+    await owner.expect('Send the webhook address');
+    await owner.say('http://10.0.0.1/hook');
+    await owner.expect('local, private or internal network');
+    await owner.say('ftp://example.com/hook');
+    await owner.expect('only http:// and https://');
+    await owner.say('https://hooks.example.com/pos');
+    const saved = await owner.expect('Saved. Address: https://hooks.example.com/pos');
+    const secret = /whsec_[0-9a-f]+/.exec(saved.text)![0];
+    const view = await w.t.admin('GET', `/partners/${p.id}`);
+    expect(view.body.webhook).toEqual({ url: 'https://hooks.example.com/pos', has_secret: true });
+
+    // saving again keeps the secret (not shown); regenerating shows a new one
+    await owner.say('/webhook');
+    const menu2 = await owner.expectMenu('Secret: set');
+    await owner.press(menu2, button(menu2, 'New secret'));
+    const regen = await owner.expect('Webhook secret');
+    const secret2 = /whsec_[0-9a-f]+/.exec(regen.text)![0];
+    expect(secret2).not.toBe(secret);
+  });
+
+  it('/cancel inside a conversation ends it; a command in the middle runs as usual', async () => {
+    const p = await w.t.newPartner();
+    const owner = w.chat(newUser());
+    await w.link(owner.user, p.id, 'owner');
+    await owner.say('/webhook');
+    const menu = await owner.expectMenu('Webhook');
+    await owner.press(menu, button(menu, 'Set address'));
+    await owner.expect('Send the webhook address');
+    await owner.say('/balance');
+    await owner.expect('Balances:');
+    // the conversation is over: text is no longer taken as the URL
+    await owner.say('https://hooks.example.com/x');
+    await owner.expect('Commands:');
+    await owner.say('/cancel');
+    await owner.expect('Nothing to cancel');
+  });
+});

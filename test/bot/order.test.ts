@@ -1,0 +1,274 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestPartner } from '../helpers.js';
+import { button, waitFor } from './fake-telegram.js';
+import { newUser, settle, World, type Chat } from './harness.js';
+
+let w: World;
+
+beforeAll(async () => {
+  w = await World.start();
+});
+afterAll(async () => {
+  await w?.close();
+});
+
+async function staffOf(p: TestPartner, language = 'en'): Promise<Chat> {
+  const chat = w.chat(newUser(language));
+  await w.link(chat.user, p.id, 'staff');
+  return chat;
+}
+
+/** /order → Stars → preset → recipient: returns the confirmation message. */
+async function toStarsConfirmation(chat: Chat, quantity: number, recipient: string) {
+  await chat.say('/order');
+  const products = await chat.expectMenu('What would you like to order?');
+  await chat.press(products, button(products, 'Stars'));
+  const amounts = await chat.expectMenu('How many stars?');
+  await chat.press(amounts, button(amounts, new RegExp(`^${quantity}$`)));
+  await chat.expect('Send the recipient');
+  await chat.say(recipient);
+  return chat.expectMenu('Please check the order');
+}
+
+async function balanceUsd(p: TestPartner): Promise<string> {
+  return (await p.call('GET', '/me')).body.balances.USD;
+}
+
+async function orders(p: TestPartner): Promise<any[]> {
+  return (await p.call('GET', '/orders')).body.items;
+}
+
+describe('ordering Stars', () => {
+  it('when staff order 100 stars and confirm, then a real order is made, debited, and the chat hears when it completes', async () => {
+    const p = await w.t.newPartner();
+    const chat = await staffOf(p);
+    const confirm = await toStarsConfirmation(chat, 100, '@alice_user');
+    expect(confirm.text).toContain('100 stars for @alice_user');
+    expect(confirm.text).toContain('Price: 1.58 USD'); // 15.00 × 1.05 per 1000, rounded up to the cent
+    expect(confirm.text).toContain('Balance: 1000.00 USD → after the order: 998.42 USD');
+    const data = button(confirm, 'Confirm');
+    expect(data).toMatch(/^c:[0-9a-f]+:ok:bot-[0-9a-f]{24}$/);
+
+    await chat.press(confirm, data);
+    const accepted = await chat.expect('accepted');
+    const orderId = /PA-\d+/.exec(accepted.text)![0];
+    expect(accepted.text).toContain('100 звёзд Telegram для @alice_user');
+    expect(accepted.text).toContain('Debited: 1.58 USD');
+    expect(await balanceUsd(p)).toBe('998.42');
+    const order = (await p.call('GET', `/orders/${orderId}`)).body;
+    expect(order).toMatchObject({ type: 'stars', quantity: 100, recipient: '@alice_user', partner_price: '1.58', status: 'processing' });
+    // the buttons are gone from the confirmation
+    await waitFor(() => w.tg.messages.find((m) => m.message_id === confirm.message_id)!.buttons.length === 0, 'buttons removed');
+
+    await w.t.advance(30);
+    const done = await chat.expect(`Order ${orderId} completed`);
+    expect(done.text).toContain('100 звёзд Telegram для @alice_user');
+    expect((await p.call('GET', `/orders/${orderId}`)).body.status).toBe('completed');
+  });
+
+  it('when the confirmation is tapped twice, then exactly one order and one debit', async () => {
+    const p = await w.t.newPartner();
+    const chat = await staffOf(p);
+    const confirm = await toStarsConfirmation(chat, 500, 'bob_user');
+    const data = button(confirm, 'Confirm');
+    await chat.press(confirm, data);
+    w.tg.press(chat.user, confirm, data); // the second tap arrives before the bot answered the first
+    await chat.expect('accepted');
+    await chat.expect('already used');
+    await settle(w);
+    const list = await orders(p);
+    expect(list).toHaveLength(1);
+    expect(list[0].partner_price).toBe('7.88');
+    expect(await balanceUsd(p)).toBe('992.12');
+    const ledger = await w.t.admin('GET', `/partners/${p.id}/ledger?currency=USD`);
+    expect(ledger.body.items.filter((e: any) => e.kind === 'order_debit')).toHaveLength(1);
+  });
+
+  it('when another amount is typed, then it must be within the limits', async () => {
+    const p = await w.t.newPartner();
+    const chat = await staffOf(p);
+    await chat.say('/order');
+    const products = await chat.expectMenu('What would you like to order?');
+    await chat.press(products, button(products, 'Stars'));
+    const amounts = await chat.expectMenu('How many stars?');
+    await chat.press(amounts, button(amounts, 'Other amount'));
+    await chat.expect('a whole number from 50 to 50000');
+    await chat.say('49');
+    await chat.expect('not a whole number from 50 to 50000');
+    w.tg.sendSticker(chat.user);
+    await chat.expect('Please use the buttons above or send /cancel');
+    await chat.say('12345');
+    await chat.expect('Send the recipient');
+    await chat.say('carol_user');
+    const confirm = await chat.expectMenu('Please check the order');
+    expect(confirm.text).toContain('12345 stars for @carol_user');
+    expect(confirm.text).toContain('Price: 194.44 USD');
+  });
+
+  it('when the recipient does not exist, then it is explained and another username is asked for', async () => {
+    const p = await w.t.newPartner();
+    const chat = await staffOf(p);
+    await chat.say('/order');
+    const products = await chat.expectMenu('What would you like to order?');
+    await chat.press(products, button(products, 'Stars'));
+    const amounts = await chat.expectMenu('How many stars?');
+    await chat.press(amounts, button(amounts, /^50$/));
+    await chat.expect('Send the recipient');
+    await chat.say('@ghost_nobody');
+    const m = await chat.expect('No such Telegram user');
+    expect(m.text).toContain('Send another username');
+    await chat.say('dave_user');
+    await chat.expectMenu('Please check the order');
+    expect(await orders(p)).toHaveLength(0);
+  });
+
+  it('when the balance is too low, then the refusal names the balance and nothing is debited', async () => {
+    const p = await w.t.newPartner({ usd: '10.00' });
+    const chat = await staffOf(p);
+    const confirm = await toStarsConfirmation(chat, 5000, 'erin_user');
+    expect(confirm.text).toContain('Price: 78.75 USD');
+    expect(confirm.text).toContain('not enough');
+    await chat.press(confirm, button(confirm, 'Confirm'));
+    const m = await chat.expect('Not enough money');
+    expect(m.text).toContain('the USD balance is 10.00 USD');
+    expect(await balanceUsd(p)).toBe('10.00');
+    expect(await orders(p)).toHaveLength(0);
+  });
+
+  it('when the user speaks Russian, then the flow is in Russian', async () => {
+    const p = await w.t.newPartner();
+    const chat = await staffOf(p, 'ru');
+    await chat.say('/order');
+    const products = await chat.expectMenu('Что заказать?');
+    await chat.press(products, button(products, 'Звёзды'));
+    const amounts = await chat.expectMenu('Сколько звёзд?');
+    await chat.press(amounts, button(amounts, /^100$/));
+    await chat.expect('Отправьте имя пользователя');
+    await chat.say('frank_user');
+    const confirm = await chat.expectMenu('Проверьте заказ');
+    expect(confirm.text).toContain('100 звёзд для @frank_user');
+    await chat.press(confirm, button(confirm, 'Подтвердить'));
+    await chat.expect('принят');
+  });
+
+  it('when Cancel is pressed, then the conversation ends without an order', async () => {
+    const p = await w.t.newPartner();
+    const chat = await staffOf(p);
+    const confirm = await toStarsConfirmation(chat, 50, 'gina_user');
+    await chat.press(confirm, button(confirm, 'Cancel'));
+    await waitFor(() => w.tg.messages.find((m) => m.message_id === confirm.message_id)!.text === 'Cancelled.', 'cancelled');
+    expect(await orders(p)).toHaveLength(0);
+  });
+});
+
+describe('ordering Premium', () => {
+  it('when the recipient already has Premium, then the confirmation warns that the order will wait', async () => {
+    const p = await w.t.newPartner();
+    const chat = await staffOf(p);
+    await chat.say('/order');
+    const products = await chat.expectMenu('What would you like to order?');
+    await chat.press(products, button(products, 'Premium'));
+    const terms = await chat.expectMenu('Premium for how long?');
+    await chat.press(terms, button(terms, '6 months'));
+    await chat.expect('Send the recipient');
+    await chat.say('@premium_holder');
+    const confirm = await chat.expectMenu('Please check the order');
+    expect(confirm.text).toContain('Premium for 6 months for @premium_holder');
+    expect(confirm.text).toContain('Price: 16.79 USD');
+    expect(confirm.text).toContain('already has an active Premium subscription');
+    expect(confirm.text).toContain('wait until the current subscription ends');
+    await chat.press(confirm, button(confirm, 'Confirm'));
+    const accepted = await chat.expect('accepted');
+    expect(accepted.text).toContain('Telegram Premium на 6 месяцев для @premium_holder');
+    expect(await balanceUsd(p)).toBe('983.21');
+
+    // a second Premium order for the same account is refused with the contract's reason
+    await chat.say('/order');
+    const again = await chat.expectMenu('What would you like to order?');
+    await chat.press(again, button(again, 'Premium'));
+    const terms2 = await chat.expectMenu('Premium for how long?');
+    await chat.press(terms2, button(terms2, '3 months'));
+    await chat.expect('Send the recipient');
+    await chat.say('premium_holder');
+    const confirm2 = await chat.expectMenu('Please check the order');
+    await chat.press(confirm2, button(confirm2, 'Confirm'));
+    await chat.expect('already has an unfinished Premium order');
+    expect(await orders(p)).toHaveLength(1);
+  });
+});
+
+describe('ordering a gift', () => {
+  it('when staff browse a collection by price and confirm a gift, then the order carries the confirmed price as max_price', async () => {
+    const p = await w.t.newPartner();
+    const chat = await staffOf(p);
+    await chat.say('/order');
+    const products = await chat.expectMenu('What would you like to order?');
+    await chat.press(products, button(products, 'Gift'));
+    const cols = await chat.expectMenu('Choose a collection');
+    expect(cols.buttons.length).toBeGreaterThanOrEqual(5); // 4+ collections and Cancel
+    await chat.press(cols, cols.buttons[0][0].callback_data!);
+    const page = await chat.expectMenu('gifts from the cheapest (page 1)');
+    const prices = [...page.text.matchAll(/— (\d+\.\d{3}) TON/g)].map((m) => Number(m[1]));
+    expect(prices).toHaveLength(5);
+    expect([...prices].sort((a, b) => a - b)).toEqual(prices);
+    await chat.press(page, button(page, 'Pricier'));
+    await waitFor(() => w.tg.messages.find((m) => m.message_id === page.message_id)!.text.includes('(page 2)'), 'page 2');
+    const page2 = w.tg.messages.find((m) => m.message_id === page.message_id)!;
+    const prices2 = [...page2.text.matchAll(/— (\d+\.\d{3}) TON/g)].map((m) => Number(m[1]));
+    expect(prices2[0]).toBeGreaterThanOrEqual(prices[4]);
+    await chat.press(page2, button(page2, 'Cheaper'));
+    await waitFor(() => w.tg.messages.find((m) => m.message_id === page.message_id)!.text.includes('(page 1)'), 'page 1 again');
+    const again = w.tg.messages.find((m) => m.message_id === page.message_id)!;
+    const first = /1\. (.+) #(\d+) — (\d+\.\d{3}) TON/.exec(again.text)!;
+    await chat.press(again, again.buttons[0][0].callback_data!);
+    await chat.expect('Send the recipient');
+    await chat.say('nogift_olga');
+    await chat.expect('cannot receive gifts');
+    await chat.say('@nora_user');
+    const confirm = await chat.expectMenu('Please check the order');
+    expect(confirm.text).toContain(`Gift ${first[1]} #${first[2]}`);
+    expect(confirm.text).toContain(`Price: ${first[3]} TON`);
+    expect(confirm.text).toContain(`accepts ${first[3]} TON as the maximum price`);
+    await chat.press(confirm, button(confirm, 'Confirm'));
+    const accepted = await chat.expect('accepted');
+    const orderId = /pa_[0-9a-f-]+/.exec(accepted.text)![0];
+    expect(accepted.text).toContain(`Подарок ${first[1]} #${first[2]} для @nora_user`);
+    const order = (await p.call('GET', `/orders/${orderId}`)).body;
+    expect(order).toMatchObject({ type: 'nft', partner_price: first[3], currency: 'TON', recipient: '@nora_user' });
+    const ton = (await p.call('GET', '/me')).body.balances.TON;
+    expect(Number(ton)).toBeCloseTo(1000 - Number(first[3]), 3);
+  });
+});
+
+describe('orders list', () => {
+  it('/orders pages through recent orders and shows one order on request', async () => {
+    const p = await w.t.newPartner();
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) ids.push((await p.order('stars', { quantity: 50 + i, recipient: `user_${i}x` })).body.order_id);
+    const chat = await staffOf(p);
+    await chat.say('/orders');
+    const page1 = await chat.expectMenu('Recent orders (page 1)');
+    expect(page1.text).toContain(ids[6]);
+    expect(page1.text).not.toContain(ids[1]);
+    await chat.press(page1, button(page1, 'Older'));
+    const page2 = await waitFor(() => {
+      const m = w.tg.messages.find((x) => x.message_id === page1.message_id)!;
+      return m.text.includes('page 2') && m;
+    }, 'page 2');
+    expect(page2.text).toContain(ids[0]);
+    expect(page2.text).toContain(ids[1]);
+    expect(() => button(page2, 'Older')).toThrow();
+    await chat.press(page2, button(page2, ids[0]));
+    const details = await chat.expect(`Order ${ids[0]}`);
+    expect(details.text).toContain('Status: in progress');
+    expect(details.text).toContain('50 звёзд Telegram для @user_0x');
+
+    // the same message is edited in place: back to the newest page
+    await chat.press(page2, button(page2, 'Newer'));
+    await waitFor(() => w.tg.messages.find((x) => x.message_id === page1.message_id)!.text.includes('page 1'), 'page 1 again');
+    await chat.say(`/status ${ids[1]}`);
+    await chat.expect(`Order ${ids[1]}`);
+    await chat.say('/status PA-999999');
+    await chat.expect('No such order');
+  });
+});
