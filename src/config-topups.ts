@@ -1,30 +1,12 @@
 import { z } from 'zod';
 import { isTronAddress, tonRawAddress } from './domain/chain-address.js';
+import { httpUrl, int, optionalString } from './config-fields.js';
 
 /**
  * Environment variables of the chain watchers (automatic top-ups), merged into the envSchema of
  * src/config.ts. Defaults point at the public mainnet APIs and the mainnet USDT contracts; README
  * "Top-ups" documents each one.
  */
-
-const int = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
-const httpUrl = z.string().refine((s) => {
-  try {
-    const u = new URL(s);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}, 'must be an http(s) URL');
-const optionalString = z
-  .string()
-  .optional()
-  .transform((s) => (s === undefined || s.trim() === '' ? undefined : s.trim()));
 
 export const topupEnvShape = {
   /** `1`: run the chain watchers; unset: on when not in sandbox mode or when a DEPOSIT_ADDRESS_* is set. */

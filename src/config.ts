@@ -1,40 +1,15 @@
 import { z } from 'zod';
 import ipaddr from 'ipaddr.js';
 import { topupEnvShape } from './config-topups.js';
+import { bool01, csv, httpUrl, int, optionalString } from './config-fields.js';
 
 /** Environment variables of operator-api.md section 1, validated once at start-up. */
 
-const bool01 = z.enum(['0', '1']).transform((v) => v === '1');
-const int = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
-const csv = z.string().transform((s) =>
-  s
-    .split(',')
-    .map((x) => x.trim())
-    .filter(Boolean),
-);
 const cidrList = csv.refine(
   (items) => items.every((c) => isCidrOrIp(c)),
   'must be a comma-separated list of CIDRs or IP addresses',
 );
 const chatIds = csv.refine((items) => items.every((c) => /^-?\d+$/.test(c)), 'must be comma-separated chat ids');
-const httpUrl = z.string().refine((s) => {
-  try {
-    const u = new URL(s);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}, 'must be an http(s) URL');
-const optionalString = z
-  .string()
-  .optional()
-  .transform((s) => (s === undefined || s.trim() === '' ? undefined : s.trim()));
-
 export function isCidrOrIp(s: string): boolean {
   try {
     if (s.includes('/')) ipaddr.parseCIDR(s);
