@@ -11,6 +11,7 @@ import {
   webhookConversation,
   WEBHOOK_CONVERSATION,
 } from './conversations/owner.js';
+import { depositConversation, DEPOSIT_CONVERSATION } from './conversations/deposit.js';
 import { orderConversation, ORDER_CONVERSATION } from './conversations/order.js';
 import { balanceFeature } from './features/balance.js';
 import { gateFeature } from './features/gate.js';
@@ -88,6 +89,7 @@ export function createBot(token: string, input: BotDeps): Bot<BotContext> {
   root.use(createConversation(topupConversation(env), { id: TOPUP_CONVERSATION, ...conv }));
   root.use(createConversation(apikeyConversation(env), { id: APIKEY_CONVERSATION, ...conv }));
   root.use(createConversation(webhookConversation(env), { id: WEBHOOK_CONVERSATION, ...conv }));
+  root.use(createConversation(depositConversation(env), { id: DEPOSIT_CONVERSATION, ...conv }));
 
   root.use(startFeature());
   root.use(operatorFeature());

@@ -1,16 +1,22 @@
 import { Composer, type Api } from 'grammy';
 import type { Alert } from '../../src/app/event-bus.js';
 import { chatLanguage } from '../../src/app/bot-users.js';
+import { listDeposits } from '../../src/app/deposits.js';
 import { getOperatorOrder, listReviews, resolveReview } from '../../src/app/orders/review.js';
 import { ApiError } from '../../src/domain/errors.js';
 import type { BotContext, BotDeps } from '../context.js';
-import { REVIEW_DATA } from '../keyboards/data.js';
-import { reviewKeyboard } from '../keyboards/review.js';
+import { DEPOSIT_CONVERSATION } from '../conversations/deposit.js';
+import { DEPOSIT_DATA, REVIEW_DATA } from '../keyboards/data.js';
+import { depositKeyboard, reviewKeyboard } from '../keyboards/review.js';
 import { orderInfo, textsOf, type OrderInfo, type Texts } from '../texts/index.js';
 
-/** Operators (ADMIN_CHAT_IDS): /reviews, the Deliver / Refund buttons, and the alerts the runner sends. */
+/**
+ * Operators (ADMIN_CHAT_IDS): /reviews, the Deliver / Refund buttons, /deposits with the Credit / Close
+ * buttons of unmatched deposits, and the alerts the runner sends.
+ */
 
 export const REVIEWS_SHOWN = 20;
+export const DEPOSITS_SHOWN = 20;
 
 function orderOrNull(env: BotDeps, orderId: string): OrderInfo | null {
   try {
@@ -55,11 +61,27 @@ export function operatorFeature(): Composer<BotContext> {
       }
     }
   });
+
+  c.command('deposits', async (ctx, next) => {
+    if (!ctx.isOperator) return next();
+    const items = listDeposits(ctx.env.deps, { status: 'unmatched' }).items;
+    if (!items.length) return void (await ctx.reply(ctx.t.operator.depositsNone));
+    await ctx.reply(ctx.t.operator.depositsHeader(items.length, DEPOSITS_SHOWN));
+    for (const d of items.slice(0, DEPOSITS_SHOWN))
+      await ctx.reply(ctx.t.operator.deposit(d), { reply_markup: depositKeyboard(ctx.t, d.deposit_id) });
+  });
+
+  c.callbackQuery(DEPOSIT_DATA, async (ctx) => {
+    if (!ctx.isOperator) return void (await ctx.answerCallbackQuery({ text: ctx.t.common.operatorsOnly }));
+    await ctx.answerCallbackQuery();
+    await ctx.conversation.exitAll();
+    await ctx.conversation.enter(DEPOSIT_CONVERSATION, ctx.match[2], ctx.match[1] === 'c' ? 'credit' : 'close');
+  });
   return c;
 }
 
-/** The alert text (and buttons for a review) in the operator chat's language. */
-export function alertMessage(env: BotDeps, t: Texts, a: Alert): { text: string; reviewOrderId?: string } {
+/** The alert text (and buttons for a review or an unmatched deposit) in the operator chat's language. */
+export function alertMessage(env: BotDeps, t: Texts, a: Alert): { text: string; reviewOrderId?: string; depositId?: string } {
   switch (a.kind) {
     case 'review':
       return { text: t.operator.review(a.orderId, a.partnerId, a.stage, orderOrNull(env, a.orderId)), reviewOrderId: a.orderId };
@@ -68,7 +90,7 @@ export function alertMessage(env: BotDeps, t: Texts, a: Alert): { text: string; 
     case 'webhook_gave_up':
       return { text: t.operator.webhookGaveUp(a.orderId, a.partnerId, a.event, a.reason) };
     case 'unmatched_deposit':
-      return { text: t.operator.unmatchedDeposit(a.depositId, a.amount, a.asset, a.network, a.reason) };
+      return { text: t.operator.unmatchedDeposit(a.depositId, a.amount, a.asset, a.network, a.reason), depositId: a.depositId };
     default: {
       // a kind this bot does not know yet: still tell the operators
       const other = a as { kind: string };
@@ -85,7 +107,8 @@ export async function sendAlert(api: Api, env: BotDeps, a: Alert): Promise<void>
       const t = textsOf(chatLanguage(env.deps, chatId));
       const m = alertMessage(env, t, a);
       try {
-        await api.sendMessage(chatId, m.text, m.reviewOrderId ? { reply_markup: reviewKeyboard(t, m.reviewOrderId) } : {});
+        const keyboard = m.reviewOrderId ? reviewKeyboard(t, m.reviewOrderId) : m.depositId ? depositKeyboard(t, m.depositId) : undefined;
+        await api.sendMessage(chatId, m.text, keyboard ? { reply_markup: keyboard } : {});
       } catch (e) {
         env.deps.log.warn({ err: e, chatId, alert: a.kind }, 'operator alert not delivered');
       }

@@ -5,6 +5,7 @@
  * - `ol:<page>`            a page of /orders
  * - `os:<order id>`        the status of one order
  * - `rv:d|r:<order id>`    an operator's review outcome (deliver / refund)
+ * - `dp:c|x:<deposit id>`  an operator's handling of an unmatched deposit (credit to a partner / close)
  */
 export const convData = (nonce: string, action: string) => `c:${nonce}:${action}`;
 export const CONV_DATA = /^c:([0-9a-f]+):(.+)$/;
@@ -18,3 +19,6 @@ export const ORDER_STATUS_DATA = /^os:(.{1,60})$/;
 
 export const reviewData = (outcome: 'delivered' | 'refunded', orderId: string) => `rv:${outcome === 'delivered' ? 'd' : 'r'}:${orderId}`;
 export const REVIEW_DATA = /^rv:([dr]):(.{1,58})$/;
+
+export const depositData = (action: 'credit' | 'close', depositId: string) => `dp:${action === 'credit' ? 'c' : 'x'}:${depositId}`;
+export const DEPOSIT_DATA = /^dp:([cx]):(.{1,58})$/;

@@ -1,4 +1,4 @@
-import { esc, shortTime, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftQuote, type OrderInfo, type Quote } from './types.js';
+import { esc, shortTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftQuote, type OrderInfo, type Quote } from './types.js';
 
 /** Every English text of the bot. Order labels stay Russian (partner-api.md rule 7). */
 
@@ -43,7 +43,7 @@ export const en = {
         if (role === 'owner') lines.push('/topup — how to top up', '/apikey — issue the API key', '/webhook — webhook address and secret');
         lines.push('/cancel — cancel the current action');
       }
-      if (operator) lines.push('', 'Operator:', '/reviews — orders waiting for manual review');
+      if (operator) lines.push('', 'Operator:', '/reviews — orders waiting for manual review', '/deposits — deposits not credited automatically');
       return lines.join('\n');
     },
     ownerOnly: 'Only the account owner can do this.',
@@ -205,7 +205,7 @@ export const en = {
     webhookGaveUp: (orderId: string, partnerId: number, event: string, reason: string) =>
       `📭 Webhook ${event} for order ${orderId} of partner #${partnerId} was given up: ${reason}.`,
     unmatchedDeposit: (depositId: string, amount: string, asset: string, network: string, reason: string) =>
-      `💰 Deposit ${depositId} of ${amount} ${asset} on ${network} was not credited automatically: ${reason}. Resolve it in the operator API (POST /deposits/{id}/resolve).`,
+      `💰 Deposit ${depositId} of ${amount} ${asset} on ${network} was not credited automatically: ${reason}. Credit it to a partner or close it with a note.`,
     other: (kind: string, details: string) => `⚠️ Alert ${kind}: ${details}`,
     btnDeliver: '✅ Deliver',
     btnRefund: '↩️ Refund',
@@ -214,6 +214,41 @@ export const en = {
     notInReview: 'This order is no longer waiting for review.',
     none: 'No orders are waiting for review.',
     header: (n: number) => `Orders waiting for review: ${n}`,
+    btnCreditDeposit: '💰 Credit to partner…',
+    btnCloseDeposit: '✖ Close',
+    deposit: (d: DepositView) =>
+      [
+        `💰 Deposit ${d.deposit_id}: ${d.amount} ${d.asset} on ${d.network}, ${shortTime(d.created_at)}`,
+        `Reason: ${d.reason ?? 'unknown'}${d.note ? ` (${d.note})` : ''}`,
+        `Transaction: ${d.tx_hash}${d.from ? ` from ${d.from}` : ''}`,
+        ...(d.comment ? [`Comment: ${d.comment}`] : []),
+      ].join('\n'),
+    depositsNone: 'No deposits are waiting: every deposit was credited or closed.',
+    depositsHeader: (n: number, shown: number) => `Deposits not credited automatically: ${n}${n > shown ? ` (the newest ${shown} below)` : ''}`,
+    askPartnerId: (d: DepositView) => `Credit ${d.amount} ${d.asset} (deposit ${d.deposit_id}) to which partner? Send the partner id, a number.`,
+    badPartnerId: 'That is not a partner id: send a whole number, for example 42, or /cancel.',
+    askCloseNote: (d: DepositView) =>
+      `Close deposit ${d.deposit_id} (${d.amount} ${d.asset}) without crediting anyone? Send a short note why (for example "returned to the sender"), or /cancel.`,
+    depositCredited: (d: DepositView) => `✅ Deposit ${d.deposit_id} credited to partner #${d.partner_id}: ${d.amount} ${d.asset}.${d.note ? `\n${d.note}` : ''}`,
+    depositClosed: (d: DepositView) => `✖ Deposit ${d.deposit_id} closed: ${d.note ?? ''}`,
+    depositGone: (id: string, status: string | null) =>
+      status ? `Deposit ${id} is no longer waiting (it is ${status}); nothing was changed.` : `There is no deposit ${id}.`,
+    depositError: (e: ErrorInfo, partnerId: number): string => {
+      switch (e.code) {
+        case 'deposit_not_unmatched':
+          return 'This deposit is no longer waiting: it was credited or closed in the meantime. Nothing was changed.';
+        case 'topup_below_minimum':
+          return `Not credited: for partner #${partnerId} the top-up must be at least ${e.extra.minimum} ${e.extra.currency} (a partner's first top-up is at least 10). Send another partner id, or /cancel and close the deposit.`;
+        case 'not_found':
+          return /partner/i.test(e.detail) ? `There is no partner #${partnerId}. Check the id and send it again, or /cancel.` : 'This deposit no longer exists.';
+        case 'bad_network':
+          return `Not credited: ${e.detail} This deposit can only be closed.`;
+        case 'tx_hash_conflict':
+          return `Not credited: ${e.detail}`;
+        default:
+          return en.error(e);
+      }
+    },
   },
   error: (e: ErrorInfo): string => {
     const x = e.extra;

@@ -1,6 +1,6 @@
 import { ruPlural } from '../../src/domain/labels.js';
 import type { Texts } from './en.js';
-import { esc, shortTime, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftQuote, type OrderInfo, type Quote } from './types.js';
+import { esc, shortTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftQuote, type OrderInfo, type Quote } from './types.js';
 
 /** Все русские тексты бота. */
 
@@ -48,7 +48,7 @@ export const ru: Texts = {
         if (role === 'owner') lines.push('/topup — как пополнить баланс', '/apikey — выпустить API-ключ', '/webhook — адрес и секрет вебхука');
         lines.push('/cancel — отменить текущее действие');
       }
-      if (operator) lines.push('', 'Оператор:', '/reviews — заказы на ручной проверке');
+      if (operator) lines.push('', 'Оператор:', '/reviews — заказы на ручной проверке', '/deposits — поступления, не зачисленные автоматически');
       return lines.join('\n');
     },
     ownerOnly: 'Это может сделать только владелец аккаунта.',
@@ -210,7 +210,7 @@ export const ru: Texts = {
     webhookGaveUp: (orderId: string, partnerId: number, event: string, reason: string) =>
       `📭 Вебхук ${event} по заказу ${orderId} партнёра №${partnerId} не доставлен, попытки прекращены: ${reason}.`,
     unmatchedDeposit: (depositId: string, amount: string, asset: string, network: string, reason: string) =>
-      `💰 Поступление ${depositId} на ${amount} ${asset} в сети ${network} не зачислено автоматически: ${reason}. Разберите его в API оператора (POST /deposits/{id}/resolve).`,
+      `💰 Поступление ${depositId} на ${amount} ${asset} в сети ${network} не зачислено автоматически: ${reason}. Зачислите его партнёру или закройте с пометкой.`,
     other: (kind: string, details: string) => `⚠️ Оповещение ${kind}: ${details}`,
     btnDeliver: '✅ Доставлен',
     btnRefund: '↩️ Вернуть деньги',
@@ -219,6 +219,41 @@ export const ru: Texts = {
     notInReview: 'Этот заказ уже не ждёт проверки.',
     none: 'Заказов на проверке нет.',
     header: (n: number) => `Заказов на проверке: ${n}`,
+    btnCreditDeposit: '💰 Зачислить партнёру…',
+    btnCloseDeposit: '✖ Закрыть',
+    deposit: (d: DepositView) =>
+      [
+        `💰 Поступление ${d.deposit_id}: ${d.amount} ${d.asset} в сети ${d.network}, ${shortTime(d.created_at)}`,
+        `Причина: ${d.reason ?? 'неизвестна'}${d.note ? ` (${d.note})` : ''}`,
+        `Транзакция: ${d.tx_hash}${d.from ? ` от ${d.from}` : ''}`,
+        ...(d.comment ? [`Комментарий: ${d.comment}`] : []),
+      ].join('\n'),
+    depositsNone: 'Неразобранных поступлений нет: все зачислены или закрыты.',
+    depositsHeader: (n: number, shown: number) => `Поступлений, не зачисленных автоматически: ${n}${n > shown ? ` (ниже последние ${shown})` : ''}`,
+    askPartnerId: (d: DepositView) => `Какому партнёру зачислить ${d.amount} ${d.asset} (поступление ${d.deposit_id})? Отправьте номер партнёра — число.`,
+    badPartnerId: 'Это не номер партнёра: отправьте целое число, например 42, или /cancel.',
+    askCloseNote: (d: DepositView) =>
+      `Закрыть поступление ${d.deposit_id} (${d.amount} ${d.asset}) без зачисления? Отправьте короткую пометку, почему (например, «возвращено отправителю»), или /cancel.`,
+    depositCredited: (d: DepositView) => `✅ Поступление ${d.deposit_id} зачислено партнёру №${d.partner_id}: ${d.amount} ${d.asset}.${d.note ? `\n${d.note}` : ''}`,
+    depositClosed: (d: DepositView) => `✖ Поступление ${d.deposit_id} закрыто: ${d.note ?? ''}`,
+    depositGone: (id: string, status: string | null) =>
+      status ? `Поступление ${id} уже разобрано (статус ${status}); ничего не изменено.` : `Поступления ${id} нет.`,
+    depositError: (e: ErrorInfo, partnerId: number): string => {
+      switch (e.code) {
+        case 'deposit_not_unmatched':
+          return 'Это поступление уже разобрано: его зачислили или закрыли. Ничего не изменено.';
+        case 'topup_below_minimum':
+          return `Не зачислено: для партнёра №${partnerId} пополнение должно быть не меньше ${e.extra.minimum} ${e.extra.currency} (первое пополнение партнёра — не меньше 10). Отправьте другой номер партнёра или /cancel и закройте поступление.`;
+        case 'not_found':
+          return /partner/i.test(e.detail) ? `Партнёра №${partnerId} нет. Проверьте номер и отправьте снова или /cancel.` : 'Этого поступления больше нет.';
+        case 'bad_network':
+          return `Не зачислено: ${e.detail} Это поступление можно только закрыть.`;
+        case 'tx_hash_conflict':
+          return `Не зачислено: ${e.detail}`;
+        default:
+          return ru.error(e);
+      }
+    },
   },
   error: (e: ErrorInfo): string => {
     const x = e.extra;

@@ -1,3 +1,4 @@
+import type { DepositView } from '../../src/app/deposits.js';
 import type { FundingInfo } from '../../src/app/funding.js';
 
 /** The fields of an order (partner-api.md "Order") that messages show. */
@@ -51,7 +52,7 @@ export interface Quote {
   alreadyPremium: boolean;
 }
 
-export type { FundingInfo };
+export type { DepositView, FundingInfo };
 
 /** Short time for messages: "2026-03-01 12:00" from the contract's ISO timestamps. */
 export function shortTime(iso: string): string {
