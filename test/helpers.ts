@@ -3,6 +3,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 import { testConfig } from '../src/config.js';
 import { silentLogger } from '../src/log.js';
 import { createService, type Service } from '../src/service.js';
@@ -169,4 +170,39 @@ export async function startReceiver(host = '127.0.0.2'): Promise<{ url: string; 
         server.close(() => resolve());
       }),
   };
+}
+
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/** Services, receivers and clean-ups made by a test, all closed after each test of the file. */
+export function perTest() {
+  const services: TestService[] = [];
+  const receivers: Receiver[] = [];
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const t of services.splice(0)) await stopService(t);
+    for (const r of receivers.splice(0)) await r.close();
+    for (const c of cleanups.splice(0)) await c();
+  });
+  return {
+    async service(env: Record<string, string> = {}): Promise<TestService> {
+      const t = await startService(env);
+      services.push(t);
+      return t;
+    },
+    async receiver(): Promise<Receiver> {
+      const r = await startReceiver();
+      receivers.push(r);
+      return r;
+    },
+    cleanup(fn: () => Promise<void> | void): void {
+      cleanups.push(fn);
+    },
+  };
+}
+
+/** One request header as a string. */
+export function hdr(r: Received, name: string): string | undefined {
+  const v = r.headers[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
 }

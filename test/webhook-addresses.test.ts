@@ -8,34 +8,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { urlPolicy } from '../src/app/webhooks/config.js';
 import { checkWebhookUrl } from '../src/domain/webhook-url-policy.js';
-import { startReceiver, startService, stopService, type Received, type TestPartner, type TestService } from './helpers.js';
+import { startReceiver, startService, stopService, type Received, type TestPartner, type TestService, perTest, hdr, type Receiver } from './helpers.js';
 
-type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
-const services: TestService[] = [];
-const receivers: Receiver[] = [];
-
-afterEach(async () => {
-  for (const t of services.splice(0)) await stopService(t);
-  for (const r of receivers.splice(0)) await r.close();
-});
-
-async function service(env: Record<string, string> = {}): Promise<TestService> {
-  const t = await startService(env);
-  services.push(t);
-  return t;
-}
-
-async function receiver(): Promise<Receiver> {
-  const r = await startReceiver();
-  receivers.push(r);
-  return r;
-}
-
-function hdr(r: Received, name: string): string | undefined {
-  const v = r.headers[name.toLowerCase()];
-  return Array.isArray(v) ? v[0] : v;
-}
+const { service, receiver, cleanup } = perTest();
 
 async function deliveries(t: TestService, orderId: string): Promise<any[]> {
   const r = await t.admin('GET', `/webhook-deliveries?order_id=${encodeURIComponent(orderId)}`);

@@ -12,38 +12,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Alert } from '../src/app/event-bus.js';
-import { ADMIN_TOKEN, startReceiver, startService, stopService, type Received, type TestService } from './helpers.js';
+import { ADMIN_TOKEN, startReceiver, startService, stopService, type Received, type TestService, perTest, hdr, type Receiver } from './helpers.js';
 
-type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const services: TestService[] = [];
-const receivers: Receiver[] = [];
-const cleanups: (() => Promise<void> | void)[] = [];
-
-afterEach(async () => {
-  for (const t of services.splice(0)) await stopService(t);
-  for (const r of receivers.splice(0)) await r.close();
-  for (const c of cleanups.splice(0)) await c();
-});
-
-async function service(env: Record<string, string> = {}): Promise<TestService> {
-  const t = await startService(env);
-  services.push(t);
-  return t;
-}
-
-async function receiver(): Promise<Receiver> {
-  const r = await startReceiver();
-  receivers.push(r);
-  return r;
-}
-
-function hdr(r: Received, name: string): string | undefined {
-  const v = r.headers[name.toLowerCase()];
-  return Array.isArray(v) ? v[0] : v;
-}
+const { service, receiver, cleanup } = perTest();
 
 const tsOf = (r: Received) => Number(hdr(r, 'x-timestamp'));
 const iso = (unixSec: number) => new Date(unixSec * 1000).toISOString().replace(/\.(\d{3})Z$/, '.$1000+00:00');
@@ -170,7 +144,6 @@ describe('retries', () => {
     const r = await receiver();
     const url = r.url;
     await r.close();
-    receivers.splice(receivers.indexOf(r), 1);
     const p = await t.newPartner({ webhookUrl: url });
     const o = await p.order('stars', { quantity: 100, recipient: '@refused_user' });
     expect(o.status).toBe(200);
@@ -205,7 +178,7 @@ async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms:
 describe('crash during delivery', () => {
   it('the service is killed (SIGKILL) while an attempt is in flight; after a restart on the same database the attempt is made again with the same X-Webhook-Id', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-crash-'));
-    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    cleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
     const r = await receiver();
     r.script.push('hang');
     const port = await freePort();
@@ -224,7 +197,7 @@ describe('crash during delivery', () => {
     });
     child.stderr!.on('data', (c) => (stderr += String(c)));
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    cleanups.push(async () => {
+    cleanup(async () => {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGKILL');
         await exited;
@@ -280,7 +253,7 @@ describe('crash during delivery', () => {
 
     // Restart on the same database (and the same secret key file beside it).
     const t = await startService(env, { dir, realNow: () => Date.now() });
-    services.push(t);
+    cleanup(() => stopService(t));
     let [d] = await deliveries(t, orderId);
     expect(d).toMatchObject({ webhook_id: id, status: 'pending' });
     await t.advance(1);

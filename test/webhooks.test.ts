@@ -16,48 +16,17 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startReceiver, startService, stopService, type Received, type Res, type TestPartner, type TestService } from './helpers.js';
-
-type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+import { startReceiver, startService, stopService, type Received, type Res, type TestPartner, type TestService, perTest, hdr, type Receiver } from './helpers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-let services: TestService[] = [];
-let receivers: Receiver[] = [];
-const cleanups: (() => Promise<void> | void)[] = [];
-
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-  for (const r of receivers.splice(0)) await r.close();
-  for (const t of services.splice(0)) await stopService(t);
-});
-
-async function service(env: Record<string, string> = {}): Promise<TestService> {
-  const t = await startService(env);
-  services.push(t);
-  return t;
-}
-
-async function receiver(): Promise<Receiver> {
-  const r = await startReceiver();
-  receivers.push(r);
-  return r;
-}
-
-// ------------------------------------------------------------------------------------------------
-// Small helpers
-// ------------------------------------------------------------------------------------------------
+const { service, receiver, cleanup } = perTest();
 
 const hmacHex = (secret: string, ...parts: (string | Buffer)[]) => {
   const h = crypto.createHmac('sha256', secret);
   for (const p of parts) h.update(p);
   return h.digest('hex');
 };
-
-function hdr(r: Received, name: string): string | undefined {
-  const v = r.headers[name.toLowerCase()];
-  return Array.isArray(v) ? v[0] : v;
-}
 
 function bodyOf(r: Received): any {
   return JSON.parse(r.raw.toString('utf8'));
@@ -529,7 +498,7 @@ describe('README.md "Verifying webhooks"', () => {
       expect(section).toContain(word);
     }
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-verify-'));
-    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    cleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
     const file = path.join(dir, 'verify-webhook.mjs');
     fs.writeFileSync(file, codeBlock(section, 'js'));
     const mod = await import(/* @vite-ignore */ pathToFileURL(file).href);
@@ -557,7 +526,7 @@ describe('README.md "Verifying webhooks"', () => {
       handler(req, res);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
-    cleanups.push(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+    cleanup(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
     const url = `http://127.0.0.2:${(server.address() as AddressInfo).port}/readme-hook`;
     expect((await t.admin('PUT', `/partners/${p.id}/webhook`, { url })).status).toBe(200);
 
@@ -613,7 +582,7 @@ describe('README.md "Verifying webhooks"', () => {
     const q = r.requests[0];
 
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-verify-py-'));
-    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    cleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
     fs.writeFileSync(path.join(dir, 'verify_webhook.py'), py);
     fs.writeFileSync(
       path.join(dir, 'driver.py'),
