@@ -24,7 +24,6 @@ import { setupWatchers } from './workers/watchers/index.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { openDatabase, type Db } from './store/db.js';
 import { kvGet, kvSet } from './store/kv-repo.js';
-import { releaseAllInProgress } from './store/orders-repo.js';
 import { SandboxUpstream } from './suppliers/sandbox/sandbox-upstream.js';
 import { Scheduler, type Logger } from './workers/scheduler.js';
 
@@ -79,10 +78,6 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     wake: () => scheduler?.nudge(),
     inFlight: new Map(),
   };
-
-  // A crash can leave a key claimed by a creation that never committed: nothing is in flight now.
-  const released = releaseAllInProgress(db);
-  if (released) log.warn({ released }, 'released idempotency keys of interrupted order creations');
 
   const dispatcher = new WebhookDispatcher(deps);
   scheduler = new Scheduler(db, clock, {

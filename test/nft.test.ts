@@ -175,15 +175,16 @@ describe('when a gift is ordered', () => {
   it('then two partners ordering one gift at once get one order and one gift_reserved', async () => {
     const q = await t.newPartner({ usd: null, ton: '5000.000' });
     const g = await freshGift();
+    const before = { p: milli(await ton(p)), q: milli(await ton(q)) };
     const [a, b] = await Promise.all([
       p.order('nft', { gift: g.gift, recipient: 'race_one', max_price: '1000' }),
       q.order('nft', { gift: g.gift, recipient: 'race_two', max_price: '1000' }),
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     expect(codeOf(a.status === 409 ? a : b)).toBe('gift_reserved');
-    const loser = a.status === 409 ? q : p;
-    const loserBalance = loser === q ? '5000.000' : undefined;
-    if (loserBalance) expect(await ton(q)).toBe(loserBalance);
+    // the winner paid the gift's price, the loser nothing
+    const paid = { p: before.p - milli(await ton(p)), q: before.q - milli(await ton(q)) };
+    expect(a.status === 200 ? paid : { p: paid.q, q: paid.p }).toEqual({ p: milli(g.partner_price), q: 0 });
   });
 
   it('then the TON balance alone pays: USD does not help', async () => {

@@ -372,3 +372,27 @@ describe('GET /partners/{id}/ledger', () => {
     }
   });
 });
+
+describe('when a top-up is credited, the owner is told once', () => {
+  it('then an operator credit raises one topup_credited, a repeated tx_hash none, and a deposit replaying a credited tx none', async () => {
+    const heard: unknown[] = [];
+    t.deps.bus.on('topup_credited', (e) => heard.push(e));
+    const id = await createPartner();
+    const h = hash();
+    expect((await topup(id, 'USD', '12.50', 'trc20', h)).status).toBe(201);
+    expect(heard).toEqual([{ partnerId: id, topupId: expect.stringMatching(/^tp_/), currency: 'USD', amount: '12.50' }]);
+    expect((await topup(id, 'USD', '12.50', 'trc20', h)).status).toBe(200);
+    expect(heard).toHaveLength(1);
+    // A request for the partner, then the watcher reports the credited transfer once and again.
+    const req = await t.admin('POST', `/partners/${id}/topup-requests`, { currency: 'USD', amount: '20.00' });
+    expect(req.status).toBe(201);
+    const to = req.body.addresses.find((a: { network: string }) => a.network === 'trc20').address;
+    const deposit = { network: 'trc20', asset: 'USDT', amount: req.body.amount_to_send, to, tx_hash: 'watcher-tx-1' };
+    expect((await t.admin('POST', '/sandbox/deposits', deposit)).status).toBe(201);
+    expect(heard).toHaveLength(2);
+    expect((await t.admin('POST', '/sandbox/deposits', deposit)).status).toBe(200);
+    expect(heard).toHaveLength(2);
+    const ledger = (await t.admin('GET', `/partners/${id}/ledger`)).body.items;
+    expect(ledger.map((e: { amount: string }) => e.amount)).toEqual(['12.50', req.body.amount_to_send]);
+  });
+});

@@ -34,8 +34,11 @@ async function partner(active = false): Promise<number> {
   const r = await t.admin('POST', '/partners', { name: 'Acme' });
   expect(r.status).toBe(201);
   if (active) {
+    const before = credited.length;
     const c = await t.admin('POST', `/partners/${r.body.partner_id}/topups`, { currency: 'USD', amount: '10.00', network: 'ton', tx_hash: txh() });
     expect(c.status).toBe(201);
+    // The activating credit is told to the owner like any other (checked in partners-topups.test.ts); it is setup here.
+    expect(credited.splice(before)).toEqual([{ partnerId: r.body.partner_id, topupId: c.body.topup_id, currency: 'USD', amount: '10.00' }]);
   }
   return r.body.partner_id;
 }

@@ -3,7 +3,7 @@ import { botUsersInChat, botUsersOfPartner, getBotUser, setBotUserLanguage } fro
 import type { BotRole } from '../store/schema-bot.js';
 import type { Deps } from './deps.js';
 import { normaliseLanguage } from './invites.js';
-import { requirePartner } from './partners.js';
+import { requirePartner, requirePartnerAccess } from './partners.js';
 
 /** Who a messenger account is to the service: its partner and role, and where to notify a partner. */
 
@@ -57,9 +57,8 @@ export function rememberLanguage(deps: Deps, link: BotLink, languageCode: string
  * `partner_program_unavailable`.
  */
 export function requireOrderingAllowed(deps: Deps, partnerId: number): void {
-  const p = requirePartner(deps, partnerId);
-  if (p.status !== 'active') fail('partner_inactive');
-  if (!deps.settings.get().program_available) fail('partner_program_unavailable');
+  requirePartner(deps, partnerId);
+  requirePartnerAccess(deps, partnerId);
 }
 
 /** Whether the partner's account is activated (first top-up made). */

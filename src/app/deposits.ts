@@ -211,7 +211,7 @@ function processInTx(tx: Tx, deps: Deps, row: DepositRow, source: DepositSource,
 
   if (m.kind === 'credit') {
     try {
-      const r = creditInTx(tx, deps, {
+      const r = creditInTx(tx, deps, after, {
         partnerId: m.request.partnerId,
         currency: m.currency,
         amount: m.amountMinor,
@@ -230,8 +230,6 @@ function processInTx(tx: Tx, deps: Deps, row: DepositRow, source: DepositSource,
         resolvedAt: now,
         updatedAt: now,
       });
-      const event = { partnerId: m.request.partnerId, topupId: r.body.topup_id, currency: m.currency, amount: r.body.amount };
-      after(() => deps.bus.emit('topup_credited', event));
       return updated;
     } catch (e) {
       // creditInTx checks the minimum before writing anything, so the transaction is still clean.
@@ -302,7 +300,7 @@ export function resolveDeposit(deps: Deps, depositId: string, body: unknown, act
     if (!NETWORKS_BY_CURRENCY[currency].includes(row.network)) fail('bad_network', `${currency} is accepted only on network ton.`);
     const exact = exactMinor(row.amount, currency);
     const amount = exact ?? floorMinor(row.amount, currency);
-    const credited = creditInTx(tx, deps, {
+    const credited = creditInTx(tx, deps, after, {
       partnerId: input.partner_id,
       currency,
       amount,
@@ -330,10 +328,6 @@ export function resolveDeposit(deps: Deps, depositId: string, body: unknown, act
       updatedAt: now,
     });
     audit(tx, now, actor, 'deposit.credit', row.depositId, { partner_id: input.partner_id, topup_id: credited.body.topup_id, currency, amount: formatAmount(amount, currency) });
-    if (credited.status === 201) {
-      const event = { partnerId: input.partner_id, topupId: credited.body.topup_id, currency, amount: credited.body.amount };
-      after(() => deps.bus.emit('topup_credited', event));
-    }
     return depositView(updated);
   });
 }

@@ -5,7 +5,7 @@ import { inTx } from '../store/db.js';
 import { audit } from '../store/audit-repo.js';
 import { getPartner, insertKey, keyByHash, revokeKeys } from '../store/partners-repo.js';
 import type { Deps } from './deps.js';
-import { requirePartner } from './partners.js';
+import { requirePartner, requirePartnerAccess } from './partners.js';
 
 /** API keys: `pk_live_` + 32 random bytes; only the SHA-256 is stored; issuing a key revokes the previous one. */
 export const KEY_PREFIX = 'pk_live_';
@@ -77,8 +77,6 @@ export function authenticate(deps: Deps, cache: KeyCache, authorization: string 
   const key = cache.get(deps, hashKey(token));
   if (!key) fail('unauthorized');
   if (!ipAllowed(ip, key.ranges)) fail('ip_not_allowed');
-  const partner = getPartner(deps.db, key.partnerId);
-  if (!partner || partner.status !== 'active') fail('partner_inactive');
-  if (!deps.settings.get().program_available) fail('partner_program_unavailable');
+  requirePartnerAccess(deps, key.partnerId);
   return { partnerId: key.partnerId, keyId: key.keyId };
 }

@@ -25,6 +25,17 @@ export function requirePartner(deps: Deps, partnerId: number): PartnerRow {
   return p;
 }
 
+/**
+ * What every partner action needs besides a valid key (partner-api.md Authentication): an activated account
+ * (`partner_inactive`) and the program switched on (`partner_program_unavailable`). The API's auth hook and
+ * the bot both call this.
+ */
+export function requirePartnerAccess(deps: Deps, partnerId: number): void {
+  const p = getPartner(deps.db, partnerId);
+  if (!p || p.status !== 'active') fail('partner_inactive');
+  if (!deps.settings.get().program_available) fail('partner_program_unavailable');
+}
+
 export function partnerView(deps: Deps, partnerId: number) {
   const p = requirePartner(deps, partnerId);
   const balances = balancesOf(deps.db, partnerId);

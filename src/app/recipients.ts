@@ -1,6 +1,7 @@
 import { fail } from '../domain/errors.js';
 import { UpstreamUnavailable } from '../suppliers/types.js';
 import type { Deps } from './deps.js';
+import { requireProductAvailable } from './catalog.js';
 import { requireRecipientText, resolveRecipient } from './orders/recipient.js';
 
 /** POST /validate/recipient: the same resolution the order path uses. */
@@ -24,10 +25,8 @@ export async function validateRecipient(deps: Deps, body: unknown) {
 export async function validateGame(deps: Deps, body: unknown) {
   const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const raw = requireRecipientText(b.username);
-  if (!deps.settings.get().products.stars.enabled) fail('product_unavailable', 'The game platform is disabled.', { reason: 'product_disabled' });
-  const status = deps.suppliers.goods.status('stars');
-  if (!status.up)
-    fail('product_unavailable', 'The game platform is temporarily unavailable.', { reason: 'upstream_unavailable', retry_after: status.retryAfterSec }, { 'Retry-After': String(status.retryAfterSec) });
+  // The game platform sells stars: it is available exactly when stars are.
+  requireProductAvailable(deps, 'stars');
   try {
     const r = await deps.suppliers.resolver.checkGameUser(raw);
     if (!r.found) fail('recipient_not_found', 'No such game-platform user.');

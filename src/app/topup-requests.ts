@@ -15,6 +15,7 @@ import { audit } from '../store/audit-repo.js';
 import { commentCodeTaken, expireTopupRequests, insertTopupRequest, openRequestAmounts, type TopupRequestRow } from '../store/deposits-repo.js';
 import { getPartner } from '../store/partners-repo.js';
 import type { Deps } from './deps.js';
+import { requireTopupMinimum } from './topups.js';
 import { unitOfWork } from './unit-of-work.js';
 
 /**
@@ -130,13 +131,7 @@ export function createTopupRequest(deps: Deps, partnerId: number, body: unknown,
     const partner = Number.isSafeInteger(partnerId) ? getPartner(tx, partnerId) : undefined;
     if (!partner) fail('not_found', 'No such partner.');
     requestAddresses(addresses, input.currency);
-    const first = partner.status === 'inactive';
-    const min = topupMinimum(input.currency, first);
-    if (input.amount < min)
-      fail('topup_below_minimum', `The ${first ? 'first ' : ''}${input.currency} top-up is at least ${formatAmount(min, input.currency)}.`, {
-        minimum: formatAmount(min, input.currency),
-        currency: input.currency,
-      });
+    requireTopupMinimum(input.currency, input.amount, partner.status === 'inactive');
     const now = deps.clock.now();
     expireTopupRequests(tx, now);
     const amountToSend = chooseAmountToSend(input.amount, openRequestAmounts(tx, input.currency, now));

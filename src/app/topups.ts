@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { fail } from '../domain/errors.js';
 import { NETWORKS_BY_CURRENCY, topupMinimum } from '../domain/ledger-rules.js';
 import { formatAmount, isCurrency, parseAmount, type Currency } from '../domain/money.js';
-import { inTx, type Tx } from '../store/db.js';
+import type { Tx } from '../store/db.js';
+import { unitOfWork, type AfterCommit } from './unit-of-work.js';
 import { audit } from '../store/audit-repo.js';
 import { balanceOf, postEntry } from '../store/ledger-repo.js';
 import { getPartner, setPartnerStatus } from '../store/partners-repo.js';
@@ -39,6 +40,16 @@ export function parseTopup(input: TopupInput) {
   return { currency, amount, network, txHash: input.tx_hash.trim() };
 }
 
+/** The top-up minimums (partner-api.md "Activation and top-up rules"): 400 topup_below_minimum below them. */
+export function requireTopupMinimum(currency: Currency, amount: number, firstTopup: boolean): void {
+  const min = topupMinimum(currency, firstTopup);
+  if (amount < min)
+    fail('topup_below_minimum', `The ${firstTopup ? 'first ' : ''}${currency} top-up is at least ${formatAmount(min, currency)}.`, {
+      minimum: formatAmount(min, currency),
+      currency,
+    });
+}
+
 /**
  * Credits inside an open transaction (also used by deposit matching). Applies the minimums, activates the
  * partner on the first top-up, and is idempotent by tx_hash.
@@ -46,6 +57,7 @@ export function parseTopup(input: TopupInput) {
 export function creditInTx(
   tx: Tx,
   deps: Deps,
+  after: AfterCommit,
   args: { partnerId: number; currency: Currency; amount: number; network: string; txHash: string; source: string; actor: string },
 ): TopupResult {
   const existing = tx.select().from(topups).where(eq(topups.txHash, args.txHash)).get();
@@ -65,12 +77,7 @@ export function creditInTx(
   const partner = getPartner(tx, args.partnerId);
   if (!partner) fail('not_found', 'No such partner.');
   const first = partner.status === 'inactive';
-  const min = topupMinimum(args.currency, first);
-  if (args.amount < min)
-    fail('topup_below_minimum', `The ${first ? 'first ' : ''}${args.currency} top-up is at least ${formatAmount(min, args.currency)}.`, {
-      minimum: formatAmount(min, args.currency),
-      currency: args.currency,
-    });
+  requireTopupMinimum(args.currency, args.amount, first);
   const now = deps.clock.now();
   const topupId = `tp_${deps.ids.hex(8)}`;
   tx.insert(topups)
@@ -78,6 +85,9 @@ export function creditInTx(
     .run();
   const entry = postEntry(tx, { partnerId: args.partnerId, currency: args.currency, kind: 'topup', amount: args.amount, topupId, now });
   if (first) setPartnerStatus(tx, args.partnerId, 'active');
+  // The owner hears of every new credit, whoever made it (a repeated tx_hash above credits nothing).
+  const event = { partnerId: args.partnerId, topupId, currency: args.currency, amount: formatAmount(args.amount, args.currency) };
+  after(() => deps.bus.emit('topup_credited', event));
   audit(tx, now, args.actor, 'topup.credit', String(args.partnerId), { topup_id: topupId, currency: args.currency, amount: args.amount, tx_hash: args.txHash, network: args.network });
   return {
     status: 201,
@@ -94,7 +104,7 @@ export function creditInTx(
 export function creditTopup(deps: Deps, partnerId: number, input: TopupInput, actor: string): TopupResult {
   requirePartner(deps, partnerId);
   const t = parseTopup(input);
-  return inTx(deps.db, (tx) =>
-    creditInTx(tx, deps, { partnerId, currency: t.currency, amount: t.amount, network: t.network, txHash: t.txHash, source: 'operator', actor }),
+  return unitOfWork(deps, (tx, after) =>
+    creditInTx(tx, deps, after, { partnerId, currency: t.currency, amount: t.amount, network: t.network, txHash: t.txHash, source: 'operator', actor }),
   );
 }

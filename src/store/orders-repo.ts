@@ -102,8 +102,3 @@ export function insertBoundIdem(conn: Conn, partnerId: number, key: string, fing
       .prepare(),
   ).run({ p: partnerId, k: key, f: fingerprint, o: orderId, t: now });
 }
-
-/** After a crash no creation is in flight: unclaim what was claimed but never bound to an order. */
-export function releaseAllInProgress(conn: Conn): number {
-  return conn.delete(idempotencyKeys).where(eq(idempotencyKeys.state, 'in_progress')).run().changes;
-}

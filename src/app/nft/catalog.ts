@@ -24,15 +24,15 @@ export function usdRefCents(deps: Deps, milli: number): number {
   return new Decimal(milli).mul(deps.suppliers.gifts.tonUsdCents()).div(1000).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
 }
 
+/** The fields every view of a gift shares (list item, quote, an order's `gift` block). */
+export function giftBase(g: GiftListing) {
+  return { gift: g.gift, name: g.name, num: g.num, collection: g.collection, image: g.image, price_ton: formatAmount(g.priceMilli, 'TON') };
+}
+
 export function giftItem(deps: Deps, g: GiftListing) {
   const partner = giftPartnerMilli(deps, g.priceMilli);
   return {
-    gift: g.gift,
-    name: g.name,
-    num: g.num,
-    collection: g.collection,
-    image: g.image,
-    price_ton: formatAmount(g.priceMilli, 'TON'),
+    ...giftBase(g),
     partner_price: formatAmount(partner, 'TON'),
     currency: 'TON' as const,
     price_usd_ref: formatAmount(usdRefCents(deps, partner), 'USD'),

@@ -3,7 +3,7 @@ import { Decimal } from 'decimal.js';
 import { fail } from '../../domain/errors.js';
 import { formatAmount, parsePositiveDecimal } from '../../domain/money.js';
 import { giftHolds } from '../../store/schema-nft.js';
-import { giftPartnerMilli, market, usdRefCents } from '../nft/catalog.js';
+import { giftBase, giftPartnerMilli, market, usdRefCents } from '../nft/catalog.js';
 import { requireProductAvailable } from '../catalog.js';
 import type { OrderKindHandler } from './create.js';
 import { requireRecipientText } from './recipient.js';
@@ -41,15 +41,7 @@ export const nftHandler: OrderKindHandler = {
         priceUsdRef: usdRefCents(deps, amount),
         orderId,
         stage: 'create',
-        gift: {
-          gift: g.gift,
-          name: g.name,
-          num: g.num,
-          collection: g.collection,
-          image: g.image,
-          price_ton: formatAmount(g.priceMilli, 'TON'),
-          attributes: g.attributes,
-        },
+        gift: { ...giftBase(g), attributes: g.attributes },
         inTx: (tx) => {
           // One unfinished order per gift, across all partners: checked and taken in the debiting transaction.
           if (tx.select().from(giftHolds).where(eq(giftHolds.gift, g.gift)).get()) fail('gift_reserved');
