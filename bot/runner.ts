@@ -3,7 +3,7 @@ import { autoRetry } from '@grammyjs/auto-retry';
 import type { Alert, OrderOutcome, TopupCredited } from '../src/app/event-bus.js';
 import type { Deps } from '../src/app/deps.js';
 import type { KeyCache } from '../src/app/keys.js';
-import { GiftCatalog } from '../src/app/nft/catalog.js';
+import type { GiftCatalog } from '../src/app/nft/catalog.js';
 import type { Config } from '../src/config.js';
 import { setBotUsername } from '../src/store/bot-repo.js';
 import type { BotContext } from './context.js';
@@ -32,16 +32,15 @@ const STOP_GRACE_MS = 5_000;
  * at start-up, say) is started again after a pause until `stop()`.
  */
 export function startBot(
-  svc: { deps: Deps; keys: KeyCache; sandbox?: { onGiftChange(fn: () => void): void } },
+  svc: { deps: Deps; keys: KeyCache; catalog: GiftCatalog },
   config: Config,
   opts: StartBotOptions = {},
 ): BotHandle {
   const token = config.TELEGRAM_BOT_TOKEN;
   if (!token) throw new Error('TELEGRAM_BOT_TOKEN is not set');
   const { deps } = svc;
-  // The bot's own gift catalog cache (a minute at most, like the API's); sandbox market changes clear it.
-  const gifts = new GiftCatalog(deps);
-  svc.sandbox?.onGiftChange(() => gifts.invalidate());
+  // The API's gift catalog and its cache: one copy of the market for both doors.
+  const gifts = svc.catalog;
   const env = { deps, keys: svc.keys, config, apiRoot: config.TELEGRAM_API_ROOT, gifts };
   const bot = createBot(token, env);
   // Replies wait out flood limits (429) but fail fast otherwise: grammY's polling loop restarts by itself.

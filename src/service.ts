@@ -38,6 +38,8 @@ export interface Service {
   scheduler: Scheduler;
   sandbox: SandboxUpstream;
   keys: KeyCache;
+  /** The gift catalog and its cache, shared by the API and the bot. */
+  catalog: GiftCatalog;
   adminToken: string | undefined;
   close(): Promise<void>;
 }
@@ -119,6 +121,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     scheduler,
     sandbox,
     keys,
+    catalog,
     adminToken,
     async close() {
       if (closed) return;
