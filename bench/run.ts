@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Pool } from 'undici';
+import { CONNECTIONS, DURATION_MS, ROOT, freePort, fundedPartner, load, orderBody, rssMb, startService, waitReady, type Result } from './lib.js';
 import { seedOrders } from './seed.js';
 
 /**
@@ -17,124 +17,6 @@ import { seedOrders } from './seed.js';
  * prints a table plus the service's rates as a percentage of the baseline. `--big` also seeds 1,000,000
  * orders and measures creation and GET /orders on that database. Results go to bench/results/latest.json.
  */
-const CONNECTIONS = 32;
-const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 6) * 1000;
-const ADMIN = 'adm_bench_token_0123456789abcdef';
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-
-interface Result {
-  name: string;
-  requests: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-function pct(sorted: number[], p: number): number {
-  if (!sorted.length) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-interface Req {
-  method: 'GET' | 'POST' | 'PUT';
-  path: string;
-  body?: string;
-}
-
-async function load(name: string, origin: string, headers: Record<string, string>, make: (i: number) => Req, opts: { durationMs?: number; count?: number } = {}): Promise<Result> {
-  const pool = new Pool(origin, { connections: CONNECTIONS, pipelining: 1 });
-  const lat: number[] = [];
-  let errors = 0;
-  let i = 0;
-  const deadline = performance.now() + (opts.durationMs ?? DURATION_MS);
-  const start = performance.now();
-  const worker = async () => {
-    for (;;) {
-      if (opts.count !== undefined ? i >= opts.count : performance.now() >= deadline) return;
-      const r = make(i++);
-      const t0 = performance.now();
-      try {
-        const res = await pool.request({ method: r.method, path: r.path, body: r.body, headers: r.body ? { ...headers, 'content-type': 'application/json' } : headers });
-        await res.body.dump();
-        if (res.statusCode >= 300) errors++;
-      } catch {
-        errors++;
-      }
-      lat.push(performance.now() - t0);
-    }
-  };
-  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-  const elapsed = (performance.now() - start) / 1000;
-  await pool.close();
-  lat.sort((a, b) => a - b);
-  return { name, requests: lat.length, rps: lat.length / elapsed, p50: pct(lat, 50), p99: pct(lat, 99), errors };
-}
-
-async function waitReady(proc: ChildProcess, url: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (proc.exitCode !== null) throw new Error(`process exited with ${proc.exitCode}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`not ready: ${url}`);
-}
-
-async function freePort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
-
-async function startService(dbPath: string, extraEnv: Record<string, string> = {}) {
-  const port = await freePort();
-  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench/results')}`] : [];
-  const proc = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_PATH: dbPath,
-      ADMIN_TOKEN: ADMIN,
-      SANDBOX_DEMO: '0',
-      LOG_LEVEL: 'error',
-      API_RATE_LIMIT: '10000000',
-      API_RATE_BURST: '10000000',
-      WEBHOOK_ALLOW_SUBNETS: '127.0.0.1/32',
-      ...extraEnv,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  await waitReady(proc, `${base}/healthz`);
-  const admin = async (method: string, p: string, body?: unknown) => {
-    const r = await fetch(`${base}/api/admin/v1${p}`, { method, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    return r.json() as Promise<any>;
-  };
-  return { proc, base, admin };
-}
-
-async function fundedPartner(admin: (m: string, p: string, b?: unknown) => Promise<any>, usd = '100000000.00') {
-  const p = await admin('POST', '/partners', { name: 'bench' });
-  await admin('POST', `/partners/${p.partner_id}/topups`, { currency: 'USD', amount: usd, network: 'ton', tx_hash: `bench-${crypto.randomUUID()}` });
-  const k = await admin('POST', `/partners/${p.partner_id}/keys`, {});
-  return { id: p.partner_id as number, key: k.api_key as string };
-}
-
-const orderBody = (key: string, recipient = 'bench_user') => JSON.stringify({ type: 'stars', idempotency_key: key, params: { quantity: 100, recipient } });
-
 async function main() {
   const big = process.argv.includes('--big');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));

@@ -23,6 +23,7 @@ import { sandboxDepositRoutes } from './http/admin/sandbox-deposit-routes.js';
 import { setupWatchers } from './workers/watchers/index.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { openDatabase, type Db } from './store/db.js';
+import { GroupCommit } from './store/group-commit.js';
 import { kvGet, kvSet } from './store/kv-repo.js';
 import { SandboxUpstream } from './suppliers/sandbox/sandbox-upstream.js';
 import { Scheduler, type Logger } from './workers/scheduler.js';
@@ -79,11 +80,15 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     bus,
     wake: () => scheduler?.nudge(),
     inFlight: new Map(),
+    commits: new GroupCommit(db),
   };
 
   const dispatcher = new WebhookDispatcher(deps);
   scheduler = new Scheduler(db, clock, {
-    [ORDER_JOB]: (job) => (getOrder(db, job.ref)?.type === 'nft' ? processNftOrder(deps, job) : processGoodsOrder(deps, job)),
+    [ORDER_JOB]: (job) => {
+      const order = getOrder(db, job.ref);
+      return order?.type === 'nft' ? processNftOrder(deps, job, order) : processGoodsOrder(deps, job, order);
+    },
     [WEBHOOK_JOB]: (job) => dispatcher.attempt(job),
     ...setupWatchers(deps).handlers,
   }, log);

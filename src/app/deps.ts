@@ -2,6 +2,7 @@ import type { ServiceClock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Ids } from '../ids.js';
 import type { Db } from '../store/db.js';
+import type { GroupCommit } from '../store/group-commit.js';
 import type { Suppliers } from '../suppliers/types.js';
 import type { Logger } from '../workers/scheduler.js';
 import type { EventBus } from './event-bus.js';
@@ -19,6 +20,8 @@ export interface Deps {
   secrets: SecretBox;
   settings: SettingsStore;
   bus: EventBus;
+  /** Units of work committed together (hot paths; src/store/group-commit.ts). */
+  commits: GroupCommit;
   /** Tells the job scheduler that a job may be due now. */
   wake(): void;
   /** Order creations in flight in this process: `partnerId NUL key` → request fingerprint. */

@@ -10,12 +10,31 @@ export type AfterCommit = (fn: () => void) => void;
 export function unitOfWork<T>(deps: Deps, fn: (tx: Tx, after: AfterCommit) => T): T {
   const pending: (() => void)[] = [];
   const result = inTx(deps.db, (tx) => fn(tx, (f) => pending.push(f)));
-  for (const f of pending) {
+  runHooks(deps, pending);
+  return result;
+}
+
+/**
+ * The same unit of work, committed together with the others queued in this turn of the event loop
+ * (src/store/group-commit.ts): used on the hot paths (order creation, delivery outcomes, webhook attempts).
+ * All-or-nothing for this unit as before; resolves after the shared COMMIT.
+ */
+export async function unitOfWorkGrouped<T>(deps: Deps, fn: (tx: Tx, after: AfterCommit) => T): Promise<T> {
+  const pending: (() => void)[] = [];
+  const result = await deps.commits.run((tx) => {
+    pending.length = 0;
+    return fn(tx, (f) => pending.push(f));
+  });
+  runHooks(deps, pending);
+  return result;
+}
+
+function runHooks(deps: Deps, hooks: (() => void)[]): void {
+  for (const f of hooks) {
     try {
       f();
     } catch (e) {
       deps.log.error({ err: e }, 'after-commit hook failed');
     }
   }
-  return result;
 }

@@ -14,23 +14,47 @@ export function nextOrderSeq(conn: Conn): number {
 
 const ORDER_COLUMNS = Object.keys(orders) as (keyof typeof orders.$inferInsert)[];
 
-export function insertOrder(conn: Conn, row: NewOrder): OrderRow {
-  const q = prepared(conn, 'insertOrder', () => {
-    const values: Record<string, unknown> = {};
-    for (const c of ORDER_COLUMNS) values[c] = sql.placeholder(c);
-    return conn.insert(orders).values(values as NewOrder).returning().prepare();
-  });
+/**
+ * Placeholders for the given columns, with SQL NULL written literally: drizzle encodes a placeholder's
+ * value with the column's mapper, which would store a JSON column's null as the text 'null'. The cache key
+ * of the prepared statement therefore names the null columns too.
+ */
+function placeholders(cols: (keyof NewOrder)[], row: Partial<NewOrder>) {
+  const values: Record<string, unknown> = {};
   const params: Record<string, unknown> = {};
-  for (const c of ORDER_COLUMNS) params[c] = row[c] ?? null;
-  return q.get(params)!;
+  const key: string[] = [];
+  for (const c of cols) {
+    const v = row[c];
+    if (v === null || v === undefined) {
+      values[c] = sql`null`;
+      key.push(`${c}=null`);
+    } else {
+      values[c] = sql.placeholder(c);
+      params[c] = v;
+      key.push(c);
+    }
+  }
+  return { values, params, key: key.join(',') };
+}
+
+export function insertOrder(conn: Conn, row: NewOrder): OrderRow {
+  const p = placeholders(ORDER_COLUMNS, row);
+  const q = prepared(conn, `insertOrder:${p.key}`, () => conn.insert(orders).values(p.values as NewOrder).returning().prepare());
+  return q.get(p.params)!;
 }
 
 export function getOrder(conn: Conn, orderId: string): OrderRow | undefined {
   return prepared(conn, 'getOrder', () => conn.select().from(orders).where(eq(orders.orderId, sql.placeholder('id'))).prepare()).get({ id: orderId });
 }
 
+/** Updates the given columns; one prepared statement per set of columns (transitions use a handful). */
 export function updateOrder(conn: Conn, orderId: string, set: Partial<NewOrder>): OrderRow {
-  return conn.update(orders).set(set).where(eq(orders.orderId, orderId)).returning().get();
+  const cols = (Object.keys(set) as (keyof NewOrder)[]).filter((c) => set[c] !== undefined).sort();
+  const p = placeholders(cols, set);
+  const q = prepared(conn, `updateOrder:${p.key}`, () =>
+    conn.update(orders).set(p.values as Partial<NewOrder>).where(eq(orders.orderId, sql.placeholder('__orderId'))).returning().prepare(),
+  );
+  return q.get({ ...p.params, __orderId: orderId })!;
 }
 
 export interface OrderFilter {

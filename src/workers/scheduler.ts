@@ -33,6 +33,7 @@ export class Scheduler {
   private readonly running = new Map<number, Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
   private advancing = false;
+  private nudged = false;
   private stopped = false;
   private chain: Promise<unknown> = Promise.resolve();
   private readonly opts: SchedulerOptions;
@@ -56,7 +57,13 @@ export class Scheduler {
 
   /** Run due jobs now rather than at the next poll (called after a commit that scheduled one). */
   nudge(): void {
-    if (this.timer && !this.advancing && !this.stopped) setImmediate(() => this.tick());
+    // One look per turn of the event loop however many commits asked for it (a burst of orders nudges once each).
+    if (this.nudged || !this.timer || this.advancing || this.stopped) return;
+    this.nudged = true;
+    setImmediate(() => {
+      this.nudged = false;
+      this.tick();
+    });
   }
 
   private tick(): void {

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { ApiError, fail } from '../../domain/errors.js';
 import { InsufficientBalance } from '../../domain/ledger-rules.js';
 import { formatAmount, type Currency } from '../../domain/money.js';
@@ -19,13 +18,13 @@ import {
   openPremiumFor,
   type OrderRow,
 } from '../../store/orders-repo.js';
-import { blockedWebhookHosts } from '../../store/schema.js';
+import { isHostBlocked } from '../../store/webhooks-repo.js';
 import type { Recipient } from '../../suppliers/types.js';
 import { nftHandler } from './nft-create.js';
 import { requireRecipientText, resolveRecipient } from './recipient.js';
 import { currentPrices, requireProductAvailable } from '../catalog.js';
 import type { Deps } from '../deps.js';
-import { unitOfWork, type AfterCommit } from '../unit-of-work.js';
+import { unitOfWorkGrouped, type AfterCommit } from '../unit-of-work.js';
 import { urlPolicy } from '../webhooks/config.js';
 import type { Tx } from '../../store/db.js';
 
@@ -130,8 +129,7 @@ function checkOrderWebhookUrl(deps: Deps, v: unknown): string | null {
   if (v === undefined || v === null) return null;
   const r = checkWebhookUrl(v, urlPolicy(deps.config));
   if (!r.ok) fail('bad_webhook_url', r.detail, { reason: r.reason });
-  const blocked = deps.db.select().from(blockedWebhookHosts).where(eq(blockedWebhookHosts.host, r.host)).get();
-  if (blocked) fail('bad_webhook_url', `The host ${r.host} resolved into a private network.`, { reason: 'private_host' });
+  if (isHostBlocked(deps.db, r.host)) fail('bad_webhook_url', `The host ${r.host} resolved into a private network.`, { reason: 'private_host' });
   return r.url;
 }
 
@@ -184,7 +182,7 @@ export async function createOrder(deps: Deps, partnerId: number, body: unknown):
     const recipient = await resolveRecipient(deps, String(params.recipient));
     const planned = await plan(recipient);
     // 5. one transaction
-    const order = unitOfWork(deps, (tx, after) => persistOrder(tx, deps, after, partnerId, key, fingerprint, planned, recipient, webhookUrl));
+    const order = await unitOfWorkGrouped(deps, (tx, after) => persistOrder(tx, deps, after, partnerId, key, fingerprint, planned, recipient, webhookUrl));
     return { order: orderView(order), replayed: false };
   } catch (e) {
     if (e instanceof InsufficientBalance)

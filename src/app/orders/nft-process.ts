@@ -23,8 +23,7 @@ function failOrder(tx: Tx, deps: Deps, after: AfterCommit, order: OrderRow, stag
  * on the order, so a restart resumes where processing stopped; the market treats a repeated stage as the
  * same request.
  */
-export async function processNftOrder(deps: Deps, job: JobRow): Promise<void> {
-  const order = getOrder(deps.db, job.ref);
+export async function processNftOrder(deps: Deps, job: JobRow, order: OrderRow | undefined = getOrder(deps.db, job.ref)): Promise<void> {
   if (!order || order.status !== 'processing' || order.reviewStage !== null) {
     completeJob(deps.db, job.jobId);
     return;

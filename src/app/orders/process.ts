@@ -1,9 +1,9 @@
 import type { JobRow } from '../../store/jobs-repo.js';
 import { completeJob, scheduleJob } from '../../store/jobs-repo.js';
-import { getOrder } from '../../store/orders-repo.js';
+import { getOrder, type OrderRow } from '../../store/orders-repo.js';
 import { UpstreamUnavailable, type DeliveryOutcome } from '../../suppliers/types.js';
 import type { Deps } from '../deps.js';
-import { unitOfWork } from '../unit-of-work.js';
+import { unitOfWork, unitOfWorkGrouped } from '../unit-of-work.js';
 import { applyTransition } from './transition.js';
 
 const DAY = 86_400_000;
@@ -16,8 +16,7 @@ export const PREMIUM_GIVE_UP_MS = 365 * DAY;
  * refund, events) and the job's next step in one transaction. The supplier call is idempotent by order
  * id, so a crash before the commit only repeats the question.
  */
-export async function processGoodsOrder(deps: Deps, job: JobRow): Promise<void> {
-  const order = getOrder(deps.db, job.ref);
+export async function processGoodsOrder(deps: Deps, job: JobRow, order: OrderRow | undefined = getOrder(deps.db, job.ref)): Promise<void> {
   if (!order || order.status !== 'processing' || order.reviewStage !== null || order.type === 'nft') {
     completeJob(deps.db, job.jobId);
     return;
@@ -47,7 +46,7 @@ export async function processGoodsOrder(deps: Deps, job: JobRow): Promise<void> 
     }
     throw e;
   }
-  unitOfWork(deps, (tx, after) => {
+  await unitOfWorkGrouped(deps, (tx, after) => {
     const fresh = getOrder(tx, order.orderId)!;
     const t = deps.clock.now();
     switch (outcome.kind) {

@@ -5,12 +5,12 @@ import { checkWebhookUrl } from '../../domain/webhook-url-policy.js';
 import { createPinnedPoster, resolveAndCheck, type PinnedPoster } from '../../http-out/webhook-transport.js';
 import { completeJob, scheduleJob, type JobRow } from '../../store/jobs-repo.js';
 import { getPartner } from '../../store/partners-repo.js';
-import { blockedWebhookHosts, events, webhookDeliveries } from '../../store/schema.js';
+import { blockedWebhookHosts, webhookDeliveries } from '../../store/schema.js';
+import { getDelivery, getEvent, recordAttempt, unblockHost, type DeliveryRow } from '../../store/webhooks-repo.js';
 import type { Deps } from '../deps.js';
-import { unitOfWork } from '../unit-of-work.js';
+import { unitOfWork, unitOfWorkGrouped } from '../unit-of-work.js';
 import { urlPolicy } from './config.js';
 
-type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
 /** DNS failures do not use up an attempt; this many in a row end the delivery all the same. */
 const MAX_DNS_DEFERRALS = 20;
@@ -28,13 +28,13 @@ export class WebhookDispatcher {
 
   async attempt(job: JobRow): Promise<void> {
     const { deps } = this;
-    const d = deps.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, job.ref)).get();
+    const d = getDelivery(deps.db, job.ref);
     if (!d || d.status !== 'pending') {
       completeJob(deps.db, job.jobId);
       return;
     }
     const partner = getPartner(deps.db, d.partnerId);
-    const ev = deps.db.select().from(events).where(eq(events.eventId, d.eventId)).get();
+    const ev = getEvent(deps.db, d.eventId);
     if (!partner?.webhookSecretEnc || !ev) return this.refuse(job, d, 'no_secret');
 
     const check = checkWebhookUrl(d.url, urlPolicy(deps.config));
@@ -67,19 +67,17 @@ export class WebhookDispatcher {
     const statusCode = result.kind === 'response' ? result.status : null;
     const error = result.kind === 'response' ? (ok ? null : `HTTP ${result.status}`) : result.kind === 'timeout' ? 'timeout' : result.detail;
     const delay = ok ? null : nextAttemptDelay(attempt);
-    unitOfWork(deps, (tx, after) => {
-      if (ok) tx.delete(blockedWebhookHosts).where(eq(blockedWebhookHosts.host, check.host)).run();
-      tx.update(webhookDeliveries)
-        .set({
-          status: ok ? 'delivered' : delay === null ? 'failed' : 'pending',
-          attempts: attempt,
-          lastStatusCode: statusCode,
-          lastError: error?.slice(0, 300) ?? null,
-          nextAttemptAt: delay === null ? null : now + delay,
-          updatedAt: now,
-        })
-        .where(eq(webhookDeliveries.webhookId, d.webhookId))
-        .run();
+    await unitOfWorkGrouped(deps, (tx, after) => {
+      if (ok) unblockHost(tx, check.host);
+      recordAttempt(tx, {
+        webhookId: d.webhookId,
+        status: ok ? 'delivered' : delay === null ? 'failed' : 'pending',
+        attempts: attempt,
+        lastStatusCode: statusCode,
+        lastError: error?.slice(0, 300) ?? null,
+        nextAttemptAt: delay === null ? null : now + delay,
+        now,
+      });
       if (delay === null) completeJob(tx, job.jobId);
       else scheduleJob(tx, job.kind, job.ref, now + delay, now);
       if (!ok && delay === null)

@@ -2,7 +2,7 @@ import { webhookBody } from '../../domain/webhook-signing.js';
 import type { Tx } from '../../store/db.js';
 import { scheduleJob } from '../../store/jobs-repo.js';
 import { getPartner } from '../../store/partners-repo.js';
-import { events, webhookDeliveries } from '../../store/schema.js';
+import { insertDelivery, insertEvent } from '../../store/webhooks-repo.js';
 import type { Deps } from '../deps.js';
 import type { AfterCommit } from '../unit-of-work.js';
 
@@ -21,26 +21,12 @@ export function recordEvent(
 ): void {
   const now = deps.clock.now();
   const body = webhookBody(args.event, args.orderId, args.data);
-  const ev = tx.insert(events).values({ partnerId: args.partnerId, orderId: args.orderId, event: args.event, body, createdAt: now }).returning().get();
+  const eventId = insertEvent(tx, { partnerId: args.partnerId, orderId: args.orderId, event: args.event, body, createdAt: now });
   const partner = getPartner(tx, args.partnerId);
   const url = args.orderWebhookUrl || partner?.webhookUrl || '';
   if (partner?.webhookSecretEnc && url) {
     const webhookId = deps.ids.hex(12);
-    tx.insert(webhookDeliveries)
-      .values({
-        webhookId,
-        eventId: ev.eventId,
-        partnerId: args.partnerId,
-        orderId: args.orderId,
-        event: args.event,
-        url,
-        status: 'pending',
-        attempts: 0,
-        nextAttemptAt: now,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .run();
+    insertDelivery(tx, { webhookId, eventId, partnerId: args.partnerId, orderId: args.orderId, event: args.event, url, now });
     scheduleJob(tx, WEBHOOK_JOB, webhookId, now, now);
     after(() => deps.wake());
   }

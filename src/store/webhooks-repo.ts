@@ -1,0 +1,77 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Conn } from './db.js';
+import { prepared } from './prepared.js';
+import { blockedWebhookHosts, events, webhookDeliveries } from './schema.js';
+
+/** The outbox and its deliveries: the statements of the webhook hot path, prepared once per connection. */
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type EventRow = typeof events.$inferSelect;
+
+export function insertEvent(conn: Conn, e: { partnerId: number; orderId: string; event: string; body: string; createdAt: number }): number {
+  const row = prepared(conn, 'insertEvent', () =>
+    conn
+      .insert(events)
+      .values({ partnerId: sql.placeholder('partnerId'), orderId: sql.placeholder('orderId'), event: sql.placeholder('event'), body: sql.placeholder('body'), createdAt: sql.placeholder('createdAt') })
+      .returning({ eventId: events.eventId })
+      .prepare(),
+  ).get(e);
+  return row!.eventId;
+}
+
+export function getEvent(conn: Conn, eventId: number): EventRow | undefined {
+  return prepared(conn, 'getEvent', () => conn.select().from(events).where(eq(events.eventId, sql.placeholder('id'))).prepare()).get({ id: eventId });
+}
+
+export function insertDelivery(conn: Conn, d: { webhookId: string; eventId: number; partnerId: number; orderId: string; event: string; url: string; now: number }): void {
+  prepared(conn, 'insertDelivery', () =>
+    conn
+      .insert(webhookDeliveries)
+      .values({
+        webhookId: sql.placeholder('webhookId'),
+        eventId: sql.placeholder('eventId'),
+        partnerId: sql.placeholder('partnerId'),
+        orderId: sql.placeholder('orderId'),
+        event: sql.placeholder('event'),
+        url: sql.placeholder('url'),
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: sql.placeholder('now'),
+        createdAt: sql.placeholder('now'),
+        updatedAt: sql.placeholder('now'),
+      })
+      .prepare(),
+  ).run(d);
+}
+
+export function getDelivery(conn: Conn, webhookId: string): DeliveryRow | undefined {
+  return prepared(conn, 'getDelivery', () => conn.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, sql.placeholder('id'))).prepare()).get({ id: webhookId });
+}
+
+/** The outcome of one attempt. */
+export function recordAttempt(
+  conn: Conn,
+  a: { webhookId: string; status: 'pending' | 'delivered' | 'failed'; attempts: number; lastStatusCode: number | null; lastError: string | null; nextAttemptAt: number | null; now: number },
+): void {
+  prepared(conn, 'recordAttempt', () =>
+    conn
+      .update(webhookDeliveries)
+      .set({
+        status: sql`${sql.placeholder('status')}`,
+        attempts: sql`${sql.placeholder('attempts')}`,
+        lastStatusCode: sql`${sql.placeholder('lastStatusCode')}`,
+        lastError: sql`${sql.placeholder('lastError')}`,
+        nextAttemptAt: sql`${sql.placeholder('nextAttemptAt')}`,
+        updatedAt: sql`${sql.placeholder('now')}`,
+      })
+      .where(eq(webhookDeliveries.webhookId, sql.placeholder('webhookId')))
+      .prepare(),
+  ).run(a);
+}
+
+export function isHostBlocked(conn: Conn, host: string): boolean {
+  return !!prepared(conn, 'isHostBlocked', () => conn.select({ host: blockedWebhookHosts.host }).from(blockedWebhookHosts).where(eq(blockedWebhookHosts.host, sql.placeholder('h'))).prepare()).get({ h: host });
+}
+
+export function unblockHost(conn: Conn, host: string): void {
+  prepared(conn, 'unblockHost', () => conn.delete(blockedWebhookHosts).where(eq(blockedWebhookHosts.host, sql.placeholder('h'))).prepare()).run({ h: host });
+}
