@@ -43,6 +43,19 @@ describe('when a partner orders Stars', () => {
     expect(await check()).toEqual({ ok: true, problems: [] });
   });
 
+  it('then GET /me follows every movement at once, though it is served from memory between movements', async () => {
+    const p = await t.newPartner({ usd: '20.00' });
+    expect((await balance(p)).USD).toBe('20.00');
+    expect((await balance(p)).USD).toBe('20.00'); // the second read is the cached one
+    const r = await p.order('stars', { quantity: 1000, recipient: 'failstars_carol' });
+    expect((await balance(p)).USD).toBe('4.25');
+    const top = await t.admin('POST', `/partners/${p.id}/topups`, { currency: 'USD', amount: '5.00', network: 'ton', tx_hash: `me-cache-${p.id}` });
+    expect(top.status).toBe(201);
+    expect((await balance(p)).USD).toBe('9.25');
+    await settleOrder(t, p, r.body.order_id);
+    expect((await balance(p)).USD).toBe('25.00');
+  });
+
   it('then a failed delivery is refunded automatically with refunded: true', async () => {
     const p = await t.newPartner({ usd: '20.00' });
     const r = await p.order('stars', { quantity: 1000, recipient: 'failstars_bob' });

@@ -1,7 +1,7 @@
 import { fail } from '../domain/errors.js';
 import { formatAmount } from '../domain/money.js';
 import { priceList, pricePerStar, type PriceList } from '../domain/pricing.js';
-import { balancesOf } from '../store/ledger-repo.js';
+import { cachedBalancesOf } from '../store/ledger-repo.js';
 import type { Deps } from './deps.js';
 
 /** Current partner prices, or null while supplier costs are unavailable. */
@@ -53,7 +53,7 @@ export function products(deps: Deps) {
 
 /** GET /me */
 export function account(deps: Deps, partnerId: number) {
-  const b = balancesOf(deps.db, partnerId);
+  const b = cachedBalancesOf(deps.db, partnerId);
   const c = deps.config;
   const usd = formatAmount(b.USD, 'USD');
   const ton = formatAmount(b.TON, 'TON');

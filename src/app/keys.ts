@@ -21,24 +21,27 @@ export interface AuthedKey {
 }
 
 /**
- * In-memory cache of live keys by hash: authentication runs on every request, and the hash lookup plus
- * whitelist parsing is done once per key. Revocation deletes from the cache in the same call.
+ * In-memory cache of live keys: authentication runs on every request, so a key seen once is found again
+ * by the token itself (no hashing, no query, no whitelist parsing). Only live keys are cached (a flood of
+ * random tokens must not grow memory); revocation removes a key's entry in the same call.
  */
 export class KeyCache {
-  private readonly byHash = new Map<string, AuthedKey | null>();
+  private readonly byToken = new Map<string, AuthedKey & { hash: string }>();
 
-  get(deps: Deps, hash: string): AuthedKey | null {
-    const hit = this.byHash.get(hash);
-    if (hit !== undefined) return hit;
+  get(deps: Deps, token: string): AuthedKey | null {
+    const hit = this.byToken.get(token);
+    if (hit) return hit;
+    const hash = hashKey(token);
     const row = keyByHash(deps.db, hash);
-    const value = row && row.revokedAt === null ? { keyId: row.keyId, partnerId: row.partnerId, ranges: parseWhitelist(row.ipWhitelist) } : null;
-    // Unknown hashes are not cached: a flood of random keys must not grow memory.
-    if (value) this.byHash.set(hash, value);
+    if (!row || row.revokedAt !== null) return null;
+    const value = { keyId: row.keyId, partnerId: row.partnerId, ranges: parseWhitelist(row.ipWhitelist), hash };
+    this.byToken.set(token, value);
     return value;
   }
 
   forget(hashes: string[]): void {
-    for (const h of hashes) this.byHash.delete(h);
+    const gone = new Set(hashes);
+    for (const [token, v] of this.byToken) if (gone.has(v.hash)) this.byToken.delete(token);
   }
 }
 
@@ -74,7 +77,7 @@ export function authenticate(deps: Deps, cache: KeyCache, authorization: string 
   const m = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
   const token = m?.[1];
   if (!token || !token.startsWith(KEY_PREFIX) || token.length > 200) fail('unauthorized');
-  const key = cache.get(deps, hashKey(token));
+  const key = cache.get(deps, token);
   if (!key) fail('unauthorized');
   if (!ipAllowed(ip, key.ranges)) fail('ip_not_allowed');
   requirePartnerAccess(deps, key.partnerId);

@@ -2,6 +2,7 @@ import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Currency } from '../domain/money.js';
 import { planEntry, type EntryKind } from '../domain/ledger-rules.js';
 import type { Conn } from './db.js';
+import { CommittedCache } from './committed-cache.js';
 import { prepared } from './prepared.js';
 import { accounts, ledgerEntries } from './schema.js';
 
@@ -18,6 +19,14 @@ export function balanceOf(conn: Conn, partnerId: number, currency: Currency): nu
   return row?.balance ?? 0;
 }
 
+/** Balances for display (GET /me, on every call): cached until the next entry (src/store/committed-cache.ts). */
+const shownBalances = new CommittedCache<number, Readonly<Record<Currency, number>>>();
+
+export function cachedBalancesOf(conn: Conn, partnerId: number): Readonly<Record<Currency, number>> {
+  return shownBalances.read(conn, partnerId, () => balancesOf(conn, partnerId))!;
+}
+
+/** The balances as stored now (what the ledger check and the operator views read). */
 export function balancesOf(conn: Conn, partnerId: number): Record<Currency, number> {
   const rows = prepared(conn, 'balancesOf', () => conn.select().from(accounts).where(eq(accounts.partnerId, sql.placeholder('p'))).prepare()).all({ p: partnerId });
   const out: Record<Currency, number> = { USD: 0, TON: 0 };
@@ -33,6 +42,7 @@ export function postEntry(
   conn: Conn,
   args: { partnerId: number; currency: Currency; kind: EntryKind; amount: number; orderId?: string; topupId?: string; now: number },
 ): LedgerEntryRow {
+  shownBalances.drop(conn, args.partnerId);
   const balance = balanceOf(conn, args.partnerId, args.currency);
   const plan = planEntry(balance, args.currency, args.kind, args.amount);
   prepared(conn, 'setBalance', () =>

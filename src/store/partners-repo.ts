@@ -1,4 +1,5 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { CommittedCache } from './committed-cache.js';
 import { prepared } from './prepared.js';
 import type { Conn } from './db.js';
 import { accounts, apiKeys, partners } from './schema.js';
@@ -26,7 +27,15 @@ export function listPartnerIds(conn: Conn): number[] {
   return conn.select({ id: partners.partnerId }).from(partners).all().map((r) => r.id);
 }
 
+/** A partner's status, read on every authenticated request (src/store/committed-cache.ts). */
+const statuses = new CommittedCache<number, PartnerRow['status']>();
+
+export function partnerStatus(conn: Conn, partnerId: number): PartnerRow['status'] | undefined {
+  return statuses.read(conn, partnerId, () => getPartner(conn, partnerId)?.status);
+}
+
 export function setPartnerStatus(conn: Conn, partnerId: number, status: 'active' | 'inactive'): void {
+  statuses.drop(conn, partnerId);
   conn.update(partners).set({ status }).where(eq(partners.partnerId, partnerId)).run();
 }
 
