@@ -91,7 +91,9 @@ export function rssMb(pid: number): number {
 export async function startService(dbPath: string, extraEnv: Record<string, string> = {}) {
   const port = await freePort();
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench/results')}`] : [];
-  const proc = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/main.ts'], {
+  // the flags of `npm start` (package.json), plus any to try out
+  const flags = ['--max-semi-space-size=32', ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
+  const proc = spawn(process.execPath, [...flags, ...profile, '--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -21,6 +21,7 @@ async function main() {
     replay: () => ({ method: 'POST' as const, path: `${base}/orders`, body: orderBody('replay-1') }),
     read: () => ({ method: 'GET' as const, path: `${base}/orders/${first.order_id}` }),
     me: () => ({ method: 'GET' as const, path: `${base}/me` }),
+    healthz: () => ({ method: 'GET' as const, path: '/healthz' }),
   };
   const make = scenarios[phase as keyof typeof scenarios];
   if (!make) throw new Error(`unknown phase ${phase}`);

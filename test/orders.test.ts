@@ -56,6 +56,16 @@ describe('when a partner orders Stars', () => {
     expect((await balance(p)).USD).toBe('25.00');
   });
 
+  it('then its first delivery call is scheduled for when the sandbox supplier can first answer, not before', async () => {
+    const p = await t.newPartner({ usd: '20.00' });
+    const r = await p.order('stars', { quantity: 100, recipient: 'first_call' });
+    const job = t.db.$client.prepare("select run_at, created_at, attempts from jobs where kind = 'order.process' and ref = ?").get(r.body.order_id) as any;
+    expect(job.run_at - job.created_at).toBe(3000);
+    await t.advance(3);
+    expect((await p.call('GET', `/orders/${r.body.order_id}`)).body.status).toBe('completed');
+    expect(t.db.$client.prepare('select count(*) n from jobs where ref = ?').get(r.body.order_id)).toEqual({ n: 0 });
+  });
+
   it('then a failed delivery is refunded automatically with refunded: true', async () => {
     const p = await t.newPartner({ usd: '20.00' });
     const r = await p.order('stars', { quantity: 1000, recipient: 'failstars_bob' });

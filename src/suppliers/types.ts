@@ -61,6 +61,12 @@ export interface GoodsSupplier {
    * a crash can repeat the call.
    */
   deliver(req: DeliveryRequest): Promise<DeliveryOutcome>;
+  /**
+   * How long after an order the first `deliver` call is worth making. 0 for a supplier whose first call
+   * places the order. The sandbox needs no placing call and can only answer `pending` for its delivery
+   * time, so asking before then would cost a job run and a transaction per order for nothing.
+   */
+  readonly firstCallDelayMs: number;
 }
 
 /** Switches a test environment can flip; in production all are off. */

@@ -229,7 +229,9 @@ function persistOrder(
     createdAt: now,
     updatedAt: now,
   });
-  scheduleJob(tx, ORDER_JOB, orderId, now, now);
+  // Stars and Premium: the first delivery call when the supplier can first have an outcome (NFT stages start at once)
+  const firstRun = p.type === 'nft' ? now : now + deps.suppliers.goods.firstCallDelayMs;
+  scheduleJob(tx, ORDER_JOB, orderId, firstRun, now);
   insertBoundIdem(tx, partnerId, key, fingerprint, orderId, now);
   after(() => deps.wake());
   return order;

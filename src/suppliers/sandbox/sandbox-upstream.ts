@@ -161,6 +161,7 @@ export class SandboxUpstream implements Suppliers {
   };
 
   readonly goods = {
+    firstCallDelayMs: SANDBOX_DELIVERY_MS,
     costs: (): SupplierCosts | null => {
       if (this.market.unavailable) return null;
       const m = this.market;
