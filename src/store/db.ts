@@ -12,7 +12,11 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** Either the database or an open transaction: repositories accept both. */
 export type Conn = Db | Tx;
 
-export const MIGRATIONS_FOLDER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** drizzle/ at the project root: two levels up from src/store, three from the compiled dist/src/store. */
+export const MIGRATIONS_FOLDER =
+  [path.resolve(here, '../../drizzle'), path.resolve(here, '../../../drizzle')].find((d) => fs.existsSync(path.join(d, 'meta/_journal.json'))) ??
+  path.resolve(here, '../../drizzle');
 
 /** Opens (creating its folder) the SQLite file in WAL mode and applies the generated migrations. */
 export function openDatabase(file: string): Db {
