@@ -58,11 +58,16 @@ describe('when a partner orders Stars', () => {
 
   it('then its first delivery call is scheduled for when the sandbox supplier can first answer, not before', async () => {
     const p = await t.newPartner({ usd: '20.00' });
-    const r = await p.order('stars', { quantity: 100, recipient: 'first_call' });
+    const r = await p.order('stars', { quantity: 100, recipient: 'first_call' }, 'first-call-key');
     const job = t.db.$client.prepare("select run_at, created_at, attempts from jobs where kind = 'order.process' and ref = ?").get(r.body.order_id) as any;
     expect(job.run_at - job.created_at).toBe(3000);
+    // read twice while processing (the second read is served from memory), then the change shows at once
+    expect((await p.call('GET', `/orders/${r.body.order_id}`)).body.status).toBe('processing');
+    expect((await p.call('GET', `/orders/${r.body.order_id}`)).body.status).toBe('processing');
+    expect((await p.order('stars', { quantity: 100, recipient: 'first_call' }, 'first-call-key')).body.status).toBe('processing');
     await t.advance(3);
     expect((await p.call('GET', `/orders/${r.body.order_id}`)).body.status).toBe('completed');
+    expect((await p.order('stars', { quantity: 100, recipient: 'first_call' }, 'first-call-key')).body).toMatchObject({ order_id: r.body.order_id, status: 'completed' });
     expect(t.db.$client.prepare('select count(*) n from jobs where ref = ?').get(r.body.order_id)).toEqual({ n: 0 });
   });
 

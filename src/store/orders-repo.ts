@@ -1,5 +1,6 @@
 import { and, desc, eq, gte, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
 import type { Conn } from './db.js';
+import { CommittedCache } from './committed-cache.js';
 import { prepared } from './prepared.js';
 import { idempotencyKeys, orders } from './schema.js';
 
@@ -43,12 +44,26 @@ export function insertOrder(conn: Conn, row: NewOrder): OrderRow {
   return q.get(p.params)!;
 }
 
+/**
+ * The order as committed, for the partner's reads (GET /orders/{id}, a replayed key), which partners poll
+ * hard: served from memory until updateOrder changes it (src/store/committed-cache.ts). Frozen: shared.
+ */
+const committedOrders = new CommittedCache<string, Readonly<OrderRow>>(10_000);
+
+export function getOrderForRead(conn: Conn, orderId: string): Readonly<OrderRow> | undefined {
+  return committedOrders.read(conn, orderId, () => {
+    const row = getOrder(conn, orderId);
+    return row && Object.freeze(row);
+  });
+}
+
 export function getOrder(conn: Conn, orderId: string): OrderRow | undefined {
   return prepared(conn, 'getOrder', () => conn.select().from(orders).where(eq(orders.orderId, sql.placeholder('id'))).prepare()).get({ id: orderId });
 }
 
 /** Updates the given columns; one prepared statement per set of columns (transitions use a handful). */
 export function updateOrder(conn: Conn, orderId: string, set: Partial<NewOrder>): OrderRow {
+  committedOrders.drop(conn, orderId);
   const cols = (Object.keys(set) as (keyof NewOrder)[]).filter((c) => set[c] !== undefined).sort();
   const p = placeholders(cols, set);
   const q = prepared(conn, `updateOrder:${p.key}`, () =>
@@ -115,8 +130,13 @@ export function processingOrderIds(conn: Conn): string[] {
 
 const idemKey = and(eq(idempotencyKeys.partnerId, sql.placeholder('p')), eq(idempotencyKeys.key, sql.placeholder('k')));
 
-export function getIdem(conn: Conn, partnerId: number, key: string): IdemRow | undefined {
-  return prepared(conn, 'getIdem', () => conn.select().from(idempotencyKeys).where(idemKey).prepare()).get({ p: partnerId, k: key });
+/** A bound key never changes (never updated, never deleted), so once committed it is kept in memory. */
+const committedKeys = new CommittedCache<string, Readonly<IdemRow>>(20_000);
+
+export function getIdem(conn: Conn, partnerId: number, key: string): Readonly<IdemRow> | undefined {
+  return committedKeys.read(conn, `${partnerId}\u0000${key}`, () =>
+    prepared(conn, 'getIdem', () => conn.select().from(idempotencyKeys).where(idemKey).prepare()).get({ p: partnerId, k: key }),
+  );
 }
 
 /** Binds a key to its order, in the order's creating transaction (the primary key refuses a second binding). */

@@ -12,7 +12,7 @@ import { scheduleJob } from '../../store/jobs-repo.js';
 import {
   getIdem,
   insertBoundIdem,
-  getOrder,
+  getOrderForRead,
   insertOrder,
   nextOrderSeq,
   openPremiumFor,
@@ -21,6 +21,7 @@ import {
 import { isHostBlocked } from '../../store/webhooks-repo.js';
 import type { Recipient } from '../../suppliers/types.js';
 import { nftHandler } from './nft-create.js';
+import { committedOrderView } from './query.js';
 import { requireRecipientText, resolveRecipient } from './recipient.js';
 import { currentPrices, requireProductAvailable } from '../catalog.js';
 import type { Deps } from '../deps.js';
@@ -157,7 +158,7 @@ export async function createOrder(deps: Deps, partnerId: number, body: unknown):
     if (seen) {
       if (seen.fingerprint !== fingerprint) fail('idempotency_key_reuse');
       if (!seen.orderId) fail('order_in_progress');
-      return { order: orderView(getOrder(deps.db, seen.orderId)!), replayed: true };
+      return { order: committedOrderView(getOrderForRead(deps.db, seen.orderId)!), replayed: true };
     }
     const inFlight = deps.inFlight.get(claimKey);
     if (inFlight !== undefined) fail(inFlight === fingerprint ? 'order_in_progress' : 'idempotency_key_reuse');

@@ -1,7 +1,7 @@
 import { fail } from '../../domain/errors.js';
 import { orderView } from '../../domain/order-view.js';
 import { parseTimeFilter } from '../../domain/time-format.js';
-import { getOrder, listOrders } from '../../store/orders-repo.js';
+import { getOrderForRead, listOrders, type OrderRow } from '../../store/orders-repo.js';
 import type { Deps } from '../deps.js';
 import { decodeCursor, encodeCursor, parseLimit } from '../paging.js';
 
@@ -13,9 +13,23 @@ const KNOWN = new Set(['status', 'type', 'from', 'to', 'cursor', 'limit']);
 
 /** GET /orders/{id}: own orders only; another partner's order is "not found" too. */
 export function getOwnOrder(deps: Deps, partnerId: number, orderId: string) {
-  const o = getOrder(deps.db, orderId);
+  const o = getOrderForRead(deps.db, orderId);
   if (!o || o.partnerId !== partnerId) fail('not_found', 'Order not found.');
-  return orderView(o);
+  return committedOrderView(o);
+}
+
+/**
+ * The view of a committed order row from getOrderForRead: made once per row object (a changed order is a
+ * new row object), since partners poll the same orders. Frozen: the same object answers every poll.
+ */
+const views = new WeakMap<object, Readonly<Record<string, unknown>>>();
+export function committedOrderView(o: Readonly<OrderRow>): Readonly<Record<string, unknown>> {
+  let v = views.get(o);
+  if (!v) {
+    v = Object.freeze(orderView(o));
+    views.set(o, v);
+  }
+  return v;
 }
 
 /** GET /orders: newest first, keyset paging by an opaque cursor. */
