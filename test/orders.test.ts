@@ -156,6 +156,20 @@ describe('when order creation is refused', () => {
     expect(JSON.parse(r.body).detail.code).toBe('bad_json');
   });
 
+  it('then a number JSON parses as Infinity is a 400 bad_request, never a 5xx, and no order', async () => {
+    const before = await balance(p);
+    for (const payload of [
+      '{"type":"stars","idempotency_key":"inf-1","params":{"quantity":1e400,"recipient":"x"}}',
+      '{"type":"stars","idempotency_key":"inf-2","params":{"quantity":100,"recipient":"x","note":[-1e999]}}',
+    ]) {
+      const r = await t.app.inject({ method: 'POST', url: '/api/partner/v1/orders', headers: { authorization: `Bearer ${p.key}`, 'content-type': 'application/json' }, payload });
+      expect(r.statusCode).toBe(400);
+      expect(codeOf({ status: r.statusCode, headers: r.headers, body: JSON.parse(r.body), raw: r.body })).toBe('bad_request');
+    }
+    expect(await balance(p)).toEqual(before);
+    expect(await orderCount(p)).toBe(0);
+  });
+
   it('then insufficient balance is 402 with currency and balance, leaves no order and does not claim the key', async () => {
     const poor = await t.newPartner({ usd: '10.00' });
     const r = await poor.order('premium', { months: 12, recipient: 'rich_friend' }, 'poor-1');

@@ -7,24 +7,38 @@ import crypto from 'node:crypto';
  * Python's json.dumps(..., ensure_ascii=False), which existing partner receivers re-serialise against.
  * JSON.stringify has no option for that spacing, hence this small serialiser.
  */
-export function serializeWebhookJson(value: unknown): string {
+export function serializeWebhookJson(value: unknown, opts: { sortKeys?: boolean } = {}): string {
   if (value === null || value === undefined) return 'null';
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new Error('non-finite number in webhook body');
-    return JSON.stringify(value);
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      if (!Number.isFinite(value)) throw new Error('non-finite number in webhook body');
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      break;
+    default:
+      throw new Error(`cannot serialise ${typeof value}`);
   }
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (Array.isArray(value)) return `[${value.map(serializeWebhookJson).join(', ')}]`;
-  if (typeof value === 'object') {
-    const parts: string[] = [];
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      if (v === undefined) continue;
-      parts.push(`${JSON.stringify(k)}: ${serializeWebhookJson(v)}`);
-    }
-    return `{${parts.join(', ')}}`;
+  // string building rather than map/join: this also runs for every order request (the request fingerprint)
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i ? ', ' : '') + serializeWebhookJson(value[i], opts);
+    return `${out}]`;
   }
-  throw new Error(`cannot serialise ${typeof value}`);
+  const obj = value as Record<string, unknown>;
+  const keys = opts.sortKeys ? Object.keys(obj).sort() : Object.keys(obj);
+  let out = '{';
+  let first = true;
+  for (const k of keys) {
+    const v = obj[k];
+    if (v === undefined) continue;
+    out += `${first ? '' : ', '}${JSON.stringify(k)}: ${serializeWebhookJson(v, opts)}`;
+    first = false;
+  }
+  return `${out}}`;
 }
 
 export function webhookBody(event: string, orderId: string, data: Record<string, unknown>): string {

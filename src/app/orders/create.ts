@@ -65,18 +65,31 @@ export interface OrderKindHandler {
   recipientFirst?: boolean;
 }
 
+/** SHA-256 of the canonical request (keys sorted at every level, Python json.dumps spacing). */
 export function fingerprintOf(body: { type: string; params: unknown; webhook_url: unknown }): string {
-  return crypto.createHash('sha256').update(serializeWebhookJson(canonical(body))).digest('hex');
+  return crypto.hash('sha256', serializeWebhookJson(body, { sortKeys: true }), 'hex');
 }
 
-function canonical(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v as object).sort()) out[k] = canonical((v as Record<string, unknown>)[k]);
-    return out;
+/**
+ * The fingerprint of the requests seen lately, by their JSON text as parsed: a replay (a partner's retry
+ * sends the same bytes) skips canonicalising and hashing. JSON.stringify determines a parsed body
+ * completely, so the memo is exact; bounded, it starts afresh when full.
+ */
+const recentFingerprints = new Map<string, string>();
+function memoFingerprint(body: { type: string; params: unknown; webhook_url: unknown }): string {
+  const text = JSON.stringify([body.type, body.params, body.webhook_url]);
+  let fp = recentFingerprints.get(text);
+  if (fp === undefined) {
+    try {
+      fp = fingerprintOf(body);
+    } catch {
+      // JSON.parse turns a number like 1e400 into Infinity, which has no exact JSON form
+      fail('bad_request', 'Numbers in the body must be finite.');
+    }
+    if (recentFingerprints.size >= 10_000) recentFingerprints.clear();
+    recentFingerprints.set(text, fp);
   }
-  return v;
+  return fp;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -151,7 +164,7 @@ export async function createOrder(deps: Deps, partnerId: number, body: unknown):
 
   // 2. idempotency
   if (deps.suppliers.faults.ledgerUnavailable()) fail('ledger_unavailable');
-  const fingerprint = fingerprintOf({ type, params: body.params ?? null, webhook_url: body.webhook_url ?? null });
+  const fingerprint = memoFingerprint({ type, params: body.params ?? null, webhook_url: body.webhook_url ?? null });
   const claimKey = `${partnerId}\u0000${key}`;
   const replay = (): CreateResult | null => {
     const seen = getIdem(deps.db, partnerId, key);

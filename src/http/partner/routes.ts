@@ -29,9 +29,16 @@ export function partnerOf(req: FastifyRequest): number {
 export function partnerRoutes(ctx: PartnerRouteDeps) {
   const { deps, keys, limiter } = ctx;
   return async (app: FastifyInstance) => {
-    app.addHook('onRequest', async (req) => {
-      req.partner = authenticate(deps, keys, req.headers.authorization, req.ip);
-      limiter.hit('key', req.partner.keyId);
+    // A callback hook rather than an async one: it runs on every partner request and does no I/O.
+    app.addHook('onRequest', (req, _reply, done) => {
+      try {
+        req.partner = authenticate(deps, keys, req.headers.authorization, req.ip);
+        limiter.hit('key', req.partner.keyId);
+      } catch (e) {
+        done(e as Error);
+        return;
+      }
+      done();
     });
 
     app.get('/me', async (req) => account(deps, partnerOf(req)));
