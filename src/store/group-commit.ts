@@ -20,6 +20,8 @@ interface Unit {
 export class GroupCommit {
   private queue: Unit[] = [];
   private scheduled = false;
+  /** Transactions run so far: a caller can tell whether anything was committed since it last looked. */
+  commits = 0;
 
   constructor(
     private readonly db: Db,
@@ -44,6 +46,7 @@ export class GroupCommit {
       this.scheduled = true;
       setImmediate(() => this.flush());
     }
+    this.commits++;
     const outcomes: { ok: boolean; value: unknown }[] = [];
     const client = this.db.$client;
     try {

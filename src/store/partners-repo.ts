@@ -19,27 +19,34 @@ export function insertPartner(conn: Conn, name: string, now: number): PartnerRow
   return row;
 }
 
-export function getPartner(conn: Conn, partnerId: number): PartnerRow | undefined {
-  return prepared(conn, 'getPartner', () => conn.select().from(partners).where(eq(partners.partnerId, sql.placeholder('id'))).prepare()).get({ id: partnerId });
+/**
+ * A partner row, read by every authenticated request (its status) and every order event (its webhook):
+ * kept in memory as committed, dropped by the two writes below (src/store/committed-cache.ts). Frozen: shared.
+ */
+const committedPartners = new CommittedCache<number, Readonly<PartnerRow>>();
+
+export function getPartner(conn: Conn, partnerId: number): Readonly<PartnerRow> | undefined {
+  return committedPartners.read(conn, partnerId, () => {
+    const row = prepared(conn, 'getPartner', () => conn.select().from(partners).where(eq(partners.partnerId, sql.placeholder('id'))).prepare()).get({ id: partnerId });
+    return row && Object.freeze(row);
+  });
 }
 
 export function listPartnerIds(conn: Conn): number[] {
   return conn.select({ id: partners.partnerId }).from(partners).all().map((r) => r.id);
 }
 
-/** A partner's status, read on every authenticated request (src/store/committed-cache.ts). */
-const statuses = new CommittedCache<number, PartnerRow['status']>();
-
 export function partnerStatus(conn: Conn, partnerId: number): PartnerRow['status'] | undefined {
-  return statuses.read(conn, partnerId, () => getPartner(conn, partnerId)?.status);
+  return getPartner(conn, partnerId)?.status;
 }
 
 export function setPartnerStatus(conn: Conn, partnerId: number, status: 'active' | 'inactive'): void {
-  statuses.drop(conn, partnerId);
+  committedPartners.drop(conn, partnerId);
   conn.update(partners).set({ status }).where(eq(partners.partnerId, partnerId)).run();
 }
 
 export function setWebhook(conn: Conn, partnerId: number, url: string, secretEnc: string | null): void {
+  committedPartners.drop(conn, partnerId);
   const set = secretEnc === null ? { webhookUrl: url } : { webhookUrl: url, webhookSecretEnc: secretEnc };
   conn.update(partners).set(set).where(eq(partners.partnerId, partnerId)).run();
 }

@@ -71,25 +71,28 @@ export function fingerprintOf(body: { type: string; params: unknown; webhook_url
 }
 
 /**
- * The fingerprint of the requests seen lately, by their JSON text as parsed: a replay (a partner's retry
- * sends the same bytes) skips canonicalising and hashing. JSON.stringify determines a parsed body
- * completely, so the memo is exact; bounded, it starts afresh when full.
+ * The fingerprints of requests replayed lately, by the JSON text of the parsed body: a partner retrying
+ * sends the same request again and again, and this skips canonicalising and hashing it. JSON.stringify
+ * determines a parsed body completely, so the memo is exact. Only replays are remembered (a first request
+ * is never seen again), and it starts afresh when full.
  */
-const recentFingerprints = new Map<string, string>();
-function memoFingerprint(body: { type: string; params: unknown; webhook_url: unknown }): string {
+const replayedFingerprints = new Map<string, string>();
+
+function requestFingerprint(body: { type: string; params: unknown; webhook_url: unknown }): { text: string; fingerprint: string } {
   const text = JSON.stringify([body.type, body.params, body.webhook_url]);
-  let fp = recentFingerprints.get(text);
-  if (fp === undefined) {
-    try {
-      fp = fingerprintOf(body);
-    } catch {
-      // JSON.parse turns a number like 1e400 into Infinity, which has no exact JSON form
-      fail('bad_request', 'Numbers in the body must be finite.');
-    }
-    if (recentFingerprints.size >= 10_000) recentFingerprints.clear();
-    recentFingerprints.set(text, fp);
+  const known = replayedFingerprints.get(text);
+  if (known !== undefined) return { text, fingerprint: known };
+  try {
+    return { text, fingerprint: fingerprintOf(body) };
+  } catch {
+    // JSON.parse turns a number like 1e400 into Infinity, which has no exact JSON form
+    fail('bad_request', 'Numbers in the body must be finite.');
   }
-  return fp;
+}
+
+function rememberReplay(text: string, fingerprint: string): void {
+  if (replayedFingerprints.size >= 10_000) replayedFingerprints.clear();
+  replayedFingerprints.set(text, fingerprint);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -164,19 +167,24 @@ export async function createOrder(deps: Deps, partnerId: number, body: unknown):
 
   // 2. idempotency
   if (deps.suppliers.faults.ledgerUnavailable()) fail('ledger_unavailable');
-  const fingerprint = memoFingerprint({ type, params: body.params ?? null, webhook_url: body.webhook_url ?? null });
+  const { text, fingerprint } = requestFingerprint({ type, params: body.params ?? null, webhook_url: body.webhook_url ?? null });
   const claimKey = `${partnerId}\u0000${key}`;
   const replay = (): CreateResult | null => {
     const seen = getIdem(deps.db, partnerId, key);
     if (seen) {
       if (seen.fingerprint !== fingerprint) fail('idempotency_key_reuse');
       if (!seen.orderId) fail('order_in_progress');
+      rememberReplay(text, fingerprint);
       return { order: committedOrderView(getOrderForRead(deps.db, seen.orderId)!), replayed: true };
     }
+    return replayInFlight();
+  };
+  const replayInFlight = (): null => {
     const inFlight = deps.inFlight.get(claimKey);
     if (inFlight !== undefined) fail(inFlight === fingerprint ? 'order_in_progress' : 'idempotency_key_reuse');
     return null;
   };
+  const commitsAtCheck = deps.commits.commits;
   const replayed = replay();
   if (replayed) return replayed;
 
@@ -189,7 +197,8 @@ export async function createOrder(deps: Deps, partnerId: number, body: unknown):
   // 4. claim, resolve. The claim of a creation in flight lives in memory: it only has to last while this
   // process works on the request, and a crash forgets it exactly as it should. The durable record is the
   // bound key, written in the debiting transaction. Check again first: `prepare` awaited.
-  const raced = replay();
+  // Only a commit binds a key: when none happened since the first check, the in-flight claims are all to see.
+  const raced = deps.commits.commits === commitsAtCheck ? replayInFlight() : replay();
   if (raced) return raced;
   deps.inFlight.set(claimKey, fingerprint);
   try {

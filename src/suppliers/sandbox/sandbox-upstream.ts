@@ -122,6 +122,7 @@ export class SandboxUpstream implements Suppliers {
     if (!u) throw new Error('bad username');
     this.firstSeen(u);
     this.db.update(sandboxAccounts).set({ premiumUntil: until }).where(eq(sandboxAccounts.username, u)).run();
+    this.accounts.set(u, { premiumUntil: until });
   }
 
   // --- Suppliers ------------------------------------------------------------------------------
@@ -190,14 +191,25 @@ export class SandboxUpstream implements Suppliers {
   };
 
   /** Records (once) when an account was first seen; `premium_` accounts get a subscription of 30 days. */
+  /** Accounts seen so far, kept in memory too: the simulated resolver runs for every order. */
+  private readonly accounts = new Map<string, { premiumUntil: number | null }>();
+
   private firstSeen(u: string): { premiumUntil: number | null } {
+    const known = this.accounts.get(u);
+    if (known) return known;
+    if (this.accounts.size >= 50_000) this.accounts.clear();
     const row = prepared(this.db, 'sandboxAccount', () =>
       this.db.select().from(sandboxAccounts).where(eq(sandboxAccounts.username, sql.placeholder('u'))).prepare(),
     ).get({ u });
-    if (row) return row;
+    if (row) {
+      this.accounts.set(u, { premiumUntil: row.premiumUntil });
+      return row;
+    }
     const now = this.clock.now();
     const premiumUntil = u.startsWith('premium_') ? now + 30 * DAY : null;
     this.db.insert(sandboxAccounts).values({ username: u, firstSeenAt: now, premiumUntil }).onConflictDoNothing().run();
+    this.accounts.set(u, { premiumUntil });
     return { premiumUntil };
   }
+
 }
