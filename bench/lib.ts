@@ -20,6 +20,21 @@ export interface Result {
   p50: number;
   p99: number;
   errors: number;
+  seconds?: number;
+  /** sorted; left out of the JSON report */
+  latencies?: number[];
+}
+
+/** Several runs of one scenario as one result (requests and time added up, percentiles over all requests). */
+export function merge(name: string, runs: Result[]): Result {
+  const lat = runs.flatMap((r) => r.latencies ?? []).sort((a, b) => a - b);
+  const seconds = runs.reduce((a, r) => a + (r.seconds ?? 0), 0);
+  return { name, requests: lat.length, rps: lat.length / seconds, p50: pct(lat, 50), p99: pct(lat, 99), errors: runs.reduce((a, r) => a + r.errors, 0), seconds };
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
 function pct(sorted: number[], p: number): number {
@@ -59,7 +74,7 @@ export async function load(name: string, origin: string, headers: Record<string,
   const elapsed = (performance.now() - start) / 1000;
   await pool.close();
   lat.sort((a, b) => a - b);
-  return { name, requests: lat.length, rps: lat.length / elapsed, p50: pct(lat, 50), p99: pct(lat, 99), errors };
+  return { name, requests: lat.length, rps: lat.length / elapsed, p50: pct(lat, 50), p99: pct(lat, 99), errors, seconds: elapsed, latencies: lat };
 }
 
 export async function waitReady(proc: ChildProcess, url: string): Promise<void> {

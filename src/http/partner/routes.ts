@@ -5,6 +5,7 @@ import type { Deps } from '../../app/deps.js';
 import { createOrder } from '../../app/orders/create.js';
 import { getOwnOrder, listOwnOrders } from '../../app/orders/query.js';
 import { validateGame, validateRecipient } from '../../app/recipients.js';
+import { sendJson } from '../frozen-json.js';
 import type { RateLimiter } from '../rate-limiter.js';
 
 declare module 'fastify' {
@@ -53,14 +54,14 @@ export function partnerRoutes(ctx: PartnerRouteDeps) {
       return validateGame(deps, req.body);
     });
 
-    app.post('/orders', async (req) => {
+    app.post('/orders', async (req, reply) => {
       const body = req.body as Record<string, unknown> | null;
       if (body && typeof body === 'object' && body.type === 'nft') limiter.hit('nft_orders', partnerOf(req));
       const r = await createOrder(deps, partnerOf(req), body);
-      return r.order;
+      return sendJson(reply, r.order);
     });
     app.get('/orders', async (req) => listOwnOrders(deps, partnerOf(req), req.query as Record<string, unknown>));
-    app.get<{ Params: { order_id: string } }>('/orders/:order_id', async (req) => getOwnOrder(deps, partnerOf(req), req.params.order_id));
+    app.get<{ Params: { order_id: string } }>('/orders/:order_id', async (req, reply) => sendJson(reply, getOwnOrder(deps, partnerOf(req), req.params.order_id)));
 
     for (const register of ctx.extra ?? []) register(app, ctx);
   };
