@@ -16,12 +16,14 @@ async function main() {
   const auth = { authorization: `Bearer ${partner.key}` };
   const base = '/api/partner/v1';
   const first = (await (await fetch(`${svc.base}${base}/orders`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: orderBody('replay-1') })).json()) as { order_id: string };
+  if (phase === 'list') await load('seed', svc.base, auth, (i) => ({ method: 'POST', path: `${base}/orders`, body: orderBody(`s-${i}`) }), { count: 200 });
   const scenarios = {
     create: (i: number) => ({ method: 'POST' as const, path: `${base}/orders`, body: orderBody(`c-${i}`) }),
     replay: () => ({ method: 'POST' as const, path: `${base}/orders`, body: orderBody('replay-1') }),
     read: () => ({ method: 'GET' as const, path: `${base}/orders/${first.order_id}` }),
     me: () => ({ method: 'GET' as const, path: `${base}/me` }),
     healthz: () => ({ method: 'GET' as const, path: '/healthz' }),
+    list: () => ({ method: 'GET' as const, path: `${base}/orders?limit=50` }),
   };
   const make = scenarios[phase as keyof typeof scenarios];
   if (!make) throw new Error(`unknown phase ${phase}`);

@@ -1,7 +1,9 @@
+import crypto from 'node:crypto';
 import Database from 'better-sqlite3';
 
 /**
- * Seeds `count` historical orders (with their debit entries) for one partner straight into the database,
+ * Seeds `count` historical orders (with their debit and refund entries, their bound idempotency keys and
+ * their outbox events) for one partner straight into the database,
  * for the large-database benchmark. The account balance is lowered by the same total so the ledger check
  * stays true.
  */
@@ -15,6 +17,8 @@ export function seedOrders(file: string, partnerId: number, count: number): void
      values (?, ?, ?, 'stars', ?, 158, 'USD', 100, '@seeded_user', 'seeded_user', ?, 'done', ?, ?, ?, ?)`,
   );
   const insDebit = db.prepare(`insert into ledger_entries (partner_id, currency, amount, kind, order_id, balance_after, created_at) values (?, 'USD', -158, 'order_debit', ?, ?, ?)`);
+  const insKey = db.prepare(`insert into idempotency_keys (partner_id, key, fingerprint, state, order_id, created_at) values (?, ?, ?, 'bound', ?, ?)`);
+  const insEvent = db.prepare(`insert into events (partner_id, order_id, event, body, created_at) values (?, ?, ?, ?, ?)`);
   const insRefund = db.prepare(`insert into ledger_entries (partner_id, currency, amount, kind, order_id, balance_after, created_at) values (?, 'USD', 158, 'order_refund', ?, ?, ?)`);
   let balance = (db.prepare("select balance from accounts where partner_id = ? and currency = 'USD'").get(partnerId) as { balance: number }).balance;
   const start = Date.now() - count * 1000;
@@ -29,6 +33,9 @@ export function seedOrders(file: string, partnerId: number, count: number): void
         insOrder.run(seq, id, partnerId, failed ? 'failed' : 'completed', failed ? 1 : 0, `seed-${i}`, at, failed ? null : at + 3000, at + 3000);
         balance -= 158;
         insDebit.run(partnerId, id, balance, at);
+        insKey.run(partnerId, `seed-${i}`, crypto.createHash('sha256').update(`seed-${i}`).digest('hex'), id, at);
+        const event = failed ? 'order.failed' : 'order.completed';
+        insEvent.run(partnerId, id, event, JSON.stringify({ event, order_id: id, data: { order_id: id, status: failed ? 'failed' : 'completed' } }), at + 3000);
         if (failed) {
           balance += 158;
           insRefund.run(partnerId, id, balance, at + 3000);

@@ -48,7 +48,7 @@ export function insertOrder(conn: Conn, row: NewOrder): OrderRow {
  * The order as committed, for the partner's reads (GET /orders/{id}, a replayed key), which partners poll
  * hard: served from memory until updateOrder changes it (src/store/committed-cache.ts). Frozen: shared.
  */
-const committedOrders = new CommittedCache<string, Readonly<OrderRow>>(10_000);
+const committedOrders = new CommittedCache<string, Readonly<OrderRow>>(5_000);
 
 export function getOrderForRead(conn: Conn, orderId: string): Readonly<OrderRow> | undefined {
   return committedOrders.read(conn, orderId, () => {
@@ -83,21 +83,30 @@ export interface OrderFilter {
   limit: number;
 }
 
-/** Newest first, keyset-paged on seq (index orders_partner_*_seq). */
-export function listOrders(conn: Conn, f: OrderFilter): OrderRow[] {
-  const conds = [eq(orders.partnerId, f.partnerId)];
-  if (f.status) conds.push(eq(orders.status, f.status as OrderRow['status']));
-  if (f.type) conds.push(eq(orders.type, f.type as OrderRow['type']));
-  if (f.from !== undefined) conds.push(gte(orders.createdAt, f.from));
-  if (f.to !== undefined) conds.push(lte(orders.createdAt, f.to));
-  if (f.beforeSeq !== undefined) conds.push(lt(orders.seq, f.beforeSeq));
-  return conn
-    .select()
-    .from(orders)
-    .where(and(...conds))
-    .orderBy(desc(orders.seq))
-    .limit(f.limit)
-    .all();
+/**
+ * Newest first, keyset-paged on seq (indexes orders_partner_*_seq): the ids of a page, read with one
+ * prepared statement per combination of filters; the rows come from getOrderForRead.
+ */
+export function listOrderIds(conn: Conn, f: OrderFilter): { seq: number; orderId: string }[] {
+  const used = (['status', 'type', 'from', 'to', 'beforeSeq'] as const).filter((k) => f[k] !== undefined);
+  const q = prepared(conn, `listOrderIds:${used.join(',')}`, () => {
+    const conds = [eq(orders.partnerId, sql.placeholder('partnerId'))];
+    if (f.status !== undefined) conds.push(eq(orders.status, sql.placeholder('status')));
+    if (f.type !== undefined) conds.push(eq(orders.type, sql.placeholder('type')));
+    if (f.from !== undefined) conds.push(gte(orders.createdAt, sql.placeholder('from')));
+    if (f.to !== undefined) conds.push(lte(orders.createdAt, sql.placeholder('to')));
+    if (f.beforeSeq !== undefined) conds.push(lt(orders.seq, sql.placeholder('beforeSeq')));
+    return conn
+      .select({ seq: orders.seq, orderId: orders.orderId })
+      .from(orders)
+      .where(and(...conds))
+      .orderBy(desc(orders.seq))
+      .limit(sql.placeholder('limit'))
+      .prepare();
+  });
+  const params: Record<string, unknown> = { partnerId: f.partnerId, limit: f.limit };
+  for (const k of used) params[k] = f[k];
+  return q.all(params);
 }
 
 export function ordersInReview(conn: Conn): OrderRow[] {

@@ -1,7 +1,7 @@
 import { fail } from '../../domain/errors.js';
 import { orderView } from '../../domain/order-view.js';
 import { parseTimeFilter } from '../../domain/time-format.js';
-import { getOrderForRead, listOrders, type OrderRow } from '../../store/orders-repo.js';
+import { getOrderForRead, listOrderIds, type OrderRow } from '../../store/orders-repo.js';
 import type { Deps } from '../deps.js';
 import { decodeCursor, encodeCursor, parseLimit } from '../paging.js';
 
@@ -44,11 +44,12 @@ export function listOwnOrders(deps: Deps, partnerId: number, q: Record<string, u
   const to = q.to === undefined ? undefined : parseTimeFilter(q.to as string) ?? fail('bad_time', 'to is not a valid time.');
   const limit = parseLimit(q.limit, ORDERS_PAGE_DEFAULT, ORDERS_PAGE_MAX);
   const beforeSeq = q.cursor === undefined ? undefined : decodeCursor(q.cursor, 'o');
-  const rows = listOrders(deps.db, { partnerId, status, type, from, to, beforeSeq, limit: limit + 1 });
-  const page = rows.slice(0, limit);
+  const ids = listOrderIds(deps.db, { partnerId, status, type, from, to, beforeSeq, limit: limit + 1 });
+  const page = ids.slice(0, limit);
   return {
-    items: page.map((o) => orderView(o)),
+    // partners poll their first page: the rows and their views mostly come from memory
+    items: page.map((o) => committedOrderView(getOrderForRead(deps.db, o.orderId)!)),
     count: page.length,
-    next_cursor: rows.length > limit ? encodeCursor('o', page[page.length - 1].seq) : null,
+    next_cursor: ids.length > limit ? encodeCursor('o', page[page.length - 1].seq) : null,
   };
 }

@@ -60,7 +60,7 @@ export function partnerRoutes(ctx: PartnerRouteDeps) {
       const r = await createOrder(deps, partnerOf(req), body);
       return sendJson(reply, r.order);
     });
-    app.get('/orders', async (req) => listOwnOrders(deps, partnerOf(req), req.query as Record<string, unknown>));
+    app.get('/orders', async (req, reply) => sendJson(reply, listOwnOrders(deps, partnerOf(req), req.query as Record<string, unknown>)));
     app.get<{ Params: { order_id: string } }>('/orders/:order_id', async (req, reply) => sendJson(reply, getOwnOrder(deps, partnerOf(req), req.params.order_id)));
 
     for (const register of ctx.extra ?? []) register(app, ctx);
