@@ -7,7 +7,8 @@ import Fastify from 'fastify';
 /**
  * The machine's limit for the benchmark: a bare Fastify route that parses the same order body and runs the
  * minimal durable transaction of an order in better-sqlite3 (WAL): look up the key, insert the order, one
- * ledger row, the balance, one outbox row. Plus a bare GET returning a small JSON object.
+ * ledger row, the balance, one outbox row. Plus a bare GET returning a small JSON object, and a bare POST
+ * that parses the order body and answers a small object (the counterpart of a replayed request).
  */
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-baseline-'));
 const db = new Database(path.join(dir, 'base.db'));
@@ -48,6 +49,8 @@ app.post('/orders', async (req) => {
   return { order_id: id, status: 'processing' };
 });
 app.get('/static', async () => ({ status: 'ok', balance: '1000.00', currency: 'USD' }));
+// the bare counterpart of a replayed order request: parses the same body, answers without the database
+app.post('/echo', async (req) => ({ status: 'ok', type: (req.body as { type: string }).type }));
 app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' }).then((addr) => {
   process.stdout.write(`READY ${addr}\n`);
 });
