@@ -27,6 +27,8 @@ async function main() {
   };
   const make = scenarios[phase as keyof typeof scenarios];
   if (!make) throw new Error(`unknown phase ${phase}`);
+  // warm-up: JIT, and for creation the steady state (longer than the sandbox's 3 s delivery time)
+  await load('warm-up', svc.base, auth, phase === 'create' ? (i) => scenarios.create(i + 1e9) : make, { durationMs: phase === 'create' ? 4000 : 1500 });
   const cpu0 = cpuMs(svc.proc.pid!);
   const r = await load(phase, svc.base, auth, make);
   const cpuPerRequest = ((cpuMs(svc.proc.pid!) - cpu0) * 1000) / r.requests;

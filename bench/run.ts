@@ -38,7 +38,9 @@ async function main() {
   const svc = await startService(path.join(dir, 'service.db'));
   const partner = await fundedPartner(svc.admin);
   const auth = { authorization: `Bearer ${partner.key}` };
-  await load('warm-up', svc.base, auth, (i) => ({ method: 'POST', path: '/api/partner/v1/orders', body: orderBody(`warm-${i}`) }), { durationMs: 1500 });
+  // The warm-up lasts longer than the sandbox's delivery time (3 s): the measured window is in the steady
+  // state, where the deliveries and outcomes of earlier orders run alongside the new requests.
+  await load('warm-up', svc.base, auth, (i) => ({ method: 'POST', path: '/api/partner/v1/orders', body: orderBody(`warm-${i}`) }), { durationMs: 4000 });
   const create = await load('service: create order', svc.base, auth, (i) => ({ method: 'POST', path: '/api/partner/v1/orders', body: orderBody(`c-${i}`) }));
   // each phase starts settled: the deliveries of the orders created so far run now, not during the next phase
   await svc.admin('POST', '/sandbox/clock/advance', { seconds: 10 });

@@ -38,10 +38,13 @@ function placeholders(cols: (keyof NewOrder)[], row: Partial<NewOrder>) {
   return { values, params, key: key.join(',') };
 }
 
+/** Inserts a whole order row (every column given) and returns it as stored, without reading it back. */
 export function insertOrder(conn: Conn, row: NewOrder): OrderRow {
   const p = placeholders(ORDER_COLUMNS, row);
-  const q = prepared(conn, `insertOrder:${p.key}`, () => conn.insert(orders).values(p.values as NewOrder).returning().prepare());
-  return q.get(p.params)!;
+  prepared(conn, `insertOrder:${p.key}`, () => conn.insert(orders).values(p.values as NewOrder).prepare()).run(p.params);
+  const stored: Record<string, unknown> = {};
+  for (const c of ORDER_COLUMNS) stored[c] = row[c] ?? null;
+  return stored as OrderRow;
 }
 
 /**
