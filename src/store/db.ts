@@ -26,7 +26,7 @@ export function openDatabase(file: string): Db {
   // A second process (a test, a backup) may hold the lock briefly: wait rather than fail.
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('cache_size = -16384');
+  sqlite.pragma('cache_size = -32768');
   sqlite.pragma('foreign_keys = ON');
   const db = drizzle(sqlite, { schema }) as Db;
   migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
