@@ -52,7 +52,18 @@ export function postEntry(
       .where(and(eq(accounts.partnerId, sql.placeholder('p')), eq(accounts.currency, sql.placeholder('c'))))
       .prepare(),
   ).run({ b: plan.balanceAfter, p: args.partnerId, c: args.currency });
-  return prepared(conn, 'insertEntry', () =>
+  const entry = {
+    partnerId: args.partnerId,
+    currency: args.currency,
+    amount: plan.amount,
+    kind: plan.kind,
+    orderId: args.orderId ?? null,
+    topupId: args.topupId ?? null,
+    balanceAfter: plan.balanceAfter,
+    createdAt: args.now,
+  };
+  // the entry as written, with its id (no read back)
+  const r = prepared(conn, 'insertEntry', () =>
     conn
       .insert(ledgerEntries)
       .values({
@@ -65,18 +76,9 @@ export function postEntry(
         balanceAfter: sql.placeholder('balanceAfter'),
         createdAt: sql.placeholder('createdAt'),
       })
-      .returning()
       .prepare(),
-  ).get({
-    partnerId: args.partnerId,
-    currency: args.currency,
-    amount: plan.amount,
-    kind: plan.kind,
-    orderId: args.orderId ?? null,
-    topupId: args.topupId ?? null,
-    balanceAfter: plan.balanceAfter,
-    createdAt: args.now,
-  })!;
+  ).run(entry);
+  return { entryId: Number(r.lastInsertRowid), ...entry } as LedgerEntryRow;
 }
 
 export function listEntries(

@@ -48,20 +48,18 @@ export function insertOrder(conn: Conn, row: NewOrder): OrderRow {
 }
 
 /**
- * The order as committed, for the partner's reads (GET /orders/{id}, a replayed key), which partners poll
- * hard: served from memory until updateOrder changes it (src/store/committed-cache.ts). Frozen: shared.
+ * An order as committed: partners poll their orders, and the delivery job reads its order before the
+ * supplier call and again in the outcome's transaction. Served from memory until updateOrder changes it
+ * (src/store/committed-cache.ts); inside a transaction a hit is still the current row, since every write
+ * drops the entry first. Frozen: the row is shared.
  */
 const committedOrders = new CommittedCache<string, Readonly<OrderRow>>(5_000);
 
-export function getOrderForRead(conn: Conn, orderId: string): Readonly<OrderRow> | undefined {
+export function getOrder(conn: Conn, orderId: string): Readonly<OrderRow> | undefined {
   return committedOrders.read(conn, orderId, () => {
-    const row = getOrder(conn, orderId);
+    const row = prepared(conn, 'getOrder', () => conn.select().from(orders).where(eq(orders.orderId, sql.placeholder('id'))).prepare()).get({ id: orderId });
     return row && Object.freeze(row);
   });
-}
-
-export function getOrder(conn: Conn, orderId: string): OrderRow | undefined {
-  return prepared(conn, 'getOrder', () => conn.select().from(orders).where(eq(orders.orderId, sql.placeholder('id'))).prepare()).get({ id: orderId });
 }
 
 /** Updates the given columns; one prepared statement per set of columns (transitions use a handful). */
@@ -88,7 +86,7 @@ export interface OrderFilter {
 
 /**
  * Newest first, keyset-paged on seq (indexes orders_partner_*_seq): the ids of a page, read with one
- * prepared statement per combination of filters; the rows come from getOrderForRead.
+ * prepared statement per combination of filters; the rows come from getOrder.
  */
 export function listOrderIds(conn: Conn, f: OrderFilter): { seq: number; orderId: string }[] {
   const used = (['status', 'type', 'from', 'to', 'beforeSeq'] as const).filter((k) => f[k] !== undefined);

@@ -12,10 +12,9 @@ export function insertEvent(conn: Conn, e: { partnerId: number; orderId: string;
     conn
       .insert(events)
       .values({ partnerId: sql.placeholder('partnerId'), orderId: sql.placeholder('orderId'), event: sql.placeholder('event'), body: sql.placeholder('body'), createdAt: sql.placeholder('createdAt') })
-      .returning({ eventId: events.eventId })
       .prepare(),
-  ).get(e);
-  return row!.eventId;
+  ).run(e);
+  return Number(row.lastInsertRowid);
 }
 
 export function getEvent(conn: Conn, eventId: number): EventRow | undefined {

@@ -12,7 +12,7 @@ import { scheduleJob } from '../../store/jobs-repo.js';
 import {
   getIdem,
   insertBoundIdem,
-  getOrderForRead,
+  getOrder,
   insertOrder,
   nextOrderSeq,
   openPremiumFor,
@@ -175,7 +175,7 @@ export async function createOrder(deps: Deps, partnerId: number, body: unknown):
       if (seen.fingerprint !== fingerprint) fail('idempotency_key_reuse');
       if (!seen.orderId) fail('order_in_progress');
       rememberReplay(text, fingerprint);
-      return { order: committedOrderView(getOrderForRead(deps.db, seen.orderId)!), replayed: true };
+      return { order: committedOrderView(getOrder(deps.db, seen.orderId)!), replayed: true };
     }
     return replayInFlight();
   };

@@ -1,7 +1,7 @@
 import { fail } from '../../domain/errors.js';
 import { orderView } from '../../domain/order-view.js';
 import { parseTimeFilter } from '../../domain/time-format.js';
-import { getOrderForRead, listOrderIds, type OrderRow } from '../../store/orders-repo.js';
+import { getOrder, listOrderIds, type OrderRow } from '../../store/orders-repo.js';
 import type { Deps } from '../deps.js';
 import { decodeCursor, encodeCursor, parseLimit } from '../paging.js';
 
@@ -13,13 +13,13 @@ const KNOWN = new Set(['status', 'type', 'from', 'to', 'cursor', 'limit']);
 
 /** GET /orders/{id}: own orders only; another partner's order is "not found" too. */
 export function getOwnOrder(deps: Deps, partnerId: number, orderId: string) {
-  const o = getOrderForRead(deps.db, orderId);
+  const o = getOrder(deps.db, orderId);
   if (!o || o.partnerId !== partnerId) fail('not_found', 'Order not found.');
   return committedOrderView(o);
 }
 
 /**
- * The view of a committed order row from getOrderForRead: made once per row object (a changed order is a
+ * The view of a committed order row from getOrder: made once per row object (a changed order is a
  * new row object), since partners poll the same orders. Frozen: the same object answers every poll.
  */
 const views = new WeakMap<object, Readonly<Record<string, unknown>>>();
@@ -48,7 +48,7 @@ export function listOwnOrders(deps: Deps, partnerId: number, q: Record<string, u
   const page = ids.slice(0, limit);
   return {
     // partners poll their first page: the rows and their views mostly come from memory
-    items: page.map((o) => committedOrderView(getOrderForRead(deps.db, o.orderId)!)),
+    items: page.map((o) => committedOrderView(getOrder(deps.db, o.orderId)!)),
     count: page.length,
     next_cursor: ids.length > limit ? encodeCursor('o', page[page.length - 1].seq) : null,
   };
