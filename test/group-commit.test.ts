@@ -105,4 +105,30 @@ describe('GroupCommit', () => {
     expect(seenByOther).toEqual([0, 0, 2, 2, 4]);
     other.close();
   });
+  it('puts requests first: background units fill at most max(16, requests) places of a transaction', async () => {
+    const { db, file } = open();
+    const other = new Database(file, { readonly: true });
+    const group = new GroupCommit(db);
+    const seen = new Map<string, number>();
+    const unit = (k: string) => (tx: unknown) => {
+      seen.set(k, (other.prepare('select count(*) n from kv').get() as { n: number }).n);
+      put(tx as Db, k);
+    };
+    const runs = [
+      ...Array.from({ length: 40 }, (_, i) => group.run(unit(`bg${i}`), { background: true })),
+      ...Array.from({ length: 3 }, (_, i) => group.run(unit(`req${i}`))),
+    ];
+    await Promise.all(runs);
+    // the first transaction: the 3 requests, then 16 background units; then 16; then the last 8
+    expect([0, 1, 2].map((i) => seen.get(`req${i}`))).toEqual([0, 0, 0]);
+    expect(Array.from({ length: 40 }, (_, i) => seen.get(`bg${i}`))).toEqual([...Array(16).fill(0), ...Array(16).fill(19), ...Array(8).fill(35)]);
+    // and with many requests, as many background units as requests
+    const many = [
+      ...Array.from({ length: 30 }, (_, i) => group.run(unit(`bg2-${i}`), { background: true })),
+      ...Array.from({ length: 20 }, (_, i) => group.run(unit(`req2-${i}`))),
+    ];
+    await Promise.all(many);
+    expect(Array.from({ length: 30 }, (_, i) => seen.get(`bg2-${i}`))).toEqual([...Array(20).fill(43), ...Array(10).fill(83)]);
+    other.close();
+  });
 });

@@ -17,14 +17,15 @@ export function unitOfWork<T>(deps: Deps, fn: (tx: Tx, after: AfterCommit) => T)
 /**
  * The same unit of work, committed together with the others queued in this turn of the event loop
  * (src/store/group-commit.ts): used on the hot paths (order creation, delivery outcomes, webhook attempts).
- * All-or-nothing for this unit as before; resolves after the shared COMMIT.
+ * All-or-nothing for this unit as before; resolves after the shared COMMIT. `background` marks work no
+ * request waits on (it yields to requests).
  */
-export async function unitOfWorkGrouped<T>(deps: Deps, fn: (tx: Tx, after: AfterCommit) => T): Promise<T> {
+export async function unitOfWorkGrouped<T>(deps: Deps, fn: (tx: Tx, after: AfterCommit) => T, opts: { background?: boolean } = {}): Promise<T> {
   const pending: (() => void)[] = [];
   const result = await deps.commits.run((tx) => {
     pending.length = 0;
     return fn(tx, (f) => pending.push(f));
-  });
+  }, opts);
   runHooks(deps, pending);
   return result;
 }

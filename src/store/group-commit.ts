@@ -16,9 +16,15 @@ interface Unit {
  * error; the others commit. A caller is answered after the COMMIT, so an answer never announces what a
  * crash could still undo. Hand-written because it is a few lines around better-sqlite3's savepoints and no
  * library offers it for a synchronous driver.
+ *
+ * Requests go first: background units (work nobody waits on: delivery outcomes, webhook attempt results)
+ * take at most max(16, requests in the batch) places in a transaction, so a request never waits behind a
+ * burst of them, while under a steady load of new orders the deliveries still keep pace (one each).
  */
 export class GroupCommit {
   private queue: Unit[] = [];
+  /** Work nobody waits on (delivery outcomes, webhook attempts): a few per transaction, behind requests. */
+  private background: Unit[] = [];
   private scheduled = false;
   /** Transactions run so far: a caller can tell whether anything was committed since it last looked. */
   commits = 0;
@@ -27,25 +33,29 @@ export class GroupCommit {
     private readonly db: Db,
     /** The most units one transaction takes; the rest go in the next one. */
     private readonly maxUnits = 256,
+    /** The most background units one transaction takes, so that a request never waits behind many. */
+    private readonly maxBackground = 16,
   ) {}
 
-  run<T>(fn: (tx: Tx) => T): Promise<T> {
+  run<T>(fn: (tx: Tx) => T, opts: { background?: boolean } = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
+      (opts.background ? this.background : this.queue).push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      this.schedule();
     });
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
   }
 
   private flush(): void {
     this.scheduled = false;
     const batch = this.queue.splice(0, this.maxUnits);
-    if (this.queue.length) {
-      this.scheduled = true;
-      setImmediate(() => this.flush());
-    }
+    // at least as many background units as requests, so that deliveries keep pace with new orders
+    batch.push(...this.background.splice(0, Math.max(this.maxBackground, batch.length)));
+    if (this.queue.length || this.background.length) this.schedule();
     this.commits++;
     const outcomes: { ok: boolean; value: unknown }[] = [];
     const client = this.db.$client;

@@ -70,5 +70,5 @@ export async function processGoodsOrder(deps: Deps, job: JobRow, order: OrderRow
         break;
     }
     completeJob(tx, job.jobId);
-  });
+  }, { background: true });
 }

@@ -82,7 +82,7 @@ export class WebhookDispatcher {
       else scheduleJob(tx, job.kind, job.ref, now + delay, now);
       if (!ok && delay === null)
         after(() => deps.bus.emit('alert', { kind: 'webhook_gave_up', webhookId: d.webhookId, orderId: d.orderId, partnerId: d.partnerId, event: d.event, reason: error ?? 'failed' }));
-    });
+    }, { background: true });
   }
 
   /** The address was refused before sending: the delivery fails with `rejected_reason`, no request made. */
