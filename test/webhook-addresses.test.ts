@@ -200,4 +200,25 @@ describe('names are resolved before every attempt', () => {
     [d] = await deliveries(t, o.body.order_id);
     expect(d).toMatchObject({ status: 'delivered', attempts: 1, last_status_code: 200 });
   });
+  it('DNS failures in a row are counted durably: a restart keeps the count, and the 21st ends the delivery as dns_failure', async () => {
+    let t = await startService({ WEBHOOK_ALLOW_SUBNETS: '127.0.0.2/32' });
+    cleanup(() => stopService(t));
+    const p = await t.newPartner({ webhookUrl: '' });
+    const url = 'http://never-resolves.invalid-tld-xyz/h';
+    const o = await p.order('stars', { quantity: 100, recipient: '@dns_count' }, undefined, { webhook_url: url });
+    expect(o.status, o.raw).toBe(200);
+    const count = () => (t.db.$client.prepare('select dns_deferrals n, status, attempts, rejected_reason r from webhook_deliveries where order_id = ?').get(o.body.order_id) as any);
+    // completion at +3 s and the first try; then the schedule: +1 min, +5 min, +30 min, +2 h
+    await t.advance(3 + 60 + 300 + 1800 + 7200);
+    expect(count()).toEqual({ n: 5, status: 'pending', attempts: 0, r: null });
+
+    await stopService(t, false);
+    t = await startService(t.env, { dir: t.dir });
+    expect(count()).toEqual({ n: 5, status: 'pending', attempts: 0, r: null });
+    // 15 more tries, 6 h apart, then one more: the 21st failure in a row ends it
+    await t.advance(16 * 6 * 3600);
+    expect(count()).toEqual({ n: 20, status: 'failed', attempts: 0, r: 'dns_failure' });
+    const [d] = await deliveries(t, o.body.order_id);
+    expect(d).toMatchObject({ status: 'failed', attempts: 0, rejected_reason: 'dns_failure' });
+  });
 });

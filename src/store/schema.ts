@@ -161,6 +161,8 @@ export const webhookDeliveries = sqliteTable(
     lastError: text('last_error'),
     rejectedReason: text('rejected_reason'),
     nextAttemptAt: integer('next_attempt_at'),
+    /** DNS failures in a row (they use no attempt; too many end the delivery): durable across restarts. */
+    dnsDeferrals: integer('dns_deferrals').notNull().default(0),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },

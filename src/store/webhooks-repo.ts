@@ -60,11 +60,21 @@ export function recordAttempt(
         lastStatusCode: sql`${sql.placeholder('lastStatusCode')}`,
         lastError: sql`${sql.placeholder('lastError')}`,
         nextAttemptAt: sql`${sql.placeholder('nextAttemptAt')}`,
+        dnsDeferrals: 0,
         updatedAt: sql`${sql.placeholder('now')}`,
       })
       .where(eq(webhookDeliveries.webhookId, sql.placeholder('webhookId')))
       .prepare(),
   ).run(a);
+}
+
+/** A DNS failure: no attempt used, the next try at `at`, one more deferral in a row. */
+export function recordDnsDeferral(conn: Conn, a: { webhookId: string; deferrals: number; lastError: string; at: number; now: number }): void {
+  conn
+    .update(webhookDeliveries)
+    .set({ lastError: a.lastError, nextAttemptAt: a.at, dnsDeferrals: a.deferrals, updatedAt: a.now })
+    .where(eq(webhookDeliveries.webhookId, a.webhookId))
+    .run();
 }
 
 export function isHostBlocked(conn: Conn, host: string): boolean {

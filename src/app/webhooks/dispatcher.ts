@@ -6,7 +6,7 @@ import { createPinnedPoster, resolveAndCheck, type PinnedPoster } from '../../ht
 import { completeJob, scheduleJob, type JobRow } from '../../store/jobs-repo.js';
 import { getPartner } from '../../store/partners-repo.js';
 import { blockedWebhookHosts, webhookDeliveries } from '../../store/schema.js';
-import { getDelivery, getEvent, recordAttempt, unblockHost, type DeliveryRow } from '../../store/webhooks-repo.js';
+import { getDelivery, getEvent, recordAttempt, recordDnsDeferral, unblockHost, type DeliveryRow } from '../../store/webhooks-repo.js';
 import type { Deps } from '../deps.js';
 import { unitOfWork, unitOfWorkGrouped } from '../unit-of-work.js';
 import { urlPolicy } from './config.js';
@@ -22,7 +22,6 @@ const MAX_DNS_DEFERRALS = 20;
  */
 export class WebhookDispatcher {
   private readonly poster: PinnedPoster = createPinnedPoster();
-  private readonly dnsDeferrals = new Map<string, number>();
 
   constructor(private readonly deps: Deps) {}
 
@@ -42,20 +41,18 @@ export class WebhookDispatcher {
     const resolved = await resolveAndCheck(check.host, check.literalIp, deps.config.WEBHOOK_ALLOW_SUBNETS, deps.suppliers.hosts);
     if (!resolved.ok && resolved.kind === 'private') return this.refuse(job, d, 'private_address', check.host);
     if (!resolved.ok) {
-      const n = (this.dnsDeferrals.get(d.webhookId) ?? 0) + 1;
-      this.dnsDeferrals.set(d.webhookId, n);
+      const n = d.dnsDeferrals + 1;
       if (n > MAX_DNS_DEFERRALS) return this.refuse(job, d, 'dns_failure');
       const now = deps.clock.now();
       // The next try comes where the schedule would put the next attempt (1 min, 5 min, 30 min, 2 h, 6 h),
       // without counting as one: a fixed 1-minute cadence would end the delivery after ~20 minutes of DNS trouble.
       const at = now + (nextAttemptDelay(Math.min(d.attempts + n, MAX_ATTEMPTS - 1)) ?? 60_000);
       unitOfWork(deps, (tx) => {
-        tx.update(webhookDeliveries).set({ lastError: `dns: ${resolved.detail}`.slice(0, 300), nextAttemptAt: at, updatedAt: now }).where(eq(webhookDeliveries.webhookId, d.webhookId)).run();
+        recordDnsDeferral(tx, { webhookId: d.webhookId, deferrals: n, lastError: `dns: ${resolved.detail}`.slice(0, 300), at, now });
         scheduleJob(tx, job.kind, job.ref, at, now);
       });
       return;
     }
-    this.dnsDeferrals.delete(d.webhookId);
 
     const attempt = d.attempts + 1;
     const secret = deps.secrets.open(partner.webhookSecretEnc);

@@ -1,0 +1,1 @@
+ALTER TABLE `webhook_deliveries` ADD `dns_deferrals` integer DEFAULT 0 NOT NULL;
