@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cpuMs, fundedPartner, load, orderBody, startService } from './lib.js';
+import { cpuMs, fundedPartner, load, orderBody, rssMb, startService } from './lib.js';
 
 /**
  * One scenario of the benchmark alone, for profiling: `npx tsx bench/phase.ts create|replay|read|me [--profile]`.
@@ -32,7 +32,7 @@ async function main() {
   const cpu0 = cpuMs(svc.proc.pid!);
   const r = await load(phase, svc.base, auth, make);
   const cpuPerRequest = ((cpuMs(svc.proc.pid!) - cpu0) * 1000) / r.requests;
-  console.log(`${phase}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, errors ${r.errors}, service CPU ${cpuPerRequest.toFixed(1)} µs/request`);
+  console.log(`${phase}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, errors ${r.errors}, service CPU ${cpuPerRequest.toFixed(1)} µs/request, RSS ${rssMb(svc.proc.pid!).toFixed(0)} MB`);
   svc.proc.kill('SIGTERM');
   await new Promise((res) => svc.proc.once('exit', res));
   fs.rmSync(dir, { recursive: true, force: true });
