@@ -12,6 +12,10 @@ describe('request fingerprint', () => {
       '1117f7645d8f65dfcd655bd6307fe8190e2024b8a17a2c2bcf2116f48507d675',
     );
     expect(fingerprintOf({ type: 'nft', params: null, webhook_url: 'https://x.example/h' })).toBe('f827b6366a4cc39c9f7095cd72acacc67f3ecb92f3aff963e365e68b8036a9b4');
+    // keys that look like array indexes came first, in numeric order (computed with the first version)
+    expect(
+      fingerprintOf({ type: 'stars', params: { quantity: 100, recipient: 'x', meta: { '10': 1, '2': 2, b: 3, $: 4, '-1': 5, '01': 6, ' ': 7, '4294967295': 8, '4294967294': 9 } }, webhook_url: null }),
+    ).toBe('65925087e2153b760614a7eac361b31f0af75f31cdf7d5b91971cf1f5ca881f4');
   });
 
   it('ignores the order of keys at every level and nothing else', () => {

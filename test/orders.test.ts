@@ -170,6 +170,22 @@ describe('when order creation is refused', () => {
     expect(await orderCount(p)).toBe(0);
   });
 
+  it('then a body that differs from a replayed one only by Infinity for null is still a 400, never a replay or an order', async () => {
+    const q = await t.newPartner({ usd: '20.00' });
+    const send = (key: string, note: string) =>
+      t.app.inject({ method: 'POST', url: '/api/partner/v1/orders', headers: { authorization: `Bearer ${q.key}`, 'content-type': 'application/json' }, payload: `{"type":"stars","idempotency_key":"${key}","params":{"quantity":100,"recipient":"inf_null","note":${note}}}` });
+    expect((await send('inf-null-1', 'null')).statusCode).toBe(200);
+    expect((await send('inf-null-1', 'null')).statusCode).toBe(200); // a replay
+    const before = await balance(q);
+    for (const key of ['inf-null-1', 'inf-null-2']) {
+      const r = await send(key, '1e400');
+      expect(r.statusCode).toBe(400);
+      expect(codeOf({ status: r.statusCode, headers: r.headers, body: JSON.parse(r.body), raw: r.body })).toBe('bad_request');
+    }
+    expect(await balance(q)).toEqual(before);
+    expect(await orderCount(q)).toBe(1);
+  });
+
   it('then insufficient balance is 402 with currency and balance, leaves no order and does not claim the key', async () => {
     const poor = await t.newPartner({ usd: '10.00' });
     const r = await poor.order('premium', { months: 12, recipient: 'rich_friend' }, 'poor-1');

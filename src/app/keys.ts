@@ -11,7 +11,7 @@ import { requirePartner, requirePartnerAccess } from './partners.js';
 export const KEY_PREFIX = 'pk_live_';
 
 export function hashKey(key: string): string {
-  return crypto.createHash('sha256').update(key).digest('hex');
+  return crypto.hash('sha256', key, 'hex');
 }
 
 export interface AuthedKey {
@@ -21,27 +21,27 @@ export interface AuthedKey {
 }
 
 /**
- * In-memory cache of live keys: authentication runs on every request, so a key seen once is found again
- * by the token itself (no hashing, no query, no whitelist parsing). Only live keys are cached (a flood of
- * random tokens must not grow memory); revocation removes a key's entry in the same call.
+ * In-memory cache of live keys by hash: authentication runs on every request, so the lookup and the
+ * whitelist parsing are done once per key (the raw tokens are never kept, only their SHA-256, one-shot).
+ * Only live keys are cached (a flood of random tokens must not grow memory); revocation removes a key's
+ * entry in the same call.
  */
 export class KeyCache {
-  private readonly byToken = new Map<string, AuthedKey & { hash: string }>();
+  private readonly byHash = new Map<string, AuthedKey>();
 
   get(deps: Deps, token: string): AuthedKey | null {
-    const hit = this.byToken.get(token);
-    if (hit) return hit;
     const hash = hashKey(token);
+    const hit = this.byHash.get(hash);
+    if (hit) return hit;
     const row = keyByHash(deps.db, hash);
     if (!row || row.revokedAt !== null) return null;
-    const value = { keyId: row.keyId, partnerId: row.partnerId, ranges: parseWhitelist(row.ipWhitelist), hash };
-    this.byToken.set(token, value);
+    const value = { keyId: row.keyId, partnerId: row.partnerId, ranges: parseWhitelist(row.ipWhitelist) };
+    this.byHash.set(hash, value);
     return value;
   }
 
   forget(hashes: string[]): void {
-    const gone = new Set(hashes);
-    for (const [token, v] of this.byToken) if (gone.has(v.hash)) this.byToken.delete(token);
+    for (const h of hashes) this.byHash.delete(h);
   }
 }
 

@@ -29,7 +29,7 @@ export function serializeWebhookJson(value: unknown, opts: { sortKeys?: boolean 
     return `${out}]`;
   }
   const obj = value as Record<string, unknown>;
-  const keys = opts.sortKeys ? Object.keys(obj).sort() : Object.keys(obj);
+  const keys = opts.sortKeys ? sortedKeys(obj) : Object.keys(obj);
   let out = '{';
   let first = true;
   for (const k of keys) {
@@ -39,6 +39,18 @@ export function serializeWebhookJson(value: unknown, opts: { sortKeys?: boolean 
     first = false;
   }
   return `${out}}`;
+}
+
+/**
+ * The key order of the stored request fingerprints: sorted, except that array-index keys ("0", "2", "10")
+ * come first in numeric order, as in any JavaScript object (the first version built a sorted object and
+ * serialised it). Object.keys already lists those first, in that order; only the rest is sorted.
+ */
+function sortedKeys(obj: object): string[] {
+  const keys = Object.keys(obj);
+  let i = 0;
+  while (i < keys.length && /^(?:0|[1-9]\d{0,9})$/.test(keys[i]) && Number(keys[i]) < 4294967295) i++;
+  return i === 0 ? keys.sort() : [...keys.slice(0, i), ...keys.slice(i).sort()];
 }
 
 export function webhookBody(event: string, orderId: string, data: Record<string, unknown>): string {

@@ -72,25 +72,29 @@ export function fingerprintOf(body: { type: string; params: unknown; webhook_url
 
 /**
  * The fingerprints of requests replayed lately, by the JSON text of the parsed body: a partner retrying
- * sends the same request again and again, and this skips canonicalising and hashing it. JSON.stringify
- * determines a parsed body completely, so the memo is exact. Only replays are remembered (a first request
- * is never seen again), and it starts afresh when full.
+ * sends the same request again and again, and this skips canonicalising and hashing it. Only replays are
+ * remembered (a first request is never seen again), only short texts (at most ~10 MB in all), and only
+ * texts without `null`: JSON.stringify writes a number that parsed as Infinity as null, and such a body
+ * must still be refused by fingerprintOf. Starts afresh when full.
  */
 const replayedFingerprints = new Map<string, string>();
+const MEMO_MAX_TEXT = 1024;
 
-function requestFingerprint(body: { type: string; params: unknown; webhook_url: unknown }): { text: string; fingerprint: string } {
-  const text = JSON.stringify([body.type, body.params, body.webhook_url]);
-  const known = replayedFingerprints.get(text);
+function requestFingerprint(body: Record<string, unknown>, type: string): { text: string | null; fingerprint: string } {
+  const raw = JSON.stringify({ t: type, p: body.params, w: body.webhook_url });
+  const text = raw.length <= MEMO_MAX_TEXT && !raw.includes('null') ? raw : null;
+  const known = text === null ? undefined : replayedFingerprints.get(text);
   if (known !== undefined) return { text, fingerprint: known };
   try {
-    return { text, fingerprint: fingerprintOf(body) };
+    return { text, fingerprint: fingerprintOf({ type, params: body.params ?? null, webhook_url: body.webhook_url ?? null }) };
   } catch {
     // JSON.parse turns a number like 1e400 into Infinity, which has no exact JSON form
     fail('bad_request', 'Numbers in the body must be finite.');
   }
 }
 
-function rememberReplay(text: string, fingerprint: string): void {
+function rememberReplay(text: string | null, fingerprint: string): void {
+  if (text === null) return;
   if (replayedFingerprints.size >= 10_000) replayedFingerprints.clear();
   replayedFingerprints.set(text, fingerprint);
 }
@@ -167,7 +171,7 @@ export async function createOrder(deps: Deps, partnerId: number, body: unknown):
 
   // 2. idempotency
   if (deps.suppliers.faults.ledgerUnavailable()) fail('ledger_unavailable');
-  const { text, fingerprint } = requestFingerprint({ type, params: body.params ?? null, webhook_url: body.webhook_url ?? null });
+  const { text, fingerprint } = requestFingerprint(body, type);
   const claimKey = `${partnerId}\u0000${key}`;
   const replay = (): CreateResult | null => {
     const seen = getIdem(deps.db, partnerId, key);
