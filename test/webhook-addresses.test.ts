@@ -5,10 +5,10 @@
  * with names: a name resolving into a private network, a name resolving to an allowed subnet (pinned
  * connection, Host header kept), and a name that does not resolve at all.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { urlPolicy } from '../src/app/webhooks/config.js';
 import { checkWebhookUrl } from '../src/domain/webhook-url-policy.js';
-import { startReceiver, startService, stopService, type Received, type TestPartner, type TestService, perTest, hdr, type Receiver } from './helpers.js';
+import { startService, stopService, type TestPartner, type TestService, perTest, hdr } from './helpers.js';
 
 
 const { service, receiver, cleanup } = perTest();

@@ -10,9 +10,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Alert } from '../src/app/event-bus.js';
-import { ADMIN_TOKEN, startReceiver, startService, stopService, type Received, type TestService, perTest, hdr, type Receiver } from './helpers.js';
+import { ADMIN_TOKEN, startService, stopService, type Received, type TestService, perTest, hdr } from './helpers.js';
 
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

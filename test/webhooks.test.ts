@@ -15,8 +15,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startReceiver, startService, stopService, type Received, type Res, type TestPartner, type TestService, perTest, hdr, type Receiver } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { type Received, type Res, type TestPartner, type TestService, perTest, hdr } from './helpers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

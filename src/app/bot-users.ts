@@ -1,4 +1,3 @@
-import { fail } from '../domain/errors.js';
 import { botUsersInChat, botUsersOfPartner, getBotUser, setBotUserLanguage } from '../store/bot-repo.js';
 import type { BotRole } from '../store/schema-bot.js';
 import type { Deps } from './deps.js';

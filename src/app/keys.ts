@@ -3,7 +3,7 @@ import { ApiError, fail } from '../domain/errors.js';
 import { canonicalWhitelist, ipAllowed, parseWhitelist, type ParsedRange } from '../domain/ip-whitelist.js';
 import { inTx } from '../store/db.js';
 import { audit } from '../store/audit-repo.js';
-import { getPartner, insertKey, keyByHash, revokeKeys } from '../store/partners-repo.js';
+import { insertKey, keyByHash, revokeKeys } from '../store/partners-repo.js';
 import type { Deps } from './deps.js';
 import { requirePartner, requirePartnerAccess } from './partners.js';
 

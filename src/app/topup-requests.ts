@@ -8,7 +8,6 @@ import {
   makeCommentCode,
   type DepositAddress,
 } from '../domain/deposit-matching.js';
-import { topupMinimum } from '../domain/ledger-rules.js';
 import { formatAmount, parseAmount, type Currency } from '../domain/money.js';
 import { offsetIso } from '../domain/time-format.js';
 import { audit } from '../store/audit-repo.js';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { ApiError, fail } from '../../domain/errors.js';
+import { fail } from '../../domain/errors.js';
 import { InsufficientBalance } from '../../domain/ledger-rules.js';
 import { formatAmount, type Currency } from '../../domain/money.js';
 import type { OrderType } from '../../domain/order-machine.js';
