@@ -4,7 +4,7 @@ import { offsetIso } from '../domain/time-format.js';
 import { inTx } from '../store/db.js';
 import { audit } from '../store/audit-repo.js';
 import { balancesOf } from '../store/ledger-repo.js';
-import { getPartner, insertPartner, listKeys, partnerStatus, type PartnerRow } from '../store/partners-repo.js';
+import { getPartner, insertPartner, listKeys, type PartnerRow } from '../store/partners-repo.js';
 import type { Deps } from './deps.js';
 
 /** Operator use cases for partner accounts. */
@@ -31,7 +31,7 @@ export function requirePartner(deps: Deps, partnerId: number): PartnerRow {
  * the bot both call this.
  */
 export function requirePartnerAccess(deps: Deps, partnerId: number): void {
-  if (partnerStatus(deps.db, partnerId) !== 'active') fail('partner_inactive');
+  if (getPartner(deps.db, partnerId)?.status !== 'active') fail('partner_inactive');
   if (!deps.settings.get().program_available) fail('partner_program_unavailable');
 }
 

@@ -22,10 +22,7 @@ export function unitOfWork<T>(deps: Deps, fn: (tx: Tx, after: AfterCommit) => T)
  */
 export async function unitOfWorkGrouped<T>(deps: Deps, fn: (tx: Tx, after: AfterCommit) => T, opts: { background?: boolean } = {}): Promise<T> {
   const pending: (() => void)[] = [];
-  const result = await deps.commits.run((tx) => {
-    pending.length = 0;
-    return fn(tx, (f) => pending.push(f));
-  }, opts);
+  const result = await deps.commits.run((tx) => fn(tx, (f) => pending.push(f)), opts);
   runHooks(deps, pending);
   return result;
 }

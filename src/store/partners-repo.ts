@@ -36,10 +36,6 @@ export function listPartnerIds(conn: Conn): number[] {
   return conn.select({ id: partners.partnerId }).from(partners).all().map((r) => r.id);
 }
 
-export function partnerStatus(conn: Conn, partnerId: number): PartnerRow['status'] | undefined {
-  return getPartner(conn, partnerId)?.status;
-}
-
 export function setPartnerStatus(conn: Conn, partnerId: number, status: 'active' | 'inactive'): void {
   committedPartners.drop(conn, partnerId);
   conn.update(partners).set({ status }).where(eq(partners.partnerId, partnerId)).run();

@@ -56,6 +56,8 @@ export interface PlannedOrder {
   orderId?: string;
   /** first processing stage (default `deliver`) */
   stage?: string;
+  /** how long after the order its first processing step is worth running (default: at once) */
+  firstRunAfterMs?: number;
 }
 
 export interface OrderKindHandler {
@@ -130,6 +132,8 @@ const goodsHandler = (type: 'stars' | 'premium'): OrderKindHandler => ({
       amount,
       quantity: qty,
       recipient: rawRecipient,
+      // the first delivery call when the supplier can first have an outcome
+      firstRunAfterMs: deps.suppliers.goods.firstCallDelayMs,
       inTx:
         type === 'premium'
           ? (tx) => {
@@ -256,9 +260,7 @@ function persistOrder(
     createdAt: now,
     updatedAt: now,
   });
-  // Stars and Premium: the first delivery call when the supplier can first have an outcome (NFT stages start at once)
-  const firstRun = p.type === 'nft' ? now : now + deps.suppliers.goods.firstCallDelayMs;
-  scheduleJob(tx, ORDER_JOB, orderId, firstRun, now);
+  scheduleJob(tx, ORDER_JOB, orderId, now + (p.firstRunAfterMs ?? 0), now);
   insertBoundIdem(tx, partnerId, key, fingerprint, orderId, now);
   after(() => deps.wake());
   return order;

@@ -124,15 +124,16 @@ export const ValidateGameResult = reg(
 // --- orders --------------------------------------------------------------------------------------
 
 const GiftAttributes = z.object({ model: z.string(), backdrop: z.string(), symbol: z.string() });
-const OrderGift = z.object({
+/** The fields every view of a gift has (src/app/nft/catalog.ts giftBase). */
+const GiftBase = z.object({
   gift: z.string(),
   name: z.string(),
   num: z.number().int(),
   collection: z.string(),
   image: z.string(),
   price_ton: tonAmt,
-  attributes: GiftAttributes,
 });
+const OrderGift = GiftBase.extend({ attributes: GiftAttributes });
 const Delivery = z.object({ nft_public_url: z.string(), ton_explorer_url: z.string(), transfer_hash: z.string(), completed_at: offsetTime });
 const Failure = z.object({
   stage: z.enum(['create', 'confirm', 'queue', 'pricing', 'balance', 'purchase', 'transfer']),
@@ -187,13 +188,7 @@ export const OrderList = reg(
 
 export const GiftItem = reg(
   'GiftItem',
-  z.object({
-    gift: z.string(),
-    name: z.string(),
-    num: z.number().int(),
-    collection: z.string(),
-    image: z.string(),
-    price_ton: tonAmt,
+  GiftBase.extend({
     partner_price: tonAmt.meta({ description: 'final TON amount incl. transfer and network fees, rounded up to 0.001' }),
     currency: z.literal('TON'),
     price_usd_ref: usd,
