@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, codeOf, startService, stopService, type Res, type TestService } from './helpers.js';
+import { ADMIN_TOKEN, codeOf, startService, stopService, toRes, type Res, type TestService } from './helpers.js';
 
 let t: TestService | undefined;
 afterEach(async () => {
@@ -38,13 +38,7 @@ async function raw(svc: TestService, method: string, url: string, opts: { header
     payload: opts.body === undefined ? undefined : JSON.stringify(opts.body),
     remoteAddress: opts.remoteAddress,
   });
-  let body: any = null;
-  try {
-    body = r.body ? JSON.parse(r.body) : null;
-  } catch {
-    body = null;
-  }
-  return { status: r.statusCode, headers: r.headers, body, raw: r.body };
+  return toRes(r);
 }
 
 function orderCount(svc: TestService): number {
@@ -284,7 +278,7 @@ describe('operator API authentication', () => {
       headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
       payload: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: r.statusCode, headers: r.headers, body: r.body ? JSON.parse(r.body) : null, raw: r.body };
+    return toRes(r);
   }
 
   it('answers 401 unauthorized (nested) without the token or with a wrong one, changing nothing', async () => {

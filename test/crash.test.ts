@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './helpers.js';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /**
@@ -12,16 +12,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 const ADMIN = 'adm_crash_test_token_0123456789';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-crash-'));
 let proc: ChildProcess | null = null;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function start(port: number): Promise<void> {
   proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
+import net from 'node:net';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
@@ -42,7 +43,8 @@ export interface TestPartner {
 let txCounter = 0;
 let keyCounter = 0;
 
-function toRes(r: { statusCode: number; headers: Res['headers']; body: string }): Res {
+/** An inject answer as a Res (body parsed when it is JSON). */
+export function toRes(r: { statusCode: number; headers: Res['headers']; body: string }): Res {
   let body: any = null;
   try {
     body = r.body ? JSON.parse(r.body) : null;
@@ -173,6 +175,15 @@ export async function startReceiver(host = '127.0.0.2'): Promise<{ url: string; 
 }
 
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/** A free local TCP port (for tests that run the service as a real process). */
+export async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return port;
+}
 
 /** Services, receivers and clean-ups made by a test, all closed after each test of the file. */
 export function perTest() {

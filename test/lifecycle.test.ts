@@ -1,10 +1,10 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { freePort } from './helpers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -23,14 +23,6 @@ interface Proc {
   stdout: () => string;
   stderr: () => string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
-}
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
 }
 
 function start(dir: string, port: number): Proc {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeOf, settleOrder, startService, stopService, type TestPartner, type TestService } from './helpers.js';
+import { codeOf, settleOrder, toRes, startService, stopService, type TestPartner, type TestService } from './helpers.js';
 
 let t: TestService;
 beforeAll(async () => {
@@ -34,6 +34,12 @@ describe('when a partner orders Stars', () => {
       refunded: false,
     });
     expect(await balance(p)).toEqual({ USD: '48.42', TON: '1000.000' });
+    // the order answers are JSON, whether made afresh or spliced from cached texts
+    const read = await p.call('GET', `/orders/${r.body.order_id}`);
+    const list = await p.call('GET', '/orders');
+    for (const res of [r, read, list]) expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(read.body).toEqual(r.body);
+    expect(list.body).toEqual({ items: [r.body], count: 1, next_cursor: null });
     const done = await settleOrder(t, p, r.body.order_id);
     expect(done.status).toBe('completed');
     expect(done.completed_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/);
@@ -164,7 +170,7 @@ describe('when order creation is refused', () => {
     ]) {
       const r = await t.app.inject({ method: 'POST', url: '/api/partner/v1/orders', headers: { authorization: `Bearer ${p.key}`, 'content-type': 'application/json' }, payload });
       expect(r.statusCode).toBe(400);
-      expect(codeOf({ status: r.statusCode, headers: r.headers, body: JSON.parse(r.body), raw: r.body })).toBe('bad_request');
+      expect(codeOf(toRes(r))).toBe('bad_request');
     }
     expect(await balance(p)).toEqual(before);
     expect(await orderCount(p)).toBe(0);
@@ -180,7 +186,7 @@ describe('when order creation is refused', () => {
     for (const key of ['inf-null-1', 'inf-null-2']) {
       const r = await send(key, '1e400');
       expect(r.statusCode).toBe(400);
-      expect(codeOf({ status: r.statusCode, headers: r.headers, body: JSON.parse(r.body), raw: r.body })).toBe('bad_request');
+      expect(codeOf(toRes(r))).toBe('bad_request');
     }
     expect(await balance(q)).toEqual(before);
     expect(await orderCount(q)).toBe(1);

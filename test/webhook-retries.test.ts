@@ -6,13 +6,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Alert } from '../src/app/event-bus.js';
-import { ADMIN_TOKEN, startService, stopService, type Received, type TestService, perTest, hdr } from './helpers.js';
+import { ADMIN_TOKEN, startService, stopService, type Received, type TestService, perTest, hdr, freePort } from './helpers.js';
 
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -157,14 +156,6 @@ describe('retries', () => {
 // ------------------------------------------------------------------------------------------------
 // Crash in the middle of an attempt: the real service process, killed with SIGKILL
 // ------------------------------------------------------------------------------------------------
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-}
 
 async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms: number): Promise<void> {
   const until = Date.now() + ms;
