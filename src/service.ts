@@ -18,7 +18,7 @@ import { sandboxRoutes } from './http/admin/sandbox-routes.js';
 import { inviteRoutes } from './http/admin/invite-routes.js';
 import { topupRoutes } from './http/admin/topup-routes.js';
 import { sandboxDepositRoutes } from './http/admin/sandbox-deposit-routes.js';
-import { setupWatchers } from './workers/watchers/index.js';
+import { setupWatchers } from './workers/deposit-watchers.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { openDatabase, type Db } from './store/db.js';
 import { GroupCommit } from './store/group-commit.js';
