@@ -4,7 +4,7 @@ import type { BotLink } from '../src/app/bot-users.js';
 import type { Deps } from '../src/app/deps.js';
 import type { KeyCache } from '../src/app/keys.js';
 import type { GiftCatalog } from '../src/app/nft/gift-catalog.js';
-import type { Config } from '../src/config.js';
+import type { Config } from '../src/config/env.js';
 import type { Texts } from './texts/index.js';
 
 /** What the bot is built from (injected by createBot; nothing is created at import time). */

@@ -4,7 +4,7 @@ import type { Alert, OrderOutcome, TopupCredited } from '../src/app/event-bus.js
 import type { Deps } from '../src/app/deps.js';
 import type { KeyCache } from '../src/app/keys.js';
 import type { GiftCatalog } from '../src/app/nft/gift-catalog.js';
-import type { Config } from '../src/config.js';
+import type { Config } from '../src/config/env.js';
 import { rememberBotUsername } from '../src/app/bot-state.js';
 import type { BotContext } from './context.js';
 import { sendAlert } from './features/operator.js';

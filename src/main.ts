@@ -1,6 +1,6 @@
 import 'dotenv/config';
 import crypto from 'node:crypto';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config/env.js';
 import { seedDemo } from './app/demo.js';
 import { createLogger } from './log.js';
 import { createService } from './service.js';

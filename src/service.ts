@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ServiceClock } from './clock.js';
-import type { Config } from './config.js';
+import type { Config } from './config/env.js';
 import { cryptoIds, type Ids } from './ids.js';
 import type { Deps } from './app/deps.js';
 import { EventBus } from './app/event-bus.js';

@@ -5,7 +5,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
-import { testConfig } from '../src/config.js';
+import { loadConfig, type Config } from '../src/config/env.js';
 import { silentLogger } from '../src/log.js';
 import { createService, type Service } from '../src/service.js';
 
@@ -13,6 +13,11 @@ import { createService, type Service } from '../src/service.js';
  * Test harness: the real service on a real SQLite file in a temp folder, driven through HTTP with
  * `app.inject`. Real time is frozen (START), so only `advance()` moves the service clock.
  */
+/** A test-friendly config: defaults plus overrides (no demo partner). */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({ SANDBOX_DEMO: '0', ...overrides });
+}
+
 export const ADMIN_TOKEN = 'adm_test_token_0123456789abcdef';
 export const START = Date.parse('2026-03-01T12:00:00Z');
 

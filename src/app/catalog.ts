@@ -1,4 +1,4 @@
-import { fail } from '../domain/errors.js';
+import { fail, failUpstreamUnavailable } from '../domain/errors.js';
 import { formatAmount } from '../domain/money.js';
 import { priceList, pricePerStar, type PriceList } from '../domain/pricing.js';
 import { cachedBalancesOf } from '../store/ledger-repo.js';
@@ -16,7 +16,7 @@ export function requireProductAvailable(deps: Deps, product: 'stars' | 'premium'
     fail('product_unavailable', `${product} ordering is disabled.`, { reason: 'product_disabled' });
   const s = deps.suppliers.goods.status(product);
   if (!s.up)
-    fail('product_unavailable', 'The supplier is temporarily unavailable.', { reason: 'upstream_unavailable', retry_after: s.retryAfterSec }, { 'Retry-After': String(s.retryAfterSec) });
+    failUpstreamUnavailable('The supplier is temporarily unavailable.', s.retryAfterSec);
 }
 
 /** GET /products */

@@ -15,7 +15,7 @@ import {
 import { NETWORKS_BY_CURRENCY } from '../domain/ledger-rules.js';
 import { formatAmount, type Currency } from '../domain/money.js';
 import { offsetIso } from '../domain/time-format.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/env.js';
 import { audit } from '../store/audit-repo.js';
 import type { Tx } from '../store/db.js';
 import {
@@ -38,6 +38,7 @@ import type { Deps } from './deps.js';
 import { depositAddresses } from './topup-requests.js';
 import { creditInTx } from './topups.js';
 import { unitOfWork, type AfterCommit } from './unit-of-work.js';
+import { parseOrFail } from './validation.js';
 
 /**
  * Chain deposits: recording what a watcher (or the sandbox) saw, matching it to a top-up request and
@@ -281,9 +282,7 @@ const resolveSchema = z.discriminatedUnion(
  */
 export function resolveDeposit(deps: Deps, depositId: string, body: unknown, actor: string): DepositView {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) fail('validation_error', 'The body must be a JSON object.');
-  const r = resolveSchema.safeParse(body);
-  if (!r.success) fail('validation_error', r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
-  const input = r.data;
+  const input = parseOrFail(resolveSchema, body);
   return unitOfWork(deps, (tx, after) => {
     const row = getDeposit(tx, depositId);
     if (!row) fail('not_found', 'No such deposit.');

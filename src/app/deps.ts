@@ -1,5 +1,5 @@
 import type { ServiceClock } from '../clock.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/env.js';
 import type { Ids } from '../ids.js';
 import type { Db } from '../store/db.js';
 import type { GroupCommit } from '../store/group-commit.js';

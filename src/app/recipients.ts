@@ -1,4 +1,4 @@
-import { fail } from '../domain/errors.js';
+import { fail, failUpstreamUnavailable } from '../domain/errors.js';
 import { UpstreamUnavailable } from '../suppliers/types.js';
 import type { Deps } from './deps.js';
 import { requireProductAvailable } from './catalog.js';
@@ -33,7 +33,7 @@ export async function validateGame(deps: Deps, body: unknown) {
     return { ok: true, username: raw.replace(/^@/, ''), found: true, name: r.displayName ?? null };
   } catch (e) {
     if (e instanceof UpstreamUnavailable)
-      fail('product_unavailable', 'The game platform is temporarily unavailable.', { reason: 'upstream_unavailable', retry_after: e.retryAfterSec }, { 'Retry-After': String(e.retryAfterSec) });
+      failUpstreamUnavailable('The game platform is temporarily unavailable.', e.retryAfterSec);
     throw e;
   }
 }

@@ -17,6 +17,7 @@ import { getPartner } from '../store/partners-repo.js';
 import type { Deps } from './deps.js';
 import { requireTopupMinimum } from './topups.js';
 import { unitOfWork } from './unit-of-work.js';
+import { parseOrFail } from './validation.js';
 
 /**
  * Top-up requests (operator-api.md POST /partners/{id}/topup-requests; the bot's /topup calls
@@ -110,10 +111,9 @@ const MAX_REQUEST_MINOR = 10_000_000_000; // 100 000 000.00 USD, 10 000 000.000 
 /** Validates `{currency, amount}`: 400 validation_error for a malformed body. */
 export function parseTopupRequest(body: unknown): { currency: Currency; amount: number } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) fail('validation_error', 'The body must be a JSON object.');
-  const r = bodySchema.safeParse(body);
-  if (!r.success) fail('validation_error', r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
-  const { currency } = r.data;
-  const amount = parseAmount(String(r.data.amount), currency);
+  const data = parseOrFail(bodySchema, body);
+  const { currency } = data;
+  const amount = parseAmount(String(data.amount), currency);
   if (amount === null || amount <= 0 || amount > MAX_REQUEST_MINOR)
     fail('validation_error', `amount must be a positive ${currency} amount with at most ${currency === 'USD' ? 2 : 3} decimals.`);
   return { currency, amount };

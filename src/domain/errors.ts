@@ -103,6 +103,11 @@ export function fail(code: ErrorCode, detail?: string, extra?: Record<string, un
   throw new ApiError(code, detail ?? ERRORS[code].detail, extra ?? {}, headers ?? {});
 }
 
+/** 503 product_unavailable while a supplier is down: reason upstream_unavailable, retry_after and Retry-After. */
+export function failUpstreamUnavailable(detail: string, retryAfterSec: number): never {
+  fail('product_unavailable', detail, { reason: 'upstream_unavailable', retry_after: retryAfterSec }, { 'Retry-After': String(retryAfterSec) });
+}
+
 export function errorBody(e: ApiError): Record<string, unknown> {
   const inner = { code: e.code, detail: e.detail, ...e.extra };
   return e.format === 'flat' ? inner : { detail: inner, ...e.extra };

@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/env.js';
 import type { Deps } from '../app/deps.js';
 import { recordDepositInTx } from '../app/deposits.js';
 import { explicitDepositAddresses } from '../app/topup-requests.js';

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { fail } from '../../domain/errors.js';
+import { failUpstreamUnavailable } from '../../domain/errors.js';
 import { formatAmount } from '../../domain/money.js';
 import { giftPartnerPrice } from '../../domain/pricing.js';
 import { UpstreamUnavailable, type GiftListing } from '../../suppliers/types.js';
@@ -37,7 +37,7 @@ export async function market<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (e) {
     if (e instanceof UpstreamUnavailable)
-      fail('product_unavailable', 'The gift market is temporarily unavailable.', { reason: 'upstream_unavailable', retry_after: e.retryAfterSec }, { 'Retry-After': String(e.retryAfterSec) });
+      failUpstreamUnavailable('The gift market is temporarily unavailable.', e.retryAfterSec);
     throw e;
   }
 }

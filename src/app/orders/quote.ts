@@ -1,4 +1,4 @@
-import { fail } from '../../domain/errors.js';
+import { failUpstreamUnavailable } from '../../domain/errors.js';
 import type { Currency } from '../../domain/money.js';
 import { starsPrice, type PremiumMonths } from '../../domain/pricing.js';
 import { cachedBalancesOf } from '../../store/ledger-repo.js';
@@ -15,7 +15,7 @@ export function goodsPrice(deps: Deps, type: 'stars' | 'premium', quantity: numb
 
 /** 503 product_unavailable while supplier costs are unknown. */
 export function pricesUnavailable(): never {
-  fail('product_unavailable', 'Prices are temporarily unavailable.', { reason: 'upstream_unavailable', retry_after: 30 }, { 'Retry-After': '30' });
+  failUpstreamUnavailable('Prices are temporarily unavailable.', 30);
 }
 
 export interface OrderQuote {

@@ -3,7 +3,7 @@ import { checkWebhookUrl, type WebhookUrlPolicy } from '../../domain/webhook-url
 import { inTx } from '../../store/db.js';
 import { audit } from '../../store/audit-repo.js';
 import { setWebhook } from '../../store/partners-repo.js';
-import type { Config } from '../../config.js';
+import type { Config } from '../../config/env.js';
 import type { Deps } from '../deps.js';
 import { requirePartner } from '../partners.js';
 

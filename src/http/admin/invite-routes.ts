@@ -4,6 +4,7 @@ import type { Deps } from '../../app/deps.js';
 import { createInvite } from '../../app/invites.js';
 import { fail } from '../../domain/errors.js';
 import { BOT_ROLES } from '../../store/schema-bot.js';
+import { parseOrFail } from '../../app/validation.js';
 
 /** POST /partners/{partner_id}/invites (operator-api.md section 2): a one-time bot link code, valid 24 h. */
 
@@ -15,9 +16,8 @@ export function inviteRoutes(deps: Deps) {
       if (!/^\d{1,15}$/.test(req.params.partner_id)) fail('not_found', 'No such partner.');
       const body = req.body ?? {};
       if (typeof body !== 'object' || Array.isArray(body)) fail('validation_error', 'The body must be a JSON object.');
-      const r = inviteSchema.safeParse(body);
-      if (!r.success) fail('validation_error', r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
-      const invite = createInvite(deps, Number(req.params.partner_id), r.data.role, 'operator');
+      const { role } = parseOrFail(inviteSchema, body);
+      const invite = createInvite(deps, Number(req.params.partner_id), role, 'operator');
       reply.code(201);
       return invite;
     });

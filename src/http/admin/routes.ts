@@ -10,6 +10,7 @@ import { settingsPatchSchema } from '../../app/settings.js';
 import { creditTopup, type TopupInput } from '../../app/topups.js';
 import { saveWebhook } from '../../app/webhooks/config.js';
 import { listDeliveries } from '../../app/webhooks/deliveries.js';
+import { parseOrFail } from '../../app/validation.js';
 
 export interface AdminRouteDeps {
   deps: Deps;
@@ -74,9 +75,7 @@ export function adminRoutes(ctx: AdminRouteDeps) {
     app.get<P>('/partners/:partner_id/ledger', async (req) => ledgerPage(deps, pid(req.params.partner_id), req.query as Record<string, unknown>));
 
     app.put('/settings', async (req) => {
-      const parsed = settingsPatchSchema.safeParse(body(req));
-      if (!parsed.success) fail('validation_error', parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
-      return deps.settings.update(parsed.data, deps.clock.now(), ACTOR);
+      return deps.settings.update(parseOrFail(settingsPatchSchema, body(req)), deps.clock.now(), ACTOR);
     });
     app.get('/settings', async () => deps.settings.get());
 

@@ -5,6 +5,7 @@ import { recordDeposit, requiredConfirmations } from '../../app/deposits.js';
 import { DEPOSIT_NETWORKS } from '../../domain/chain-address.js';
 import { normalizeDecimal } from '../../domain/deposit-matching.js';
 import { fail } from '../../domain/errors.js';
+import { parseOrFail } from '../../app/validation.js';
 
 /**
  * POST /sandbox/deposits (operator-api.md section 2, sandbox table): a chain transfer as a watcher would
@@ -39,9 +40,7 @@ export function sandboxDepositRoutes(deps: Deps) {
     app.post('/sandbox/deposits', async (req, reply) => {
       const body = req.body ?? {};
       if (typeof body !== 'object' || Array.isArray(body)) fail('validation_error', 'The body must be a JSON object.');
-      const r = schema.safeParse(body);
-      if (!r.success) fail('validation_error', r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
-      const p = r.data;
+      const p = parseOrFail(schema, body);
       const result = recordDeposit(
         deps,
         {

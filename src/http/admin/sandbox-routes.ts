@@ -2,12 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Deps } from '../../app/deps.js';
 import { fail } from '../../domain/errors.js';
-import { isCidrOrIp } from '../../config.js';
+import ipaddr from 'ipaddr.js';
 import { offsetIso } from '../../domain/time-format.js';
 import { parseAmount } from '../../domain/money.js';
 import type { SandboxUpstream } from '../../suppliers/sandbox/sandbox-upstream.js';
 import { SANDBOX_OUTCOMES } from '../../suppliers/sandbox/gift-market.js';
 import type { Scheduler } from '../../workers/scheduler.js';
+import { parseOrFail } from '../../app/validation.js';
 
 /** Sandbox-only operator routes (operator-api.md section 2, second table). */
 
@@ -55,13 +56,11 @@ const giftSchema = z
   .strict();
 
 const advanceSchema = z.object({ seconds: z.number().min(0).max(400 * 86_400) }).strict();
-const dnsSchema = z.object({ addresses: z.array(z.string().refine((s) => isCidrOrIp(s) && !s.includes('/'), 'must be an IP address')).min(1) }).strict();
+const dnsSchema = z.object({ addresses: z.array(z.string().refine((s) => ipaddr.isValid(s), 'must be an IP address')).min(1) }).strict();
 const accountSchema = z.object({ premium_until: z.string().nullable() }).strict();
 
 function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
-  const r = schema.safeParse(body ?? {});
-  if (!r.success) fail('validation_error', r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
-  return r.data;
+  return parseOrFail(schema, body ?? {});
 }
 
 export function sandboxRoutes(deps: Deps, sandbox: SandboxUpstream, scheduler: Scheduler) {

@@ -1,24 +1,15 @@
 import { z } from 'zod';
-import ipaddr from 'ipaddr.js';
-import { topupEnvShape } from './config-topups.js';
-import { bool01, csv, httpUrl, int, optionalString } from './config-fields.js';
+import { isValidSubnet } from '../domain/webhook-url-policy.js';
+import { bool01, csv, httpUrl, int, optionalString } from './fields.js';
+import { topupEnvShape } from './topups.js';
 
 /** Environment variables of operator-api.md section 1, validated once at start-up. */
 
 const cidrList = csv.refine(
-  (items) => items.every((c) => isCidrOrIp(c)),
+  (items) => items.every((c) => isValidSubnet(c)),
   'must be a comma-separated list of CIDRs or IP addresses',
 );
 const chatIds = csv.refine((items) => items.every((c) => /^-?\d+$/.test(c)), 'must be comma-separated chat ids');
-export function isCidrOrIp(s: string): boolean {
-  try {
-    if (s.includes('/')) ipaddr.parseCIDR(s);
-    else ipaddr.parse(s);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const envSchema = z.object({
   PORT: int(0, 65535).default(8080),
@@ -53,7 +44,7 @@ const envSchema = z.object({
     z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters').optional(),
   ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Chain watchers of automatic top-ups (src/config-topups.ts). */
+  /** Chain watchers of automatic top-ups (src/config/topups.ts). */
   ...topupEnvShape,
 });
 
@@ -92,9 +83,4 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (extra.length) throw new ConfigError(extra);
   const publicBaseUrl = (c.PUBLIC_BASE_URL ?? `http://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.PORT}`).replace(/\/$/, '');
   return { ...c, publicBaseUrl };
-}
-
-/** A test-friendly config: defaults plus overrides. */
-export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({ SANDBOX_DEMO: '0', ...overrides });
 }

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { isTronAddress, tonRawAddress } from './domain/chain-address.js';
-import { httpUrl, int, optionalString } from './config-fields.js';
+import { isTronAddress, tonRawAddress } from '../domain/chain-address.js';
+import { httpUrl, int, optionalString } from './fields.js';
 
 /**
  * Environment variables of the chain watchers (automatic top-ups), merged into the envSchema of
- * src/config.ts. Defaults point at the public mainnet APIs and the mainnet USDT contracts; README
+ * src/config/env.ts. Defaults point at the public mainnet APIs and the mainnet USDT contracts; README
  * "Top-ups" documents each one.
  */
 

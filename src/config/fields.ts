@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Parsers of environment values shared by src/config.ts and src/config-topups.ts. */
+/** Parsers of environment values shared by src/config/env.ts and src/config/topups.ts. */
 export const bool01 = z.enum(['0', '1']).transform((v) => v === '1');
 
 export const int = (min: number, max: number) =>
