@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Db } from '../store/db.js';
+import { inTx, type Db } from '../store/db.js';
 import { kvGet, kvSet } from '../store/kv-repo.js';
 import { audit } from '../store/audit-repo.js';
 
@@ -62,7 +62,7 @@ export class SettingsStore {
       },
       margin_bps: patch.margin_bps ?? this.cached.margin_bps,
     };
-    this.db.transaction((tx) => {
+    inTx(this.db, (tx) => {
       kvSet(tx, KEY, next, now);
       audit(tx, now, actor, 'settings.update', null, patch);
     });

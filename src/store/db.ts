@@ -7,8 +7,13 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from './schema.js';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
-/** A transaction handle: drizzle's synchronous better-sqlite3 transaction has the same query API. */
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+declare const insideTransaction: unique symbol;
+/**
+ * A transaction handle: the database's own query API (its queries run on the same connection, inside the
+ * transaction), branded so that a function that must run inside a transaction (it takes a `Tx`) cannot be
+ * handed the bare database. Only `inTx` makes one.
+ */
+export type Tx = Db & { readonly [insideTransaction]: true };
 /** Either the database or an open transaction: repositories accept both. */
 export type Conn = Db | Tx;
 
@@ -47,5 +52,5 @@ export function inTx<T>(db: Db, fn: (tx: Tx) => T): T {
     run = db.$client.transaction((f: () => unknown) => f());
     txRunners.set(db.$client, run);
   }
-  return run.immediate(() => fn(db as unknown as Tx)) as T;
+  return run.immediate(() => fn(db as Tx)) as T;
 }
