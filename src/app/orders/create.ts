@@ -105,14 +105,14 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function parseQuantity(deps: Deps, v: unknown): number {
+export function parseQuantity(deps: Deps, v: unknown): number {
   const { STARS_MIN_PER_ORDER: min, STARS_MAX_PER_ORDER: max } = deps.config;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
     fail('bad_quantity', `quantity must be a whole number from ${min} to ${max}.`, { min, max });
   return v;
 }
 
-function parseMonths(v: unknown): PremiumMonths {
+export function parseMonths(v: unknown): PremiumMonths {
   if (typeof v !== 'number' || !PREMIUM_MONTHS.includes(v as PremiumMonths)) fail('bad_months');
   return v as PremiumMonths;
 }
