@@ -127,7 +127,7 @@ describe('Mini App API: one-time sign-in link and session cookie', () => {
     const s = await raw(t, 'POST', '/sign-in', { token: createSignInLink(t.deps, owner.id).token }, { origin: ORIGIN });
     const cookie = cookieOf(s).split(';')[0];
     const body = { url: 'https://hooks.example.com/x' };
-    for (const h of [{}, { origin: 'https://evil.example' }, { origin: ORIGIN, 'sec-fetch-site': 'cross-site' }, { origin: 'null' }]) {
+    for (const h of [{} as Record<string, string>, { origin: 'https://evil.example' }, { origin: ORIGIN, 'sec-fetch-site': 'cross-site' }, { origin: 'null' }]) {
       const r = await raw(t, 'PUT', '/webhook', body, { cookie, ...h });
       expect(r.status).toBe(403);
       expect(r.body.detail.code).toBe('forbidden');
