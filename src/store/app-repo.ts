@@ -1,6 +1,6 @@
-import { and, eq, like, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, like, lt, sql } from 'drizzle-orm';
 import type { Conn } from './db.js';
-import { kv } from './schema.js';
+import { events, kv } from './schema.js';
 import { botUsers } from './schema-bot.js';
 import { topupRequests } from './schema-topups.js';
 
@@ -43,4 +43,9 @@ export function deleteBotUser(conn: Conn, telegramUserId: number): boolean {
 
 export function getTopupRequest(conn: Conn, requestId: string) {
   return conn.select().from(topupRequests).where(eq(topupRequests.requestId, requestId)).get();
+}
+
+/** The events an order produced, oldest first (an order page's timeline). */
+export function eventsOfOrder(conn: Conn, orderId: string): { event: string; createdAt: number }[] {
+  return conn.select({ event: events.event, createdAt: events.createdAt }).from(events).where(eq(events.orderId, orderId)).orderBy(asc(events.eventId)).all();
 }

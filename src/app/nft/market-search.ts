@@ -2,7 +2,8 @@ import { fail } from '../../domain/errors.js';
 import type { GiftListing } from '../../suppliers/types.js';
 import type { Deps } from '../deps.js';
 import { encodeCursor } from '../paging.js';
-import { giftItem, market, type GiftCatalog } from './catalog.js';
+import type { GiftCatalog } from './gift-catalog.js';
+import { giftItem, market } from './gift-prices.js';
 
 /**
  * Gift search over the whole market for the Mini App's picture grid: every collection's listings from the

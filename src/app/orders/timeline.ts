@@ -1,7 +1,6 @@
-import { asc, eq } from 'drizzle-orm';
 import { offsetIso } from '../../domain/time-format.js';
 import { getOrder } from '../../store/orders-repo.js';
-import { events } from '../../store/schema.js';
+import { eventsOfOrder } from '../../store/app-repo.js';
 import { NFT_STAGES } from '../../suppliers/types.js';
 import type { Deps } from '../deps.js';
 import { listDeliveries } from '../webhooks/deliveries.js';
@@ -15,7 +14,7 @@ import { getOwnOrder } from './query.js';
 export function orderDetail(deps: Deps, partnerId: number, orderId: string, withDeliveries: boolean) {
   const order = getOwnOrder(deps, partnerId, orderId);
   const row = getOrder(deps.db, orderId)!;
-  const evs = deps.db.select({ event: events.event, createdAt: events.createdAt }).from(events).where(eq(events.orderId, orderId)).orderBy(asc(events.eventId)).all();
+  const evs = eventsOfOrder(deps.db, orderId);
   const timeline: { kind: string; name: string; at: string | null; state: 'done' | 'current' | 'pending' | 'failed' }[] = [
     { kind: 'created', name: 'created', at: offsetIso(row.createdAt), state: 'done' },
   ];

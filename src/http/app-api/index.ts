@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../app/deps.js';
 import type { KeyCache } from '../../app/keys.js';
-import type { GiftCatalog } from '../../app/nft/catalog.js';
+import type { GiftCatalog } from '../../app/nft/gift-catalog.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import { identify } from './auth.js';
 import { orderingRoutes } from './ordering-routes.js';

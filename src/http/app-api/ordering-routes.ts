@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { requireOrderingAllowed } from '../../app/bot-users.js';
 import { account, products } from '../../app/catalog.js';
 import { fail } from '../../domain/errors.js';
 import { giftFacets, searchGifts } from '../../app/nft/market-search.js';
 import { createOrder } from '../../app/orders/create.js';
 import { listOwnOrders } from '../../app/orders/query.js';
-import { orderQuote } from '../../app/orders/quote.js';
+import { recipientCheck } from '../../app/orders/recipient-check.js';
 import { orderDetail } from '../../app/orders/timeline.js';
 import { sendJson } from '../frozen-json.js';
 import { linkOfReq } from './auth.js';
@@ -33,11 +32,11 @@ export function orderingRoutes(app: FastifyInstance, { deps, catalog, limiter }:
   app.post('/recipient-check', async (req) => {
     const partnerId = pid(req);
     limiter.hit('validate_recipient', `app:${partnerId}`);
-    return orderQuote(deps, partnerId, objectBody(req));
+    return recipientCheck(deps, partnerId, objectBody(req));
   });
 
   /**
-   * An order as POST /orders makes it (createOrder), with the partner API's checks. The app makes one
+   * An order as POST /orders makes it (createOrder, which checks the partner's access too). The app makes one
    * `idempotency_key` per confirmation; it is kept apart from the partner's own keys by an `app:` prefix,
    * so a double tap (or a retry) makes one order and never meets a key of the partner's own software.
    */
@@ -46,7 +45,6 @@ export function orderingRoutes(app: FastifyInstance, { deps, catalog, limiter }:
     const b = objectBody(req);
     if (typeof b.idempotency_key !== 'string' || !CLIENT_KEY.test(b.idempotency_key))
       fail('idempotency_required', 'idempotency_key: 8 to 100 letters, digits, "-" or "_", one per confirmation.');
-    requireOrderingAllowed(deps, partnerId);
     if (b.type === 'nft') limiter.hit('nft_orders', partnerId);
     const r = await createOrder(deps, partnerId, { ...b, idempotency_key: `app:${b.idempotency_key}` });
     return sendJson(reply, r.order);
