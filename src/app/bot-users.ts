@@ -1,5 +1,5 @@
 import { botUsersInChat, botUsersOfPartner, getBotUser, setBotUserLanguage } from '../store/bot-repo.js';
-import type { BotRole } from '../store/schema-bot.js';
+import type { BotRole } from '../domain/enums.js';
 import type { Deps } from './deps.js';
 import { normaliseLanguage } from './invites.js';
 

@@ -33,7 +33,7 @@ import {
 } from '../store/deposits-repo.js';
 import { getPartner } from '../store/partners-repo.js';
 import { getTopup, topupByEitherHash } from '../store/topups-repo.js';
-import { DEPOSIT_STATUSES, type DepositStatus } from '../store/schema-topups.js';
+import { DEPOSIT_STATUSES, type DepositStatus } from '../domain/enums.js';
 import type { Deps } from './deps.js';
 import { depositAddresses } from './topup-requests.js';
 import { creditInTx } from './topups.js';

@@ -2,7 +2,7 @@ import { fail } from '../domain/errors.js';
 import { inTx } from '../store/db.js';
 import { audit } from '../store/audit-repo.js';
 import { getBotUsername, getInvite, insertInvite, markInviteUsed, upsertBotUser } from '../store/bot-repo.js';
-import { BOT_ROLES, type BotRole } from '../store/schema-bot.js';
+import { BOT_ROLES, type BotRole } from '../domain/enums.js';
 import type { Deps } from './deps.js';
 import { requirePartner } from './partners.js';
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isValidSubnet } from '../domain/webhook-url-policy.js';
 import { bool01, csv, httpUrl, int, optionalString } from './fields.js';
 import { topupEnvShape } from './topups.js';
+import { appEnvShape } from './app.js';
 
 /** Environment variables of operator-api.md section 1, validated once at start-up. */
 
@@ -46,6 +47,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Chain watchers of automatic top-ups (src/config/topups.ts). */
   ...topupEnvShape,
+  /** The Mini App (src/config/app.ts). */
+  ...appEnvShape,
 });
 
 export type Config = z.output<typeof envSchema> & { publicBaseUrl: string };

@@ -15,6 +15,13 @@ export const PARTNER_STATUSES = ['inactive', 'active'] as const;
 
 export const LEDGER_ENTRY_KINDS = ['topup', 'order_debit', 'order_refund'] as const;
 
+export const BOT_ROLES = ['owner', 'staff'] as const;
+export type BotRole = (typeof BOT_ROLES)[number];
+
+export const TOPUP_REQUEST_STATUSES = ['open', 'credited', 'expired'] as const;
+export const DEPOSIT_STATUSES = ['pending', 'unmatched', 'credited', 'closed', 'ignored'] as const;
+export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
+
 export function isOrderType(x: unknown): x is OrderType {
   return typeof x === 'string' && (ORDER_TYPES as readonly string[]).includes(x);
 }

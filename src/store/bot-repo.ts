@@ -1,7 +1,8 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Conn } from './db.js';
 import { kvGet, kvSet } from './kv-repo.js';
-import { botSessions, botUsers, invites, type BotRole } from './schema-bot.js';
+import type { BotRole } from '../domain/enums.js';
+import { botSessions, botUsers, invites } from './schema-bot.js';
 
 export type InviteRow = typeof invites.$inferSelect;
 export type BotUserRow = typeof botUsers.$inferSelect;

@@ -1,6 +1,6 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { partners } from './schema.js';
-import { CURRENCIES } from '../domain/enums.js';
+import { CURRENCIES, DEPOSIT_STATUSES, TOPUP_REQUEST_STATUSES } from '../domain/enums.js';
 
 /**
  * Automatic top-ups: exact-amount requests, chain deposits seen by the watchers (or reported in the
@@ -8,9 +8,6 @@ import { CURRENCIES } from '../domain/enums.js';
  * and milli-TON (TON).
  */
 
-export const TOPUP_REQUEST_STATUSES = ['open', 'credited', 'expired'] as const;
-export const DEPOSIT_STATUSES = ['pending', 'unmatched', 'credited', 'closed', 'ignored'] as const;
-export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
 
 export const topupRequests = sqliteTable(
   'topup_requests',

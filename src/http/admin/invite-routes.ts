@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Deps } from '../../app/deps.js';
 import { createInvite } from '../../app/invites.js';
 import { fail } from '../../domain/errors.js';
-import { BOT_ROLES } from '../../store/schema-bot.js';
+import { BOT_ROLES } from '../../domain/enums.js';
 import { parseOrFail } from '../../app/validation.js';
 
 /** POST /partners/{partner_id}/invites (operator-api.md section 2): a one-time bot link code, valid 24 h. */

@@ -1,0 +1,12 @@
+import type { Deps } from '../../app/deps.js';
+import type { KeyCache } from '../../app/keys.js';
+import type { GiftCatalog } from '../../app/nft/gift-catalog.js';
+import type { RateLimiter } from '../rate-limiter.js';
+
+/** What the Mini App's route groups are built with. */
+export interface AppApiDeps {
+  deps: Deps;
+  keys: KeyCache;
+  limiter: RateLimiter;
+  catalog: GiftCatalog;
+}
