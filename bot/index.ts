@@ -26,10 +26,8 @@ import { textsFor } from './texts/index.js';
 
 export type { BotContext, BotDeps, BotEnv } from './context.js';
 
-/** A conversation waiting longer than this for the user is left on the next update. */
-export const CONVERSATION_IDLE_MS = 30 * 60_000;
 /** Bump when a conversation changes so that stored states of the old code are discarded. */
-export const CONVERSATION_STATE_VERSION = 1;
+export const CONVERSATION_STATE_VERSION = 2;
 
 /**
  * Builds the bot from injected dependencies; creates nothing at import time and does not start polling
@@ -84,12 +82,12 @@ export function createBot(token: string, input: BotDeps): Bot<BotContext> {
       },
     }),
   );
-  const conv = { maxMillisecondsToWait: CONVERSATION_IDLE_MS };
-  root.use(createConversation(orderConversation(env), { id: ORDER_CONVERSATION, ...conv }));
-  root.use(createConversation(topupConversation(env), { id: TOPUP_CONVERSATION, ...conv }));
-  root.use(createConversation(apikeyConversation(env), { id: APIKEY_CONVERSATION, ...conv }));
-  root.use(createConversation(webhookConversation(env), { id: WEBHOOK_CONVERSATION, ...conv }));
-  root.use(createConversation(depositConversation(env), { id: DEPOSIT_CONVERSATION, ...conv }));
+  // Idleness is judged on the service clock by the conversations themselves (bot/conversations/flow.ts).
+  root.use(createConversation(orderConversation(env), { id: ORDER_CONVERSATION }));
+  root.use(createConversation(topupConversation(env), { id: TOPUP_CONVERSATION }));
+  root.use(createConversation(apikeyConversation(env), { id: APIKEY_CONVERSATION }));
+  root.use(createConversation(webhookConversation(env), { id: WEBHOOK_CONVERSATION }));
+  root.use(createConversation(depositConversation(env), { id: DEPOSIT_CONVERSATION }));
 
   root.use(startFeature());
   root.use(operatorFeature());
