@@ -21,6 +21,7 @@ import { ordersFeature } from './features/orders.js';
 import { ownerFeature } from './features/owner.js';
 import { startFeature } from './features/start.js';
 import { unhandledFeature } from './features/unhandled.js';
+import { rememberOperatorLanguage } from './operator-language.js';
 import { SqliteStorage } from './storage.js';
 import { textsFor } from './texts/index.js';
 
@@ -61,6 +62,8 @@ export function createBot(token: string, input: BotDeps): Bot<BotContext> {
     ctx.link = ctx.from ? findLink(deps, ctx.from.id) : null;
     ctx.isOperator = ctx.chat !== undefined && config.ADMIN_CHAT_IDS.includes(String(ctx.chat.id));
     if (ctx.link && ctx.from?.language_code) rememberLanguage(deps, ctx.link, ctx.from.language_code);
+    // Alerts reach operators without a user action: their chat's language is remembered when they act.
+    if (ctx.isOperator && ctx.chat) rememberOperatorLanguage(deps, ctx.chat.id, ctx.from?.language_code);
     await next();
   });
   root.use(

@@ -232,6 +232,7 @@ export const en = {
     resolved: (orderId: string, outcome: string, o: OrderInfo) =>
       `Order ${orderId}: ${outcome === 'delivered' ? 'marked delivered' : 'refunded'}. Status: ${status(o)}.`,
     notInReview: 'This order is no longer waiting for review.',
+    settledBefore: (o: OrderInfo) => `Already resolved: status ${status(o)}.`,
     none: 'No orders are waiting for review.',
     header: (n: number) => `Orders waiting for review: ${n}`,
     btnCreditDeposit: '💰 Credit to partner…',

@@ -237,6 +237,7 @@ export const ru: Texts = {
     resolved: (orderId: string, outcome: string, o: OrderInfo) =>
       `Заказ ${orderId}: ${outcome === 'delivered' ? 'отмечен доставленным' : 'деньги возвращены'}. Статус: ${status(o)}.`,
     notInReview: 'Этот заказ уже не ждёт проверки.',
+    settledBefore: (o: OrderInfo) => `Уже решено: статус — ${status(o)}.`,
     none: 'Заказов на проверке нет.',
     header: (n: number) => `Заказов на проверке: ${n}`,
     btnCreditDeposit: '💰 Зачислить партнёру…',
