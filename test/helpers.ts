@@ -8,7 +8,7 @@ import { afterEach } from 'vitest';
 import { testConfig } from '../src/config.js';
 import { silentLogger } from '../src/log.js';
 import { createService, type Service } from '../src/service.js';
-import type { Logger } from '../src/workers/scheduler.js';
+import type { Logger } from '../src/log.js';
 
 /**
  * Test harness: the real service on a real SQLite file in a temp folder, driven through HTTP with

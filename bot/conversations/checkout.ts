@@ -1,4 +1,3 @@
-import { requireOrderingAllowed } from '../../src/app/bot-users.js';
 import type { Deps } from '../../src/app/deps.js';
 import { createOrder } from '../../src/app/orders/create.js';
 import { validateRecipient } from '../../src/app/recipients.js';
@@ -66,10 +65,7 @@ export async function confirmAndPlace(
   const pressed = await flow.choose(menu);
   if (pressed.action !== `ok:${key}`) return conversation.skip();
   const placed = await conversation.external(() =>
-    attempt(async () => {
-      requireOrderingAllowed(deps, partnerId);
-      return createOrder(deps, partnerId, body);
-    }),
+    attempt(() => createOrder(deps, partnerId, body)),
   );
   if (!placed.ok && retryable(placed.code, placed.extra)) return flow.again(pressed.ctx, `${t.error(placed)}\n${t.order.retryHint}`);
   await flow.settle(menu);

@@ -1,5 +1,4 @@
-import { depositView, resolveDeposit } from '../../src/app/deposits.js';
-import { getDeposit } from '../../src/store/deposits-repo.js';
+import { findDeposit, resolveDeposit } from '../../src/app/deposits.js';
 import type { BotDeps, ConvContext } from '../context.js';
 import { attempt } from './common.js';
 import { flowConversation, retry } from './flow.js';
@@ -28,10 +27,7 @@ export function depositConversation(env: BotDeps) {
   return flowConversation(deps, '/deposits', async (flow, depositId: string, action: 'credit' | 'close') => {
     const { conversation, t, ctx } = flow;
     const actor = `telegram:${ctx.from?.id ?? 'unknown'}`;
-    const d = await conversation.external(() => {
-      const row = getDeposit(deps.db, depositId);
-      return row ? depositView(row) : null;
-    });
+    const d = await conversation.external(() => findDeposit(deps, depositId));
     if (!d || d.status !== 'unmatched') {
       const text = t.operator.depositGone(depositId, d?.status ?? null);
       await markPressed(ctx, text);

@@ -1,7 +1,6 @@
-import { requireOrderingAllowed } from '../../src/app/bot-users.js';
-import { account } from '../../src/app/catalog.js';
 import type { Deps } from '../../src/app/deps.js';
-import type { GiftCatalog } from '../../src/app/nft/catalog.js';
+import type { GiftCatalog } from '../../src/app/nft/gift-catalog.js';
+import { orderingBalance } from '../../src/app/orders/quote.js';
 import { formatAmount, parseAmount } from '../../src/domain/money.js';
 import type { BotEnv } from '../context.js';
 import { collectionRows, giftPageRows } from '../keyboards/gift.js';
@@ -40,7 +39,7 @@ async function giftPage(deps: Deps, gifts: GiftCatalog, partnerId: number, col: 
     if (!cursor) return { collection: col.name, page, pages: Math.max(1, Math.ceil(col.count / GIFT_PAGE_SIZE)), items: [], hasNext: false, balance: '' };
   }
   const r = await gifts.list({ collection: col.collection, sort, limit: String(GIFT_PAGE_SIZE), ...(cursor ? { cursor } : {}) });
-  const balance = parseAmount(account(deps, partnerId).balances.TON, 'TON')!;
+  const balance = orderingBalance(deps, partnerId, 'TON');
   return {
     collection: col.name,
     page,
@@ -52,10 +51,9 @@ async function giftPage(deps: Deps, gifts: GiftCatalog, partnerId: number, col: 
 }
 
 function giftQuote(deps: Deps, partnerId: number, q: Awaited<ReturnType<GiftCatalog['quote']>>, recipient: string): GiftQuote | null {
-  requireOrderingAllowed(deps, partnerId);
+  const balance = orderingBalance(deps, partnerId, 'TON');
   if (!q.available) return null;
   const price = parseAmount(q.partner_price, 'TON')!;
-  const balance = parseAmount(account(deps, partnerId).balances.TON, 'TON')!;
   return {
     gift: q.gift,
     name: q.name,

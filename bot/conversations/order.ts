@@ -1,8 +1,6 @@
-import { requireOrderingAllowed } from '../../src/app/bot-users.js';
-import { account, products } from '../../src/app/catalog.js';
 import type { Deps } from '../../src/app/deps.js';
-import { formatAmount, parseAmount } from '../../src/domain/money.js';
-import { starsPrice } from '../../src/domain/pricing.js';
+import { orderMenu, quoteGoodsOrder } from '../../src/app/orders/quote.js';
+import { formatAmount } from '../../src/domain/money.js';
 import type { BotEnv } from '../context.js';
 import { premiumRows, productRows, starsRows } from '../keyboards/order.js';
 import type { Quote } from '../texts/index.js';
@@ -19,22 +17,11 @@ import { giftFlow } from './gift.js';
  */
 export const ORDER_CONVERSATION = 'order';
 
-/** The products switched on; a switched-off product is not offered at all. */
-export function offeredProducts(deps: Deps): { stars: boolean; premium: boolean; gifts: boolean } {
-  const p = deps.settings.get().products;
-  return { stars: p.stars.enabled, premium: p.premium.enabled, gifts: p.nft.enabled };
-}
-
 /** The confirmation figures: exact price from the catalog and the balance after. Null while prices are unavailable. */
 function quote(deps: Deps, partnerId: number, product: 'stars' | 'premium', quantity: number, recipient: string, alreadyPremium: boolean): Quote | null {
-  requireOrderingAllowed(deps, partnerId);
-  const catalog = products(deps);
-  if ('unavailable' in catalog) return null;
-  const price =
-    product === 'stars'
-      ? starsPrice(parseAmount(catalog.stars.price_per_1000, 'USD')!, quantity)
-      : parseAmount(catalog.premium[String(quantity) as '3' | '6' | '12'].partner_price, 'USD')!;
-  const balance = parseAmount(account(deps, partnerId).balances.USD, 'USD')!;
+  const q = quoteGoodsOrder(deps, partnerId, product, quantity);
+  if (!q) return null;
+  const { price, balance } = q;
   return {
     product,
     quantity,
@@ -54,12 +41,11 @@ export function orderConversation(env: BotEnv) {
 
   return flowConversation(deps, '/order', async (flow, partnerId: number) => {
     const { conversation, t, ctx } = flow;
-    const setup = await conversation.external(() => ({
-      min: deps.config.STARS_MIN_PER_ORDER,
-      max: deps.config.STARS_MAX_PER_ORDER,
-      offer: offeredProducts(deps),
-    }));
-    const { min, max } = setup;
+    const menu = await conversation.external(() => attempt(() => orderMenu(deps, partnerId)));
+    if (!menu.ok) return void (await ctx.reply(t.error(menu)));
+    const { starsMin: min, starsMax: max } = menu.value;
+    // A product the operator switched off is not offered at all.
+    const setup = { offer: { stars: menu.value.stars, premium: menu.value.premium, gifts: menu.value.gifts } };
 
     // 1. product
     const atProduct = conversation.checkpoint();

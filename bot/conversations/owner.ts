@@ -1,4 +1,4 @@
-import { partnerActive } from '../../src/app/bot-users.js';
+import { partnerActive } from '../../src/app/partners.js';
 import type { Deps } from '../../src/app/deps.js';
 import { fundingInfo } from '../../src/app/funding.js';
 import { issueKey } from '../../src/app/keys.js';

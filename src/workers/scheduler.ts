@@ -1,6 +1,7 @@
 import type { ServiceClock } from '../clock.js';
 import type { Db } from '../store/db.js';
 import { dueJobs, earliestJob, getJob, retryJob, type JobRow } from '../store/jobs-repo.js';
+import type { Logger } from '../log.js';
 
 /**
  * A durable job scheduler on the service clock. Jobs live in the `jobs` table (one per kind and ref);
@@ -19,12 +20,6 @@ export type JobHandler = (job: JobRow) => Promise<void | JobOutcome>;
  * was is a fault: it is logged and retried with backoff.
  */
 export type JobOutcome = 'rescheduled';
-
-export interface Logger {
-  info(obj: unknown, msg?: string): void;
-  warn(obj: unknown, msg?: string): void;
-  error(obj: unknown, msg?: string): void;
-}
 
 export interface SchedulerOptions {
   concurrency: number;
