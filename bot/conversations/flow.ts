@@ -7,7 +7,7 @@ import { textsFor, type Texts } from '../texts/index.js';
 /**
  * One conversation's dialogue with its user: the menus it shows, the user's answers, and how it ends.
  *
- * The rules of conversations v2 (docs/notes.md) apply: the function is replayed from the top on every
+ * The rules of conversations v2 (grammY docs, "Conversations": replay) apply: the function is replayed from the top on every
  * update, so the clock and randomness come through `conversation.external`. Input that does not move the
  * conversation on (a wrong username, a page turn, a sticker, a command answered outside) is answered and
  * then dropped with `conversation.skip()`, so the stored state does not grow with it and nothing counts
