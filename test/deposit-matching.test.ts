@@ -18,7 +18,7 @@ import {
   type MatchResult,
   type RequestLike,
 } from '../src/domain/deposit-matching.js';
-import { SANDBOX_DEPOSIT_ADDRESSES } from '../src/app/topup-requests.js';
+import { SANDBOX_DEPOSIT_ADDRESSES } from '../src/config/deposit-addresses.js';
 
 /** Pure rules of automatic top-ups: exact amounts, comment codes, chain amounts and matching. */
 

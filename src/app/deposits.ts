@@ -35,7 +35,7 @@ import { getPartner } from '../store/partners-repo.js';
 import { getTopup, topupByEitherHash } from '../store/topups-repo.js';
 import { DEPOSIT_STATUSES, type DepositStatus } from '../domain/enums.js';
 import type { Deps } from './deps.js';
-import { depositAddresses } from './topup-requests.js';
+import { depositAddresses } from '../config/deposit-addresses.js';
 import { creditInTx } from './topups.js';
 import { unitOfWork, type AfterCommit } from './unit-of-work.js';
 import { parseOrFail } from './validation.js';

@@ -3,7 +3,7 @@ import { formatAmount, type Currency } from '../domain/money.js';
 import type { Deps } from './deps.js';
 import { partnerActive } from './partners.js';
 import { account } from './catalog.js';
-import { depositAddresses } from './topup-requests.js';
+import { depositAddresses } from '../config/deposit-addresses.js';
 
 /**
  * How a partner funds each balance (partner-api.md "Activation and top-up rules"): USD in a dollar

@@ -1,7 +1,8 @@
 import { fail } from '../domain/errors.js';
 import { getTopupRequest } from '../store/app-repo.js';
 import type { Deps } from './deps.js';
-import { depositAddresses, topupRequestView } from './topup-requests.js';
+import { depositAddresses } from '../config/deposit-addresses.js';
+import { topupRequestView } from './topup-requests.js';
 
 /** A partner's own top-up request with its state now: `open`, `credited` or `expired` (open past expires_at). */
 export function topupRequestState(deps: Deps, partnerId: number, requestId: string) {

@@ -2,6 +2,7 @@ import { CURRENCIES } from '../domain/enums.js';
 import { z } from 'zod';
 import { fail } from '../domain/errors.js';
 import type { DepositNetwork } from '../domain/chain-address.js';
+import { depositAddresses } from '../config/deposit-addresses.js';
 import {
   CURRENCY_ASSET,
   TOPUP_REQUEST_TTL_MS,
@@ -23,53 +24,6 @@ import { parseOrFail } from './validation.js';
  * Top-up requests (operator-api.md POST /partners/{id}/topup-requests; the bot's /topup calls
  * createTopupRequest too): the exact amount to send, where, and for TON a comment code.
  */
-
-/**
- * Fixed demo addresses used in sandbox mode for every DEPOSIT_ADDRESS_* left unset. They are derived from
- * SHA-256 of fixed texts ("sandbox demo deposit address: …"), so nobody holds their keys: never send real
- * funds to them. The watchers never watch them (only explicitly configured addresses are watched).
- */
-export const SANDBOX_DEPOSIT_ADDRESSES = {
-  DEPOSIT_ADDRESS_USDT_TON: 'UQAC2rQwmBpABbARhPzcvgLNqzKks3afdzHFXVN7TcSRr02A',
-  DEPOSIT_ADDRESS_USDT_TRC20: 'TWc1AWZbXZzkqGwJa4dysGKubH7q8uDUYz',
-  DEPOSIT_ADDRESS_USDT_BEP20: '0xb671972287e866dfd9f2e2f626666b010a78a4fe',
-  DEPOSIT_ADDRESS_TON: 'UQDP-0CULkl1EbwLrs4i8hrj2mFVu6e33aCLPalaoHeZ20eK',
-} as const;
-
-export interface AddressConfig {
-  UPSTREAM: string;
-  DEPOSIT_ADDRESS_USDT_TON?: string;
-  DEPOSIT_ADDRESS_USDT_TRC20?: string;
-  DEPOSIT_ADDRESS_USDT_BEP20?: string;
-  DEPOSIT_ADDRESS_TON?: string;
-}
-
-const SLOTS: { key: keyof typeof SANDBOX_DEPOSIT_ADDRESSES; asset: 'USDT' | 'TON'; network: DepositNetwork }[] = [
-  { key: 'DEPOSIT_ADDRESS_USDT_TON', asset: 'USDT', network: 'ton' },
-  { key: 'DEPOSIT_ADDRESS_USDT_TRC20', asset: 'USDT', network: 'trc20' },
-  { key: 'DEPOSIT_ADDRESS_USDT_BEP20', asset: 'USDT', network: 'bep20' },
-  { key: 'DEPOSIT_ADDRESS_TON', asset: 'TON', network: 'ton' },
-];
-
-/** Addresses set in the environment, without sandbox defaults (what the watchers watch). */
-export function explicitDepositAddresses(c: AddressConfig): DepositAddress[] {
-  const out: DepositAddress[] = [];
-  for (const s of SLOTS) {
-    const v = c[s.key]?.trim();
-    if (v) out.push({ asset: s.asset, network: s.network, address: v });
-  }
-  return out;
-}
-
-/** The addresses in effect: the environment's, and in sandbox mode the demo address for each unset one. */
-export function depositAddresses(c: AddressConfig): DepositAddress[] {
-  const out: DepositAddress[] = [];
-  for (const s of SLOTS) {
-    const v = c[s.key]?.trim() || (c.UPSTREAM === 'sandbox' ? SANDBOX_DEPOSIT_ADDRESSES[s.key] : undefined);
-    if (v) out.push({ asset: s.asset, network: s.network, address: v });
-  }
-  return out;
-}
 
 /** Where to send a top-up of `currency`; 503 topups_not_configured when no address is configured for it. */
 export function requestAddresses(addresses: readonly DepositAddress[], currency: Currency): { network: DepositNetwork; address: string }[] {

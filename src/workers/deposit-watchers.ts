@@ -1,7 +1,7 @@
 import type { Config } from '../config/env.js';
 import type { Deps } from '../app/deps.js';
 import { recordDepositInTx } from '../app/deposits.js';
-import { explicitDepositAddresses } from '../app/topup-requests.js';
+import { explicitDepositAddresses } from '../config/deposit-addresses.js';
 import { unitOfWork } from '../app/unit-of-work.js';
 import { DEPOSIT_NETWORKS } from '../domain/chain-address.js';
 import { inTx } from '../store/db.js';

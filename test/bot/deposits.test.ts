@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_DEPOSIT_ADDRESSES } from '../../src/app/topup-requests.js';
+import { SANDBOX_DEPOSIT_ADDRESSES } from '../../src/config/deposit-addresses.js';
 import { button, waitFor } from './fake-telegram.js';
 import { newUser, OPERATOR, settle, World } from './harness.js';
 
