@@ -45,7 +45,7 @@ export const en = {
         if (role === 'owner') lines.push('/topup — how to top up', '/apikey — issue the API key', '/webhook — webhook address and secret');
         lines.push('/cancel — cancel the current action');
       }
-      if (operator) lines.push('', 'Operator:', '/reviews — orders waiting for manual review', '/deposits — deposits not credited automatically');
+      if (operator) lines.push(...(lines.length ? [''] : []), 'Operator:', '/reviews — orders waiting for manual review', '/deposits — deposits not credited automatically');
       return lines.join('\n');
     },
     ownerOnly: 'Only the account owner can do this.',
@@ -60,6 +60,22 @@ export const en = {
     btnBack: '◀ Back',
     left: (command: string) => `The unfinished ${ACTIVITY[command] ?? command} was left. Send ${command} to start again.`,
     idle: (command: string) => `The unfinished ${ACTIVITY[command] ?? command} timed out after 30 minutes without an answer. Send ${command} to start again.`,
+  },
+  /** The command menu (setMyCommands) descriptions. */
+  commands: {
+    start: 'Link this account with an invite code',
+    help: 'What this bot can do',
+    order: 'New order: Stars, Premium or a gift',
+    orders: 'Recent orders',
+    balance: 'Balances',
+    status: 'One order’s status: /status <order id>',
+    app: 'Open the dashboard',
+    topup: 'Top up a balance',
+    apikey: 'Issue the API key',
+    webhook: 'Webhook address and secret',
+    reviews: 'Orders waiting for manual review',
+    deposits: 'Deposits not credited automatically',
+    cancel: 'Leave the current action',
   },
   balance: (usd: string, ton: string, activated: boolean) =>
     [`Balances:`, `USD: ${usd} (Stars, Premium)`, `TON: ${ton} (gifts)`, ...(activated ? [] : ['', 'The account is not activated yet: the first top-up activates it (/topup).'])].join('\n'),

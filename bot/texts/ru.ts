@@ -50,7 +50,7 @@ export const ru: Texts = {
         if (role === 'owner') lines.push('/topup — как пополнить баланс', '/apikey — выпустить API-ключ', '/webhook — адрес и секрет вебхука');
         lines.push('/cancel — отменить текущее действие');
       }
-      if (operator) lines.push('', 'Оператор:', '/reviews — заказы на ручной проверке', '/deposits — поступления, не зачисленные автоматически');
+      if (operator) lines.push(...(lines.length ? [''] : []), 'Оператор:', '/reviews — заказы на ручной проверке', '/deposits — поступления, не зачисленные автоматически');
       return lines.join('\n');
     },
     ownerOnly: 'Это может сделать только владелец аккаунта.',
@@ -65,6 +65,21 @@ export const ru: Texts = {
     btnBack: '◀ Назад',
     left: (command: string) => `Незавершённое действие (${ACTIVITY[command] ?? command}) прервано. Чтобы начать заново, отправьте ${command}.`,
     idle: (command: string) => `Незавершённое действие (${ACTIVITY[command] ?? command}) прервано: 30 минут без ответа. Чтобы начать заново, отправьте ${command}.`,
+  },
+  commands: {
+    start: 'Привязать аккаунт по коду приглашения',
+    help: 'Что умеет этот бот',
+    order: 'Новый заказ: звёзды, Premium или подарок',
+    orders: 'Последние заказы',
+    balance: 'Балансы',
+    status: 'Статус заказа: /status <номер заказа>',
+    app: 'Открыть кабинет',
+    topup: 'Пополнить баланс',
+    apikey: 'Выпустить API-ключ',
+    webhook: 'Адрес и секрет вебхука',
+    reviews: 'Заказы на ручной проверке',
+    deposits: 'Поступления, не зачисленные автоматически',
+    cancel: 'Прервать текущее действие',
   },
   balance: (usd: string, ton: string, activated: boolean) =>
     [`Балансы:`, `USD: ${usd} (звёзды, Premium)`, `TON: ${ton} (подарки)`, ...(activated ? [] : ['', 'Аккаунт ещё не активирован: его активирует первое пополнение (/topup).'])].join('\n'),

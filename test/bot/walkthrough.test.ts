@@ -348,3 +348,41 @@ describe('clumsy steps of /order and /topup', () => {
     expect(withButtons(owner)).toEqual([]);
   });
 });
+
+describe('command menus per scope', () => {
+  const scoped = (chatId: number) => w.tg.callsOf('setMyCommands').filter((c) => c.payload.scope?.chat_id === chatId);
+  const names = (c: { payload: Record<string, any> }) => (c.payload.commands as { command: string }[]).map((x) => x.command);
+
+  it('strangers, staff, owners and operators each see only their commands, in their language', async () => {
+    const defaults = w.tg.callsOf('setMyCommands').filter((c) => !c.payload.scope);
+    expect(defaults.map(names)).toEqual([
+      ['start', 'help'],
+      ['start', 'help'],
+    ]);
+    expect(defaults[1].payload.language_code).toBe('ru');
+    expect(defaults[1].payload.commands[0].description).toBe('Привязать аккаунт по коду приглашения');
+    // the operators' chats got theirs at start-up
+    expect(names(scoped(OPERATOR.id)[0])).toEqual(['reviews', 'deposits', 'cancel', 'help']);
+
+    const p = await w.t.newPartner();
+    const staff = await linked(p, 'staff', 'ru');
+    const owner = await linked(p, 'owner');
+    await settle(w);
+    const staffMenu = scoped(staff.user.id).at(-1)!;
+    expect(staffMenu.payload.scope).toEqual({ type: 'chat', chat_id: staff.user.id });
+    expect(names(staffMenu)).toEqual(['order', 'orders', 'balance', 'status', 'app', 'cancel', 'help']);
+    expect(staffMenu.payload.commands[0].description).toBe('Новый заказ: звёзды, Premium или подарок');
+    expect(names(scoped(owner.user.id).at(-1)!)).toEqual(['order', 'orders', 'balance', 'status', 'app', 'topup', 'apikey', 'webhook', 'cancel', 'help']);
+    // set once: more messages do not set it again
+    await owner.say('/balance');
+    await owner.expect('Balances:');
+    await settle(w);
+    expect(scoped(owner.user.id)).toHaveLength(1);
+
+    // the operator's /help has no empty first line
+    const op = w.chat(OPERATOR);
+    await op.say('/help');
+    const help = await op.expect('/reviews');
+    expect(help.text.startsWith('Operator:')).toBe(true);
+  });
+});
