@@ -1,4 +1,4 @@
-import { esc, shortTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
+import { code, esc, shortTime, tonTransferLink, zonedTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
 
 /** Every English text of the bot. Order labels stay Russian (partner-api.md rule 7). */
 
@@ -28,7 +28,11 @@ const WEBHOOK_REASONS: Record<string, string> = {
 const ROLE: Record<string, string> = { owner: 'owner', staff: 'staff' };
 /** What a conversation is called when it is left or times out, by the command that starts it. */
 const ACTIVITY: Record<string, string> = { '/order': 'order', '/topup': 'top-up', '/apikey': 'API key issue', '/webhook': 'webhook setup', '/deposits': 'deposit handling' };
-const NETWORK: Record<string, string> = { ton: 'TON', trc20: 'TRC-20', bep20: 'BEP-20' };
+/** What is sent and on which network, so that the two TON-network addresses are not confused. */
+function assetLabel(asset: string, network: string): string {
+  if (asset === 'TON') return 'TON coin';
+  return `${asset} (${network === 'ton' ? 'TON network' : network === 'trc20' ? 'TRC-20, TRON network' : network === 'bep20' ? 'BEP-20, BNB Smart Chain' : network})`;
+}
 
 export const en = {
   lang: 'en' as 'en' | 'ru',
@@ -178,7 +182,7 @@ export const en = {
   },
   owner: {
     topup: (f: FundingInfo) => {
-      const lines = [`Balances: USD ${f.balances.USD}, TON ${f.balances.TON}.`, '', 'How to top up:'];
+      const lines = [`Balances: USD ${code(f.balances.USD)}, TON ${code(f.balances.TON)}.`, '', 'How to top up:'];
       lines.push('• USD balance (Stars, Premium): send the USDT dollar stablecoin on TON, TRC-20 or BEP-20.');
       lines.push('• TON balance (gifts): send the TON coin on the TON network only, to its separate address.');
       lines.push('');
@@ -193,7 +197,7 @@ export const en = {
         return lines.join('\n');
       }
       lines.push('Addresses:');
-      for (const o of f.options) lines.push(`• ${o.asset} on ${NETWORK[o.network] ?? o.network}: ${o.address}`);
+      for (const o of f.options) lines.push(`• ${assetLabel(o.asset, o.network)}: ${code(o.address)}`);
       lines.push(
         '',
         'A payment is recognised by its exact amount: tap a button below to get the exact amount to send. Other tokens sent there are not credited; a wrong amount or address is handled manually with support.',
@@ -204,10 +208,13 @@ export const en = {
     askAmount: (currency: string, minimum: string) => `How much ${currency}? Send an amount of at least ${minimum}.`,
     topupRequest: (r: { currency: string; amount_to_send: string; addresses: { network: string; address: string }[]; comment_code?: string; expires_at: string }) =>
       [
-        `Send exactly ${r.amount_to_send} ${r.currency === 'TON' ? 'TON' : 'USDT'} — this exact amount identifies your payment.`,
-        ...r.addresses.map((a) => `• ${NETWORK[a.network] ?? a.network}: ${a.address}`),
-        ...(r.comment_code ? [`Comment for the TON transfer (optional): ${r.comment_code}`] : []),
-        `Valid until ${shortTime(r.expires_at)}. The balance is credited automatically, usually within a minute of network confirmation.`,
+        `Send exactly ${code(r.amount_to_send)} ${r.currency === 'TON' ? 'TON' : 'USDT'} — this exact amount identifies your payment.`,
+        ...r.addresses.map((a) => `• ${assetLabel(r.currency === 'TON' ? 'TON' : 'USDT', a.network)}: ${code(a.address)}`),
+        ...(r.comment_code ? [`Comment for the TON transfer (optional): ${code(r.comment_code)}`] : []),
+        ...(r.currency === 'TON' && r.addresses[0]
+          ? [`Wallet link with the amount and comment filled in: ${code(tonTransferLink(r.addresses[0].address, r.amount_to_send, r.comment_code))}`]
+          : []),
+        `Valid until ${zonedTime(r.expires_at)}. The balance is credited automatically, usually within a minute of network confirmation.`,
       ].join('\n'),
     badAmount: (currency: string) =>
       `That is not an amount: send a number such as ${currency === 'USD' ? '25 or 25.50 (at most 2 decimals)' : '12 or 12.5 (at most 3 decimals)'}.`,

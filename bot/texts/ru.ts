@@ -1,6 +1,6 @@
 import { ruPlural } from '../../src/domain/labels.js';
 import type { Texts } from './en.js';
-import { esc, shortTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
+import { code, esc, shortTime, tonTransferLink, zonedTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
 
 /** Все русские тексты бота. */
 
@@ -30,7 +30,11 @@ const WEBHOOK_REASONS: Record<string, string> = {
 const ROLE: Record<string, string> = { owner: 'владелец', staff: 'сотрудник' };
 /** Как называется прерванное действие, по команде, которая его начинает. */
 const ACTIVITY: Record<string, string> = { '/order': 'заказ', '/topup': 'пополнение', '/apikey': 'выпуск API-ключа', '/webhook': 'настройка вебхука', '/deposits': 'обработка поступления' };
-const NETWORK: Record<string, string> = { ton: 'TON', trc20: 'TRC-20', bep20: 'BEP-20' };
+/** Что отправлять и в какой сети, чтобы два адреса в сети TON не путались. */
+function assetLabel(asset: string, network: string): string {
+  if (asset === 'TON') return 'монета TON';
+  return `${asset} (${network === 'ton' ? 'сеть TON' : network === 'trc20' ? 'TRC-20, сеть TRON' : network === 'bep20' ? 'BEP-20, BNB Smart Chain' : network})`;
+}
 
 const months = (m: number) => `${m} ${ruPlural(m, 'месяц', 'месяца', 'месяцев')}`;
 const stars = (n: number) => `${n} ${ruPlural(n, 'звезда', 'звезды', 'звёзд')}`;
@@ -182,7 +186,7 @@ export const ru: Texts = {
   },
   owner: {
     topup: (f: FundingInfo) => {
-      const lines = [`Балансы: USD ${f.balances.USD}, TON ${f.balances.TON}.`, '', 'Как пополнить:'];
+      const lines = [`Балансы: USD ${code(f.balances.USD)}, TON ${code(f.balances.TON)}.`, '', 'Как пополнить:'];
       lines.push('• Баланс USD (звёзды, Premium): отправьте долларовый стейблкоин USDT в сети TON, TRC-20 или BEP-20.');
       lines.push('• Баланс TON (подарки): только монета TON в сети TON, на отдельный адрес.');
       lines.push('');
@@ -197,7 +201,7 @@ export const ru: Texts = {
         return lines.join('\n');
       }
       lines.push('Адреса:');
-      for (const o of f.options) lines.push(`• ${o.asset} в сети ${NETWORK[o.network] ?? o.network}: ${o.address}`);
+      for (const o of f.options) lines.push(`• ${assetLabel(o.asset, o.network)}: ${code(o.address)}`);
       lines.push(
         '',
         'Платёж распознаётся по точной сумме: нажмите кнопку ниже, чтобы получить точную сумму к отправке. Другие токены на эти адреса не зачисляются; неверная сумма или адрес — разбор вручную с поддержкой.',
@@ -208,10 +212,13 @@ export const ru: Texts = {
     askAmount: (currency: string, minimum: string) => `Сколько ${currency}? Отправьте сумму не меньше ${minimum}.`,
     topupRequest: (r: { currency: string; amount_to_send: string; addresses: { network: string; address: string }[]; comment_code?: string; expires_at: string }) =>
       [
-        `Отправьте ровно ${r.amount_to_send} ${r.currency === 'TON' ? 'TON' : 'USDT'} — по этой точной сумме распознаётся ваш платёж.`,
-        ...r.addresses.map((a) => `• ${NETWORK[a.network] ?? a.network}: ${a.address}`),
-        ...(r.comment_code ? [`Комментарий к переводу TON (необязательно): ${r.comment_code}`] : []),
-        `Действует до ${shortTime(r.expires_at)}. Баланс пополнится автоматически, обычно в течение минуты после подтверждения в сети.`,
+        `Отправьте ровно ${code(r.amount_to_send)} ${r.currency === 'TON' ? 'TON' : 'USDT'} — по этой точной сумме распознаётся ваш платёж.`,
+        ...r.addresses.map((a) => `• ${assetLabel(r.currency === 'TON' ? 'TON' : 'USDT', a.network)}: ${code(a.address)}`),
+        ...(r.comment_code ? [`Комментарий к переводу TON (необязательно): ${code(r.comment_code)}`] : []),
+        ...(r.currency === 'TON' && r.addresses[0]
+          ? [`Ссылка для кошелька с суммой и комментарием: ${code(tonTransferLink(r.addresses[0].address, r.amount_to_send, r.comment_code))}`]
+          : []),
+        `Действует до ${zonedTime(r.expires_at)}. Баланс пополнится автоматически, обычно в течение минуты после подтверждения в сети.`,
       ].join('\n'),
     badAmount: (currency: string) =>
       `Это не сумма: отправьте число, например ${currency === 'USD' ? '25 или 25.50 (не больше 2 знаков после точки)' : '12 или 12.5 (не больше 3 знаков после точки)'}.`,
