@@ -26,6 +26,46 @@ const WEBHOOK_REASONS: Record<string, string> = {
 };
 
 const ROLE: Record<string, string> = { owner: 'owner', staff: 'staff' };
+
+/** An order in a few words (buttons). */
+function what(o: OrderInfo): string {
+  if (o.type === 'stars') return `⭐ ${o.quantity}`;
+  if (o.type === 'premium') return `💎 ${o.quantity} mo`;
+  return `🎁 ${o.gift ?? 'gift'}`;
+}
+
+const FAILURE_WHY: Record<string, string> = {
+  gift_not_for_sale: 'the gift was sold to someone else before the purchase',
+  gift_reserved: 'another buyer reserved the gift first',
+  price_above_cap: 'the gift became more expensive than the price you confirmed; it is never bought above it',
+  amount_above_cap: 'the amount was above the allowed maximum',
+  invalid_recipient: 'the recipient’s account cannot receive gifts',
+  manual_refund: 'support checked the order and refunded it',
+  gift_unavailable: 'the gift market did not respond in time',
+  insufficient_funds: 'the supplier could not pay for the purchase right now (your balance was not the problem)',
+};
+
+function failureWhy(o: OrderInfo): string {
+  if (o.type === 'stars') return 'the stars could not be delivered';
+  if (o.type === 'premium') return o.status === 'canceled' ? 'support canceled the subscription order' : 'the Premium subscription could not be delivered';
+  return FAILURE_WHY[o.failureReason ?? ''] ?? 'the delivery failed';
+}
+
+function failureNext(o: OrderInfo): string {
+  switch (o.failureReason) {
+    case 'gift_not_for_sale':
+    case 'gift_reserved':
+      return 'Choose another gift with /order.';
+    case 'price_above_cap':
+      return 'You can order it again at today’s price with /order.';
+    case 'invalid_recipient':
+      return 'Check the username, or choose another recipient with /order.';
+    case 'manual_refund':
+      return 'Contact support if you need details.';
+    default:
+      return 'You can try again with /order; support has been told if it keeps failing.';
+  }
+}
 /** What a conversation is called when it is left or times out, by the command that starts it. */
 const ACTIVITY: Record<string, string> = { '/order': 'order', '/topup': 'top-up', '/apikey': 'API key issue', '/webhook': 'webhook setup', '/deposits': 'deposit handling' };
 /** What is sent and on which network, so that the two TON-network addresses are not confused. */
@@ -159,6 +199,7 @@ export const en = {
     title: (page: number) => `Recent orders (page ${page}):`,
     none: 'No orders yet.',
     line: (o: OrderInfo) => `${o.order_id} · ${status(o)}\n${o.label} · ${o.partner_price} ${o.currency} · ${shortTime(o.created_at)}`,
+    button: (o: OrderInfo) => `${what(o)} → @${o.recipient.replace(/^@/, '')} · ${shortTime(o.created_at)}`,
     btnPrev: '◀ Newer',
     btnNext: 'Older ▶',
     details: (o: OrderInfo) =>
@@ -169,15 +210,20 @@ export const en = {
         `Price: ${o.partner_price} ${o.currency}`,
         `Created: ${shortTime(o.created_at)}`,
         ...(o.completed_at ? [`Completed: ${shortTime(o.completed_at)}`] : []),
+        ...(o.giftUrl ? [`Gift page: ${o.giftUrl}`] : []),
+        ...(o.status === 'failed' || o.status === 'canceled' ? [`Why: ${failureWhy(o)}`] : []),
         ...(o.refunded ? ['Money returned to the balance.'] : []),
       ].join('\n'),
     statusUsage: 'Send /status <order id>, for example /status PA-100001, or open /orders.',
     notFound: 'No such order.',
   },
   notify: {
-    completed: (o: OrderInfo) => `✅ Order ${o.order_id} completed: ${o.label}.`,
-    failed: (o: OrderInfo) => `❌ Order ${o.order_id} failed: ${o.label}.${o.refunded ? ' The money was returned to the balance.' : ''}`,
-    refunded: (o: OrderInfo) => `↩️ Order ${o.order_id}: ${o.partner_price} ${o.currency} returned to the balance (${o.label}).`,
+    completed: (o: OrderInfo) => `✅ Order ${o.order_id} completed: ${o.label}.${o.giftUrl ? `\nGift page: ${o.giftUrl}` : ''}`,
+    failed: (o: OrderInfo) =>
+      o.refunded
+        ? `❌ Order ${o.order_id} failed: ${o.label}.\nWhy: ${failureWhy(o)}\n${o.partner_price} ${o.currency} returned to the balance. ${failureNext(o)}`
+        : `⏳ Order ${o.order_id} did not go through automatically: ${o.label}.\nSupport is checking it; the money is not refunded yet. You will hear the outcome here.`,
+    refunded: (o: OrderInfo) => `↩️ Order ${o.order_id}: ${o.partner_price} ${o.currency} returned to the balance (${o.label}).\nWhy: ${failureWhy(o)} ${failureNext(o)}`,
     topupCredited: (amount: string, currency: string) => `💰 Top-up credited: ${amount} ${currency}. See /balance.`,
   },
   owner: {

@@ -28,6 +28,46 @@ const WEBHOOK_REASONS: Record<string, string> = {
 };
 
 const ROLE: Record<string, string> = { owner: 'владелец', staff: 'сотрудник' };
+
+/** Заказ в двух словах (кнопки). */
+function what(o: OrderInfo): string {
+  if (o.type === 'stars') return `⭐ ${o.quantity}`;
+  if (o.type === 'premium') return `💎 ${o.quantity} мес.`;
+  return `🎁 ${o.gift ?? 'подарок'}`;
+}
+
+const FAILURE_WHY: Record<string, string> = {
+  gift_not_for_sale: 'подарок продали другому покупателю до покупки',
+  gift_reserved: 'подарок раньше забронировал другой покупатель',
+  price_above_cap: 'подарок подорожал выше подтверждённой вами цены; дороже он не покупается',
+  amount_above_cap: 'сумма выше допустимого максимума',
+  invalid_recipient: 'аккаунт получателя не может получать подарки',
+  manual_refund: 'поддержка проверила заказ и вернула деньги',
+  gift_unavailable: 'маркет подарков не ответил вовремя',
+  insufficient_funds: 'поставщик сейчас не смог оплатить покупку (дело не в вашем балансе)',
+};
+
+function failureWhy(o: OrderInfo): string {
+  if (o.type === 'stars') return 'звёзды не удалось доставить';
+  if (o.type === 'premium') return o.status === 'canceled' ? 'поддержка отменила заказ подписки' : 'подписку Premium не удалось доставить';
+  return FAILURE_WHY[o.failureReason ?? ''] ?? 'доставка не удалась';
+}
+
+function failureNext(o: OrderInfo): string {
+  switch (o.failureReason) {
+    case 'gift_not_for_sale':
+    case 'gift_reserved':
+      return 'Выберите другой подарок через /order.';
+    case 'price_above_cap':
+      return 'Можно заказать его снова по сегодняшней цене через /order.';
+    case 'invalid_recipient':
+      return 'Проверьте имя пользователя или выберите другого получателя через /order.';
+    case 'manual_refund':
+      return 'За подробностями обратитесь в поддержку.';
+    default:
+      return 'Можно попробовать снова через /order; если ошибка повторяется, поддержка уже знает.';
+  }
+}
 /** Как называется прерванное действие, по команде, которая его начинает. */
 const ACTIVITY: Record<string, string> = { '/order': 'заказ', '/topup': 'пополнение', '/apikey': 'выпуск API-ключа', '/webhook': 'настройка вебхука', '/deposits': 'обработка поступления' };
 /** Что отправлять и в какой сети, чтобы два адреса в сети TON не путались. */
@@ -163,6 +203,7 @@ export const ru: Texts = {
     title: (page: number) => `Последние заказы (страница ${page}):`,
     none: 'Заказов пока нет.',
     line: (o: OrderInfo) => `${o.order_id} · ${status(o)}\n${o.label} · ${o.partner_price} ${o.currency} · ${shortTime(o.created_at)}`,
+    button: (o: OrderInfo) => `${what(o)} → @${o.recipient.replace(/^@/, '')} · ${shortTime(o.created_at)}`,
     btnPrev: '◀ Новее',
     btnNext: 'Старше ▶',
     details: (o: OrderInfo) =>
@@ -173,15 +214,20 @@ export const ru: Texts = {
         `Цена: ${o.partner_price} ${o.currency}`,
         `Создан: ${shortTime(o.created_at)}`,
         ...(o.completed_at ? [`Выполнен: ${shortTime(o.completed_at)}`] : []),
+        ...(o.giftUrl ? [`Страница подарка: ${o.giftUrl}`] : []),
+        ...(o.status === 'failed' || o.status === 'canceled' ? [`Причина: ${failureWhy(o)}`] : []),
         ...(o.refunded ? ['Деньги возвращены на баланс.'] : []),
       ].join('\n'),
     statusUsage: 'Отправьте /status <номер заказа>, например /status PA-100001, или откройте /orders.',
     notFound: 'Такого заказа нет.',
   },
   notify: {
-    completed: (o: OrderInfo) => `✅ Заказ ${o.order_id} выполнен: ${o.label}.`,
-    failed: (o: OrderInfo) => `❌ Заказ ${o.order_id} не выполнен: ${o.label}.${o.refunded ? ' Деньги возвращены на баланс.' : ''}`,
-    refunded: (o: OrderInfo) => `↩️ Заказ ${o.order_id}: ${o.partner_price} ${o.currency} возвращены на баланс (${o.label}).`,
+    completed: (o: OrderInfo) => `✅ Заказ ${o.order_id} выполнен: ${o.label}.${o.giftUrl ? `\nСтраница подарка: ${o.giftUrl}` : ''}`,
+    failed: (o: OrderInfo) =>
+      o.refunded
+        ? `❌ Заказ ${o.order_id} не выполнен: ${o.label}.\nПричина: ${failureWhy(o)}\n${o.partner_price} ${o.currency} возвращены на баланс. ${failureNext(o)}`
+        : `⏳ Заказ ${o.order_id} не прошёл автоматически: ${o.label}.\nЕго проверяет поддержка; деньги пока не возвращены. Итог придёт сюда.`,
+    refunded: (o: OrderInfo) => `↩️ Заказ ${o.order_id}: ${o.partner_price} ${o.currency} возвращены на баланс (${o.label}).\nПричина: ${failureWhy(o)} ${failureNext(o)}`,
     topupCredited: (amount: string, currency: string) => `💰 Пополнение зачислено: ${amount} ${currency}. Баланс — /balance.`,
   },
   owner: {

@@ -14,6 +14,12 @@ export interface OrderInfo {
   created_at: string;
   completed_at: string | null;
   refunded: boolean;
+  /** A gift order's gift as "Name #num". */
+  gift: string | null;
+  /** A delivered gift's public page (t.me/nft/…). */
+  giftUrl: string | null;
+  /** Why a gift order failed (partner-api.md `failure.reason`). */
+  failureReason: string | null;
 }
 
 export function orderInfo(o: Record<string, unknown>): OrderInfo {
@@ -29,7 +35,14 @@ export function orderInfo(o: Record<string, unknown>): OrderInfo {
     created_at: String(o.created_at),
     completed_at: o.completed_at == null ? null : String(o.completed_at),
     refunded: o.refunded === true,
+    gift: isObj(o.gift) ? `${String(o.gift.name)} #${String(o.gift.num)}` : null,
+    giftUrl: isObj(o.delivery) && typeof o.delivery.nft_public_url === 'string' ? o.delivery.nft_public_url : null,
+    failureReason: isObj(o.failure) && typeof o.failure.reason === 'string' ? o.failure.reason : null,
   };
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
 }
 
 /** An API error as the bot explains it (ApiError's code, detail and extra). */

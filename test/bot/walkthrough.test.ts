@@ -386,3 +386,35 @@ describe('command menus per scope', () => {
     expect(help.text.startsWith('Operator:')).toBe(true);
   });
 });
+
+describe('what orders tell their people', () => {
+  it('a refunded failure is one message with the reason in words and the next step; /orders buttons name product, recipient and time; a delivered gift links its page', async () => {
+    const p = await w.t.newPartner();
+    const owner = await linked(p, 'owner');
+    const failed = (await p.order('stars', { quantity: 50, recipient: 'failstars_ann' })).body.order_id as string;
+    for (let i = 0; i < 20 && !owner.all.some((m) => m.text.includes(failed)); i++) await w.t.advance(5);
+    await settle(w);
+    const about = owner.all.filter((m) => m.text.includes(failed));
+    expect(about).toHaveLength(1);
+    expect(about[0].text).toContain(`❌ Order ${failed} failed: 50 звёзд Telegram для @failstars_ann.`);
+    expect(about[0].text).toContain('Why: the stars could not be delivered');
+    expect(about[0].text).toContain('returned to the balance. You can try again with /order');
+
+    const col = (await p.call('GET', '/nft/collections')).body.items[4].collection;
+    const g = (await p.call('GET', `/nft/gifts?collection=${col}`)).body.items[0];
+    const giftOrder = (await p.order('nft', { gift: g.gift, recipient: 'vera_user', max_price: g.partner_price })).body.order_id as string;
+    for (let i = 0; i < 30 && !owner.all.some((m) => m.text.includes(`Order ${giftOrder} completed`)); i++) await w.t.advance(5);
+    const done = owner.all.find((m) => m.text.includes(`Order ${giftOrder} completed`))!;
+    expect(done.text).toContain(`Gift page: https://t.me/nft/${g.gift}`);
+
+    await owner.say('/orders');
+    const list = await owner.expectMenu('Recent orders (page 1)');
+    const labels = list.buttons.flat().map((b) => b.text);
+    expect(labels[0]).toMatch(new RegExp(`^🎁 ${g.name} #${g.num} → @vera_user · \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d$`));
+    expect(labels[1]).toMatch(/^⭐ 50 → @failstars_ann · /);
+    expect(labels.join(' ')).not.toMatch(/pa_|PA-/);
+    await owner.press(list, button(list, '🎁'));
+    const details = await owner.expect(`Order ${giftOrder}`);
+    expect(details.text).toContain(`Gift page: https://t.me/nft/${g.gift}`);
+  });
+});
