@@ -33,6 +33,7 @@ export const ERRORS = {
   route_not_found: spec(404, 'nested', 'No such endpoint.'),
   method_not_allowed: spec(405, 'nested', 'Method not allowed.'),
   internal_error: spec(500, 'nested', 'Internal error. The request may be retried.'),
+  storage_unavailable: spec(503, 'nested', 'Storage is temporarily unavailable: nothing was written. Retry later.'),
 
   // order processing and resources (flat)
   bad_quantity: spec(400, 'flat', 'quantity must be a whole number of stars within the limits.'),

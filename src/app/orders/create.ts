@@ -263,5 +263,6 @@ function persistOrder(
   scheduleJob(tx, ORDER_JOB, orderId, now + (p.firstRunAfterMs ?? 0), now);
   insertBoundIdem(tx, partnerId, key, fingerprint, orderId, now);
   after(() => deps.wake());
+  after(() => deps.bus.emit('ops', { kind: 'order_created', orderId, partnerId, type: p.type, status: 'processing' }));
   return order;
 }

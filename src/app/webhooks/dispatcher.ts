@@ -77,6 +77,8 @@ export class WebhookDispatcher {
       });
       if (delay === null) completeJob(tx, job.jobId);
       else scheduleJob(tx, job.kind, job.ref, now + delay, now);
+      const status = ok ? 'delivered' : delay === null ? 'failed' : 'pending';
+      after(() => deps.bus.emit('ops', { kind: 'webhook_state', webhookId: d.webhookId, orderId: d.orderId, partnerId: d.partnerId, event: d.event, status, attempt, outcome: ok ? 'delivered' : delay === null ? 'gave_up' : 'failed_attempt', detail: error }));
       if (!ok && delay === null)
         after(() => deps.bus.emit('alert', { kind: 'webhook_gave_up', webhookId: d.webhookId, orderId: d.orderId, partnerId: d.partnerId, event: d.event, reason: error ?? 'failed' }));
     }, { background: true });
@@ -91,6 +93,7 @@ export class WebhookDispatcher {
       if (blockHost)
         tx.insert(blockedWebhookHosts).values({ host: blockHost, reason, createdAt: now }).onConflictDoUpdate({ target: blockedWebhookHosts.host, set: { reason, createdAt: now } }).run();
       completeJob(tx, job.jobId);
+      after(() => deps.bus.emit('ops', { kind: 'webhook_state', webhookId: d.webhookId, orderId: d.orderId, partnerId: d.partnerId, event: d.event, status: 'failed', attempt: d.attempts, outcome: 'refused', detail: reason }));
       after(() => deps.bus.emit('alert', { kind: 'webhook_gave_up', webhookId: d.webhookId, orderId: d.orderId, partnerId: d.partnerId, event: d.event, reason }));
     });
   }
