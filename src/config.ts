@@ -2,6 +2,7 @@ import { z } from 'zod';
 import ipaddr from 'ipaddr.js';
 import { topupEnvShape } from './config-topups.js';
 import { opsEnvShape } from './config-ops.js';
+import { appEnvShape } from './config-app.js';
 import { bool01, csv, httpUrl, int, optionalString } from './config-fields.js';
 
 /** Environment variables of operator-api.md section 1, validated once at start-up. */
@@ -58,6 +59,8 @@ const envSchema = z.object({
   ...topupEnvShape,
   /** Metrics, drain, backups (src/config-ops.ts). */
   ...opsEnvShape,
+  /** The Mini App (src/config-app.ts). */
+  ...appEnvShape,
 });
 
 export type Config = z.output<typeof envSchema> & { publicBaseUrl: string };

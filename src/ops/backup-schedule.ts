@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.js';
-import type { Logger } from '../workers/scheduler.js';
+import type { Logger } from '../log.js';
 
 /**
  * Scheduled snapshots (BACKUP_DIR, every BACKUP_INTERVAL_MINUTES, keeping BACKUP_KEEP): each one runs the

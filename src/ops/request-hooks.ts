@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from '../workers/scheduler.js';
+import type { Logger } from '../log.js';
 import type { ServiceMetrics } from './metrics.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { EventBus } from '../app/event-bus.js';
-import type { Logger } from '../workers/scheduler.js';
+import type { Logger } from '../log.js';
 import type { OpsEvent } from './ops-events.js';
 
 /**

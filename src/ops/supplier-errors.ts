@@ -36,7 +36,5 @@ export function countSupplierErrors(s: Suppliers, bus: EventBus): Suppliers {
     resolver: wrap(s.resolver, () => 'resolver'),
     goods: wrap(s.goods, goodsProduct),
     gifts: wrap(s.gifts, () => 'nft'),
-    faults: s.faults,
-    hosts: s.hosts,
   };
 }

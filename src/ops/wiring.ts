@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { MIGRATIONS_FOLDER, type Db } from '../store/db.js';
 import { StorageHealth } from '../store/storage-health.js';
 import type { Suppliers } from '../suppliers/types.js';
-import type { Logger } from '../workers/scheduler.js';
+import type { Logger } from '../log.js';
 import { createMetrics, type ServiceMetrics } from './metrics.js';
 import { metricsRoute, readyzRoute } from './ops-routes.js';
 import { Readiness } from './readiness.js';

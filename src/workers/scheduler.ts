@@ -2,6 +2,7 @@ import type { ServiceClock } from '../clock.js';
 import type { Db } from '../store/db.js';
 import { dueJobs, earliestJob, getJob, retryJob, type JobRow } from '../store/jobs-repo.js';
 import { reportWriteError } from '../store/storage-health.js';
+import type { Logger } from '../log.js';
 
 /**
  * A durable job scheduler on the service clock. Jobs live in the `jobs` table (one per kind and ref);
@@ -13,12 +14,6 @@ import { reportWriteError } from '../store/storage-health.js';
  * turn and runs what falls due there, so retries scheduled by those runs land at the right moments.
  */
 export type JobHandler = (job: JobRow) => Promise<void>;
-
-export interface Logger {
-  info(obj: unknown, msg?: string): void;
-  warn(obj: unknown, msg?: string): void;
-  error(obj: unknown, msg?: string): void;
-}
 
 export interface SchedulerOptions {
   concurrency: number;
