@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { openDatabase } from './db.js';
-import { checkDatabaseFile, fsyncDir, fsyncFile, type FileCheck } from './snapshot.js';
+import { checkDatabaseFile, fsyncPath, type FileCheck } from './snapshot.js';
 
 /**
  * Puts a backup in place of the database for a stopped service (npm run restore -- <file>):
@@ -49,9 +49,9 @@ export function restoreDatabase(backup: string, target: string, now: () => numbe
   for (const suffix of ['-wal', '-shm', '-journal']) fs.rmSync(dest + suffix, { force: true });
   const tmp = `${dest}.restore-tmp-${process.pid}`;
   fs.copyFileSync(src, tmp);
-  fsyncFile(tmp);
+  fsyncPath(tmp);
   fs.renameSync(tmp, dest);
-  fsyncDir(path.dirname(dest));
+  fsyncPath(path.dirname(dest));
   // as the service opens it: WAL mode, this build's migrations applied
   openDatabase(dest).$client.close();
   const after = checkDatabaseFile(dest);

@@ -53,9 +53,9 @@ export function snapshotDatabase(sourcePath: string, dest: string, now: () => nu
   }
   try {
     const check = checkDatabaseFile(tmp);
-    fsyncFile(tmp);
+    fsyncPath(tmp);
     fs.renameSync(tmp, target);
-    fsyncDir(path.dirname(target));
+    fsyncPath(path.dirname(target));
     return { file: target, bytes: fs.statSync(target).size, orders: check.orders, startedAt, seconds: (now() - startedAt) / 1000 };
   } catch (e) {
     fs.rmSync(tmp, { force: true });
@@ -85,17 +85,9 @@ export function checkDatabaseFile(file: string): FileCheck {
   }
 }
 
-export function fsyncFile(file: string): void {
-  const fd = fs.openSync(file, 'r+');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-export function fsyncDir(dir: string): void {
-  const fd = fs.openSync(dir, 'r');
+/** fsync of a file or a folder (a rename is durable once its folder is synced). */
+export function fsyncPath(p: string): void {
+  const fd = fs.openSync(p, 'r');
   try {
     fs.fsyncSync(fd);
   } finally {

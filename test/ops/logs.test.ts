@@ -1,19 +1,16 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FakeTelegram, waitFor } from '../bot/fake-telegram.js';
 import { freePort, startReceiver } from '../helpers.js';
+import { startProcess } from './service-process.js';
 
 /**
  * Logs of a full scenario, from the real process at the most verbose level: one JSON line per request and
  * per order and webhook state change; no API key, webhook secret, operator token or bot token anywhere in
  * the output (stdout and stderr).
  */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const ADMIN = 'adm_logs_scenario_token_9f8e7d6c5b4a';
 const OPERATOR = { id: 900_555, first_name: 'Ops', language_code: 'en' };
 const OWNER = { id: 100_555, first_name: 'Owner', language_code: 'en' };
@@ -29,12 +26,9 @@ describe('logs', { timeout: 120_000 }, () => {
     const tg = await new FakeTelegram('7777777:AAH-bot-token-secret-part-abcdef').start();
     const rx = await startReceiver();
     const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(METRICS_|BACKUP_|SHUTDOWN_|LOG_LEVEL|TELEGRAM_|ADMIN_|WEBHOOK_|SANDBOX_|DATABASE_)/.test(k)) env[k] = v;
-    Object.assign(env, {
+    const metricsToken = 'metrics_scenario_token_0123456789';
+    const proc = startProcess(dir, {
       PORT: String(port),
-      HOST: '127.0.0.1',
       DATABASE_PATH: path.join(dir, 'service.db'),
       ADMIN_TOKEN: ADMIN,
       SANDBOX_DEMO: '0',
@@ -43,26 +37,13 @@ describe('logs', { timeout: 120_000 }, () => {
       TELEGRAM_API_ROOT: tg.apiRoot,
       ADMIN_CHAT_IDS: String(OPERATOR.id),
       WEBHOOK_ALLOW_SUBNETS: '127.0.0.2/32',
-      METRICS_TOKEN: 'metrics_scenario_token_0123456789',
+      METRICS_TOKEN: metricsToken,
     });
-    const child = spawn(TSX, [path.join(ROOT, 'src/main.ts')], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (out += c));
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    const secrets: string[] = [ADMIN, tg.token, tg.token.split(':')[1], env.METRICS_TOKEN];
+    const secrets: string[] = [ADMIN, tg.token, tg.token.split(':')[1], metricsToken];
     try {
-      for (let i = 0; ; i++) {
-        try {
-          if ((await fetch(`${base}/readyz`)).status === 200) break;
-        } catch {
-          /* not yet */
-        }
-        if (i > 300) throw new Error(`not ready: ${out}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await proc.ready();
       const call = async (method: string, p: string, token: string, body?: unknown) => {
-        const r = await fetch(`${base}${p}`, { method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+        const r = await fetch(`${proc.base}${p}`, { method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
         return { status: r.status, body: (await r.json().catch(() => null)) as any };
       };
       const admin = (method: string, p: string, body?: unknown) => call(method, `/api/admin/v1${p}`, ADMIN, body);
@@ -81,7 +62,7 @@ describe('logs', { timeout: 120_000 }, () => {
       expect((await call('GET', '/api/partner/v1/me', 'pk_live_made_up_key_0123456789abcdef')).status).toBe(401);
       expect((await call('GET', `/api/admin/v1/partners/${partner}`, 'adm_wrong_token_0123456789')).status).toBe(401);
       expect((await call('GET', '/metrics', 'metrics_wrong_token_0123456789')).status).toBe(401);
-      expect((await call('GET', '/metrics', env.METRICS_TOKEN)).status).toBe(200);
+      expect((await call('GET', '/metrics', metricsToken)).status).toBe(200);
 
       rx.script.push(500); // the first webhook attempt fails, its retry succeeds
       const ok = await call('POST', '/api/partner/v1/orders', key2, { type: 'stars', idempotency_key: 'logs-1', params: { quantity: 100, recipient: '@log_user' } });
@@ -100,8 +81,9 @@ describe('logs', { timeout: 120_000 }, () => {
       tg.send(OWNER, '/balance');
       await waitFor(() => tg.to(OWNER.id).some((m) => /98\.42/.test(m.text)), 'the balance');
 
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      proc.child.kill('SIGTERM');
+      expect(await proc.exited).toBe(0);
+      const out = proc.output();
 
       // every secret is absent from every line
       for (const s of secrets) expect(out.includes(s), `a secret (${s.slice(0, 6)}…) in the output`).toBe(false);
@@ -133,7 +115,7 @@ describe('logs', { timeout: 120_000 }, () => {
         ['delivered', 'delivered', 2],
       ]);
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      proc.kill();
       await rx.close();
       await tg.close();
     }

@@ -1,52 +1,32 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers.js';
+import { startProcess } from './service-process.js';
 
 /** The real process (`tsx src/main.ts`): the metrics listener, /readyz while draining after SIGTERM. */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
-const MAIN = path.join(ROOT, 'src', 'main.ts');
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
-describe('operations of the service process', () => {
+describe('operations of the service process', { timeout: 90_000 }, () => {
   it('METRICS_PORT serves /metrics apart from the API; after SIGTERM /readyz answers 503 draining, then the process exits 0', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-ops-'));
     dirs.push(dir);
     const [port, metricsPort] = [await freePort(), await freePort()];
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(METRICS_|BACKUP_|SHUTDOWN_|LOG_LEVEL|TELEGRAM_)/.test(k)) env[k] = v;
-    Object.assign(env, {
+    const proc = startProcess(dir, {
       PORT: String(port),
-      HOST: '127.0.0.1',
       DATABASE_PATH: path.join(dir, 'service.db'),
       ADMIN_TOKEN: 'adm_ops_process_token_0123456789',
       SANDBOX_DEMO: '0',
       METRICS_PORT: String(metricsPort),
       SHUTDOWN_DRAIN_SECONDS: '2',
     });
-    const child = spawn(TSX, [MAIN], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (out += c));
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const { child, base } = proc;
     try {
-      const base = `http://127.0.0.1:${port}`;
-      for (let i = 0; ; i++) {
-        try {
-          if ((await fetch(`${base}/readyz`)).status === 200) break;
-        } catch {
-          /* not yet */
-        }
-        if (i > 200) throw new Error(`not ready: ${out}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await proc.ready();
       const m = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
       expect(m.status).toBe(200);
       const text = await m.text();
@@ -59,13 +39,13 @@ describe('operations of the service process', () => {
       expect(r.status).toBe(503);
       expect(await r.json()).toEqual({ status: 'not_ready', reason: 'draining' });
       expect((await fetch(`${base}/healthz`)).status).toBe(200); // still live while draining
-      expect(await exited).toBe(0);
+      expect(await proc.exited).toBe(0);
       expect(Date.now() - sent).toBeLessThan(10_000);
       // one JSON line per request, with the route template and status
-      const lines = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+      const lines = proc.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
       expect(lines.some((l) => l.msg === 'request' && l.route === '/readyz' && l.status === 503 && typeof l.req_id === 'string' && typeof l.ms === 'number')).toBe(true);
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      proc.kill();
     }
   });
 });
