@@ -17,7 +17,7 @@ if (!isRoot) console.warn('storage-faults.test.ts skipped: mounting a small tmpf
 
 const OPERATOR = 900_777;
 
-describe.skipIf(!isRoot)('storage faults on a small filesystem (tmpfs mounted by the test)', () => {
+describe.skipIf(!isRoot)('storage faults on a small filesystem (tmpfs mounted by the test)', { timeout: 90_000 }, () => {
   let mnt: string;
   let tg: FakeTelegram;
   let t: TestService | undefined;
@@ -94,13 +94,13 @@ describe.skipIf(!isRoot)('storage faults on a small filesystem (tmpfs mounted by
     expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
 
     // one operator alert for the start
-    await waitFor(() => alerts().some((m) => /Storage unavailable \(disk_full\)/.test(m)), 'the storage alert');
+    await waitFor(() => alerts().some((m) => /Storage unavailable \(disk_full\)/.test(m)), 'the storage alert', 20_000);
     expect(alerts().filter((m) => /Storage unavailable/.test(m))).toHaveLength(1);
 
     // space comes back: the monitor's probe notices by itself, one alert for the recovery
     fs.rmSync(filler);
-    await waitFor(() => t!.ops.storage.available(), 'recovery', 10_000);
-    await waitFor(() => alerts().some((m) => /Storage available again/.test(m)), 'the recovery alert');
+    await waitFor(() => t!.ops.storage.available(), 'recovery', 20_000);
+    await waitFor(() => alerts().some((m) => /Storage available again/.test(m)), 'the recovery alert', 20_000);
     const after = await p.order('stars', { quantity: 100, recipient: '@after_user' });
     expect(after.status).toBe(200);
     acknowledged.push(after.body.order_id);
@@ -131,12 +131,12 @@ describe.skipIf(!isRoot)('storage faults on a small filesystem (tmpfs mounted by
       r = await p.order('stars', { quantity: 100, recipient: '@ro_user' });
       expect([r.status, r.body.detail?.code, r.body.detail?.reason]).toEqual([503, 'storage_unavailable', 'read_only']);
       expect((await p.call('GET', '/me')).status).toBe(200);
-      await waitFor(() => alerts().length === before + 1, 'the read-only alert');
+      await waitFor(() => alerts().length === before + 1, 'the read-only alert', 20_000);
     } finally {
       t!.db.$client.pragma('query_only = 0');
     }
-    await waitFor(() => t!.ops.storage.available(), 'recovery', 10_000);
-    await waitFor(() => alerts().length === before + 2, 'the recovery alert');
+    await waitFor(() => t!.ops.storage.available(), 'recovery', 20_000);
+    await waitFor(() => alerts().length === before + 2, 'the recovery alert', 20_000);
     expect(alerts().slice(before)).toEqual([expect.stringMatching(/^🛑 Storage unavailable/), expect.stringMatching(/^✅ Storage available again/)]);
     expect((await p.order('stars', { quantity: 100, recipient: '@ro_user' })).status).toBe(200);
 
@@ -144,17 +144,20 @@ describe.skipIf(!isRoot)('storage faults on a small filesystem (tmpfs mounted by
     const { default: Database } = await import('better-sqlite3');
     const other = new Database(t!.env.DATABASE_PATH);
     other.exec('begin immediate');
+    let busy;
     try {
-      const busy = await p.order('stars', { quantity: 100, recipient: '@busy_user' });
-      expect([busy.status, busy.body.detail?.code, busy.body.detail?.reason]).toEqual([503, 'storage_unavailable', 'busy']);
-      expect(busy.headers['retry-after']).toBe('5');
-      await waitFor(() => alerts().length === before + 3, 'the busy alert');
+      busy = await p.order('stars', { quantity: 100, recipient: '@busy_user' });
+      // and the probe, with its short busy wait, finds the lock still held
+      expect(t!.ops.storage.probe()).toMatchObject({ reason: 'busy' });
     } finally {
       other.exec('rollback');
       other.close();
     }
-    await waitFor(() => t!.ops.storage.available(), 'recovery', 10_000);
-    await waitFor(() => alerts().length === before + 4, 'the recovery alert');
+    expect([busy.status, busy.body.detail?.code, busy.body.detail?.reason]).toEqual([503, 'storage_unavailable', 'busy']);
+    expect(busy.headers['retry-after']).toBe('5');
+    await waitFor(() => t!.ops.storage.available(), 'recovery', 20_000);
+    await waitFor(() => alerts().length === before + 4, 'the busy and recovery alerts', 20_000);
+    expect(alerts().slice(before + 2)).toEqual([expect.stringMatching(/^🛑 Storage unavailable \(busy\)/), expect.stringMatching(/^✅ Storage available again/)]);
     expect((await p.order('stars', { quantity: 100, recipient: '@busy_user' })).status).toBe(200);
     expect((await t!.admin('GET', '/ledger/check')).body).toEqual({ ok: true, problems: [] });
   });
