@@ -17,7 +17,7 @@ if (!isRoot) console.warn('storage-faults.test.ts skipped: mounting a small tmpf
 
 const OPERATOR = 900_777;
 
-describe.skipIf(!isRoot)('storage faults on a small filesystem (tmpfs mounted by the test)', { timeout: 90_000 }, () => {
+describe.skipIf(!isRoot)('storage faults on a small filesystem (tmpfs mounted by the test)', () => {
   let mnt: string;
   let tg: FakeTelegram;
   let t: TestService | undefined;
@@ -118,7 +118,7 @@ describe.skipIf(!isRoot)('storage faults on a small filesystem (tmpfs mounted by
     expect(check.body).toEqual({ ok: true, problems: [] });
     const me = await p.call('GET', '/me');
     expect(me.body.balances.USD).toBe((5000 - 1.58 * acknowledged.length).toFixed(2));
-  });
+  }, 90_000);
 
   it('read-only database, then busy past the timeout: the same 503, alert and recovery for each', async () => {
     const p = await t!.newPartner({ usd: '100.00' });
@@ -160,5 +160,5 @@ describe.skipIf(!isRoot)('storage faults on a small filesystem (tmpfs mounted by
     expect(alerts().slice(before + 2)).toEqual([expect.stringMatching(/^🛑 Storage unavailable \(busy\)/), expect.stringMatching(/^✅ Storage available again/)]);
     expect((await p.order('stars', { quantity: 100, recipient: '@busy_user' })).status).toBe(200);
     expect((await t!.admin('GET', '/ledger/check')).body).toEqual({ ok: true, problems: [] });
-  });
+  }, 90_000);
 });
