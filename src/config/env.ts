@@ -3,6 +3,7 @@ import { isValidSubnet } from '../domain/webhook-url-policy.js';
 import { bool01, csv, httpUrl, int, optionalString } from './fields.js';
 import { topupEnvShape } from './topups.js';
 import { appEnvShape } from './app.js';
+import { opsEnvShape } from './ops.js';
 
 /** Environment variables of operator-api.md section 1, validated once at start-up. */
 
@@ -47,6 +48,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Chain watchers of automatic top-ups (src/config/topups.ts). */
   ...topupEnvShape,
+  /** Metrics, drain, backups (src/config/ops.ts). */
+  ...opsEnvShape,
   /** The Mini App (src/config/app.ts). */
   ...appEnvShape,
 });
