@@ -54,6 +54,7 @@ const EXTRA_EXAMPLE: Partial<Record<ErrorCode, Record<string, unknown>>> = {
   price_changed: { current_price: '15.750', currency: 'TON' },
   product_unavailable: { reason: 'upstream_unavailable', retry_after: 30 },
   bad_webhook_url: { reason: 'private_host' },
+  validation_error: { field: 'client_reference' },
   rate_limited: { scope: 'key', limit: 120, window_seconds: 60, retry_after: 1 },
 };
 
