@@ -170,4 +170,22 @@ export const PARTNER_ENDPOINTS: Endpoint[] = [
     okDescription: 'The quote.',
     errors: ['not_found', 'product_unavailable'],
   },
+  {
+    method: 'get',
+    path: '/ledger',
+    operationId: 'listLedger',
+    tag: 'Account',
+    summary: 'The partner\'s ledger',
+    description: 'Every movement of the balances: top-ups, order debits, refunds, each with the balance after it. Newest first, keyset paging like GET /orders: pass `next_cursor` back as `cursor`.',
+    parameters: [
+      q('currency', 'USD or TON (default: both)', { type: 'string', enum: ['USD', 'TON'] }),
+      q('from', 'created at or after: ISO 8601 date or date-time (offset optional), or unix seconds'),
+      q('to', 'created at or before: same formats as from'),
+      q('cursor', 'the next_cursor of the previous page'),
+      q('limit', 'page size, 1 to 200, default 50', { type: 'integer', minimum: 1, maximum: 200, default: 50 }),
+    ],
+    response: 'LedgerList',
+    okDescription: 'A page of entries.',
+    errors: ['bad_time', 'bad_limit', 'bad_cursor', 'bad_param'],
+  },
 ];
