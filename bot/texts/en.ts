@@ -1,4 +1,4 @@
-import { esc, shortTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftQuote, type OrderInfo, type Quote } from './types.js';
+import { code, esc, shortTime, tonTransferLink, zonedTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
 
 /** Every English text of the bot. Order labels stay Russian (partner-api.md rule 7). */
 
@@ -26,7 +26,53 @@ const WEBHOOK_REASONS: Record<string, string> = {
 };
 
 const ROLE: Record<string, string> = { owner: 'owner', staff: 'staff' };
-const NETWORK: Record<string, string> = { ton: 'TON', trc20: 'TRC-20', bep20: 'BEP-20' };
+
+/** An order in a few words (buttons). */
+function what(o: OrderInfo): string {
+  if (o.type === 'stars') return `⭐ ${o.quantity}`;
+  if (o.type === 'premium') return `💎 ${o.quantity} mo`;
+  return `🎁 ${o.gift ?? 'gift'}`;
+}
+
+const FAILURE_WHY: Record<string, string> = {
+  gift_not_for_sale: 'the gift was sold to someone else before the purchase',
+  gift_reserved: 'another buyer reserved the gift first',
+  price_above_cap: 'the gift became more expensive than the price you confirmed; it is never bought above it',
+  amount_above_cap: 'the amount was above the allowed maximum',
+  invalid_recipient: 'the recipient’s account cannot receive gifts',
+  manual_refund: 'support checked the order and refunded it',
+  gift_unavailable: 'the gift market did not respond in time',
+  insufficient_funds: 'the supplier could not pay for the purchase right now (your balance was not the problem)',
+};
+
+function failureWhy(o: OrderInfo): string {
+  if (o.type === 'stars') return 'the stars could not be delivered';
+  if (o.type === 'premium') return o.status === 'canceled' ? 'support canceled the subscription order' : 'the Premium subscription could not be delivered';
+  return FAILURE_WHY[o.failureReason ?? ''] ?? 'the delivery failed';
+}
+
+function failureNext(o: OrderInfo): string {
+  switch (o.failureReason) {
+    case 'gift_not_for_sale':
+    case 'gift_reserved':
+      return 'Choose another gift with /order.';
+    case 'price_above_cap':
+      return 'You can order it again at today’s price with /order.';
+    case 'invalid_recipient':
+      return 'Check the username, or choose another recipient with /order.';
+    case 'manual_refund':
+      return 'Contact support if you need details.';
+    default:
+      return 'You can try again with /order; support has been told if it keeps failing.';
+  }
+}
+/** What a conversation is called when it is left or times out, by the command that starts it. */
+const ACTIVITY: Record<string, string> = { '/order': 'order', '/topup': 'top-up', '/apikey': 'API key issue', '/webhook': 'webhook setup', '/deposits': 'deposit handling' };
+/** What is sent and on which network, so that the two TON-network addresses are not confused. */
+function assetLabel(asset: string, network: string): string {
+  if (asset === 'TON') return 'TON coin';
+  return `${asset} (${network === 'ton' ? 'TON network' : network === 'trc20' ? 'TRC-20, TRON network' : network === 'bep20' ? 'BEP-20, BNB Smart Chain' : network})`;
+}
 
 export const en = {
   lang: 'en' as 'en' | 'ru',
@@ -43,7 +89,7 @@ export const en = {
         if (role === 'owner') lines.push('/topup — how to top up', '/apikey — issue the API key', '/webhook — webhook address and secret');
         lines.push('/cancel — cancel the current action');
       }
-      if (operator) lines.push('', 'Operator:', '/reviews — orders waiting for manual review', '/deposits — deposits not credited automatically');
+      if (operator) lines.push(...(lines.length ? [''] : []), 'Operator:', '/reviews — orders waiting for manual review', '/deposits — deposits not credited automatically');
       return lines.join('\n');
     },
     ownerOnly: 'Only the account owner can do this.',
@@ -53,8 +99,27 @@ export const en = {
     nothingToCancel: 'Nothing to cancel.',
     menuExpired: 'This menu is no longer active.',
     tooManyAttempts: 'Too many attempts. Start again when ready.',
-    useButtons: 'Please use the buttons above or send /cancel.',
+    useButtons: 'Please use the buttons above, or send /cancel to leave.',
     btnCancel: '✖ Cancel',
+    btnBack: '◀ Back',
+    left: (command: string) => `The unfinished ${ACTIVITY[command] ?? command} was left. Send ${command} to start again.`,
+    idle: (command: string) => `The unfinished ${ACTIVITY[command] ?? command} timed out after 30 minutes without an answer. Send ${command} to start again.`,
+  },
+  /** The command menu (setMyCommands) descriptions. */
+  commands: {
+    start: 'Link this account with an invite code',
+    help: 'What this bot can do',
+    order: 'New order: Stars, Premium or a gift',
+    orders: 'Recent orders',
+    balance: 'Balances',
+    status: 'One order’s status: /status <order id>',
+    app: 'Open the dashboard',
+    topup: 'Top up a balance',
+    apikey: 'Issue the API key',
+    webhook: 'Webhook address and secret',
+    reviews: 'Orders waiting for manual review',
+    deposits: 'Deposits not credited automatically',
+    cancel: 'Leave the current action',
   },
   balance: (usd: string, ton: string, activated: boolean) =>
     [`Balances:`, `USD: ${usd} (Stars, Premium)`, `TON: ${ton} (gifts)`, ...(activated ? [] : ['', 'The account is not activated yet: the first top-up activates it (/topup).'])].join('\n'),
@@ -79,14 +144,15 @@ export const en = {
         'Please check the order:',
         `${what} for @${q.recipient}`,
         `Price: ${q.price} ${q.currency}`,
-        `Balance: ${q.balance} ${q.currency} → after the order: ${q.balanceAfter} ${q.currency}`,
+        q.enough ? `Balance: ${q.balance} ${q.currency} → after the order: ${q.balanceAfter} ${q.currency}` : `Balance: ${q.balance} ${q.currency}`,
       ];
       if (q.alreadyPremium)
         lines.push(
           '',
           `⚠️ @${q.recipient} already has an active Premium subscription. The order will be accepted and paid now, but it will wait until the current subscription ends (it is retried daily).`,
         );
-      if (!q.enough) lines.push('', `⚠️ The ${q.currency} balance is not enough for this order.`);
+      if (!q.enough)
+        lines.push('', `⚠️ The ${q.currency} balance is ${q.shortBy} ${q.currency} short of this order. Top up the balance (the account owner: /topup), then order again.`);
       return lines.join('\n');
     },
     btnConfirm: '✅ Confirm',
@@ -95,19 +161,28 @@ export const en = {
       `✅ Order ${o.order_id} accepted: ${o.label}.\nDebited: ${o.partner_price} ${o.currency}. Status: ${status(o)}.\nI will write when it is done.`,
     already: (o: OrderInfo) => `This confirmation was already used: order ${o.order_id}, status ${status(o)}.`,
     retryHint: 'You can try again with the same confirmation (no double charge) or cancel.',
+    nothingOffered: 'No product can be ordered right now: all are switched off. Try again later.',
     pricesUnavailable: 'Prices are temporarily unavailable, so orders cannot be placed right now. Try again later.',
   },
   gifts: {
     chooseCollection: 'Choose a collection:',
     collection: (c: GiftCollectionInfo) => `${c.name} · ${c.count} · from ${c.floor_partner_price} TON`,
     none: 'No gifts are on sale right now. Try again later.',
-    page: (collection: string, page: number, items: GiftItem[]) =>
-      [`${collection}: gifts from the cheapest (page ${page}). Prices include the transfer.`, '', ...items.map((g, i) => `${i + 1}. ${g.name} #${g.num} — ${g.partner_price} TON`)].join('\n'),
+    page: (p: GiftPage) =>
+      [
+        `${p.collection}: gifts from the cheapest (page ${p.page + 1} of ${p.pages}). Prices include the transfer.`,
+        '',
+        ...p.items.map((g, i) => `${i + 1}. ${g.name} #${g.num} — ${g.partner_price} TON${g.affordable ? '' : ' 🔒'}`),
+        ...(p.items.some((g) => !g.affordable) ? ['', `🔒 above your TON balance (${p.balance} TON): top up first (the account owner: /topup).`] : []),
+      ].join('\n'),
     empty: 'No gifts left in this collection.',
-    item: (i: number, g: GiftItem) => `${i + 1}. #${g.num} · ${g.partner_price} TON`,
+    item: (i: number, g: GiftItem) => `${i + 1}. #${g.num} · ${g.partner_price} TON${g.affordable ? '' : ' 🔒'}`,
     btnPrev: '◀ Cheaper',
     btnNext: 'Pricier ▶',
-    chosen: (g: GiftItem) => `🎁 ${g.name} #${g.num}`,
+    chosen: (g: { name: string; num: number }) => `🎁 ${g.name} #${g.num}`,
+    soldMeanwhile: 'This gift was just sold or reserved. Choose another one.',
+    priceMoved: (was: string, now: string) => `The price of this gift went up from ${was} to ${now} TON before the purchase. Nothing was debited.`,
+    btnBuyAtNewPrice: '✅ Buy at the new price',
     cannotReceive: 'This account cannot receive gifts. Send another username or /cancel.',
     confirm: (q: GiftQuote) =>
       [
@@ -115,8 +190,8 @@ export const en = {
         `Gift ${q.name} #${q.num} (${q.attributes.model}, ${q.attributes.backdrop}, ${q.attributes.symbol}) for @${q.recipient}`,
         `Price: ${q.price} TON (transfer and network fee included)`,
         `Confirming accepts ${q.price} TON as the maximum price: if the price goes up before the purchase, the order is refused and nothing is debited.`,
-        `Balance: ${q.balance} TON → after the order: ${q.balanceAfter} TON`,
-        ...(q.enough ? [] : ['', '⚠️ The TON balance is not enough for this gift.']),
+        q.enough ? `Balance: ${q.balance} TON → after the order: ${q.balanceAfter} TON` : `Balance: ${q.balance} TON`,
+        ...(q.enough ? [] : ['', `⚠️ The TON balance is ${q.shortBy} TON short of this gift. Top up the balance (the account owner: /topup), then order again.`]),
       ].join('\n'),
     unavailable: 'This gift is no longer on sale. Choose another one with /order.',
   },
@@ -124,6 +199,7 @@ export const en = {
     title: (page: number) => `Recent orders (page ${page}):`,
     none: 'No orders yet.',
     line: (o: OrderInfo) => `${o.order_id} · ${status(o)}\n${o.label} · ${o.partner_price} ${o.currency} · ${shortTime(o.created_at)}`,
+    button: (o: OrderInfo) => `${what(o)} → @${o.recipient.replace(/^@/, '')} · ${shortTime(o.created_at)}`,
     btnPrev: '◀ Newer',
     btnNext: 'Older ▶',
     details: (o: OrderInfo) =>
@@ -134,20 +210,25 @@ export const en = {
         `Price: ${o.partner_price} ${o.currency}`,
         `Created: ${shortTime(o.created_at)}`,
         ...(o.completed_at ? [`Completed: ${shortTime(o.completed_at)}`] : []),
+        ...(o.giftUrl ? [`Gift page: ${o.giftUrl}`] : []),
+        ...(o.status === 'failed' || o.status === 'canceled' ? [`Why: ${failureWhy(o)}`] : []),
         ...(o.refunded ? ['Money returned to the balance.'] : []),
       ].join('\n'),
     statusUsage: 'Send /status <order id>, for example /status PA-100001, or open /orders.',
     notFound: 'No such order.',
   },
   notify: {
-    completed: (o: OrderInfo) => `✅ Order ${o.order_id} completed: ${o.label}.`,
-    failed: (o: OrderInfo) => `❌ Order ${o.order_id} failed: ${o.label}.${o.refunded ? ' The money was returned to the balance.' : ''}`,
-    refunded: (o: OrderInfo) => `↩️ Order ${o.order_id}: ${o.partner_price} ${o.currency} returned to the balance (${o.label}).`,
+    completed: (o: OrderInfo) => `✅ Order ${o.order_id} completed: ${o.label}.${o.giftUrl ? `\nGift page: ${o.giftUrl}` : ''}`,
+    failed: (o: OrderInfo) =>
+      o.refunded
+        ? `❌ Order ${o.order_id} failed: ${o.label}.\nWhy: ${failureWhy(o)}\n${o.partner_price} ${o.currency} returned to the balance. ${failureNext(o)}`
+        : `⏳ Order ${o.order_id} did not go through automatically: ${o.label}.\nSupport is checking it; the money is not refunded yet. You will hear the outcome here.`,
+    refunded: (o: OrderInfo) => `↩️ Order ${o.order_id}: ${o.partner_price} ${o.currency} returned to the balance (${o.label}).\nWhy: ${failureWhy(o)} ${failureNext(o)}`,
     topupCredited: (amount: string, currency: string) => `💰 Top-up credited: ${amount} ${currency}. See /balance.`,
   },
   owner: {
     topup: (f: FundingInfo) => {
-      const lines = [`Balances: USD ${f.balances.USD}, TON ${f.balances.TON}.`, '', 'How to top up:'];
+      const lines = [`Balances: USD ${code(f.balances.USD)}, TON ${code(f.balances.TON)}.`, '', 'How to top up:'];
       lines.push('• USD balance (Stars, Premium): send the USDT dollar stablecoin on TON, TRC-20 or BEP-20.');
       lines.push('• TON balance (gifts): send the TON coin on the TON network only, to its separate address.');
       lines.push('');
@@ -162,7 +243,7 @@ export const en = {
         return lines.join('\n');
       }
       lines.push('Addresses:');
-      for (const o of f.options) lines.push(`• ${o.asset} on ${NETWORK[o.network] ?? o.network}: ${o.address}`);
+      for (const o of f.options) lines.push(`• ${assetLabel(o.asset, o.network)}: ${code(o.address)}`);
       lines.push(
         '',
         'A payment is recognised by its exact amount: tap a button below to get the exact amount to send. Other tokens sent there are not credited; a wrong amount or address is handled manually with support.',
@@ -173,11 +254,18 @@ export const en = {
     askAmount: (currency: string, minimum: string) => `How much ${currency}? Send an amount of at least ${minimum}.`,
     topupRequest: (r: { currency: string; amount_to_send: string; addresses: { network: string; address: string }[]; comment_code?: string; expires_at: string }) =>
       [
-        `Send exactly ${r.amount_to_send} ${r.currency === 'TON' ? 'TON' : 'USDT'} — this exact amount identifies your payment.`,
-        ...r.addresses.map((a) => `• ${NETWORK[a.network] ?? a.network}: ${a.address}`),
-        ...(r.comment_code ? [`Comment for the TON transfer (optional): ${r.comment_code}`] : []),
-        `Valid until ${shortTime(r.expires_at)}. The balance is credited automatically, usually within a minute of network confirmation.`,
+        `Send exactly ${code(r.amount_to_send)} ${r.currency === 'TON' ? 'TON' : 'USDT'} — this exact amount identifies your payment.`,
+        ...r.addresses.map((a) => `• ${assetLabel(r.currency === 'TON' ? 'TON' : 'USDT', a.network)}: ${code(a.address)}`),
+        ...(r.comment_code ? [`Comment for the TON transfer (optional): ${code(r.comment_code)}`] : []),
+        ...(r.currency === 'TON' && r.addresses[0]
+          ? [`Wallet link with the amount and comment filled in: ${code(tonTransferLink(r.addresses[0].address, r.amount_to_send, r.comment_code))}`]
+          : []),
+        `Valid until ${zonedTime(r.expires_at)}. The balance is credited automatically, usually within a minute of network confirmation.`,
       ].join('\n'),
+    badAmount: (currency: string) =>
+      `That is not an amount: send a number such as ${currency === 'USD' ? '25 or 25.50 (at most 2 decimals)' : '12 or 12.5 (at most 3 decimals)'}.`,
+    badWhitelist: (entry: string) => `“${entry}” is not an IP address or a CIDR range (for example 203.0.113.7 or 198.51.100.0/24). Send the list again, or /cancel.`,
+    apikeyNeedsTopup: 'The API key comes after the first top-up, which activates the account: /topup shows how.',
     apikeyIntro: 'Issue a new API key? The current key stops working at once. You can limit the key to IP addresses.',
     btnIssue: '🔑 Issue without IP limit',
     btnIssueWhitelist: '🔒 Issue with IP whitelist',
@@ -196,7 +284,8 @@ export const en = {
     btnRegenerate: '♻️ New secret',
     askUrl: 'Send the webhook address (https://…), or "-" to save an empty address.',
     urlSaved: (url: string) => (url ? `Saved. Address: ${url}` : 'Saved with an empty address: no webhooks are sent.'),
-    secretShown: (secret: string) => `Webhook secret (shown only once, store it now):\n<code>${esc(secret)}</code>\nThe previous secret no longer works.`,
+    secretShown: (secret: string, hadSecret: boolean) =>
+      `Webhook secret (shown only once, store it now):\n<code>${esc(secret)}</code>${hadSecret ? '\nThe previous secret no longer works.' : ''}`,
   },
   operator: {
     review: (orderId: string, partnerId: number, stage: string, o: OrderInfo | null) =>
@@ -212,6 +301,7 @@ export const en = {
     resolved: (orderId: string, outcome: string, o: OrderInfo) =>
       `Order ${orderId}: ${outcome === 'delivered' ? 'marked delivered' : 'refunded'}. Status: ${status(o)}.`,
     notInReview: 'This order is no longer waiting for review.',
+    settledBefore: (o: OrderInfo) => `Already resolved: status ${status(o)}.`,
     none: 'No orders are waiting for review.',
     header: (n: number) => `Orders waiting for review: ${n}`,
     btnCreditDeposit: '💰 Credit to partner…',
@@ -242,9 +332,9 @@ export const en = {
         case 'not_found':
           return /partner/i.test(e.detail) ? `There is no partner #${partnerId}. Check the id and send it again, or /cancel.` : 'This deposit no longer exists.';
         case 'bad_network':
-          return `Not credited: ${e.detail} This deposit can only be closed.`;
+          return 'Not credited: this asset cannot be credited from this network. This deposit can only be closed.';
         case 'tx_hash_conflict':
-          return `Not credited: ${e.detail}`;
+          return 'Not credited: a top-up with this transaction hash was already credited. Close this deposit with a note.';
         default:
           return en.error(e);
       }
@@ -290,9 +380,9 @@ export const en = {
       case 'topup_amount_unavailable':
         return 'No exact amount is free near this one right now. Try a slightly different amount or again later.';
       case 'bad_webhook_url':
-        return `This address cannot be used: ${WEBHOOK_REASONS[String(x.reason)] ?? e.detail}.`;
+        return `This address cannot be used: ${WEBHOOK_REASONS[String(x.reason)] ?? 'it is not accepted'}.`;
       case 'validation_error':
-        return `Not accepted: ${e.detail}`;
+        return 'This value is not accepted. Check it and send it again.';
       case 'gift_not_for_sale':
         return 'This gift is sold or no longer listed. Nothing was debited.';
       case 'gift_reserved':
@@ -304,7 +394,7 @@ export const en = {
       case 'not_found':
         return 'Not found.';
       default:
-        return `The request was refused (${e.code}): ${e.detail}`;
+        return `The request was refused (error code ${e.code}). Try again later, or contact support with this code.`;
     }
   },
 };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { button } from './fake-telegram.js';
+import { button, waitFor } from './fake-telegram.js';
 import { newUser, settle, World } from './harness.js';
 
 let w: World;
@@ -118,16 +118,33 @@ describe('owner commands', () => {
     expect(m.text).toMatch(/TRC-20/);
     expect(m.text).toMatch(/TON coin on the TON network only/);
     expect(m.text).toContain('Minimums: USD 5.00, TON 10.000');
-    // sandbox mode: the fixed demo addresses
-    expect(m.text).toContain('USDT on TRC-20: T');
+    // sandbox mode: the fixed demo addresses, each labelled with its asset and network, tap-to-copy
+    expect(m.parse_mode).toBe('HTML');
+    expect(m.text).toMatch(/• USDT \(TRC-20, TRON network\): <code>T\w+<\/code>/);
+    expect(m.text).toMatch(/• USDT \(TON network\): <code>[\w-]+<\/code>/);
+    expect(m.text).toMatch(/• TON coin: <code>[\w-]+<\/code>/);
+    expect(m.text).not.toMatch(/• TON:/);
     await owner.press(m, button(m, 'Top up USD'));
     await owner.expect('How much USD? Send an amount of at least 5.00');
     await owner.say('3');
     await owner.expect('below the minimum top-up: at least 5.00 USD');
     await owner.say('25');
     const req = await owner.expect('Send exactly');
-    expect(req.text).toMatch(/Send exactly 25\.\d\d USDT/);
-    expect(req.text).toContain('TRC-20');
+    expect(req.text).toMatch(/Send exactly <code>25\.\d\d<\/code> USDT/);
+    expect(req.text).toContain('USDT (TRC-20, TRON network): <code>T');
+    expect(req.text).toMatch(/Valid until \d{4}-\d\d-\d\d \d\d:\d\d UTC\./);
+
+    // TON: a wallet link with the exact amount (nanotons) and the comment code
+    await owner.say('/topup');
+    const m2 = await owner.expectMenu('How to top up');
+    await owner.press(m2, button(m2, 'Top up TON'));
+    await owner.expect('How much TON?');
+    await owner.say('12');
+    const ton = await owner.expect('Send exactly');
+    const amount = /Send exactly <code>(\d+\.\d{3})<\/code> TON/.exec(ton.text)![1];
+    const comment = /Comment for the TON transfer \(optional\): <code>([^<]+)<\/code>/.exec(ton.text)![1];
+    const nano = String(Math.round(Number(amount) * 1000)) + '000000';
+    expect(ton.text).toMatch(new RegExp(`<code>ton://transfer/[\\w-]+\\?amount=${nano}&amp;text=${comment}</code>`));
 
     // a text instead of a button just leaves the offer
     await owner.say('/topup');
@@ -186,7 +203,8 @@ describe('owner commands', () => {
     await owner.press(menu2, button(menu2, 'IP whitelist'));
     await owner.expect('Send the allowed IP addresses');
     await owner.say('not-an-ip');
-    await owner.expect('Not accepted');
+    const bad = await owner.expect('“not-an-ip” is not an IP address or a CIDR range');
+    expect(bad.text).not.toContain('ip_whitelist');
     await owner.say('203.0.113.7, 198.51.100.0/24');
     const limited = await owner.expect('New API key');
     expect(limited.text).toContain('203.0.113.7, 198.51.100.0/24');
@@ -200,9 +218,11 @@ describe('owner commands', () => {
     const owner = w.chat(newUser());
     await w.link(owner.user, p.body.partner_id, 'owner');
     await owner.say('/apikey');
-    const menu = await owner.expectMenu('Issue a new API key');
-    await owner.press(menu, button(menu, 'without IP limit'));
-    await owner.expect('not activated yet');
+    // no Issue buttons that would then refuse: the key comes after the first top-up
+    const first = await owner.expect('The API key comes after the first top-up');
+    expect(first.buttons).toEqual([]);
+    await settle(w);
+    expect(owner.fresh.every((m) => m.buttons.length === 0)).toBe(true);
     await owner.say('/topup');
     const m = await owner.expect('How to top up');
     expect(m.text).toContain('first top-up activates the account and must be at least 10 (USD 10.00 or TON 10.000)');
@@ -236,7 +256,7 @@ describe('owner commands', () => {
     expect(secret2).not.toBe(secret);
   });
 
-  it('/cancel inside a conversation ends it; a command in the middle runs as usual', async () => {
+  it('/cancel inside a conversation ends it; a command in the middle is answered and the conversation goes on', async () => {
     const p = await w.t.newPartner();
     const owner = w.chat(newUser());
     await w.link(owner.user, p.id, 'owner');
@@ -246,10 +266,16 @@ describe('owner commands', () => {
     await owner.expect('Send the webhook address');
     await owner.say('/balance');
     await owner.expect('Balances:');
-    // the conversation is over: text is no longer taken as the URL
+    // the conversation goes on: the next text is the URL
     await owner.say('https://hooks.example.com/x');
-    await owner.expect('Commands:');
+    await owner.expect('Saved. Address: https://hooks.example.com/x');
     await owner.say('/cancel');
     await owner.expect('Nothing to cancel');
+    // inside a conversation, /cancel ends it and its buttons go
+    await owner.say('/webhook');
+    const again = await owner.expectMenu('Webhook');
+    await owner.say('/cancel');
+    await owner.expect('Cancelled.');
+    await waitFor(() => w.tg.messages.find((m) => m.message_id === again.message_id)!.buttons.length === 0, 'the menu closed');
   });
 });
