@@ -26,6 +26,15 @@ const WEBHOOK_REASONS: Record<string, string> = {
 };
 
 const ROLE: Record<string, string> = { owner: 'owner', staff: 'staff' };
+const REVIEW_STAGE: Record<string, string> = {
+  transfer: 'the gift was bought, its transfer to the recipient failed',
+  delivery_unconfirmed: 'the stars were sent, the delivery was never confirmed',
+};
+const OPERATOR_REASON: Record<string, string> = {
+  insufficient_funds: 'the purchase wallet lacks funds (top it up; the partner was refunded)',
+  hub_rejected: 'the supplier hub rejected the purchase (the partner was refunded)',
+  queue_rejected: 'the supplier queue rejected the order (the partner was refunded)',
+};
 
 /** An order in a few words (buttons). */
 function what(o: OrderInfo): string {
@@ -224,6 +233,8 @@ export const en = {
         ? `❌ Order ${o.order_id} failed: ${o.label}.\nWhy: ${failureWhy(o)}\n${o.partner_price} ${o.currency} returned to the balance. ${failureNext(o)}`
         : `⏳ Order ${o.order_id} did not go through automatically: ${o.label}.\nSupport is checking it; the money is not refunded yet. You will hear the outcome here.`,
     refunded: (o: OrderInfo) => `↩️ Order ${o.order_id}: ${o.partner_price} ${o.currency} returned to the balance (${o.label}).\nWhy: ${failureWhy(o)} ${failureNext(o)}`,
+    webhookGaveUp: (event: string, orderId: string, reason: string) =>
+      `📭 Your webhook server did not accept ${event} for order ${orderId}, and the last retry is over (${reason}). The order itself is not affected. Check your server and the address (/webhook); GET /orders shows the current state.`,
     topupCredited: (amount: string, currency: string) => `💰 Top-up credited: ${amount} ${currency}. See /balance.`,
   },
   owner: {
@@ -288,11 +299,21 @@ export const en = {
       `Webhook secret (shown only once, store it now):\n<code>${esc(secret)}</code>${hadSecret ? '\nThe previous secret no longer works.' : ''}`,
   },
   operator: {
-    review: (orderId: string, partnerId: number, stage: string, o: OrderInfo | null) =>
-      [`🔎 Manual review needed: order ${orderId} of partner #${partnerId} (${stage}).`, ...(o ? [o.label, `${o.partner_price} ${o.currency}`] : [])].join('\n'),
-    failure: (orderId: string, partnerId: number, reason: string) => `⚠️ Order ${orderId} of partner #${partnerId} failed: ${reason}.`,
-    webhookGaveUp: (orderId: string, partnerId: number, event: string, reason: string) =>
-      `📭 Webhook ${event} for order ${orderId} of partner #${partnerId} was given up: ${reason}.`,
+    review: (orderId: string, partner: string, stage: string, o: OrderInfo | null) =>
+      [
+        `🔎 Manual review needed: order ${orderId} of partner ${partner}.`,
+        `Where it stopped: ${REVIEW_STAGE[stage] ?? stage}.`,
+        ...(o ? [o.label, `${o.partner_price} ${o.currency}`] : []),
+      ].join('\n'),
+    failure: (orderId: string, partner: string, reason: string) => `⚠️ Order ${orderId} of partner ${partner} failed: ${OPERATOR_REASON[reason] ?? reason}.`,
+    webhookGaveUp: (orderId: string, partner: string, event: string, reason: string) =>
+      `📭 Webhook ${event} for order ${orderId} of partner ${partner} was given up after its last attempt (${reason}). The owners were told.`,
+    confirmDeliver: (o: OrderInfo | null) => `Mark this order delivered${o ? ` (${o.label})` : ''}? The partner keeps being charged and is told it is completed.`,
+    confirmRefund: (o: OrderInfo | null) => `Refund this order${o ? `: ${o.partner_price} ${o.currency} back to the partner's balance` : ''}?`,
+    partner: (name: string | null, id: number) => (name ? `“${name}” (#${id})` : `#${id}`),
+    btnSureDeliver: '✅ Yes, delivered',
+    btnSureRefund: '↩️ Yes, refund',
+    btnNotSure: '✖ No',
     unmatchedDeposit: (depositId: string, amount: string, asset: string, network: string, reason: string) =>
       `💰 Deposit ${depositId} of ${amount} ${asset} on ${network} was not credited automatically: ${reason}. Credit it to a partner or close it with a note.`,
     other: (kind: string, details: string) => `⚠️ Alert ${kind}: ${details}`,
