@@ -36,6 +36,16 @@ const OPERATOR_REASON: Record<string, string> = {
   queue_rejected: 'the supplier queue rejected the order (the partner was refunded)',
 };
 
+/**
+ * An order in English words with its label, which stays Russian by the contract (partner-api.md rule 7):
+ * "100 stars for @alice (order label: 100 звёзд Telegram для @alice)".
+ */
+function described(o: OrderInfo): string {
+  const to = `@${o.recipient.replace(/^@/, '')}`;
+  const words = o.type === 'stars' ? `${o.quantity} stars for ${to}` : o.type === 'premium' ? `Telegram Premium for ${o.quantity} months for ${to}` : `gift ${o.gift ?? ''} for ${to}`;
+  return `${words} (order label: ${o.label})`;
+}
+
 /** An order in a few words (buttons). */
 function what(o: OrderInfo): string {
   if (o.type === 'stars') return `⭐ ${o.quantity}`;
@@ -167,7 +177,7 @@ export const en = {
     btnConfirm: '✅ Confirm',
     btnRetry: '🔁 Try again',
     accepted: (o: OrderInfo) =>
-      `✅ Order ${o.order_id} accepted: ${o.label}.\nDebited: ${o.partner_price} ${o.currency}. Status: ${status(o)}.\nI will write when it is done.`,
+      `✅ Order ${o.order_id} accepted: ${described(o)}.\nDebited: ${o.partner_price} ${o.currency}. Status: ${status(o)}.\nI will write when it is done.`,
     already: (o: OrderInfo) => `This confirmation was already used: order ${o.order_id}, status ${status(o)}.`,
     retryHint: 'You can try again with the same confirmation (no double charge) or cancel.',
     nothingOffered: 'No product can be ordered right now: all are switched off. Try again later.',
@@ -227,12 +237,12 @@ export const en = {
     notFound: 'No such order.',
   },
   notify: {
-    completed: (o: OrderInfo) => `✅ Order ${o.order_id} completed: ${o.label}.${o.giftUrl ? `\nGift page: ${o.giftUrl}` : ''}`,
+    completed: (o: OrderInfo) => `✅ Order ${o.order_id} completed: ${described(o)}.${o.giftUrl ? `\nGift page: ${o.giftUrl}` : ''}`,
     failed: (o: OrderInfo) =>
       o.refunded
-        ? `❌ Order ${o.order_id} failed: ${o.label}.\nWhy: ${failureWhy(o)}\n${o.partner_price} ${o.currency} returned to the balance. ${failureNext(o)}`
-        : `⏳ Order ${o.order_id} did not go through automatically: ${o.label}.\nSupport is checking it; the money is not refunded yet. You will hear the outcome here.`,
-    refunded: (o: OrderInfo) => `↩️ Order ${o.order_id}: ${o.partner_price} ${o.currency} returned to the balance (${o.label}).\nWhy: ${failureWhy(o)} ${failureNext(o)}`,
+        ? `❌ Order ${o.order_id} failed: ${described(o)}.\nWhy: ${failureWhy(o)}\n${o.partner_price} ${o.currency} returned to the balance. ${failureNext(o)}`
+        : `⏳ Order ${o.order_id} did not go through automatically: ${described(o)}.\nSupport is checking it; the money is not refunded yet. You will hear the outcome here.`,
+    refunded: (o: OrderInfo) => `↩️ Order ${o.order_id}: ${o.partner_price} ${o.currency} returned to the balance (${described(o)}).\nWhy: ${failureWhy(o)} ${failureNext(o)}`,
     webhookGaveUp: (event: string, orderId: string, reason: string) =>
       `📭 Your webhook server did not accept ${event} for order ${orderId}, and the last retry is over (${reason}). The order itself is not affected. Check your server and the address (/webhook); GET /orders shows the current state.`,
     topupCredited: (amount: string, currency: string) => `💰 Top-up credited: ${amount} ${currency}. See /balance.`,

@@ -407,7 +407,8 @@ describe('what orders tell their people', () => {
     await settle(w);
     const about = owner.all.filter((m) => m.text.includes(failed));
     expect(about).toHaveLength(1);
-    expect(about[0].text).toContain(`❌ Order ${failed} failed: 50 звёзд Telegram для @failstars_ann.`);
+    // the Russian label stays, explained in English words
+    expect(about[0].text).toContain(`❌ Order ${failed} failed: 50 stars for @failstars_ann (order label: 50 звёзд Telegram для @failstars_ann).`);
     expect(about[0].text).toContain('Why: the stars could not be delivered');
     expect(about[0].text).toContain('returned to the balance. You can try again with /order');
 
