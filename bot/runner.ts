@@ -9,7 +9,7 @@ import { rememberBotUsername } from '../src/app/bot-state.js';
 import type { BotContext } from './context.js';
 import { setAppMenuButton } from './features/app.js';
 import { sendAlert } from './features/operator.js';
-import { notifyOrderOutcome, notifyTopupCredited } from './features/notifications.js';
+import { notifyOrderOutcome, notifyTopupCredited, notifyWebhookGaveUp } from './features/notifications.js';
 import { setDefaultCommands, setOperatorCommands } from './commands.js';
 import { createBot } from './index.js';
 import { operatorLanguage } from './operator-language.js';
@@ -59,7 +59,12 @@ export function startBot(
   };
   const onOrder = (e: OrderOutcome) =>
     track(notifyOrderOutcome(notifyApi, env, e).catch((err) => deps.log.error({ err, orderId: e.orderId }, 'order notification failed')));
-  const onAlert = (a: Alert) => track(sendAlert(notifyApi, env, a).catch((err) => deps.log.error({ err, alert: a.kind }, 'operator alert failed')));
+  const onAlert = (a: Alert) => {
+    track(sendAlert(notifyApi, env, a).catch((err) => deps.log.error({ err, alert: a.kind }, 'operator alert failed')));
+    // Owners hear it too when their own webhook keeps failing: only they can fix their server.
+    if (a.kind === 'webhook_gave_up')
+      track(notifyWebhookGaveUp(notifyApi, env, a).catch((err) => deps.log.error({ err, orderId: a.orderId }, 'webhook give-up notice failed')));
+  };
   const onTopup = (e: TopupCredited) =>
     track(notifyTopupCredited(notifyApi, env, e).catch((err) => deps.log.error({ err, topupId: e.topupId }, 'top-up notification failed')));
   deps.bus.on('order', onOrder);

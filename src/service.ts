@@ -6,6 +6,7 @@ import type { Deps } from './app/deps.js';
 import { EventBus } from './app/event-bus.js';
 import { KeyCache } from './app/keys.js';
 import { GiftCatalog } from './app/nft/gift-catalog.js';
+import { integratorRoutes } from './http/partner/integrator-routes.js';
 import { nftRoutes } from './http/partner/nft-routes.js';
 import { SecretBox } from './app/secrets.js';
 import { SettingsStore } from './app/settings.js';
@@ -115,7 +116,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     limiter,
     adminToken,
     logger: opts.httpLogger,
-    partnerExtra: [nftRoutes(catalog)],
+    partnerExtra: [nftRoutes(catalog), integratorRoutes()],
     more: [
       { plugin: appApi({ deps, keys, limiter, catalog }), prefix: '/api/app/v1' },
       { plugin: webappRoutes() },

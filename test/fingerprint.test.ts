@@ -18,6 +18,13 @@ describe('request fingerprint', () => {
     ).toBe('65925087e2153b760614a7eac361b31f0af75f31cdf7d5b91971cf1f5ca881f4');
   });
 
+  it('is unchanged for a request without client_reference (absent or null), and differs with one', () => {
+    const base = { type: 'stars', params: { recipient: '@Zoë', quantity: 100, extra: [1, 'a', null, { b: true, a: 1.5 }] }, webhook_url: null };
+    expect(fingerprintOf({ ...base, client_reference: null })).toBe('1117f7645d8f65dfcd655bd6307fe8190e2024b8a17a2c2bcf2116f48507d675');
+    expect(fingerprintOf({ ...base, client_reference: 'A-1' })).not.toBe('1117f7645d8f65dfcd655bd6307fe8190e2024b8a17a2c2bcf2116f48507d675');
+    expect(fingerprintOf({ ...base, client_reference: 'A-1' })).not.toBe(fingerprintOf({ ...base, client_reference: 'A-2' }));
+  });
+
   it('ignores the order of keys at every level and nothing else', () => {
     const a = fingerprintOf({ type: 'stars', params: { quantity: 100, recipient: 'x', meta: { b: 1, a: [2, { d: 1, c: 2 }] } }, webhook_url: null });
     const b = fingerprintOf({ webhook_url: null, params: { meta: { a: [2, { c: 2, d: 1 }], b: 1 }, recipient: 'x', quantity: 100 }, type: 'stars' } as never);

@@ -225,7 +225,7 @@ describe('when a purchase fails', () => {
     expect(done).toMatchObject({ status: 'failed', refunded: true, failure: { stage, reason }, delivery: null });
     expect(await ton(p)).toBe(before);
     const ev = t.db.$client.prepare("select body from events where order_id = ? and event = 'order.refunded'").get(r.body.order_id) as any;
-    expect(JSON.parse(ev.body).data).toEqual({ order_id: r.body.order_id, refund_amount: Number(g.partner_price), reason: 'nft_failed', currency: 'TON', refund_amount_ton: g.partner_price });
+    expect(JSON.parse(ev.body).data).toEqual({ order_id: r.body.order_id, refund_amount: Number(g.partner_price), reason: 'nft_failed', currency: 'TON', refund_amount_ton: g.partner_price, client_reference: null });
   });
 
   it('then a recipient that cannot receive gifts fails with invalid_recipient and is refunded', async () => {

@@ -32,6 +32,7 @@ describe('when a partner orders Stars', () => {
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/),
       completed_at: null,
       refunded: false,
+      client_reference: null,
     });
     expect(await balance(p)).toEqual({ USD: '48.42', TON: '1000.000' });
     // the order answers are JSON, whether made afresh or spliced from cached texts
@@ -88,7 +89,7 @@ describe('when a partner orders Stars', () => {
     const events = t.db.$client.prepare('select event, body from events where order_id = ? order by event_id').all(r.body.order_id) as any[];
     expect(events.map((e) => e.event).sort()).toEqual(['order.failed', 'order.refunded']);
     const refunded = JSON.parse(events.find((e) => e.event === 'order.refunded').body);
-    expect(refunded.data).toEqual({ order_id: r.body.order_id, refund_amount: 15.75, reason: 'stars_failed', currency: 'USD' });
+    expect(refunded.data).toEqual({ order_id: r.body.order_id, refund_amount: 15.75, reason: 'stars_failed', currency: 'USD', client_reference: null });
     expect(await check()).toEqual({ ok: true, problems: [] });
   });
 
@@ -339,7 +340,7 @@ describe('when Premium is ordered', () => {
     expect((await p.call('GET', `/orders/${r.body.order_id}`)).body).toMatchObject({ status: 'failed', refunded: true });
     expect((await balance(p)).USD).toBe('100.00');
     const ev = t.db.$client.prepare("select body from events where order_id = ? and event = 'order.refunded'").get(r.body.order_id) as any;
-    expect(JSON.parse(ev.body).data).toEqual({ order_id: r.body.order_id, refund_amount: 12.59, reason: 'premium_canceled', currency: 'USD' });
+    expect(JSON.parse(ev.body).data).toEqual({ order_id: r.body.order_id, refund_amount: 12.59, reason: 'premium_canceled', currency: 'USD', client_reference: null });
     expect(await check()).toEqual({ ok: true, problems: [] });
   });
 

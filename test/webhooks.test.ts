@@ -355,10 +355,10 @@ describe('the request made by the service', () => {
     // exact bytes: refund_amount is a JSON number (no quotes)
     const amount = Number(order.partner_price);
     expect(refunded.raw.toString('utf8')).toBe(
-      `{"event": "order.refunded", "order_id": "${order.order_id}", "data": {"order_id": "${order.order_id}", "refund_amount": ${amount}, "reason": "stars_failed", "currency": "USD"}}`,
+      `{"event": "order.refunded", "order_id": "${order.order_id}", "data": {"order_id": "${order.order_id}", "refund_amount": ${amount}, "reason": "stars_failed", "currency": "USD", "client_reference": null}}`,
     );
     const rd = bodyOf(refunded).data;
-    expect(rd).toEqual({ order_id: order.order_id, refund_amount: amount, reason: 'stars_failed', currency: 'USD' });
+    expect(rd).toEqual({ order_id: order.order_id, refund_amount: amount, reason: 'stars_failed', currency: 'USD', client_reference: null });
     expect(typeof rd.refund_amount).toBe('number');
 
     const failed = reqs.find((q) => hdr(q, 'x-webhook-event') === 'order.failed')!;
@@ -410,7 +410,7 @@ describe('the request made by the service', () => {
     const reqs = forOrder(r.requests, second.order_id);
     expect(reqs.map((x) => hdr(x, 'x-webhook-event')).sort()).toEqual(['order.failed', 'order.refunded']);
     const rd = bodyOf(reqs.find((x) => hdr(x, 'x-webhook-event') === 'order.refunded')!).data;
-    expect(rd).toEqual({ order_id: second.order_id, refund_amount: Number(second.partner_price), reason: 'stars_failed', currency: 'USD' });
+    expect(rd).toEqual({ order_id: second.order_id, refund_amount: Number(second.partner_price), reason: 'stars_failed', currency: 'USD', client_reference: null });
     const fd = bodyOf(reqs.find((x) => hdr(x, 'x-webhook-event') === 'order.failed')!).data;
     expect(fd).toMatchObject({ status: 'failed', refunded: true });
   });

@@ -1,6 +1,6 @@
 import type { Api } from 'grammy';
 import { ownerChats, partnerChats } from '../../src/app/bot-users.js';
-import type { OrderOutcome, TopupCredited } from '../../src/app/event-bus.js';
+import type { Alert, OrderOutcome, TopupCredited } from '../../src/app/event-bus.js';
 import { getOwnOrder } from '../../src/app/orders/query.js';
 import type { BotDeps } from '../context.js';
 import { orderInfo, textsOf } from '../texts/index.js';
@@ -21,6 +21,19 @@ export async function notifyOrderOutcome(api: Api, env: BotDeps, e: OrderOutcome
         await api.sendMessage(chatId, text);
       } catch (err) {
         env.deps.log.warn({ err, chatId, orderId: e.orderId }, 'order notification not delivered');
+      }
+    }),
+  );
+}
+
+/** Tells the partner's owners that their webhook server did not take an event after its last retry. */
+export async function notifyWebhookGaveUp(api: Api, env: BotDeps, a: Extract<Alert, { kind: 'webhook_gave_up' }>): Promise<void> {
+  await Promise.all(
+    ownerChats(env.deps, a.partnerId).map(async ({ chatId, language }) => {
+      try {
+        await api.sendMessage(chatId, textsOf(language).notify.webhookGaveUp(a.event, a.orderId, a.reason));
+      } catch (err) {
+        env.deps.log.warn({ err, chatId, orderId: a.orderId }, 'webhook give-up notice not delivered');
       }
     }),
   );

@@ -1,13 +1,14 @@
-import { Composer, type Api } from 'grammy';
+import { Composer, type Api, type InlineKeyboard } from 'grammy';
 import type { Alert } from '../../src/app/event-bus.js';
 import { listDeposits } from '../../src/app/deposits.js';
 import { getOperatorOrder, listReviews, resolveReview } from '../../src/app/orders/review.js';
+import { partnerView } from '../../src/app/partners.js';
 import { ApiError } from '../../src/domain/errors.js';
 import type { BotContext, BotDeps } from '../context.js';
 import { DEPOSIT_CONVERSATION } from '../conversations/deposit.js';
 import { DEPOSIT_DATA, REVIEW_DATA } from '../keyboards/data.js';
 import { operatorLanguage } from '../operator-language.js';
-import { depositKeyboard, reviewKeyboard } from '../keyboards/review.js';
+import { depositKeyboard, reviewConfirmKeyboard, reviewKeyboard } from '../keyboards/review.js';
 import { orderInfo, textsOf, type OrderInfo, type Texts } from '../texts/index.js';
 
 /**
@@ -18,12 +19,22 @@ import { orderInfo, textsOf, type OrderInfo, type Texts } from '../texts/index.j
 export const REVIEWS_SHOWN = 20;
 export const DEPOSITS_SHOWN = 20;
 
-/** The review stage of an order waiting for review, or null. */
-function reviewStageOf(env: BotDeps, orderId: string): string | null {
+/** An order waiting for review: its stage, partner and what the alert shows; null when it is not waiting. */
+function reviewOf(env: BotDeps, orderId: string): { stage: string; partnerId: number; info: OrderInfo } | null {
   try {
-    return getOperatorOrder(env.deps, orderId).review?.stage ?? null;
+    const o = getOperatorOrder(env.deps, orderId);
+    return o.review ? { stage: o.review.stage, partnerId: o.partner_id, info: orderInfo(o) } : null;
   } catch {
     return null;
+  }
+}
+
+/** A partner as alerts name it: its name and id. */
+export function partnerLabel(env: BotDeps, t: Texts, partnerId: number): string {
+  try {
+    return t.operator.partner(partnerView(env.deps, partnerId).name, partnerId);
+  } catch {
+    return t.operator.partner(null, partnerId);
   }
 }
 
@@ -45,7 +56,7 @@ export function operatorFeature(): Composer<BotContext> {
     await ctx.reply(ctx.t.operator.header(items.length));
     for (const o of items.slice(0, REVIEWS_SHOWN)) {
       const info = orderInfo(o);
-      await ctx.reply(ctx.t.operator.review(info.order_id, o.partner_id, o.review?.stage ?? 'review', info), {
+      await ctx.reply(ctx.t.operator.review(info.order_id, partnerLabel(ctx.env, ctx.t, o.partner_id), o.review?.stage ?? 'review', info), {
         reply_markup: reviewKeyboard(ctx.t, info.order_id),
       });
     }
@@ -53,27 +64,37 @@ export function operatorFeature(): Composer<BotContext> {
 
   c.callbackQuery(REVIEW_DATA, async (ctx) => {
     if (!ctx.isOperator) return void (await ctx.answerCallbackQuery({ text: ctx.t.common.operatorsOnly }));
-    const outcome = ctx.match[1] === 'd' ? 'delivered' : 'refunded';
+    const kind = ctx.match[1];
     const orderId = ctx.match[2];
-    const { deps } = ctx.env;
-    const t = ctx.t;
+    const { env, t } = ctx;
     // The alert is written anew in the presser's language (not appended to a text in another language).
-    const before = orderOrNull(ctx.env, orderId);
-    const stage = reviewStageOf(ctx.env, orderId);
-    const alert = (o: OrderInfo | null, partnerId: number) => t.operator.review(orderId, partnerId, stage ?? 'review', o);
-    try {
-      const o = resolveReview(deps, orderId, outcome, `telegram:${ctx.from.id}`);
-      await ctx.answerCallbackQuery();
-      await ctx.editMessageText(`${alert(before, o.partner_id)}\n\n${t.operator.resolved(orderId, outcome, orderInfo(o))}`);
-    } catch (e) {
-      if (!(e instanceof ApiError) || (e.code !== 'not_in_review' && e.code !== 'not_found')) throw e;
+    const r = reviewOf(env, orderId);
+    const msg = ctx.callbackQuery.message;
+    const stale = async () => {
       await ctx.answerCallbackQuery({ text: t.operator.notInReview });
       // Check before editing: a message already without buttons was settled before (no failing edit).
-      const buttons = ctx.callbackQuery.message?.reply_markup?.inline_keyboard.length ?? 0;
-      if (buttons === 0) return;
-      const now = orderOrNull(ctx.env, orderId);
-      const text = now ? `${ctx.callbackQuery.message?.text ?? ''}\n\n${t.operator.settledBefore(now)}`.trim() : t.operator.notInReview;
-      await ctx.editMessageText(text);
+      if (!msg?.reply_markup?.inline_keyboard.length) return;
+      const now = orderOrNull(env, orderId);
+      await ctx.editMessageText(now ? `${msg.text ?? ''}\n\n${t.operator.settledBefore(now)}`.trim() : t.operator.notInReview);
+    };
+    if (!r) return stale();
+    const alert = t.operator.review(orderId, partnerLabel(env, t, r.partnerId), r.stage, r.info);
+    const outcome = kind.toLowerCase() === 'd' ? 'delivered' : 'refunded';
+    const show = async (text: string, markup?: InlineKeyboard) => {
+      await ctx.answerCallbackQuery();
+      const same = msg?.text === text && JSON.stringify(msg?.reply_markup?.inline_keyboard ?? []) === JSON.stringify(markup?.inline_keyboard ?? []);
+      if (!same) await ctx.editMessageText(text, markup ? { reply_markup: markup } : {});
+    };
+    // Deliver and Refund move money: they ask "are you sure?" first; No brings the alert back.
+    if (kind === 'd' || kind === 'r')
+      return show(`${alert}\n\n${kind === 'd' ? t.operator.confirmDeliver(r.info) : t.operator.confirmRefund(r.info)}`, reviewConfirmKeyboard(t, outcome, orderId));
+    if (kind === 'n') return show(alert, reviewKeyboard(t, orderId));
+    try {
+      const o = resolveReview(env.deps, orderId, outcome, `telegram:${ctx.from.id}`);
+      await show(`${alert}\n\n${t.operator.resolved(orderId, outcome, orderInfo(o))}`);
+    } catch (e) {
+      if (!(e instanceof ApiError) || (e.code !== 'not_in_review' && e.code !== 'not_found')) throw e;
+      await stale();
     }
   });
 
@@ -99,11 +120,11 @@ export function operatorFeature(): Composer<BotContext> {
 export function alertMessage(env: BotDeps, t: Texts, a: Alert): { text: string; reviewOrderId?: string; depositId?: string } {
   switch (a.kind) {
     case 'review':
-      return { text: t.operator.review(a.orderId, a.partnerId, a.stage, orderOrNull(env, a.orderId)), reviewOrderId: a.orderId };
+      return { text: t.operator.review(a.orderId, partnerLabel(env, t, a.partnerId), a.stage, orderOrNull(env, a.orderId)), reviewOrderId: a.orderId };
     case 'order_failure':
-      return { text: t.operator.failure(a.orderId, a.partnerId, a.reason) };
+      return { text: t.operator.failure(a.orderId, partnerLabel(env, t, a.partnerId), a.reason) };
     case 'webhook_gave_up':
-      return { text: t.operator.webhookGaveUp(a.orderId, a.partnerId, a.event, a.reason) };
+      return { text: t.operator.webhookGaveUp(a.orderId, partnerLabel(env, t, a.partnerId), a.event, a.reason) };
     case 'unmatched_deposit':
       return { text: t.operator.unmatchedDeposit(a.depositId, a.amount, a.asset, a.network, a.reason), depositId: a.depositId };
     case 'storage_unavailable':

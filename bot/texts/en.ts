@@ -26,6 +26,25 @@ const WEBHOOK_REASONS: Record<string, string> = {
 };
 
 const ROLE: Record<string, string> = { owner: 'owner', staff: 'staff' };
+const REVIEW_STAGE: Record<string, string> = {
+  transfer: 'the gift was bought, its transfer to the recipient failed',
+  delivery_unconfirmed: 'the stars were sent, the delivery was never confirmed',
+};
+const OPERATOR_REASON: Record<string, string> = {
+  insufficient_funds: 'the purchase wallet lacks funds (top it up; the partner was refunded)',
+  hub_rejected: 'the supplier hub rejected the purchase (the partner was refunded)',
+  queue_rejected: 'the supplier queue rejected the order (the partner was refunded)',
+};
+
+/**
+ * An order in English words with its label, which stays Russian by the contract (partner-api.md rule 7):
+ * "100 stars for @alice (order label: 100 звёзд Telegram для @alice)".
+ */
+function described(o: OrderInfo): string {
+  const to = `@${o.recipient.replace(/^@/, '')}`;
+  const words = o.type === 'stars' ? `${o.quantity} stars for ${to}` : o.type === 'premium' ? `Telegram Premium for ${o.quantity} months for ${to}` : `gift ${o.gift ?? ''} for ${to}`;
+  return `${words} (order label: ${o.label})`;
+}
 
 /** An order in a few words (buttons). */
 function what(o: OrderInfo): string {
@@ -158,7 +177,7 @@ export const en = {
     btnConfirm: '✅ Confirm',
     btnRetry: '🔁 Try again',
     accepted: (o: OrderInfo) =>
-      `✅ Order ${o.order_id} accepted: ${o.label}.\nDebited: ${o.partner_price} ${o.currency}. Status: ${status(o)}.\nI will write when it is done.`,
+      `✅ Order ${o.order_id} accepted: ${described(o)}.\nDebited: ${o.partner_price} ${o.currency}. Status: ${status(o)}.\nI will write when it is done.`,
     already: (o: OrderInfo) => `This confirmation was already used: order ${o.order_id}, status ${status(o)}.`,
     retryHint: 'You can try again with the same confirmation (no double charge) or cancel.',
     nothingOffered: 'No product can be ordered right now: all are switched off. Try again later.',
@@ -218,12 +237,14 @@ export const en = {
     notFound: 'No such order.',
   },
   notify: {
-    completed: (o: OrderInfo) => `✅ Order ${o.order_id} completed: ${o.label}.${o.giftUrl ? `\nGift page: ${o.giftUrl}` : ''}`,
+    completed: (o: OrderInfo) => `✅ Order ${o.order_id} completed: ${described(o)}.${o.giftUrl ? `\nGift page: ${o.giftUrl}` : ''}`,
     failed: (o: OrderInfo) =>
       o.refunded
-        ? `❌ Order ${o.order_id} failed: ${o.label}.\nWhy: ${failureWhy(o)}\n${o.partner_price} ${o.currency} returned to the balance. ${failureNext(o)}`
-        : `⏳ Order ${o.order_id} did not go through automatically: ${o.label}.\nSupport is checking it; the money is not refunded yet. You will hear the outcome here.`,
-    refunded: (o: OrderInfo) => `↩️ Order ${o.order_id}: ${o.partner_price} ${o.currency} returned to the balance (${o.label}).\nWhy: ${failureWhy(o)} ${failureNext(o)}`,
+        ? `❌ Order ${o.order_id} failed: ${described(o)}.\nWhy: ${failureWhy(o)}\n${o.partner_price} ${o.currency} returned to the balance. ${failureNext(o)}`
+        : `⏳ Order ${o.order_id} did not go through automatically: ${described(o)}.\nSupport is checking it; the money is not refunded yet. You will hear the outcome here.`,
+    refunded: (o: OrderInfo) => `↩️ Order ${o.order_id}: ${o.partner_price} ${o.currency} returned to the balance (${described(o)}).\nWhy: ${failureWhy(o)} ${failureNext(o)}`,
+    webhookGaveUp: (event: string, orderId: string, reason: string) =>
+      `📭 Your webhook server did not accept ${event} for order ${orderId}, and the last retry is over (${reason}). The order itself is not affected. Check your server and the address (/webhook); GET /orders shows the current state.`,
     topupCredited: (amount: string, currency: string) => `💰 Top-up credited: ${amount} ${currency}. See /balance.`,
   },
   owner: {
@@ -288,11 +309,21 @@ export const en = {
       `Webhook secret (shown only once, store it now):\n<code>${esc(secret)}</code>${hadSecret ? '\nThe previous secret no longer works.' : ''}`,
   },
   operator: {
-    review: (orderId: string, partnerId: number, stage: string, o: OrderInfo | null) =>
-      [`🔎 Manual review needed: order ${orderId} of partner #${partnerId} (${stage}).`, ...(o ? [o.label, `${o.partner_price} ${o.currency}`] : [])].join('\n'),
-    failure: (orderId: string, partnerId: number, reason: string) => `⚠️ Order ${orderId} of partner #${partnerId} failed: ${reason}.`,
-    webhookGaveUp: (orderId: string, partnerId: number, event: string, reason: string) =>
-      `📭 Webhook ${event} for order ${orderId} of partner #${partnerId} was given up: ${reason}.`,
+    review: (orderId: string, partner: string, stage: string, o: OrderInfo | null) =>
+      [
+        `🔎 Manual review needed: order ${orderId} of partner ${partner}.`,
+        `Where it stopped: ${REVIEW_STAGE[stage] ?? stage}.`,
+        ...(o ? [o.label, `${o.partner_price} ${o.currency}`] : []),
+      ].join('\n'),
+    failure: (orderId: string, partner: string, reason: string) => `⚠️ Order ${orderId} of partner ${partner} failed: ${OPERATOR_REASON[reason] ?? reason}.`,
+    webhookGaveUp: (orderId: string, partner: string, event: string, reason: string) =>
+      `📭 Webhook ${event} for order ${orderId} of partner ${partner} was given up after its last attempt (${reason}). The owners were told.`,
+    confirmDeliver: (o: OrderInfo | null) => `Mark this order delivered${o ? ` (${o.label})` : ''}? The partner keeps being charged and is told it is completed.`,
+    confirmRefund: (o: OrderInfo | null) => `Refund this order${o ? `: ${o.partner_price} ${o.currency} back to the partner's balance` : ''}?`,
+    partner: (name: string | null, id: number) => (name ? `“${name}” (#${id})` : `#${id}`),
+    btnSureDeliver: '✅ Yes, delivered',
+    btnSureRefund: '↩️ Yes, refund',
+    btnNotSure: '✖ No',
     unmatchedDeposit: (depositId: string, amount: string, asset: string, network: string, reason: string) =>
       `💰 Deposit ${depositId} of ${amount} ${asset} on ${network} was not credited automatically: ${reason}. Credit it to a partner or close it with a note.`,
     storageDown: (reason: string, detail: string) =>

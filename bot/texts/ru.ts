@@ -28,6 +28,15 @@ const WEBHOOK_REASONS: Record<string, string> = {
 };
 
 const ROLE: Record<string, string> = { owner: 'владелец', staff: 'сотрудник' };
+const REVIEW_STAGE: Record<string, string> = {
+  transfer: 'подарок куплен, передача получателю не удалась',
+  delivery_unconfirmed: 'звёзды отправлены, доставка не подтверждена',
+};
+const OPERATOR_REASON: Record<string, string> = {
+  insufficient_funds: 'на кошельке для покупок не хватает средств (пополните его; партнёру деньги вернулись)',
+  hub_rejected: 'хаб поставщика отклонил покупку (партнёру деньги вернулись)',
+  queue_rejected: 'очередь поставщика отклонила заказ (партнёру деньги вернулись)',
+};
 
 /** Заказ в двух словах (кнопки). */
 function what(o: OrderInfo): string {
@@ -228,6 +237,8 @@ export const ru: Texts = {
         ? `❌ Заказ ${o.order_id} не выполнен: ${o.label}.\nПричина: ${failureWhy(o)}\n${o.partner_price} ${o.currency} возвращены на баланс. ${failureNext(o)}`
         : `⏳ Заказ ${o.order_id} не прошёл автоматически: ${o.label}.\nЕго проверяет поддержка; деньги пока не возвращены. Итог придёт сюда.`,
     refunded: (o: OrderInfo) => `↩️ Заказ ${o.order_id}: ${o.partner_price} ${o.currency} возвращены на баланс (${o.label}).\nПричина: ${failureWhy(o)} ${failureNext(o)}`,
+    webhookGaveUp: (event: string, orderId: string, reason: string) =>
+      `📭 Ваш сервер вебхуков не принял ${event} по заказу ${orderId}, повторные попытки закончились (${reason}). Сам заказ не затронут. Проверьте сервер и адрес (/webhook); текущее состояние — в GET /orders.`,
     topupCredited: (amount: string, currency: string) => `💰 Пополнение зачислено: ${amount} ${currency}. Баланс — /balance.`,
   },
   owner: {
@@ -292,11 +303,21 @@ export const ru: Texts = {
       `Секрет вебхука (показывается один раз, сохраните его сейчас):\n<code>${esc(secret)}</code>${hadSecret ? '\nПрежний секрет больше не работает.' : ''}`,
   },
   operator: {
-    review: (orderId: string, partnerId: number, stage: string, o: OrderInfo | null) =>
-      [`🔎 Нужна ручная проверка: заказ ${orderId} партнёра №${partnerId} (${stage}).`, ...(o ? [o.label, `${o.partner_price} ${o.currency}`] : [])].join('\n'),
-    failure: (orderId: string, partnerId: number, reason: string) => `⚠️ Заказ ${orderId} партнёра №${partnerId} не выполнен: ${reason}.`,
-    webhookGaveUp: (orderId: string, partnerId: number, event: string, reason: string) =>
-      `📭 Вебхук ${event} по заказу ${orderId} партнёра №${partnerId} не доставлен, попытки прекращены: ${reason}.`,
+    review: (orderId: string, partner: string, stage: string, o: OrderInfo | null) =>
+      [
+        `🔎 Нужна ручная проверка: заказ ${orderId} партнёра ${partner}.`,
+        `Где остановился: ${REVIEW_STAGE[stage] ?? stage}.`,
+        ...(o ? [o.label, `${o.partner_price} ${o.currency}`] : []),
+      ].join('\n'),
+    failure: (orderId: string, partner: string, reason: string) => `⚠️ Заказ ${orderId} партнёра ${partner} не выполнен: ${OPERATOR_REASON[reason] ?? reason}.`,
+    webhookGaveUp: (orderId: string, partner: string, event: string, reason: string) =>
+      `📭 Вебхук ${event} по заказу ${orderId} партнёра ${partner} не доставлен, попытки прекращены (${reason}). Владельцам сообщено.`,
+    confirmDeliver: (o: OrderInfo | null) => `Отметить заказ доставленным${o ? ` (${o.label})` : ''}? Деньги партнёру не вернутся, ему придёт «выполнен».`,
+    confirmRefund: (o: OrderInfo | null) => `Вернуть деньги за заказ${o ? `: ${o.partner_price} ${o.currency} на баланс партнёра` : ''}?`,
+    partner: (name: string | null, id: number) => (name ? `«${name}» (№${id})` : `№${id}`),
+    btnSureDeliver: '✅ Да, доставлен',
+    btnSureRefund: '↩️ Да, вернуть',
+    btnNotSure: '✖ Нет',
     unmatchedDeposit: (depositId: string, amount: string, asset: string, network: string, reason: string) =>
       `💰 Поступление ${depositId} на ${amount} ${asset} в сети ${network} не зачислено автоматически: ${reason}. Зачислите его партнёру или закройте с пометкой.`,
     storageDown: (reason: string, detail: string) =>

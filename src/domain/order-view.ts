@@ -20,6 +20,7 @@ export interface OrderRecord {
   failureReason: string | null;
   gift: Record<string, unknown> | null;
   delivery: Record<string, unknown> | null;
+  clientReference: string | null;
   createdAt: number;
   completedAt: number | null;
 }
@@ -47,6 +48,7 @@ export function orderView(o: OrderRecord, opts: { withRetail: boolean } = { with
   v.created_at = localIso(o.createdAt);
   v.completed_at = o.completedAt === null ? null : offsetIso(o.completedAt);
   v.refunded = o.refunded;
+  v.client_reference = o.clientReference;
   if (o.type === 'nft') {
     v.gift = o.gift;
     v.delivery = o.delivery ?? null;
@@ -69,5 +71,6 @@ export function refundData(o: OrderRecord, reason: RefundReason): Record<string,
     currency: o.currency,
   };
   if (o.type === 'nft') d.refund_amount_ton = formatAmount(o.amount, 'TON');
+  d.client_reference = o.clientReference;
   return d;
 }

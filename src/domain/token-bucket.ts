@@ -29,3 +29,23 @@ export function take(bucket: Bucket | undefined, now: number, rule: BucketRule):
   const waitMs = (1 - tokens) / perMs;
   return { allowed: false, bucket: { tokens, updatedAt: now }, retryAfter: Math.max(1, Math.ceil(waitMs / 1000)) };
 }
+
+/**
+ * The budget a bucket shows in the RateLimit-* headers (IETF draft "RateLimit header fields"): `limit` is
+ * the capacity (the most requests that can be sent at once), `remaining` the whole tokens left, `reset`
+ * whole seconds until the bucket is full again (0 when it is).
+ */
+export interface Budget {
+  limit: number;
+  remaining: number;
+  reset: number;
+}
+
+export function budgetOf(bucket: Bucket, rule: BucketRule): Budget {
+  const missing = Math.max(0, rule.capacity - bucket.tokens);
+  return {
+    limit: rule.capacity,
+    remaining: Math.max(0, Math.floor(bucket.tokens)),
+    reset: missing === 0 ? 0 : Math.ceil(missing / (rule.perMinute / 60)),
+  };
+}

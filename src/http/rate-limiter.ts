@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import { fail } from '../domain/errors.js';
-import { take, type Bucket, type BucketRule } from '../domain/token-bucket.js';
+import { budgetOf, take, type Bucket, type BucketRule, type Budget } from '../domain/token-bucket.js';
 
 export type LimitScope = 'key' | 'validate_recipient' | 'nft_catalog' | 'nft_orders' | 'app_user';
 
@@ -22,22 +22,27 @@ export class RateLimiter {
     private readonly rules: Record<LimitScope, ScopeRule>,
   ) {}
 
-  /** Takes one token or throws 429 rate_limited with the contract's body and Retry-After. */
-  hit(scope: LimitScope, subject: string | number): void {
+  /**
+   * Takes one token or throws 429 rate_limited with the contract's body and Retry-After (and, with
+   * `budgetHeaders`, the RateLimit-* headers of this scope). Returns the budget left.
+   */
+  hit(scope: LimitScope, subject: string | number, budgetHeaders = false): Budget {
     const now = this.clock.now();
     const rule = this.rules[scope];
     const id = `${scope}:${subject}`;
     const r = take(this.buckets.get(id), now, rule);
     this.buckets.set(id, r.bucket);
     this.sweep(now);
+    const budget = budgetOf(r.bucket, rule);
     if (!r.allowed) {
       fail(
         'rate_limited',
         `Rate limit exceeded for scope ${scope}. Retry in ${r.retryAfter} s.`,
         { scope, limit: rule.limit, window_seconds: 60, retry_after: r.retryAfter },
-        { 'Retry-After': String(r.retryAfter) },
+        { 'Retry-After': String(r.retryAfter), ...(budgetHeaders ? rateLimitHeaders(budget) : {}) },
       );
     }
+    return budget;
   }
 
   /** Drops buckets that have refilled completely (they equal a fresh bucket). */
@@ -46,4 +51,9 @@ export class RateLimiter {
     this.lastSweep = now;
     for (const [id, b] of this.buckets) if (now - b.updatedAt > 120_000) this.buckets.delete(id);
   }
+}
+
+/** The RateLimit-* header fields of a budget (issue 15: on every partner API answer, for the key's general budget). */
+export function rateLimitHeaders(b: Budget): Record<string, string> {
+  return { 'RateLimit-Limit': String(b.limit), 'RateLimit-Remaining': String(b.remaining), 'RateLimit-Reset': String(b.reset) };
 }

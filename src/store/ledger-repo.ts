@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, lt, lte, sql } from 'drizzle-orm';
 import type { Currency } from '../domain/money.js';
 import { planEntry, type EntryKind } from '../domain/ledger-rules.js';
 import type { Conn } from './db.js';
@@ -132,4 +132,33 @@ export function entriesWithoutOrder(conn: Conn) {
   return conn.all<{ entry_id: number; order_id: string }>(sql`
     select e.entry_id, e.order_id from ledger_entries e
     where e.order_id is not null and not exists (select 1 from orders o where o.order_id = e.order_id)`);
+}
+
+export interface EntryFilter {
+  partnerId: number;
+  currency: Currency;
+  from?: number;
+  to?: number;
+  /** keyset: entries with an id below this one (newest first) */
+  beforeId?: number;
+  limit: number;
+}
+
+/**
+ * A partner's entries of one currency, newest first, over the index ledger_partner (partner, currency,
+ * entry id): the partner API's GET /ledger reads each currency this way and merges, so no index is added
+ * to the order path. One prepared statement per combination of filters.
+ */
+export function listEntriesNewestFirst(conn: Conn, f: EntryFilter): LedgerEntryRow[] {
+  const used = (['from', 'to', 'beforeId'] as const).filter((k) => f[k] !== undefined);
+  const q = prepared(conn, `listEntriesNewestFirst:${used.join(',')}`, () => {
+    const conds = [eq(ledgerEntries.partnerId, sql.placeholder('partnerId')), eq(ledgerEntries.currency, sql.placeholder('currency'))];
+    if (f.from !== undefined) conds.push(gte(ledgerEntries.createdAt, sql.placeholder('from')));
+    if (f.to !== undefined) conds.push(lte(ledgerEntries.createdAt, sql.placeholder('to')));
+    if (f.beforeId !== undefined) conds.push(lt(ledgerEntries.entryId, sql.placeholder('beforeId')));
+    return conn.select().from(ledgerEntries).where(and(...conds)).orderBy(desc(ledgerEntries.entryId)).limit(sql.placeholder('limit')).prepare();
+  });
+  const params: Record<string, unknown> = { partnerId: f.partnerId, currency: f.currency, limit: f.limit };
+  for (const k of used) params[k] = f[k];
+  return q.all(params);
 }

@@ -77,6 +77,7 @@ export interface OrderFilter {
   partnerId: number;
   status?: string;
   type?: string;
+  clientReference?: string;
   from?: number;
   to?: number;
   /** keyset: orders with seq below this one (newest first) */
@@ -89,11 +90,13 @@ export interface OrderFilter {
  * prepared statement per combination of filters; the rows come from getOrder.
  */
 export function listOrderIds(conn: Conn, f: OrderFilter): { seq: number; orderId: string }[] {
-  const used = (['status', 'type', 'from', 'to', 'beforeSeq'] as const).filter((k) => f[k] !== undefined);
+  const used = (['status', 'type', 'clientReference', 'from', 'to', 'beforeSeq'] as const).filter((k) => f[k] !== undefined);
   const q = prepared(conn, `listOrderIds:${used.join(',')}`, () => {
     const conds = [eq(orders.partnerId, sql.placeholder('partnerId'))];
     if (f.status !== undefined) conds.push(eq(orders.status, sql.placeholder('status')));
     if (f.type !== undefined) conds.push(eq(orders.type, sql.placeholder('type')));
+    // `is not null` lets SQLite use the partial index orders_partner_ref_seq
+    if (f.clientReference !== undefined) conds.push(eq(orders.clientReference, sql.placeholder('clientReference')), isNotNull(orders.clientReference));
     if (f.from !== undefined) conds.push(gte(orders.createdAt, sql.placeholder('from')));
     if (f.to !== undefined) conds.push(lte(orders.createdAt, sql.placeholder('to')));
     if (f.beforeSeq !== undefined) conds.push(lt(orders.seq, sql.placeholder('beforeSeq')));

@@ -104,6 +104,8 @@ export const orders = sqliteTable(
     delivery: text('delivery', { mode: 'json' }).$type<Record<string, unknown>>(),
     webhookUrl: text('webhook_url'),
     idempotencyKey: text('idempotency_key').notNull(),
+    /** The partner's own reference (POST /orders `client_reference`), null when not given. */
+    clientReference: text('client_reference'),
     createdAt: integer('created_at').notNull(),
     completedAt: integer('completed_at'),
     updatedAt: integer('updated_at').notNull(),
@@ -116,6 +118,8 @@ export const orders = sqliteTable(
     // Partial indexes: an ordinary Stars order never enters them, so its insert touches two b-trees fewer.
     index('orders_in_review').on(t.reviewStage).where(sql`${t.reviewStage} is not null`),
     index('orders_open_premium').on(t.account).where(sql`${t.type} = 'premium' and ${t.status} = 'processing'`),
+    // GET /orders?client_reference=: partial too, so an order without a reference pays nothing for it
+    index('orders_partner_ref_seq').on(t.partnerId, t.clientReference, t.seq).where(sql`${t.clientReference} is not null`),
   ],
 );
 

@@ -32,13 +32,19 @@ describe('operators', () => {
     const orderId = created.body.order_id as string;
 
     const alert = await advanceUntil(() => op.fresh.find((m) => m.text.includes(`Manual review needed: order ${orderId}`)), 'the review alert');
-    expect(alert.text).toContain(`partner #${p.id}`);
+    expect(alert.text).toContain(`partner “Test partner” (#${p.id})`);
     expect(alert.text).toContain('50 звёзд Telegram для @unconfirmed_zoe');
     expect((await p.call('GET', `/orders/${orderId}`)).body).toMatchObject({ status: 'failed', refunded: false });
     // no completion message to the partner yet
     expect(staff.fresh.some((m) => m.text.includes(orderId))).toBe(false);
 
     await op.press(alert, button(alert, 'Deliver'));
+    // are you sure? (it moves money)
+    const sure = await waitFor(() => {
+      const m = w.tg.messages.find((x) => x.message_id === alert.message_id)!;
+      return m.text.includes('Mark this order delivered') && m;
+    }, 'the confirmation');
+    await op.press(sure, button(sure, 'Yes, delivered'));
     await waitFor(() => w.tg.messages.find((m) => m.message_id === alert.message_id)!.text.includes('marked delivered'), 'the alert to show the outcome');
     expect(w.tg.messages.find((m) => m.message_id === alert.message_id)!.buttons).toEqual([]);
     const view = await w.t.admin('GET', `/orders/${orderId}`);
@@ -62,6 +68,11 @@ describe('operators', () => {
     await op.expect(/Orders waiting for review: \d+/);
     const item = await op.expectMenu(`order ${orderId}`);
     await op.press(item, button(item, 'Refund'));
+    const sure = await waitFor(() => {
+      const m = w.tg.messages.find((x) => x.message_id === item.message_id)!;
+      return m.text.includes('Refund this order: 1.58 USD back') && m;
+    }, 'the confirmation');
+    await op.press(sure, button(sure, 'Yes, refund'));
     await waitFor(() => w.tg.messages.find((m) => m.message_id === item.message_id)!.text.includes('refunded'), 'refund shown');
     expect((await p.call('GET', '/me')).body.balances.USD).toBe('1000.00');
     expect((await p.call('GET', `/orders/${orderId}`)).body.refunded).toBe(true);
@@ -81,7 +92,7 @@ describe('operators', () => {
       expect(r.status).toBe(200);
       const orderId = r.body.order_id as string;
       const alert = await advanceUntil(() => op.fresh.find((m) => m.text.includes(`Order ${orderId}`)), 'the failure alert');
-      expect(alert.text).toContain('insufficient_funds');
+      expect(alert.text).toContain('failed: the purchase wallet lacks funds (top it up; the partner was refunded)');
       expect(alert.buttons).toEqual([]);
       await owner.expect(`Order ${orderId} failed`);
     } finally {
@@ -92,7 +103,7 @@ describe('operators', () => {
   it('webhook give-ups and unmatched deposits reach the operators too', async () => {
     const op = w.chat(OPERATOR);
     w.t.deps.bus.emit('alert', { kind: 'webhook_gave_up', webhookId: 'abc', orderId: 'PA-1', partnerId: 7, event: 'order.completed', reason: 'http 500' });
-    await op.expect('Webhook order.completed for order PA-1 of partner #7 was given up: http 500');
+    await op.expect('Webhook order.completed for order PA-1 of partner #7 was given up after its last attempt (http 500)');
     w.t.deps.bus.emit('alert', { kind: 'unmatched_deposit', depositId: 'dep_1', network: 'trc20', asset: 'USDT', amount: '12.34', reason: 'wrong_amount' });
     await op.expect('Deposit dep_1 of 12.34 USDT on trc20 was not credited automatically: wrong_amount');
   });

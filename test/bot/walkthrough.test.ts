@@ -149,9 +149,20 @@ describe('bug 3 and bug 6: operator alerts', () => {
     expect(alertRu!.text).toContain(`Нужна ручная проверка: заказ ${orderId}`);
     expect(alertRu!.text).not.toMatch(/Manual|review needed/);
 
+    expect(alertRu!.text).toContain('партнёра «Test partner» (№');
+    expect(alertEn.text).toContain(`of partner “Test partner” (#${p.id}).`);
+    expect(alertEn.text).toContain('Where it stopped: the stars were sent, the delivery was never confirmed.');
+    // Deliver asks first; No brings the alert back as it was
+    await en.press(alertEn, button(alertEn, 'Deliver'));
+    await waitFor(() => current(alertEn).text.includes('Mark this order delivered'), `are you sure: ${JSON.stringify(current(alertEn))} ${JSON.stringify(w.tg.refused)}`);
+    await en.press(current(alertEn), button(current(alertEn), 'No'));
+    await waitFor(() => current(alertEn).text === alertEn.text && current(alertEn).buttons.length === 1, 'the alert back');
+    expect((await w.t.admin('GET', `/orders/${orderId}`)).body.review).not.toBeNull();
     await ru.press(alertRu!, button(alertRu, 'Доставлен'));
+    await waitFor(() => current(alertRu!).text.includes('Отметить заказ доставленным'), 'уверены?');
+    await ru.press(current(alertRu!), button(current(alertRu!), 'Да, доставлен'));
     await waitFor(() => current(alertRu!).text.includes('отмечен доставленным'), 'the Russian alert resolved');
-    expect(current(alertRu!).text).not.toMatch(/[A-Za-z]{4,} [a-z]{3,}/); // no English sentence in it
+    expect(current(alertRu!).text.replace('Test partner', '')).not.toMatch(/[A-Za-z]{4,} [a-z]{3,}/); // no English sentence in it (the partner's name is data)
     expect(current(alertRu!).buttons).toEqual([]);
 
     // the English operator presses the stale alert: told, and the alert shows what happened
@@ -396,7 +407,8 @@ describe('what orders tell their people', () => {
     await settle(w);
     const about = owner.all.filter((m) => m.text.includes(failed));
     expect(about).toHaveLength(1);
-    expect(about[0].text).toContain(`❌ Order ${failed} failed: 50 звёзд Telegram для @failstars_ann.`);
+    // the Russian label stays, explained in English words
+    expect(about[0].text).toContain(`❌ Order ${failed} failed: 50 stars for @failstars_ann (order label: 50 звёзд Telegram для @failstars_ann).`);
     expect(about[0].text).toContain('Why: the stars could not be delivered');
     expect(about[0].text).toContain('returned to the balance. You can try again with /order');
 
@@ -416,5 +428,20 @@ describe('what orders tell their people', () => {
     await owner.press(list, button(list, '🎁'));
     const details = await owner.expect(`Order ${giftOrder}`);
     expect(details.text).toContain(`Gift page: https://t.me/nft/${g.gift}`);
+  });
+});
+
+describe('owners and failing webhooks', () => {
+  it('when a webhook delivery gives up, then the partner’s owners hear it in their language, not only the operators', async () => {
+    const p = await w.t.newPartner();
+    const owner = await linked(p, 'owner', 'ru');
+    const staff = await linked(p, 'staff');
+    const op = w.chat(OPERATOR);
+    w.t.deps.bus.emit('alert', { kind: 'webhook_gave_up', webhookId: 'wh1', orderId: 'PA-424242', partnerId: p.id, event: 'order.completed', reason: 'http 500' });
+    const m = await owner.expect('Ваш сервер вебхуков не принял order.completed по заказу PA-424242');
+    expect(m.text).toContain('(http 500)');
+    await op.expect(`📭 Webhook order.completed for order PA-424242 of partner “Test partner” (#${p.id}) was given up after its last attempt (http 500). The owners were told.`);
+    await settle(w);
+    expect(staff.fresh.some((x) => x.text.includes('PA-424242'))).toBe(false);
   });
 });

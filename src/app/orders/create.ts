@@ -2,6 +2,7 @@ import { fail } from '../../domain/errors.js';
 import { InsufficientBalance } from '../../domain/ledger-rules.js';
 import { formatAmount } from '../../domain/money.js';
 import { isOrderType } from '../../domain/enums.js';
+import { CLIENT_REFERENCE_MAX, isClientReference } from '../../domain/client-reference.js';
 import { orderView } from '../../domain/order-view.js';
 import { checkWebhookUrl } from '../../domain/webhook-url-policy.js';
 import type { Tx } from '../../store/db.js';
@@ -44,6 +45,7 @@ export async function createOrder(deps: Deps, partnerId: number, body: unknown):
   if (key.length > MAX_KEY_LENGTH) fail('bad_request', `idempotency_key is at most ${MAX_KEY_LENGTH} characters.`);
   if (!isOrderType(body.type)) fail('bad_type');
   const kind = ORDER_KINDS[body.type];
+  const clientReference = parseClientReference(body.client_reference);
 
   // 2. idempotency, before anything else is judged: a replay answers with the stored order
   if (deps.sandbox?.faults.ledgerUnavailable()) fail('ledger_unavailable');
@@ -65,7 +67,7 @@ export async function createOrder(deps: Deps, partnerId: number, body: unknown):
       const recipient = await resolveRecipient(deps, parsed.recipient);
       const priced = await kind.priceFor(deps, parsed, recipient);
       // 5. one transaction: reservation, debit, order row, first job, key bound to the order
-      const order = await unitOfWorkGrouped(deps, (tx, after) => persistOrder(tx, deps, after, { orderKey, kind, priced, recipient, rawRecipient: parsed.recipient, webhookUrl }));
+      const order = await unitOfWorkGrouped(deps, (tx, after) => persistOrder(tx, deps, after, { orderKey, kind, priced, recipient, rawRecipient: parsed.recipient, webhookUrl, clientReference }));
       return { order: orderView(order), replayed: false };
     } catch (e) {
       if (e instanceof InsufficientBalance)
@@ -83,6 +85,14 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Optional; absent and null are the same (no reference). */
+function parseClientReference(v: unknown): string | null {
+  if (v === undefined || v === null) return null;
+  if (!isClientReference(v))
+    fail('validation_error', `client_reference must be a string of 1 to ${CLIENT_REFERENCE_MAX} printable characters.`, { field: 'client_reference' });
+  return v;
+}
+
 function checkOrderWebhookUrl(deps: Deps, v: unknown): string | null {
   if (v === undefined || v === null) return null;
   const r = checkWebhookUrl(v, urlPolicy(deps.config));
@@ -98,6 +108,7 @@ interface NewOrder {
   recipient: Recipient;
   rawRecipient: string;
   webhookUrl: string | null;
+  clientReference: string | null;
 }
 
 /** Step 5. A refusal (reservation, balance) rolls it all back; the key stays unbound. */
@@ -127,6 +138,7 @@ function persistOrder(tx: Tx, deps: Deps, after: AfterCommit, n: NewOrder): Orde
     gift: priced.gift,
     webhookUrl: n.webhookUrl,
     idempotencyKey: orderKey.key,
+    clientReference: n.clientReference,
     createdAt: now,
     updatedAt: now,
   });

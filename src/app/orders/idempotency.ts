@@ -14,9 +14,15 @@ import type { Deps } from '../deps.js';
  * key bound to its order, written in the debiting transaction (src/app/orders/create.ts).
  */
 
-/** SHA-256 of the canonical request (keys sorted at every level, Python json.dumps spacing). */
-export function fingerprintOf(body: { type: string; params: unknown; webhook_url: unknown }): string {
-  return crypto.hash('sha256', serializeWebhookJson(body, { sortKeys: true }), 'hex');
+/**
+ * SHA-256 of the canonical request (keys sorted at every level, Python json.dumps spacing).
+ * `client_reference` enters only when given, so a request without one keeps the fingerprint that keys
+ * bound by earlier versions store.
+ */
+export function fingerprintOf(body: { type: string; params: unknown; webhook_url: unknown; client_reference?: string | null }): string {
+  const { client_reference, ...rest } = body;
+  const canonical = client_reference === undefined || client_reference === null ? rest : body;
+  return crypto.hash('sha256', serializeWebhookJson(canonical, { sortKeys: true }), 'hex');
 }
 
 /**
@@ -30,12 +36,13 @@ const replayedFingerprints = new Map<string, string>();
 const MEMO_MAX_TEXT = 1024;
 
 function requestFingerprint(body: Record<string, unknown>, type: string): { text: string | null; fingerprint: string } {
-  const raw = JSON.stringify({ t: type, p: body.params, w: body.webhook_url });
+  const raw = JSON.stringify({ t: type, p: body.params, w: body.webhook_url, c: body.client_reference });
   const text = raw.length <= MEMO_MAX_TEXT && !raw.includes('null') ? raw : null;
   const known = text === null ? undefined : replayedFingerprints.get(text);
   if (known !== undefined) return { text, fingerprint: known };
   try {
-    return { text, fingerprint: fingerprintOf({ type, params: body.params ?? null, webhook_url: body.webhook_url ?? null }) };
+    const ref = typeof body.client_reference === 'string' ? body.client_reference : null;
+    return { text, fingerprint: fingerprintOf({ type, params: body.params ?? null, webhook_url: body.webhook_url ?? null, client_reference: ref }) };
   } catch {
     // JSON.parse turns a number like 1e400 into Infinity, which has no exact JSON form
     fail('bad_request', 'Numbers in the body must be finite.');

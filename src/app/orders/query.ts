@@ -1,4 +1,5 @@
 import { isOrderStatus, isOrderType } from '../../domain/enums.js';
+import { CLIENT_REFERENCE_MAX, isClientReference } from '../../domain/client-reference.js';
 import { fail } from '../../domain/errors.js';
 import { orderView } from '../../domain/order-view.js';
 import { parseTimeFilter } from '../../domain/time-format.js';
@@ -8,7 +9,7 @@ import { decodeCursor, encodeCursor, parseLimit } from '../paging.js';
 
 export const ORDERS_PAGE_DEFAULT = 50;
 export const ORDERS_PAGE_MAX = 200;
-const KNOWN = new Set(['status', 'type', 'from', 'to', 'cursor', 'limit']);
+const KNOWN = new Set(['status', 'type', 'client_reference', 'from', 'to', 'cursor', 'limit']);
 
 /** GET /orders/{id}: own orders only; another partner's order is "not found" too. */
 export function getOwnOrder(deps: Deps, partnerId: number, orderId: string) {
@@ -39,11 +40,14 @@ export function listOwnOrders(deps: Deps, partnerId: number, q: Record<string, u
   if (status !== undefined && !isOrderStatus(status)) fail('bad_status');
   const type = q.type as string | undefined;
   if (type !== undefined && !isOrderType(type)) fail('bad_type');
+  const clientReference = q.client_reference as string | undefined;
+  if (clientReference !== undefined && !isClientReference(clientReference))
+    fail('bad_param', `client_reference must be 1 to ${CLIENT_REFERENCE_MAX} printable characters.`, { param: 'client_reference' });
   const from = q.from === undefined ? undefined : parseTimeFilter(q.from as string) ?? fail('bad_time', 'from is not a valid time.');
   const to = q.to === undefined ? undefined : parseTimeFilter(q.to as string) ?? fail('bad_time', 'to is not a valid time.');
   const limit = parseLimit(q.limit, ORDERS_PAGE_DEFAULT, ORDERS_PAGE_MAX);
   const beforeSeq = q.cursor === undefined ? undefined : decodeCursor(q.cursor, 'o');
-  const ids = listOrderIds(deps.db, { partnerId, status, type, from, to, beforeSeq, limit: limit + 1 });
+  const ids = listOrderIds(deps.db, { partnerId, status, type, clientReference, from, to, beforeSeq, limit: limit + 1 });
   const page = ids.slice(0, limit);
   return {
     // partners poll their first page: the rows and their views mostly come from memory

@@ -37,9 +37,11 @@ function errorResponses(codes: readonly ErrorCode[]): Record<string, unknown> {
       const inner = { code: c, detail: ERRORS[c].detail, ...EXTRA_EXAMPLE[c] };
       examples[c] = { summary: `${c} (${ERRORS[c].format})`, value: ERRORS[c].format === 'flat' ? inner : { detail: inner } };
     }
-    const headers = list.some((c) => c === 'rate_limited' || c === 'product_unavailable')
+    const retry = list.some((c) => c === 'rate_limited' || c === 'product_unavailable')
       ? { 'Retry-After': { description: 'Seconds before a sensible retry (429 rate_limited; 503 product_unavailable with reason upstream_unavailable).', schema: { type: 'integer' } } }
-      : undefined;
+      : {};
+    // every answer to an authenticated request carries the key's budget; a 401 has no key
+    const headers = status === 401 ? (Object.keys(retry).length ? retry : undefined) : { ...retry, ...RATE_LIMIT_HEADERS };
     out[String(status)] = {
       description: list.map((c) => `\`${c}\` (${ERRORS[c].format}): ${ERRORS[c].detail}`).join('\n\n'),
       ...(headers ? { headers } : {}),
@@ -49,11 +51,19 @@ function errorResponses(codes: readonly ErrorCode[]): Record<string, unknown> {
   return out;
 }
 
+/** The RateLimit-* headers of the key's general budget (API_RATE_LIMIT / API_RATE_BURST token bucket). */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': { description: 'The key\'s general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute).', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left in the budget now (0 on a 429 of scope key).', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the budget is full again (0 when it is).', schema: { type: 'integer' } },
+};
+
 const EXTRA_EXAMPLE: Partial<Record<ErrorCode, Record<string, unknown>>> = {
   insufficient_balance: { currency: 'USD', balance: '3.20' },
   price_changed: { current_price: '15.750', currency: 'TON' },
   product_unavailable: { reason: 'upstream_unavailable', retry_after: 30 },
   bad_webhook_url: { reason: 'private_host' },
+  validation_error: { field: 'client_reference' },
   rate_limited: { scope: 'key', limit: 120, window_seconds: 60, retry_after: 1 },
 };
 
@@ -69,7 +79,7 @@ function operation(e: Endpoint) {
       ? { requestBody: { required: true, content: { 'application/json': { schema: ref(e.body), ...(e.bodyExamples ? { examples: e.bodyExamples } : {}) } } } }
       : {}),
     responses: {
-      '200': { description: e.okDescription, content: { 'application/json': { schema: ref(e.response), ...(e.responseExample ? { example: e.responseExample } : {}) } } },
+      '200': { description: e.okDescription, headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: ref(e.response), ...(e.responseExample ? { example: e.responseExample } : {}) } } },
       ...errorResponses([...new Set(codes)]),
     },
     ...(e.callbacks ? { callbacks: webhookCallbacks() } : {}),

@@ -86,10 +86,10 @@ export const PARTNER_ENDPOINTS: Endpoint[] = [
     okDescription: 'The order (a replay answers the same order).',
     responseExample: {
       order_id: 'PA-100001', type: 'stars', status: 'processing', partner_price: '1.58', currency: 'USD', retail: null, quantity: 100, recipient: '@durov',
-      label: '100 звёзд Telegram для @durov', created_at: '2026-03-01T12:00:00.000000', completed_at: null, refunded: false,
+      label: '100 звёзд Telegram для @durov', created_at: '2026-03-01T12:00:00.000000', completed_at: null, refunded: false, client_reference: null,
     },
     errors: [
-      'bad_json', 'bad_request', 'idempotency_required', 'bad_type', 'bad_params', 'bad_quantity', 'bad_months', 'bad_gift', 'bad_max_price', 'recipient_required', 'recipient_not_found',
+      'bad_json', 'bad_request', 'idempotency_required', 'bad_type', 'validation_error', 'bad_params', 'bad_quantity', 'bad_months', 'bad_gift', 'bad_max_price', 'recipient_required', 'recipient_not_found',
       'bad_webhook_url', 'insufficient_balance', 'gift_not_for_sale', 'gift_reserved', 'price_changed', 'idempotency_key_reuse', 'order_in_progress', 'deferred_order_exists',
       'resolver_error', 'product_unavailable', 'ledger_unavailable',
     ],
@@ -105,6 +105,7 @@ export const PARTNER_ENDPOINTS: Endpoint[] = [
     parameters: [
       q('status', 'processing, completed, partial, canceled or failed', { type: 'string', enum: [...ORDER_STATUSES] }),
       q('type', 'stars, premium or nft', { type: 'string', enum: [...ORDER_TYPES] }),
+      q('client_reference', 'only orders created with exactly this client_reference (1 to 128 printable characters, else 400 bad_param)', { type: 'string', minLength: 1, maxLength: 128 }),
       q('from', 'created at or after: ISO 8601 date or date-time (offset optional), or unix seconds'),
       q('to', 'created at or before: same formats as from'),
       q('cursor', 'the next_cursor of the previous page'),
@@ -168,5 +169,23 @@ export const PARTNER_ENDPOINTS: Endpoint[] = [
     response: 'GiftQuote',
     okDescription: 'The quote.',
     errors: ['not_found', 'product_unavailable'],
+  },
+  {
+    method: 'get',
+    path: '/ledger',
+    operationId: 'listLedger',
+    tag: 'Account',
+    summary: 'The partner\'s ledger',
+    description: 'Every movement of the balances: top-ups, order debits, refunds, each with the balance after it. Newest first, keyset paging like GET /orders: pass `next_cursor` back as `cursor`.',
+    parameters: [
+      q('currency', 'USD or TON (default: both)', { type: 'string', enum: ['USD', 'TON'] }),
+      q('from', 'created at or after: ISO 8601 date or date-time (offset optional), or unix seconds'),
+      q('to', 'created at or before: same formats as from'),
+      q('cursor', 'the next_cursor of the previous page'),
+      q('limit', 'page size, 1 to 200, default 50', { type: 'integer', minimum: 1, maximum: 200, default: 50 }),
+    ],
+    response: 'LedgerList',
+    okDescription: 'A page of entries.',
+    errors: ['bad_time', 'bad_limit', 'bad_cursor', 'bad_param'],
   },
 ];

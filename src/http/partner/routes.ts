@@ -6,7 +6,7 @@ import { createOrder } from '../../app/orders/create.js';
 import { getOwnOrder, listOwnOrders } from '../../app/orders/query.js';
 import { validateGame, validateRecipient } from '../../app/recipients.js';
 import { sendJson } from '../frozen-json.js';
-import type { RateLimiter } from '../rate-limiter.js';
+import { rateLimitHeaders, type RateLimiter } from '../rate-limiter.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,10 +31,11 @@ export function partnerRoutes(ctx: PartnerRouteDeps) {
   const { deps, keys, limiter } = ctx;
   return async (app: FastifyInstance) => {
     // A callback hook rather than an async one: it runs on every partner request and does no I/O.
-    app.addHook('onRequest', (req, _reply, done) => {
+    app.addHook('onRequest', (req, reply, done) => {
       try {
         req.partner = authenticate(deps, keys, req.headers.authorization, req.ip);
-        limiter.hit('key', req.partner.keyId);
+        // the key's general budget on every answer, errors included (a 429 of this scope carries them in its error)
+        reply.headers(rateLimitHeaders(limiter.hit('key', req.partner.keyId, true)));
       } catch (e) {
         done(e as Error);
         return;

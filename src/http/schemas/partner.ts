@@ -141,6 +141,8 @@ const Failure = z.object({
   reason: z.string().meta({ description: 'gift_not_for_sale, gift_reserved, price_above_cap, amount_above_cap, invalid_price, invalid_upstream_price, pricing_failed, gift_unavailable, invalid_recipient, insufficient_funds, nft_disabled, hub_rejected, queue_rejected, delivery_failed, manual_refund' }),
 });
 
+const clientRef = z.string().min(1).max(128).meta({ description: '1 to 128 printable characters (no control or format characters, no line separators)', example: 'shop-order-8841' });
+
 const orderFields = {
   order_id: z.string().meta({ description: 'opaque: `PA-<number>` (stars, premium) or `pa_<uuid>` (nft)', example: 'PA-100001' }),
   type: z.enum(ORDER_TYPES),
@@ -154,6 +156,7 @@ const orderFields = {
   created_at: localTime,
   completed_at: offsetTime.nullable(),
   refunded: z.boolean(),
+  client_reference: clientRef.nullable().meta({ description: 'the partner\'s own reference given at creation; null when none was given' }),
   gift: OrderGift.optional().meta({ description: 'nft only' }),
   delivery: Delivery.nullable().optional().meta({ description: 'nft only; null until completed' }),
   failure: Failure.nullable().optional().meta({ description: 'nft only; null unless failed' }),
@@ -175,6 +178,10 @@ export const OrderRequest = reg(
     idempotency_key: z.string().max(255).meta({ description: 'mandatory; the same key and params return the same order with one debit' }),
     params: z.union([StarsParams, PremiumParams, NftParams]),
     webhook_url: z.string().optional().meta({ description: 'per-order webhook address (the secret is always the dashboard one)' }),
+    client_reference: clientRef.nullable().optional().meta({
+      description:
+        'optional: your own reference, 1 to 128 printable characters, else 400 validation_error with field client_reference; stored, part of the idempotency fingerprint, returned in every order view and webhook body, and a filter of GET /orders',
+    }),
   }),
   'POST /orders body',
   { type: 'stars', idempotency_key: 'order-2026-0001', params: { quantity: 100, recipient: '@durov' } },
@@ -251,7 +258,30 @@ export const RefundEvent = reg(
       reason: z.enum(['stars_failed', 'premium_canceled', 'nft_failed', 'nft_manual_refund']),
       currency: z.enum(CURRENCIES),
       refund_amount_ton: tonAmt.optional().meta({ description: 'nft refunds: the value to reconcile against' }),
+      client_reference: clientRef.nullable().meta({ description: 'the order\'s client_reference; null when none was given' }),
     }),
   }),
   'Body of order.refunded.',
+);
+
+// --- ledger (issue 15) ------------------------------------------------------------------------------
+
+export const LedgerEntry = reg(
+  'LedgerEntry',
+  z.object({
+    entry_id: z.number().int(),
+    kind: z.enum(['topup', 'order_debit', 'order_refund']).meta({ description: 'topup: a credited deposit; order_debit: an order\'s price; order_refund: its return' }),
+    currency: z.enum(CURRENCIES),
+    amount: z.string().regex(/^-?\d+\.\d{2,3}$/).meta({ description: 'signed: negative for a debit (2 decimals USD, 3 TON)', example: '-1.58' }),
+    balance_after: z.string().regex(/^\d+\.\d{2,3}$/).meta({ description: 'the balance of `currency` right after this entry', example: '48.42' }),
+    order_id: z.string().nullable().meta({ description: 'the order of a debit or refund' }),
+    topup_id: z.string().nullable().meta({ description: 'the top-up of a credit' }),
+    created_at: offsetTime,
+  }),
+  'One entry of the partner\'s ledger.',
+);
+export const LedgerList = reg(
+  'LedgerList',
+  z.object({ items: z.array(LedgerEntry), count: z.number().int(), next_cursor: z.string().nullable() }),
+  'GET /ledger: newest first; pass next_cursor back as `cursor` for the next page (null on the last page).',
 );

@@ -1,0 +1,2 @@
+ALTER TABLE `orders` ADD `client_reference` text;--> statement-breakpoint
+CREATE INDEX `orders_partner_ref_seq` ON `orders` (`partner_id`,`client_reference`,`seq`) WHERE "orders"."client_reference" is not null;
