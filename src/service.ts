@@ -7,6 +7,7 @@ import { EventBus } from './app/event-bus.js';
 import { KeyCache } from './app/keys.js';
 import { ORDER_JOB } from './app/orders/create.js';
 import { processGoodsOrder } from './app/orders/process.js';
+import { SupplierCalls } from './app/orders/supplier-calls.js';
 import { processNftOrder } from './app/orders/nft-process.js';
 import { GiftCatalog } from './app/nft/catalog.js';
 import { nftRoutes } from './http/partner/nft-routes.js';
@@ -80,6 +81,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     bus,
     wake: () => scheduler?.nudge(),
     inFlight: new Map(),
+    supplierCalls: new SupplierCalls(),
     commits: new GroupCommit(db),
   };
 

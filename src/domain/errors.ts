@@ -71,7 +71,7 @@ export const ERRORS = {
   bad_amount: spec(400, 'flat', 'amount must be a positive decimal string.'),
   tx_hash_conflict: spec(409, 'flat', 'This tx_hash was already credited with other values.'),
   not_in_review: spec(409, 'flat', 'The order is not waiting for manual review.'),
-  not_cancelable: spec(409, 'flat', 'Only a waiting (deferred) Premium order can be canceled.'),
+  not_cancelable: spec(409, 'flat', 'Only an unfinished Premium order can be canceled.'),
   topups_not_configured: spec(503, 'flat', 'Top-ups are not configured: no deposit addresses.'),
   topup_amount_unavailable: spec(503, 'flat', 'No free exact amount near the requested one. Retry later or ask for another amount.'),
   deposit_not_unmatched: spec(409, 'flat', 'Only an unmatched deposit can be resolved.'),

@@ -58,13 +58,26 @@ export function resolveReview(deps: Deps, orderId: string, outcome: unknown, act
   return operatorOrderView(deps, updated);
 }
 
-/** Support cancels a waiting (deferred) Premium order: canceled, refunded, premium_canceled. */
-export function cancelDeferred(deps: Deps, orderId: string, note: unknown, actor: string) {
+/**
+ * Support cancels an unfinished Premium order (operator-api.md: before its first delivery attempt or
+ * between daily retries): canceled, refunded, premium_canceled. A supplier call for the order that is under
+ * way is waited for (SupplierCalls.waitMs at most) and its outcome decides: delivered meanwhile is 409
+ * not_cancelable; still waiting is canceled. The check and the cancellation then run without a pause, and
+ * the order's job is deleted in the same transaction, so no later call can deliver a refunded order.
+ */
+export async function cancelPremium(deps: Deps, orderId: string, note: unknown, actor: string) {
   const order = requireOrder(deps, orderId);
-  if (order.type !== 'premium' || order.status !== 'processing' || order.stage !== 'deferred') fail('not_cancelable');
+  if (order.type !== 'premium') fail('not_cancelable', 'Only an unfinished Premium order can be canceled.', { reason: 'not_premium' });
+  while (deps.supplierCalls.busy(orderId)) {
+    if (!(await deps.supplierCalls.idle(orderId)))
+      fail('not_cancelable', 'A delivery attempt for this order is still under way at the supplier. Retry the cancellation in a few seconds.', { reason: 'delivery_in_progress' });
+  }
   const updated = unitOfWork(deps, (tx, after) => {
     const fresh = getOrder(tx, orderId)!;
-    if (fresh.stage !== 'deferred') fail('not_cancelable');
+    if (fresh.status !== 'processing') {
+      const reason = fresh.status === 'completed' ? 'delivered' : 'finished';
+      fail('not_cancelable', reason === 'delivered' ? 'The order was delivered: it can no longer be canceled.' : `The order is ${fresh.status}: it can no longer be canceled.`, { reason });
+    }
     const res = transitionOr409(() => applyTransition(tx, deps, after, fresh, 'support_cancel'), 'not_cancelable');
     deleteJob(tx, ORDER_JOB, orderId);
     audit(tx, deps.clock.now(), actor, 'order.cancel', orderId, { note: typeof note === 'string' ? note : null });
