@@ -48,10 +48,14 @@ export function operatorFeature(): Composer<BotContext> {
     const orderId = ctx.match[2];
     const before = ctx.callbackQuery.message?.text ?? '';
     try {
-      const o = resolveReview(ctx.env.deps, orderId, outcome, `telegram:${ctx.from.id}`);
+      const o = await resolveReview(ctx.env.deps, orderId, { outcome }, `telegram:${ctx.from.id}`);
       await ctx.answerCallbackQuery();
       await ctx.editMessageText(`${before}\n\n${ctx.t.operator.resolved(orderId, outcome, orderInfo(o))}`.trim());
     } catch (e) {
+      // A gift without a known transfer (or a market that does not answer) stays in review: the operator
+      // resolves it over the operator API with its transfer_hash.
+      if (e instanceof ApiError && (e.code === 'transfer_hash_required' || e.code === 'product_unavailable'))
+        return void (await ctx.answerCallbackQuery({ text: e.detail, show_alert: true }));
       if (!(e instanceof ApiError) || (e.code !== 'not_in_review' && e.code !== 'not_found')) throw e;
       await ctx.answerCallbackQuery({ text: ctx.t.operator.notInReview });
       try {

@@ -71,6 +71,8 @@ export const ERRORS = {
   bad_amount: spec(400, 'flat', 'amount must be a positive decimal string.'),
   tx_hash_conflict: spec(409, 'flat', 'This tx_hash was already credited with other values.'),
   not_in_review: spec(409, 'flat', 'The order is not waiting for manual review.'),
+  transfer_hash_required: spec(409, 'flat', 'The gift supplier has no record of the transfer: send transfer_hash to resolve the order as delivered.'),
+  transfer_hash_mismatch: spec(409, 'flat', "transfer_hash differs from the gift supplier's record of the transfer."),
   not_cancelable: spec(409, 'flat', 'Only an unfinished Premium order can be canceled.'),
   topups_not_configured: spec(503, 'flat', 'Top-ups are not configured: no deposit addresses.'),
   topup_amount_unavailable: spec(503, 'flat', 'No free exact amount near the requested one. Retry later or ask for another amount.'),

@@ -79,13 +79,17 @@ export async function processNftOrder(deps: Deps, job: JobRow, order: OrderRow |
           after(() => deps.wake());
           return;
         }
-        const hash = outcome.transferHash ?? '';
-        const delivery = { ...deps.suppliers.gifts.links(String(fresh.gift?.gift), hash), transfer_hash: hash, completed_at: offsetIso(now) };
+        const delivery = nftDelivery(deps, fresh, outcome.transferHash ?? '', now);
         applyTransition(tx, deps, after, fresh, 'delivered', { delivery });
         completeJob(tx, job.jobId);
       }
     }
   });
+}
+
+/** The `delivery` block of a delivered gift (partner-api.md Order): its links, the transfer and the time. */
+export function nftDelivery(deps: Deps, order: OrderRow, transferHash: string, now: number) {
+  return { ...deps.suppliers.gifts.links(String(order.gift?.gift), transferHash), transfer_hash: transferHash, completed_at: offsetIso(now) };
 }
 
 /** The listing price fixed at order time (the `gift.price_ton` of the order). */

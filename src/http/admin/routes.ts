@@ -82,7 +82,7 @@ export function adminRoutes(ctx: AdminRouteDeps) {
 
     app.get<O>('/orders/:order_id', async (req) => getOperatorOrder(deps, req.params.order_id));
     app.get('/reviews', async () => listReviews(deps));
-    app.post<O>('/orders/:order_id/resolve', async (req) => resolveReview(deps, req.params.order_id, body(req).outcome, ACTOR));
+    app.post<O>('/orders/:order_id/resolve', async (req) => resolveReview(deps, req.params.order_id, body(req), ACTOR));
     app.post<O>('/orders/:order_id/cancel', async (req) => cancelPremium(deps, req.params.order_id, body(req).note, ACTOR));
 
     app.get('/webhook-deliveries', async (req) => listDeliveries(deps, req.query as Record<string, unknown>));
