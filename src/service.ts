@@ -56,6 +56,8 @@ export interface ServiceOptions {
   startWorkers?: boolean;
   adminToken?: string;
   httpLogger?: boolean | object;
+  /** Passed to the HTTP app: hooks a test adds before the routes (HttpDeps.instrument). */
+  instrumentHttp?: (app: FastifyInstance) => void;
 }
 
 const CLOCK_KEY = 'clock.offset_ms';
@@ -115,6 +117,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     partnerExtra: [nftRoutes(catalog)],
     adminExtra: [inviteRoutes(deps), topupRoutes(deps), ...(config.UPSTREAM === 'sandbox' ? [sandboxRoutes(deps, sandbox, scheduler), sandboxDepositRoutes(deps)] : [])],
     ready: () => ready,
+    instrument: opts.instrumentHttp,
   });
   await app.ready();
   if (opts.startWorkers !== false) scheduler.start();

@@ -17,6 +17,8 @@ export interface HttpDeps {
   logger?: boolean | object;
   /** Marks the service as ready for /healthz. */
   ready: () => boolean;
+  /** Hooks added before any route (the tests check every answer against the OpenAPI document with one). */
+  instrument?: (app: FastifyInstance) => void;
 }
 
 /** Builds the Fastify app; never listens (src/main.ts does, tests use inject or listen themselves). */
@@ -30,6 +32,7 @@ export async function buildHttpApp(h: HttpDeps): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
   });
   installErrorHandling(app);
+  h.instrument?.(app);
 
   app.get('/healthz', async (_req, reply) => {
     if (!h.ready()) return reply.code(503).send({ status: 'starting' });

@@ -24,21 +24,60 @@ function componentSchemas(): Record<string, unknown> {
   return stripIds(out.schemas) as Record<string, unknown>;
 }
 
+/** The codes whose bodies add fields, and the component schema of each (src/http/schemas/partner.ts). */
+const TYPED_ERRORS: Partial<Record<ErrorCode, string>> = {
+  insufficient_balance: 'InsufficientBalanceError',
+  price_changed: 'PriceChangedError',
+  bad_quantity: 'BadQuantityError',
+  bad_param: 'BadParamError',
+  bad_attr: 'BadParamError',
+  bad_webhook_url: 'BadWebhookUrlError',
+  product_unavailable: 'ProductUnavailableError',
+  resolver_error: 'ResolverError',
+  rate_limited: 'RateLimitedError',
+};
+
+/** The codes that send `Retry-After` (with `retry_after` in the body). */
+const RETRY_AFTER: readonly ErrorCode[] = ['rate_limited', 'product_unavailable', 'resolver_error'];
+
+/** An error body of codes that add no field: exactly `{code, detail}` (flat) or `{detail: {code, detail}}` (nested). */
+function plainError(codes: ErrorCode[], format: 'flat' | 'nested') {
+  const inner = {
+    type: 'object',
+    required: ['code', 'detail'],
+    properties: { code: { type: 'string', enum: codes }, detail: { type: 'string' } },
+    additionalProperties: false,
+  };
+  return format === 'flat' ? inner : { type: 'object', required: ['detail'], properties: { detail: inner }, additionalProperties: false };
+}
+
+/**
+ * The error answers of an operation by status: one schema per body shape (a typed schema for each code
+ * with extra fields, one plain schema per format for the rest, told apart by `code`), in a `oneOf` when a
+ * status has several.
+ */
 function errorResponses(codes: readonly ErrorCode[]): Record<string, unknown> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const c of codes) byStatus.set(ERRORS[c].status, [...(byStatus.get(ERRORS[c].status) ?? []), c]);
   const out: Record<string, unknown> = {};
   for (const [status, list] of [...byStatus.entries()].sort((a, b) => a[0] - b[0])) {
-    const flat = list.filter((c) => ERRORS[c].format === 'flat');
-    const nested = list.filter((c) => ERRORS[c].format === 'nested');
-    const schemas = [...(flat.length ? [ref('FlatError')] : []), ...(nested.length ? [ref('NestedError')] : [])];
+    const typed = [...new Set(list.map((c) => TYPED_ERRORS[c]).filter((x): x is string => x !== undefined))].map(ref);
+    const plainFlat = list.filter((c) => !TYPED_ERRORS[c] && ERRORS[c].format === 'flat');
+    const plainNested = list.filter((c) => !TYPED_ERRORS[c] && ERRORS[c].format === 'nested');
+    const schemas = [...typed, ...(plainFlat.length ? [plainError(plainFlat, 'flat')] : []), ...(plainNested.length ? [plainError(plainNested, 'nested')] : [])];
     const examples: Record<string, unknown> = {};
     for (const c of list) {
       const inner = { code: c, detail: ERRORS[c].detail, ...EXTRA_EXAMPLE[c] };
-      examples[c] = { summary: `${c} (${ERRORS[c].format})`, value: ERRORS[c].format === 'flat' ? inner : { detail: inner } };
+      examples[c] = { summary: `${c} (${ERRORS[c].format})`, value: ERRORS[c].format === 'flat' ? inner : { detail: inner, ...EXTRA_EXAMPLE[c] } };
     }
-    const headers = list.some((c) => c === 'rate_limited' || c === 'product_unavailable')
-      ? { 'Retry-After': { description: 'Seconds before a sensible retry (429 rate_limited; 503 product_unavailable with reason upstream_unavailable).', schema: { type: 'integer' } } }
+    const retrying = list.filter((c) => RETRY_AFTER.includes(c));
+    const headers = retrying.length
+      ? {
+          'Retry-After': {
+            description: `Seconds before a sensible retry, the same as \`retry_after\` in the body (${retrying.join(', ')}${retrying.includes('product_unavailable') ? '; product_unavailable with reason upstream_unavailable' : ''}).`,
+            schema: { type: 'integer' },
+          },
+        }
       : undefined;
     out[String(status)] = {
       description: list.map((c) => `\`${c}\` (${ERRORS[c].format}): ${ERRORS[c].detail}`).join('\n\n'),
@@ -52,7 +91,11 @@ function errorResponses(codes: readonly ErrorCode[]): Record<string, unknown> {
 const EXTRA_EXAMPLE: Partial<Record<ErrorCode, Record<string, unknown>>> = {
   insufficient_balance: { currency: 'USD', balance: '3.20' },
   price_changed: { current_price: '15.750', currency: 'TON' },
+  bad_quantity: { min: 50, max: 50000 },
+  bad_param: { param: 'color' },
+  bad_attr: { param: 'attr_rarity' },
   product_unavailable: { reason: 'upstream_unavailable', retry_after: 30 },
+  resolver_error: { retry_after: 30 },
   bad_webhook_url: { reason: 'private_host' },
   rate_limited: { scope: 'key', limit: 120, window_seconds: 60, retry_after: 1 },
 };
