@@ -8,7 +8,7 @@ import { afterEach } from 'vitest';
 import { testConfig } from '../src/config.js';
 import { silentLogger } from '../src/log.js';
 import { createService, type Service } from '../src/service.js';
-import { conformanceHook } from './openapi-conformance.js';
+import { conformanceHook, webhookProblems } from './openapi-conformance.js';
 
 /**
  * Test harness: the real service on a real SQLite file in a temp folder, driven through HTTP with
@@ -130,9 +130,21 @@ export async function startService(env: Record<string, string> = {}, opts: { dir
 
 export async function stopService(t: TestService | undefined, removeDir = true): Promise<void> {
   if (!t) return;
+  checkWebhookBodies(t);
   await t.close();
   if (removeDir) fs.rmSync(t.dir, { recursive: true, force: true });
   assertConforms(t.conformance); // answers of requests made around the helpers (app.inject, a real port)
+}
+
+/** Every webhook body the test made (the `events` outbox) against the documented callbacks. */
+function checkWebhookBodies(t: TestService): void {
+  let rows: { event: string; body: string }[];
+  try {
+    rows = t.db.$client.prepare('select event, body from events').all() as { event: string; body: string }[];
+  } catch {
+    return; // the database is already closed (a test that stopped the service itself)
+  }
+  for (const r of rows) t.conformance.push(...webhookProblems(r.event, r.body));
 }
 
 /** Fails with the answers the OpenAPI document does not describe (each reported once). */

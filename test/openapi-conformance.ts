@@ -71,6 +71,19 @@ export function conformanceProblems(method: string, url: string, status: number,
   return problems;
 }
 
+/** The problems of one webhook body (an `events` row) against the documented callback of its event. */
+export function webhookProblems(event: string, body: string): string[] {
+  const cb = DOC.paths['/orders'].post.callbacks[event]?.['{$request.body#/webhook_url}']?.post;
+  if (!cb) return [`webhook ${event}: no callback documents it`];
+  const key = `callback ${event}`;
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = ajv.compile(rebase(cb.requestBody.content['application/json'].schema) as object);
+    compiled.set(key, validate);
+  }
+  return validate(JSON.parse(body)) ? [] : [`webhook ${event}: ${ajv.errorsText(validate.errors, { separator: '; ' })}; body=${body.slice(0, 400)}`];
+}
+
 /** Installs the check on a Fastify app (before it is ready); problems are pushed to `violations`. */
 export function conformanceHook(violations: string[]) {
   return (app: FastifyInstance): void => {
