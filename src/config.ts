@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import ipaddr from 'ipaddr.js';
 import { topupEnvShape } from './config-topups.js';
+import { appEnvShape } from './config-app.js';
 import { bool01, csv, httpUrl, int, optionalString } from './config-fields.js';
 
 /** Environment variables of operator-api.md section 1, validated once at start-up. */
@@ -55,6 +56,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Chain watchers of automatic top-ups (src/config-topups.ts). */
   ...topupEnvShape,
+  /** The Mini App (src/config-app.ts). */
+  ...appEnvShape,
 });
 
 export type Config = z.output<typeof envSchema> & { publicBaseUrl: string };

@@ -5,29 +5,30 @@ import { cryptoIds, type Ids } from './ids.js';
 import type { Deps } from './app/deps.js';
 import { EventBus } from './app/event-bus.js';
 import { KeyCache } from './app/keys.js';
-import { ORDER_JOB } from './app/orders/create.js';
-import { processGoodsOrder } from './app/orders/process.js';
 import { SupplierCalls } from './app/orders/supplier-calls.js';
-import { processNftOrder } from './app/orders/nft-process.js';
-import { GiftCatalog } from './app/nft/catalog.js';
+import { GiftCatalog } from './app/nft/gift-catalog.js';
 import { nftRoutes } from './http/partner/nft-routes.js';
-import { getOrder } from './store/orders-repo.js';
 import { SecretBox } from './app/secrets.js';
 import { SettingsStore } from './app/settings.js';
 import { WEBHOOK_JOB } from './app/webhooks/outbox.js';
-import { WebhookDispatcher } from './app/webhooks/dispatcher.js';
+import { WebhookDispatcher } from './workers/webhook-dispatcher.js';
+import { orderJobHandlers } from './workers/order-job.js';
+import { createWebhookTransport } from './http-out/webhook-transport.js';
 import { buildHttpApp } from './http/app.js';
+import { appApi } from './http/app-api/index.js';
+import { sandboxPictureRoutes } from './http/sandbox-pictures.js';
 import { sandboxRoutes } from './http/admin/sandbox-routes.js';
 import { inviteRoutes } from './http/admin/invite-routes.js';
 import { topupRoutes } from './http/admin/topup-routes.js';
 import { sandboxDepositRoutes } from './http/admin/sandbox-deposit-routes.js';
-import { setupWatchers } from './workers/watchers/index.js';
+import { setupWatchers } from './workers/deposit-watchers.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { openDatabase, type Db } from './store/db.js';
 import { GroupCommit } from './store/group-commit.js';
 import { kvGet, kvSet } from './store/kv-repo.js';
 import { SandboxUpstream } from './suppliers/sandbox/sandbox-upstream.js';
-import { Scheduler, type Logger } from './workers/scheduler.js';
+import { Scheduler } from './workers/scheduler.js';
+import type { Logger } from './log.js';
 
 /**
  * The composition root: opens the database, builds every service and the HTTP app, and wires the job
@@ -67,7 +68,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   const db = openDatabase(config.DATABASE_PATH);
   const realNow = opts.realNow ?? Date.now;
   const clock = new ServiceClock(realNow, kvGet<number>(db, CLOCK_KEY) ?? 0, (offset) => kvSet(db, CLOCK_KEY, offset, realNow() + offset));
-  const sandbox = new SandboxUpstream(db, clock);
+  const sandbox = new SandboxUpstream(db, clock, config.publicBaseUrl);
   const bus = new EventBus();
   bus.setMaxListeners(50);
   let scheduler: Scheduler | null = null;
@@ -78,6 +79,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     ids: opts.ids ?? cryptoIds,
     log,
     suppliers: sandbox,
+    sandbox,
     secrets: SecretBox.fromConfig(config.SECRET_ENCRYPTION_KEY, config.DATABASE_PATH),
     settings: new SettingsStore(db),
     bus,
@@ -87,12 +89,9 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     commits: new GroupCommit(db),
   };
 
-  const dispatcher = new WebhookDispatcher(deps);
+  const dispatcher = new WebhookDispatcher(deps, createWebhookTransport({ allowSubnets: config.WEBHOOK_ALLOW_SUBNETS, hosts: deps.sandbox?.hosts }));
   scheduler = new Scheduler(db, clock, {
-    [ORDER_JOB]: (job) => {
-      const order = getOrder(db, job.ref);
-      return order?.type === 'nft' ? processNftOrder(deps, job, order) : processGoodsOrder(deps, job, order);
-    },
+    ...orderJobHandlers(deps),
     [WEBHOOK_JOB]: (job) => dispatcher.attempt(job),
     ...setupWatchers(deps).handlers,
   }, log);
@@ -103,6 +102,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     validate_recipient: { capacity: config.VALIDATE_RECIPIENT_RATE_LIMIT, perMinute: config.VALIDATE_RECIPIENT_RATE_LIMIT, limit: config.VALIDATE_RECIPIENT_RATE_LIMIT },
     nft_catalog: { capacity: config.NFT_CATALOG_RATE_LIMIT, perMinute: config.NFT_CATALOG_RATE_LIMIT, limit: config.NFT_CATALOG_RATE_LIMIT },
     nft_orders: { capacity: config.NFT_ORDERS_RATE_LIMIT, perMinute: config.NFT_ORDERS_RATE_LIMIT, limit: config.NFT_ORDERS_RATE_LIMIT },
+    app_user: { capacity: config.APP_RATE_LIMIT, perMinute: config.APP_RATE_LIMIT, limit: config.APP_RATE_LIMIT },
   });
   const catalog = new GiftCatalog(deps);
   sandbox.onGiftChange(() => catalog.invalidate());
@@ -115,6 +115,10 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     adminToken,
     logger: opts.httpLogger,
     partnerExtra: [nftRoutes(catalog)],
+    more: [
+      { plugin: appApi({ deps, keys, limiter, catalog }), prefix: '/api/app/v1' },
+      ...(config.UPSTREAM === 'sandbox' ? [{ plugin: sandboxPictureRoutes(sandbox) }] : []),
+    ],
     adminExtra: [inviteRoutes(deps), topupRoutes(deps), ...(config.UPSTREAM === 'sandbox' ? [sandboxRoutes(deps, sandbox, scheduler), sandboxDepositRoutes(deps)] : [])],
     ready: () => ready,
     instrument: opts.instrumentHttp,
