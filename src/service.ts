@@ -17,6 +17,7 @@ import { createWebhookTransport } from './http-out/webhook-transport.js';
 import { buildHttpApp } from './http/app.js';
 import { appApi } from './http/app-api/index.js';
 import { sandboxPictureRoutes } from './http/sandbox-pictures.js';
+import { webappRoutes } from './http/webapp.js';
 import { sandboxRoutes } from './http/admin/sandbox-routes.js';
 import { inviteRoutes } from './http/admin/invite-routes.js';
 import { topupRoutes } from './http/admin/topup-routes.js';
@@ -117,6 +118,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     partnerExtra: [nftRoutes(catalog)],
     more: [
       { plugin: appApi({ deps, keys, limiter, catalog }), prefix: '/api/app/v1' },
+      { plugin: webappRoutes() },
       ...(config.UPSTREAM === 'sandbox' ? [{ plugin: sandboxPictureRoutes(sandbox) }] : []),
     ],
     adminExtra: [inviteRoutes(deps), topupRoutes(deps), ...(config.UPSTREAM === 'sandbox' ? [sandboxRoutes(deps, sandbox, scheduler), sandboxDepositRoutes(deps)] : [])],
