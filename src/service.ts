@@ -5,6 +5,7 @@ import { cryptoIds, type Ids } from './ids.js';
 import type { Deps } from './app/deps.js';
 import { EventBus } from './app/event-bus.js';
 import { KeyCache } from './app/keys.js';
+import { SupplierCalls } from './app/orders/supplier-calls.js';
 import { GiftCatalog } from './app/nft/gift-catalog.js';
 import { integratorRoutes } from './http/partner/integrator-routes.js';
 import { nftRoutes } from './http/partner/nft-routes.js';
@@ -61,6 +62,8 @@ export interface ServiceOptions {
   startWorkers?: boolean;
   adminToken?: string;
   httpLogger?: boolean | object;
+  /** Passed to the HTTP app: hooks a test adds before the routes (HttpDeps.instrument). */
+  instrumentHttp?: (app: FastifyInstance) => void;
 }
 
 const CLOCK_KEY = 'clock.offset_ms';
@@ -88,6 +91,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     bus,
     wake: () => scheduler?.nudge(),
     inFlight: new Map(),
+    supplierCalls: new SupplierCalls(),
     commits: new GroupCommit(db),
   };
 
@@ -126,6 +130,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     ready: () => ready,
     ops: ops.httpInstallers,
     observeError: (e) => ops.storage.report(e),
+    instrument: opts.instrumentHttp,
   });
   await app.ready();
   if (opts.startWorkers !== false) scheduler.start();

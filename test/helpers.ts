@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../src/config/env.js';
 import { silentLogger } from '../src/log.js';
 import { createService, type Service } from '../src/service.js';
 import type { Logger } from '../src/log.js';
+import { conformanceHook, webhookProblems } from './openapi-conformance.js';
 
 /**
  * Test harness: the real service on a real SQLite file in a temp folder, driven through HTTP with
@@ -31,6 +32,8 @@ export interface Res {
 
 export interface TestService extends Service {
   dir: string;
+  /** Answers of the partner API that the OpenAPI document does not describe (test/openapi-conformance.ts). */
+  conformance: string[];
   env: Record<string, string>;
   admin(method: string, url: string, body?: unknown): Promise<Res>;
   partnerCall(key: string, method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<Res>;
@@ -70,14 +73,16 @@ export function codeOf(r: Res): string | undefined {
 export async function startService(env: Record<string, string> = {}, opts: { dir?: string; workers?: boolean; realNow?: () => number; log?: Logger } = {}): Promise<TestService> {
   const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pos-test-'));
   const fullEnv = { DATABASE_PATH: path.join(dir, 'service.db'), ADMIN_TOKEN, WEBHOOK_ALLOW_SUBNETS: '127.0.0.2/32', ...env };
+  const conformance: string[] = [];
   const svc = await createService({
     config: testConfig(fullEnv),
     log: opts.log ?? silentLogger,
     realNow: opts.realNow ?? (() => START),
     startWorkers: opts.workers ?? false,
+    instrumentHttp: conformanceHook(conformance),
   });
-  const inject = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) =>
-    toRes(
+  const inject = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const r = toRes(
       await svc.app.inject({
         method: method as any,
         url,
@@ -85,8 +90,12 @@ export async function startService(env: Record<string, string> = {}, opts: { dir
         payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       }),
     );
+    assertConforms(conformance);
+    return r;
+  };
   const t: TestService = Object.assign(svc, {
     dir,
+    conformance,
     env: fullEnv,
     admin: (method: string, url: string, body?: unknown) => inject(method, `/api/admin/v1${url}`, body, { authorization: `Bearer ${ADMIN_TOKEN}` }),
     partnerCall: (key: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}) =>
@@ -127,8 +136,26 @@ export async function startService(env: Record<string, string> = {}, opts: { dir
 
 export async function stopService(t: TestService | undefined, removeDir = true): Promise<void> {
   if (!t) return;
+  checkWebhookBodies(t);
   await t.close();
   if (removeDir) fs.rmSync(t.dir, { recursive: true, force: true });
+  assertConforms(t.conformance); // answers of requests made around the helpers (app.inject, a real port)
+}
+
+/** Every webhook body the test made (the `events` outbox) against the documented callbacks. */
+function checkWebhookBodies(t: TestService): void {
+  let rows: { event: string; body: string }[];
+  try {
+    rows = t.db.$client.prepare('select event, body from events').all() as { event: string; body: string }[];
+  } catch {
+    return; // the database is already closed (a test that stopped the service itself)
+  }
+  for (const r of rows) t.conformance.push(...webhookProblems(r.event, r.body));
+}
+
+/** Fails with the answers the OpenAPI document does not describe (each reported once). */
+export function assertConforms(violations: string[]): void {
+  if (violations.length) throw new Error(`responses drift from the OpenAPI document:\n${violations.splice(0).join('\n')}`);
 }
 
 /** Advances the clock step by step until the order leaves `processing` (or the budget runs out). */

@@ -90,9 +90,13 @@ export function operatorFeature(): Composer<BotContext> {
       return show(`${alert}\n\n${kind === 'd' ? t.operator.confirmDeliver(r.info) : t.operator.confirmRefund(r.info)}`, reviewConfirmKeyboard(t, outcome, orderId));
     if (kind === 'n') return show(alert, reviewKeyboard(t, orderId));
     try {
-      const o = resolveReview(env.deps, orderId, outcome, `telegram:${ctx.from.id}`);
+      const o = await resolveReview(env.deps, orderId, { outcome }, `telegram:${ctx.from.id}`);
       await show(`${alert}\n\n${t.operator.resolved(orderId, outcome, orderInfo(o))}`);
     } catch (e) {
+      // A gift without a known transfer (or a market that does not answer) stays in review: the operator
+      // resolves it over the operator API with its transfer_hash.
+      if (e instanceof ApiError && (e.code === 'transfer_hash_required' || e.code === 'product_unavailable'))
+        return void (await ctx.answerCallbackQuery({ text: e.detail, show_alert: true }));
       if (!(e instanceof ApiError) || (e.code !== 'not_in_review' && e.code !== 'not_found')) throw e;
       await stale();
     }

@@ -8,6 +8,7 @@ import type { Logger } from '../log.js';
 import type { EventBus } from './event-bus.js';
 import type { SecretBox } from './secrets.js';
 import type { SettingsStore } from './settings.js';
+import type { SupplierCalls } from './orders/supplier-calls.js';
 
 /** Everything an application service needs, built once at start-up by createService (src/service.ts). */
 export interface Deps {
@@ -28,4 +29,6 @@ export interface Deps {
   wake(): void;
   /** Order creations in flight in this process: `partnerId NUL key` → request fingerprint. */
   inFlight: Map<string, string>;
+  /** Supplier calls under way by order id: a support cancellation waits for them (orders/supplier-calls.ts). */
+  supplierCalls: SupplierCalls;
 }

@@ -23,6 +23,8 @@ export interface HttpDeps {
   ops?: ((app: FastifyInstance) => void)[];
   /** Sees every request error first (src/store/storage-health.ts). */
   observeError?: (err: unknown) => void;
+  /** Hooks added before any route (the tests check every answer against the OpenAPI document with one). */
+  instrument?: (app: FastifyInstance) => void;
 }
 
 /** Builds the Fastify app; never listens (src/main.ts does, tests use inject or listen themselves). */
@@ -36,6 +38,7 @@ export async function buildHttpApp(h: HttpDeps): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
   });
   installErrorHandling(app, h.observeError);
+  h.instrument?.(app);
   for (const install of h.ops ?? []) install(app);
 
   app.get('/healthz', async (_req, reply) => {

@@ -152,6 +152,12 @@ export interface GiftMarket {
   tonUsdCents(): number;
   /** Runs one purchase stage; throws UpstreamUnavailable when the market stalls. Idempotent per order and stage. */
   runStage(stage: NftStage, p: GiftPurchase): Promise<StageOutcome>;
+  /**
+   * The market's own record of the transfer of an order's gift to its recipient: its hash once the transfer
+   * was sent (confirmed or not), null when nothing was sent. Read when an operator resolves a stuck order as
+   * delivered; throws UpstreamUnavailable when the market does not answer.
+   */
+  transferOf(orderId: string): Promise<{ transferHash: string } | null>;
   /** Public links of a delivered gift. */
   links(gift: string, transferHash: string): { nft_public_url: string; ton_explorer_url: string };
 }

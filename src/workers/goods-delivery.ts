@@ -16,7 +16,12 @@ export const PREMIUM_GIVE_UP_MS = 365 * DAY;
  * refund, events) and the job's next step in one transaction. The supplier call is idempotent by order
  * id, so a crash before the commit only repeats the question.
  */
-export async function processGoodsOrder(deps: Deps, job: JobRow, order: OrderRow | undefined = getOrder(deps.db, job.ref)): Promise<void> {
+export function processGoodsOrder(deps: Deps, job: JobRow, order: OrderRow | undefined = getOrder(deps.db, job.ref)): Promise<void> {
+  // The call and the commit of its outcome are one tracked run: a support cancellation waits for it.
+  return deps.supplierCalls.track(job.ref, runGoodsOrder(deps, job, order));
+}
+
+async function runGoodsOrder(deps: Deps, job: JobRow, order: OrderRow | undefined): Promise<void> {
   if (!order || order.status !== 'processing' || order.reviewStage !== null || order.type === 'nft') {
     completeJob(deps.db, job.jobId);
     return;

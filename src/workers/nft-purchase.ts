@@ -1,4 +1,3 @@
-import { offsetIso } from '../domain/time-format.js';
 import { completeJob, scheduleJob, type JobRow } from '../store/jobs-repo.js';
 import type { JobOutcome } from './scheduler.js';
 import { parseAmount } from '../domain/money.js';
@@ -8,6 +7,7 @@ import { NFT_STAGES, UpstreamUnavailable, type NftStage, type StageOutcome } fro
 import type { Deps } from '../app/deps.js';
 import { unitOfWork, type AfterCommit } from '../app/unit-of-work.js';
 import { applyTransition } from '../app/orders/transition.js';
+import { nftDelivery } from '../app/orders/nft-delivery.js';
 
 /** NFT processing gives up within the hour when the market stalls (partner-api.md States rule 2). */
 export const NFT_GIVE_UP_MS = 3_600_000;
@@ -85,8 +85,7 @@ export async function processNftOrder(deps: Deps, job: JobRow, order: OrderRow |
           rescheduled = true;
           return;
         }
-        const hash = outcome.transferHash ?? '';
-        const delivery = { ...deps.suppliers.gifts.links(String(fresh.gift?.gift), hash), transfer_hash: hash, completed_at: offsetIso(now) };
+        const delivery = nftDelivery(deps, fresh, outcome.transferHash ?? '', now);
         applyTransition(tx, deps, after, fresh, 'delivered', { delivery });
         completeJob(tx, job.jobId);
       }

@@ -16,7 +16,7 @@ export async function resolveRecipient(deps: Deps, raw: string): Promise<Recipie
   try {
     r = await deps.suppliers.resolver.resolve(raw);
   } catch (e) {
-    if (e instanceof UpstreamUnavailable) fail('resolver_error', 'Recipient resolution failed. Retry later.', { retry_after: e.retryAfterSec });
+    if (e instanceof UpstreamUnavailable) fail('resolver_error', 'Recipient resolution failed. Retry later.', { retry_after: e.retryAfterSec }, { 'Retry-After': String(e.retryAfterSec) });
     throw e;
   }
   if (!r) fail('recipient_not_found');

@@ -10,6 +10,8 @@ import { entryView } from '../ledger.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { ORDER_JOB } from './jobs.js';
 import { applyTransition, transitionOr409 } from './transition.js';
+import { nftDelivery } from './nft-delivery.js';
+import { UpstreamUnavailable } from '../../suppliers/types.js';
 
 /** Operator views and actions on orders: manual review and support's cancellation. */
 
@@ -36,35 +38,77 @@ export function listReviews(deps: Deps) {
   return { items: ordersInReview(deps.db).map((o) => operatorOrderView(deps, o)) };
 }
 
-/** Ends a manual review: `delivered` completes the order, `refunded` refunds it (partner-api.md States). */
-export function resolveReview(deps: Deps, orderId: string, outcome: unknown, actor: string) {
+const TRANSFER_HASH = /^[A-Za-z0-9+/_=-]{16,128}$/;
+
+/**
+ * Ends a manual review: `delivered` completes the order, `refunded` refunds it (partner-api.md States).
+ * An NFT order completes only with its whole delivery block: the transfer comes from the gift market's own
+ * record, else from `transfer_hash` in the body; with neither it is 409 transfer_hash_required rather than
+ * a completed order without its transfer. Stars have no delivery block (the contract gives one to NFT only).
+ */
+export async function resolveReview(deps: Deps, orderId: string, body: Record<string, unknown>, actor: string) {
+  const { outcome, transfer_hash: given } = body;
   if (outcome !== 'delivered' && outcome !== 'refunded') fail('validation_error', 'outcome must be "delivered" or "refunded".');
+  if (given !== undefined && (typeof given !== 'string' || !TRANSFER_HASH.test(given)))
+    fail('validation_error', 'transfer_hash must be the transfer hash as a string (16 to 128 letters, digits, +/_=-).');
   const order = requireOrder(deps, orderId);
   if (order.reviewStage === null) fail('not_in_review');
+  if (given !== undefined && (outcome !== 'delivered' || order.type !== 'nft')) fail('validation_error', 'transfer_hash applies only to an NFT order resolved as delivered.');
+  const transferHash = outcome === 'delivered' && order.type === 'nft' ? await transferOfReview(deps, orderId, given as string | undefined) : null;
   const updated = unitOfWork(deps, (tx, after) => {
     const fresh = getOrder(tx, orderId)!;
     const now = deps.clock.now();
     const res = transitionOr409(() => {
       if (outcome === 'delivered') {
-        const delivery = fresh.type === 'nft' ? { ...(fresh.delivery ?? {}), completed_at: offsetIso(now) } : undefined;
-        return applyTransition(tx, deps, after, fresh, 'review_delivered', delivery ? { delivery } : {});
+        const patch = transferHash === null ? {} : { delivery: nftDelivery(deps, fresh, transferHash, now) };
+        return applyTransition(tx, deps, after, fresh, 'review_delivered', patch);
       }
       const failure = fresh.type === 'nft' ? { failureStage: fresh.reviewStage === 'purchase' ? 'purchase' : 'transfer', failureReason: 'manual_refund' } : {};
       return applyTransition(tx, deps, after, fresh, 'review_refunded', failure);
     }, 'not_in_review');
-    audit(tx, now, actor, 'order.resolve', orderId, { outcome });
+    audit(tx, now, actor, 'order.resolve', orderId, { outcome, ...(transferHash ? { transfer_hash: transferHash, transfer_hash_from: given === undefined ? 'supplier' : 'operator' } : {}) });
     return res;
   });
   return operatorOrderView(deps, updated);
 }
 
-/** Support cancels a waiting (deferred) Premium order: canceled, refunded, premium_canceled. */
-export function cancelDeferred(deps: Deps, orderId: string, note: unknown, actor: string) {
+/** The transfer of a stuck gift: the market's record first, else the operator's hash; they must agree. */
+async function transferOfReview(deps: Deps, orderId: string, given: string | undefined): Promise<string> {
+  let record: { transferHash: string } | null = null;
+  try {
+    record = await deps.suppliers.gifts.transferOf(orderId);
+  } catch (e) {
+    if (!(e instanceof UpstreamUnavailable)) throw e;
+    if (given === undefined)
+      fail('product_unavailable', 'The gift market does not answer, so its transfer record cannot be read. Retry, or send transfer_hash.', { reason: 'upstream_unavailable', retry_after: e.retryAfterSec }, { 'Retry-After': String(e.retryAfterSec) });
+  }
+  if (record && given !== undefined && record.transferHash !== given)
+    fail('transfer_hash_mismatch', undefined, { supplier_transfer_hash: record.transferHash });
+  const hash = record?.transferHash ?? given;
+  if (hash === undefined) fail('transfer_hash_required');
+  return hash;
+}
+
+/**
+ * Support cancels an unfinished Premium order (operator-api.md: before its first delivery attempt or
+ * between daily retries): canceled, refunded, premium_canceled. A supplier call for the order that is under
+ * way is waited for (SupplierCalls.waitMs at most) and its outcome decides: delivered meanwhile is 409
+ * not_cancelable; still waiting is canceled. The check and the cancellation then run without a pause, and
+ * the order's job is deleted in the same transaction, so no later call can deliver a refunded order.
+ */
+export async function cancelPremium(deps: Deps, orderId: string, note: unknown, actor: string) {
   const order = requireOrder(deps, orderId);
-  if (order.type !== 'premium' || order.status !== 'processing' || order.stage !== 'deferred') fail('not_cancelable');
+  if (order.type !== 'premium') fail('not_cancelable', 'Only an unfinished Premium order can be canceled.', { reason: 'not_premium' });
+  while (deps.supplierCalls.busy(orderId)) {
+    if (!(await deps.supplierCalls.idle(orderId)))
+      fail('not_cancelable', 'A delivery attempt for this order is still under way at the supplier. Retry the cancellation in a few seconds.', { reason: 'delivery_in_progress' });
+  }
   const updated = unitOfWork(deps, (tx, after) => {
     const fresh = getOrder(tx, orderId)!;
-    if (fresh.stage !== 'deferred') fail('not_cancelable');
+    if (fresh.status !== 'processing') {
+      const reason = fresh.status === 'completed' ? 'delivered' : 'finished';
+      fail('not_cancelable', reason === 'delivered' ? 'The order was delivered: it can no longer be canceled.' : `The order is ${fresh.status}: it can no longer be canceled.`, { reason });
+    }
     const res = transitionOr409(() => applyTransition(tx, deps, after, fresh, 'support_cancel'), 'not_cancelable');
     deleteJob(tx, ORDER_JOB, orderId);
     audit(tx, deps.clock.now(), actor, 'order.cancel', orderId, { note: typeof note === 'string' ? note : null });

@@ -4,7 +4,7 @@ import { fail } from '../../domain/errors.js';
 import type { Deps } from '../../app/deps.js';
 import { issueKey, type KeyCache } from '../../app/keys.js';
 import { ledgerCheck, ledgerPage } from '../../app/ledger.js';
-import { cancelDeferred, getOperatorOrder, listReviews, resolveReview } from '../../app/orders/review.js';
+import { cancelPremium, getOperatorOrder, listReviews, resolveReview } from '../../app/orders/review.js';
 import { createPartner, partnerView } from '../../app/partners.js';
 import { settingsPatchSchema } from '../../app/settings.js';
 import { creditTopup, type TopupInput } from '../../app/topups.js';
@@ -81,8 +81,8 @@ export function adminRoutes(ctx: AdminRouteDeps) {
 
     app.get<O>('/orders/:order_id', async (req) => getOperatorOrder(deps, req.params.order_id));
     app.get('/reviews', async () => listReviews(deps));
-    app.post<O>('/orders/:order_id/resolve', async (req) => resolveReview(deps, req.params.order_id, body(req).outcome, ACTOR));
-    app.post<O>('/orders/:order_id/cancel', async (req) => cancelDeferred(deps, req.params.order_id, body(req).note, ACTOR));
+    app.post<O>('/orders/:order_id/resolve', async (req) => resolveReview(deps, req.params.order_id, body(req), ACTOR));
+    app.post<O>('/orders/:order_id/cancel', async (req) => cancelPremium(deps, req.params.order_id, body(req).note, ACTOR));
 
     app.get('/webhook-deliveries', async (req) => listDeliveries(deps, req.query as Record<string, unknown>));
     app.get('/ledger/check', async () => ledgerCheck(deps));

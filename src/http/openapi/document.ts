@@ -24,24 +24,63 @@ function componentSchemas(): Record<string, unknown> {
   return stripIds(out.schemas) as Record<string, unknown>;
 }
 
+/** The codes whose bodies add fields, and the component schema of each (src/http/schemas/partner.ts). */
+const TYPED_ERRORS: Partial<Record<ErrorCode, string>> = {
+  insufficient_balance: 'InsufficientBalanceError',
+  price_changed: 'PriceChangedError',
+  bad_quantity: 'BadQuantityError',
+  bad_param: 'BadParamError',
+  bad_attr: 'BadParamError',
+  bad_webhook_url: 'BadWebhookUrlError',
+  product_unavailable: 'ProductUnavailableError',
+  resolver_error: 'ResolverError',
+  rate_limited: 'RateLimitedError',
+};
+
+/** The codes that send `Retry-After` (with `retry_after` in the body). */
+const RETRY_AFTER: readonly ErrorCode[] = ['rate_limited', 'product_unavailable', 'resolver_error'];
+
+/** An error body of codes that add no field: exactly `{code, detail}` (flat) or `{detail: {code, detail}}` (nested). */
+function plainError(codes: ErrorCode[], format: 'flat' | 'nested') {
+  const inner = {
+    type: 'object',
+    required: ['code', 'detail'],
+    properties: { code: { type: 'string', enum: codes }, detail: { type: 'string' } },
+    additionalProperties: false,
+  };
+  return format === 'flat' ? inner : { type: 'object', required: ['detail'], properties: { detail: inner }, additionalProperties: false };
+}
+
+/**
+ * The error answers of an operation by status: one schema per body shape (a typed schema for each code
+ * with extra fields, one plain schema per format for the rest, told apart by `code`), in a `oneOf` when a
+ * status has several.
+ */
 function errorResponses(codes: readonly ErrorCode[]): Record<string, unknown> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const c of codes) byStatus.set(ERRORS[c].status, [...(byStatus.get(ERRORS[c].status) ?? []), c]);
   const out: Record<string, unknown> = {};
   for (const [status, list] of [...byStatus.entries()].sort((a, b) => a[0] - b[0])) {
-    const flat = list.filter((c) => ERRORS[c].format === 'flat');
-    const nested = list.filter((c) => ERRORS[c].format === 'nested');
-    const schemas = [...(flat.length ? [ref('FlatError')] : []), ...(nested.length ? [ref('NestedError')] : [])];
+    const typed = [...new Set(list.map((c) => TYPED_ERRORS[c]).filter((x): x is string => x !== undefined))].map(ref);
+    const plainFlat = list.filter((c) => !TYPED_ERRORS[c] && ERRORS[c].format === 'flat');
+    const plainNested = list.filter((c) => !TYPED_ERRORS[c] && ERRORS[c].format === 'nested');
+    const schemas = [...typed, ...(plainFlat.length ? [plainError(plainFlat, 'flat')] : []), ...(plainNested.length ? [plainError(plainNested, 'nested')] : [])];
     const examples: Record<string, unknown> = {};
     for (const c of list) {
       const inner = { code: c, detail: ERRORS[c].detail, ...EXTRA_EXAMPLE[c] };
-      examples[c] = { summary: `${c} (${ERRORS[c].format})`, value: ERRORS[c].format === 'flat' ? inner : { detail: inner } };
+      examples[c] = { summary: `${c} (${ERRORS[c].format})`, value: ERRORS[c].format === 'flat' ? inner : { detail: inner, ...EXTRA_EXAMPLE[c] } };
     }
-    const retry = list.some((c) => c === 'rate_limited' || c === 'product_unavailable')
-      ? { 'Retry-After': { description: 'Seconds before a sensible retry (429 rate_limited; 503 product_unavailable with reason upstream_unavailable).', schema: { type: 'integer' } } }
+    const retrying = list.filter((c) => RETRY_AFTER.includes(c));
+    const retry = retrying.length
+      ? {
+          'Retry-After': {
+            description: `Seconds before a sensible retry, the same as \`retry_after\` in the body (${retrying.join(', ')}${retrying.includes('product_unavailable') ? '; product_unavailable with reason upstream_unavailable' : ''}).`,
+            schema: { type: 'integer' },
+          },
+        }
       : {};
     // every answer to an authenticated request carries the key's budget; a 401 has no key
-    const headers = status === 401 ? (Object.keys(retry).length ? retry : undefined) : { ...retry, ...RATE_LIMIT_HEADERS };
+    const headers = status === 401 ? (retrying.length ? retry : undefined) : { ...retry, ...RATE_LIMIT_HEADERS };
     out[String(status)] = {
       description: list.map((c) => `\`${c}\` (${ERRORS[c].format}): ${ERRORS[c].detail}`).join('\n\n'),
       ...(headers ? { headers } : {}),
@@ -61,7 +100,11 @@ const RATE_LIMIT_HEADERS = {
 const EXTRA_EXAMPLE: Partial<Record<ErrorCode, Record<string, unknown>>> = {
   insufficient_balance: { currency: 'USD', balance: '3.20' },
   price_changed: { current_price: '15.750', currency: 'TON' },
+  bad_quantity: { min: 50, max: 50000 },
+  bad_param: { param: 'color' },
+  bad_attr: { param: 'attr_rarity' },
   product_unavailable: { reason: 'upstream_unavailable', retry_after: 30 },
+  resolver_error: { retry_after: 30 },
   bad_webhook_url: { reason: 'private_host' },
   validation_error: { field: 'client_reference' },
   rate_limited: { scope: 'key', limit: 120, window_seconds: 60, retry_after: 1 },
@@ -131,6 +174,10 @@ export function buildOpenApiDocument(serverUrl: string) {
         'Wholesale, prepaid ordering of Telegram Stars, Premium and collectible NFT gifts.',
         '',
         '**Errors** come in two formats: order-processing errors are flat `{code, detail}`; request-level errors (authentication, rate limit, unknown type, missing idempotency_key, malformed JSON) nest it: `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root.',
+        '',
+        '**Unknown fields** in a request body (at the root or in `params`) are accepted and ignored, so that a client written for a later version keeps working; the request schemas say so by not forbidding additional properties. The idempotency comparison covers `type`, `params` as sent (unknown fields in it included: the same `idempotency_key` with other `params` is `idempotency_key_reuse`) and `webhook_url`.',
+        '',
+        '**Retry-After** (seconds, the same as `retry_after` in the body) comes with 429 `rate_limited`, 502 `resolver_error` and 503 `product_unavailable` with reason `upstream_unavailable`.',
         '',
         '**Webhooks** are described as `callbacks` on `POST /orders` (OpenAPI 3.0.3 has no top-level `webhooks`).',
         '',

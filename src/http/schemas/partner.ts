@@ -35,6 +35,51 @@ export const NestedError = reg(
   { detail: { code: 'unauthorized', detail: 'Missing or invalid API key.' } },
 );
 
+/** The error body shapes of the codes that add fields; each code gets its own schema (document.ts uses them). */
+const flatErr = <C extends string, S extends z.ZodRawShape>(code: C, extra: S) => z.object({ code: z.literal(code), detail: z.string(), ...extra });
+export const InsufficientBalanceError = reg(
+  'InsufficientBalanceError',
+  flatErr('insufficient_balance', { currency: z.enum(['USD', 'TON']), balance: z.string().regex(/^-?\d+\.\d{2,3}$/).meta({ description: 'the balance of that currency now (2 decimals USD, 3 TON)' }) }),
+  '402 insufficient_balance: the balance the order needed, and what it holds.',
+);
+export const PriceChangedError = reg('PriceChangedError', flatErr('price_changed', { current_price: tonAmt.meta({ description: 'the partner price of the gift now' }), currency: z.literal('TON') }), '409 price_changed: the gift costs more than max_price.');
+export const BadQuantityError = reg('BadQuantityError', flatErr('bad_quantity', { min: z.number().int(), max: z.number().int() }), '400 bad_quantity: the bounds of a Stars order.');
+export const BadParamError = reg(
+  'BadParamError',
+  z.object({ code: z.enum(['bad_param', 'bad_attr']), detail: z.string(), param: z.string().meta({ description: 'the query parameter at fault' }) }),
+  '400 bad_param / bad_attr: names the query parameter.',
+);
+export const BadWebhookUrlError = reg(
+  'BadWebhookUrlError',
+  flatErr('bad_webhook_url', { reason: z.enum(['bad_url', 'bad_scheme', 'bad_host', 'bad_port', 'credentials_in_url', 'private_host', 'too_long']) }),
+  '400 bad_webhook_url: the machine reason.',
+);
+export const ProductUnavailableError = reg(
+  'ProductUnavailableError',
+  flatErr('product_unavailable', {
+    reason: z.enum(['upstream_unavailable', 'product_disabled']),
+    retry_after: z.number().int().optional().meta({ description: 'upstream_unavailable: seconds before a sensible retry (also the Retry-After header)' }),
+  }),
+  '503 product_unavailable: `upstream_unavailable` (with retry_after and Retry-After) or `product_disabled`.',
+);
+export const ResolverError = reg(
+  'ResolverError',
+  flatErr('resolver_error', { retry_after: z.number().int().meta({ description: 'seconds before a sensible retry (also the Retry-After header)' }) }),
+  '502 resolver_error: recipient resolution failed; retry later.',
+);
+const rateLimitFields = {
+  scope: z.enum(['key', 'validate_recipient', 'nft_catalog', 'nft_orders']),
+  limit: z.number().int().meta({ description: 'requests per window_seconds' }),
+  window_seconds: z.number().int(),
+  retry_after: z.number().int().meta({ description: 'seconds; also the Retry-After header' }),
+};
+export const RateLimitedError = reg(
+  'RateLimitedError',
+  z.object({ detail: z.object({ code: z.literal('rate_limited'), detail: z.string(), ...rateLimitFields }), ...rateLimitFields }),
+  '429 rate_limited (nested): the limit that was hit; its fields are repeated at the root.',
+  { detail: { code: 'rate_limited', detail: 'Rate limit exceeded for scope key. Retry in 1 s.', scope: 'key', limit: 120, window_seconds: 60, retry_after: 1 }, scope: 'key', limit: 120, window_seconds: 60, retry_after: 1 },
+);
+
 // --- account and catalog ------------------------------------------------------------------------
 
 export const Me = reg(
@@ -57,7 +102,7 @@ export const Me = reg(
       stars_min_per_order: z.number().int(),
       stars_max_per_order: z.number().int(),
       premium_months: z.array(z.number().int()),
-      nft_max_order_ton: z.null(),
+      nft_max_order_ton: tonAmt.nullable().meta({ description: 'the most one NFT order may cost; null: no cap' }),
     }),
   }),
   'GET /me',
@@ -84,7 +129,7 @@ export const Catalog = reg(
       balance: z.literal('nft_balance'),
       catalog: z.string(),
       quote: z.string(),
-      max_order_ton: z.null(),
+      max_order_ton: tonAmt.nullable().meta({ description: 'the most one NFT order may cost; null: no cap' }),
     }),
   }),
   'GET /products: prices are the same for every partner.',
@@ -100,8 +145,8 @@ export const ProductsResponse = reg('ProductsResponse', z.union([Catalog, Catalo
 
 export const ValidateRecipientRequest = reg(
   'ValidateRecipientRequest',
-  z.object({ type: z.enum(ORDER_TYPES), username: z.string().meta({ example: '@durov' }) }),
-  'POST /validate/recipient body',
+  z.looseObject({ type: z.enum(ORDER_TYPES), username: z.string().meta({ example: '@durov' }) }),
+  'POST /validate/recipient body (unknown fields are accepted and ignored)',
 );
 export const ValidateRecipientResult = reg(
   'ValidateRecipientResult',
@@ -115,7 +160,7 @@ export const ValidateRecipientResult = reg(
   }),
   'The recipient exists. An unknown recipient is 400 recipient_not_found.',
 );
-export const ValidateGameRequest = reg('ValidateGameRequest', z.object({ username: z.string() }), 'POST /validate/game body');
+export const ValidateGameRequest = reg('ValidateGameRequest', z.looseObject({ username: z.string() }), 'POST /validate/game body (unknown fields are accepted and ignored)');
 export const ValidateGameResult = reg(
   'ValidateGameResult',
   z.object({ ok: z.literal(true), username: z.string(), found: z.literal(true), name: z.string().nullable() }),
@@ -161,29 +206,42 @@ const orderFields = {
   delivery: Delivery.nullable().optional().meta({ description: 'nft only; null until completed' }),
   failure: Failure.nullable().optional().meta({ description: 'nft only; null unless failed' }),
 };
-export const Order = reg('Order', z.object({ ...orderFields, retail: z.null() }), 'An order as the partner sees it.');
+export const Order = reg('Order', z.object({ ...orderFields, retail: z.string().nullable().meta({ description: 'always null' }) }), 'An order as the partner sees it.');
 export const WebhookOrder = reg('WebhookOrder', z.object(orderFields), 'The order in webhook `data`: as GET /orders/{order_id} without `retail`.');
 
-export const StarsParams = reg('StarsParams', z.object({ quantity: z.number().int().meta({ description: 'STARS_MIN_PER_ORDER..STARS_MAX_PER_ORDER (default 50..50000)' }), recipient: z.string() }), 'params for type stars');
-export const PremiumParams = reg('PremiumParams', z.object({ months: z.union([z.literal(3), z.literal(6), z.literal(12)]), recipient: z.string() }), 'params for type premium');
+// Request bodies accept and ignore fields they do not know (forward compatible): loose objects, so the
+// document says no `additionalProperties: false`, as the service does.
+export const StarsParams = reg(
+  'StarsParams',
+  z.looseObject({ quantity: z.number().int().meta({ description: 'STARS_MIN_PER_ORDER..STARS_MAX_PER_ORDER (default 50..50000)' }), recipient: z.string() }),
+  'params for type stars',
+);
+export const PremiumParams = reg('PremiumParams', z.looseObject({ months: z.union([z.literal(3), z.literal(6), z.literal(12)]), recipient: z.string() }), 'params for type premium');
 export const NftParams = reg(
   'NftParams',
-  z.object({ gift: z.string().meta({ example: 'PlushPepe-1234' }), recipient: z.string(), max_price: z.string().meta({ description: 'positive TON amount, any number of decimals; the order is refused (409 price_changed) if the price is above it', example: '15.5' }) }),
+  z.looseObject({ gift: z.string().meta({ example: 'PlushPepe-1234' }), recipient: z.string(), max_price: z.string().meta({ description: 'positive TON amount, any number of decimals; the order is refused (409 price_changed) if the price is above it', example: '15.5' }) }),
   'params for type nft',
 );
+const orderRequestFields = {
+  idempotency_key: z.string().max(255).meta({ description: 'mandatory; the same key and params return the same order with one debit' }),
+  webhook_url: z.string().optional().meta({ description: 'per-order webhook address (the secret is always the dashboard one)' }),
+  client_reference: clientRef.nullable().optional().meta({
+    description:
+      'optional: your own reference, 1 to 128 printable characters, else 400 validation_error with field client_reference; stored, part of the idempotency fingerprint, returned in every order view and webhook body, and a filter of GET /orders',
+  }),
+};
+export const StarsOrderRequest = reg('StarsOrderRequest', z.looseObject({ type: z.literal('stars'), ...orderRequestFields, params: StarsParams }), 'POST /orders body for Stars');
+export const PremiumOrderRequest = reg('PremiumOrderRequest', z.looseObject({ type: z.literal('premium'), ...orderRequestFields, params: PremiumParams }), 'POST /orders body for Premium');
+export const NftOrderRequest = reg('NftOrderRequest', z.looseObject({ type: z.literal('nft'), ...orderRequestFields, params: NftParams }), 'POST /orders body for an NFT gift');
 export const OrderRequest = reg(
   'OrderRequest',
-  z.object({
-    type: z.enum(ORDER_TYPES),
-    idempotency_key: z.string().max(255).meta({ description: 'mandatory; the same key and params return the same order with one debit' }),
-    params: z.union([StarsParams, PremiumParams, NftParams]),
-    webhook_url: z.string().optional().meta({ description: 'per-order webhook address (the secret is always the dashboard one)' }),
-    client_reference: clientRef.nullable().optional().meta({
-      description:
-        'optional: your own reference, 1 to 128 printable characters, else 400 validation_error with field client_reference; stored, part of the idempotency fingerprint, returned in every order view and webhook body, and a filter of GET /orders',
-    }),
+  z.discriminatedUnion('type', [StarsOrderRequest, PremiumOrderRequest, NftOrderRequest]).meta({
+    discriminator: {
+      propertyName: 'type',
+      mapping: { stars: '#/components/schemas/StarsOrderRequest', premium: '#/components/schemas/PremiumOrderRequest', nft: '#/components/schemas/NftOrderRequest' },
+    },
   }),
-  'POST /orders body',
+  'POST /orders body: one of three shapes chosen by `type`. Unknown fields are accepted and ignored, at the root and in `params`.',
   { type: 'stars', idempotency_key: 'order-2026-0001', params: { quantity: 100, recipient: '@durov' } },
 );
 export const OrderList = reg(
@@ -218,7 +276,7 @@ export const GiftList = reg(
 );
 export const GiftQuote = reg(
   'GiftQuote',
-  GiftItem.extend({ attributes: GiftAttributes, available: z.boolean(), quoted_at: offsetTime, max_order_price: z.null() }),
+  GiftItem.extend({ attributes: GiftAttributes, available: z.boolean(), quoted_at: offsetTime, max_order_price: tonAmt.nullable().meta({ description: 'the most one order may cost; null: no cap' }) }),
   'GET /nft/gifts/{gift}',
 );
 export const CollectionList = reg(

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../store/db.js';
+import { kvGet, kvSet } from '../../store/kv-repo.js';
 import { sandboxGifts } from '../../store/schema-nft.js';
 import {
   UpstreamUnavailable,
@@ -38,6 +39,7 @@ export const SANDBOX_OUTCOMES = ['ok', 'stuck_transfer', ...Object.keys(OUTCOME_
 export const STAGE_MS = 4_000;
 const SLOW_QUEUE_MS = 600_000;
 const MARKET_RETRY_AFTER = 30;
+const TRANSFER_KEY = 'sandbox.transfer.';
 
 export interface SandboxGiftControl {
   nftDown(): boolean;
@@ -126,6 +128,19 @@ export class SandboxGiftMarket implements GiftMarket {
     return 520; // 5.20 USD per TON, for reporting only
   }
 
+  /** The sandbox's transfers, by order (kept in `kv`, so they survive a restart like the rest of its state). */
+  async transferOf(orderId: string): Promise<{ transferHash: string } | null> {
+    this.stall();
+    const hash = kvGet<string>(this.db, `${TRANSFER_KEY}${orderId}`);
+    return hash === undefined ? null : { transferHash: hash };
+  }
+
+  private sendTransfer(orderId: string): string {
+    const hash = crypto.createHash('sha256').update(`transfer:${orderId}`).digest('hex');
+    kvSet(this.db, `${TRANSFER_KEY}${orderId}`, hash, this.clock.now());
+    return hash;
+  }
+
   links(gift: string, transferHash: string) {
     return { nft_public_url: `https://t.me/nft/${gift}`, ton_explorer_url: `https://tonviewer.com/transaction/${transferHash}` };
   }
@@ -186,11 +201,17 @@ export class SandboxGiftMarket implements GiftMarket {
         this.setOutcome(p.gift, outcome, { available: false }); // sold
         return { kind: 'done' };
       case 'transfer':
-        if (outcome === 'stuck_transfer' || p.username.startsWith('stuck_')) {
-          if (outcome === 'stuck_transfer') this.setOutcome(p.gift, null);
+        // `stuck_transfer`: the transfer never left (no record). `stuck_` recipients: it was sent but its
+        // confirmation never came back (the market has the record; an operator can resolve from it).
+        if (outcome === 'stuck_transfer') {
+          this.setOutcome(p.gift, null);
           return { kind: 'stuck' };
         }
-        return { kind: 'done', transferHash: crypto.createHash('sha256').update(`transfer:${p.orderId}`).digest('hex') };
+        if (p.username.startsWith('stuck_')) {
+          this.sendTransfer(p.orderId);
+          return { kind: 'stuck' };
+        }
+        return { kind: 'done', transferHash: this.sendTransfer(p.orderId) };
       default:
         return { kind: 'done' };
     }
