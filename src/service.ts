@@ -129,7 +129,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     adminExtra: [inviteRoutes(deps), topupRoutes(deps), ...(config.UPSTREAM === 'sandbox' ? [sandboxRoutes(deps, sandbox, scheduler), sandboxDepositRoutes(deps)] : [])],
     ready: () => ready,
     ops: ops.httpInstallers,
-    observeError: (e) => ops.storage.report(e),
+    observeError: (e) => ops.observeError(e),
     instrument: opts.instrumentHttp,
   });
   await app.ready();

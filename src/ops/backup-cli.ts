@@ -1,5 +1,6 @@
 import 'dotenv/config';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config/env.js';
 import { listSnapshots, snapshotDatabase, snapshotName } from '../store/snapshot.js';
@@ -12,6 +13,12 @@ import { listSnapshots, snapshotDatabase, snapshotName } from '../store/snapshot
  * the newest BACKUP_KEEP snapshots.
  */
 function main(): void {
+  // The copy and its checks are CPU work beside a serving process: the service goes first.
+  try {
+    os.setPriority(os.constants.priority.PRIORITY_LOW);
+  } catch {
+    /* not allowed here: run at normal priority */
+  }
   const args = process.argv.slice(2);
   const config = loadConfig(process.env);
   const scheduled = args.includes('--scheduled');

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { EventBus } from '../app/event-bus.js';
 import type { ServiceClock } from '../clock.js';
 import type { Config } from '../config/env.js';
+import { toApiError } from '../http/errors.js';
 import { MIGRATIONS_FOLDER, type Db } from '../store/db.js';
 import { StorageHealth } from '../store/storage-health.js';
 import type { Suppliers } from '../suppliers/types.js';
@@ -23,6 +24,8 @@ export interface Ops {
   metrics: ServiceMetrics | null;
   httpInstallers: ((app: FastifyInstance) => void)[];
   instrumentSuppliers(s: Suppliers): Suppliers;
+  /** Every request error, before it is formatted: storage faults reach the monitor, unexpected ones the log. */
+  observeError(e: unknown): void;
   started(): void;
   close(): Promise<void>;
 }
@@ -48,6 +51,11 @@ export function openOps(p: { db: Db; bus: EventBus; clock: ServiceClock; config:
     metrics,
     httpInstallers,
     instrumentSuppliers: (s) => (metrics ? countSupplierErrors(s, bus) : s),
+    observeError(e) {
+      if (storage.report(e)) return;
+      // the message and stack only (src/log.ts): an internal error answers 500 and must be findable
+      if (toApiError(e).code === 'internal_error') log.error({ err: e }, 'request failed');
+    },
     started: () => readiness.markStarted(),
     async close() {
       stopStateLog();

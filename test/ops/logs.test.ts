@@ -81,6 +81,11 @@ describe('logs', { timeout: 120_000 }, () => {
       tg.send(OWNER, '/balance');
       await waitFor(() => tg.to(OWNER.id).some((m) => /98\.42/.test(m.text)), 'the balance');
 
+      // the bot's updates are counted (metrics are on in this scenario)
+      const page = await (await fetch(`${proc.base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
+      expect(page).toMatch(/^bot_updates_total\{outcome="handled"\} 2$/m);
+      expect(page).not.toMatch(/^bot_updates_total\{outcome="failed"\}/m);
+
       proc.child.kill('SIGTERM');
       expect(await proc.exited).toBe(0);
       const out = proc.output();
