@@ -26,6 +26,7 @@ import { openDatabase, type Db } from './store/db.js';
 import { GroupCommit } from './store/group-commit.js';
 import { kvGet, kvSet } from './store/kv-repo.js';
 import { SandboxUpstream } from './suppliers/sandbox/sandbox-upstream.js';
+import { createFragmentUpstream, fragmentAdminRoutes, type FragmentUpstream } from './suppliers/fragment/index.js';
 import { Scheduler, type Logger } from './workers/scheduler.js';
 
 /**
@@ -38,6 +39,8 @@ export interface Service {
   db: Db;
   scheduler: Scheduler;
   sandbox: SandboxUpstream;
+  /** The Fragment adapter when UPSTREAM=fragment (its gifts stay on the sandbox market). */
+  fragment: FragmentUpstream | null;
   keys: KeyCache;
   /** The gift catalog and its cache, shared by the API and the bot. */
   catalog: GiftCatalog;
@@ -67,6 +70,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   const sandbox = new SandboxUpstream(db, clock);
   const bus = new EventBus();
   bus.setMaxListeners(50);
+  const fragment = config.UPSTREAM === 'fragment' ? await createFragmentUpstream(config, { db, clock, log, bus }, sandbox) : null;
   let scheduler: Scheduler | null = null;
   const deps: Deps = {
     db,
@@ -74,7 +78,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     config,
     ids: opts.ids ?? cryptoIds,
     log,
-    suppliers: sandbox,
+    suppliers: fragment ?? sandbox,
     secrets: SecretBox.fromConfig(config.SECRET_ENCRYPTION_KEY, config.DATABASE_PATH),
     settings: new SettingsStore(db),
     bus,
@@ -111,11 +115,14 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     adminToken,
     logger: opts.httpLogger,
     partnerExtra: [nftRoutes(catalog)],
-    adminExtra: [inviteRoutes(deps), topupRoutes(deps), ...(config.UPSTREAM === 'sandbox' ? [sandboxRoutes(deps, sandbox, scheduler), sandboxDepositRoutes(deps)] : [])],
+    adminExtra: [inviteRoutes(deps), topupRoutes(deps), ...(fragment ? [fragmentAdminRoutes(fragment)] : []), ...(config.UPSTREAM === 'sandbox' ? [sandboxRoutes(deps, sandbox, scheduler), sandboxDepositRoutes(deps)] : [])],
     ready: () => ready,
   });
   await app.ready();
-  if (opts.startWorkers !== false) scheduler.start();
+  if (opts.startWorkers !== false) {
+    scheduler.start();
+    fragment?.start();
+  }
   ready = true;
 
   let closed = false;
@@ -125,12 +132,14 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     db,
     scheduler,
     sandbox,
+    fragment,
     keys,
     catalog,
     adminToken,
     async close() {
       if (closed) return;
       closed = true;
+      fragment?.stop();
       await app.close();
       await scheduler!.stop();
       await dispatcher.close();

@@ -1,0 +1,17 @@
+import type { Config } from '../../config.js';
+import type { SandboxUpstream } from '../sandbox/sandbox-upstream.js';
+import { FragmentApi } from './fragment-api.js';
+import { FragmentUpstream, type FragmentDeps } from './fragment-upstream.js';
+import { Toncenter } from './toncenter.js';
+import { HotWallet } from './wallet.js';
+
+export { FragmentUpstream } from './fragment-upstream.js';
+export { fragmentAdminRoutes } from './admin-routes.js';
+
+/** Builds the Fragment adapter from the FRAGMENT_* settings (present when UPSTREAM=fragment). */
+export async function createFragmentUpstream(config: Config, deps: FragmentDeps, sandbox: SandboxUpstream): Promise<FragmentUpstream> {
+  const c = config.fragment;
+  if (!c) throw new Error('UPSTREAM=fragment without FRAGMENT_* settings');
+  const wallet = await HotWallet.fromMnemonic(c.mnemonic, c.walletVersion);
+  return new FragmentUpstream(deps, c, wallet, new FragmentApi(c.apiUrl, c.hash, c.cookies), new Toncenter(c.toncenterUrl, c.toncenterApiKey), sandbox);
+}
