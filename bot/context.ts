@@ -3,7 +3,7 @@ import type { Conversation, ConversationFlavor } from '@grammyjs/conversations';
 import type { BotLink } from '../src/app/bot-users.js';
 import type { Deps } from '../src/app/deps.js';
 import type { KeyCache } from '../src/app/keys.js';
-import type { GiftCatalog } from '../src/app/nft/catalog.js';
+import type { GiftCatalog } from '../src/app/nft/gift-catalog.js';
 import type { Config } from '../src/config.js';
 import type { Texts } from './texts/index.js';
 

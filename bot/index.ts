@@ -1,7 +1,7 @@
 import { Bot, session, type BotError } from 'grammy';
 import { conversations, createConversation, type ConversationData, type VersionedState } from '@grammyjs/conversations';
 import { findLink, rememberLanguage } from '../src/app/bot-users.js';
-import { GiftCatalog } from '../src/app/nft/catalog.js';
+import { GiftCatalog } from '../src/app/nft/gift-catalog.js';
 import type { BotContext, BotDeps, BotEnv, ConvContext, SessionData } from './context.js';
 import {
   apikeyConversation,

@@ -3,9 +3,9 @@ import { autoRetry } from '@grammyjs/auto-retry';
 import type { Alert, OrderOutcome, TopupCredited } from '../src/app/event-bus.js';
 import type { Deps } from '../src/app/deps.js';
 import type { KeyCache } from '../src/app/keys.js';
-import type { GiftCatalog } from '../src/app/nft/catalog.js';
+import type { GiftCatalog } from '../src/app/nft/gift-catalog.js';
 import type { Config } from '../src/config.js';
-import { setBotUsername } from '../src/store/bot-repo.js';
+import { rememberBotUsername } from '../src/app/bot-state.js';
 import type { BotContext } from './context.js';
 import { sendAlert } from './features/operator.js';
 import { notifyOrderOutcome, notifyTopupCredited } from './features/notifications.js';
@@ -76,7 +76,7 @@ export function startBot(
         await bot.start({
           timeout: opts.pollTimeoutSec ?? 30,
           onStart: async (me) => {
-            setBotUsername(deps.db, me.username, deps.clock.now());
+            rememberBotUsername(deps, me.username);
             deps.log.info({ username: me.username }, 'bot polling');
             try {
               await bot.api.setMyCommands(COMMANDS.en);

@@ -1,6 +1,6 @@
 import type { StorageAdapter } from 'grammy';
 import type { Deps } from '../src/app/deps.js';
-import { sessionDelete, sessionRead, sessionWrite } from '../src/store/bot-repo.js';
+import { deleteBotSession, readBotSession, writeBotSession } from '../src/app/bot-state.js';
 
 /**
  * A grammY storage adapter over the service database (`bot_sessions`), used for sessions and for
@@ -14,7 +14,7 @@ export class SqliteStorage<T> implements StorageAdapter<T> {
   ) {}
 
   read(key: string): T | undefined {
-    const raw = sessionRead(this.deps.db, this.prefix + key);
+    const raw = readBotSession(this.deps, this.prefix + key);
     if (raw === undefined) return undefined;
     try {
       return JSON.parse(raw) as T;
@@ -25,10 +25,10 @@ export class SqliteStorage<T> implements StorageAdapter<T> {
   }
 
   write(key: string, value: T): void {
-    sessionWrite(this.deps.db, this.prefix + key, JSON.stringify(value), this.deps.clock.now());
+    writeBotSession(this.deps, this.prefix + key, JSON.stringify(value));
   }
 
   delete(key: string): void {
-    sessionDelete(this.deps.db, this.prefix + key);
+    deleteBotSession(this.deps, this.prefix + key);
   }
 }

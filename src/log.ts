@@ -1,4 +1,9 @@
-import type { Logger } from './workers/scheduler.js';
+/** Where the service writes its log lines (JSON objects plus a message). */
+export interface Logger {
+  info(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+}
 
 /** A small JSON-lines logger on stdout; secrets and keys are never passed to it. */
 export function createLogger(level: string): Logger & { debug(obj: unknown, msg?: string): void } {

@@ -5,29 +5,28 @@ import { cryptoIds, type Ids } from './ids.js';
 import type { Deps } from './app/deps.js';
 import { EventBus } from './app/event-bus.js';
 import { KeyCache } from './app/keys.js';
-import { ORDER_JOB } from './app/orders/create.js';
-import { processGoodsOrder } from './app/orders/process.js';
-import { processNftOrder } from './app/orders/nft-process.js';
-import { GiftCatalog } from './app/nft/catalog.js';
+import { GiftCatalog } from './app/nft/gift-catalog.js';
 import { nftRoutes } from './http/partner/nft-routes.js';
-import { getOrder } from './store/orders-repo.js';
 import { SecretBox } from './app/secrets.js';
 import { SettingsStore } from './app/settings.js';
 import { WEBHOOK_JOB } from './app/webhooks/outbox.js';
-import { WebhookDispatcher } from './app/webhooks/dispatcher.js';
+import { WebhookDispatcher } from './workers/webhook-dispatcher.js';
+import { orderJobHandlers } from './workers/order-job.js';
+import { createWebhookTransport } from './http-out/webhook-transport.js';
 import { buildHttpApp } from './http/app.js';
 import { sandboxRoutes } from './http/admin/sandbox-routes.js';
 import { inviteRoutes } from './http/admin/invite-routes.js';
 import { topupRoutes } from './http/admin/topup-routes.js';
 import { sandboxDepositRoutes } from './http/admin/sandbox-deposit-routes.js';
-import { setupWatchers } from './workers/watchers/index.js';
+import { setupWatchers } from './workers/deposit-watchers.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { openDatabase, type Db } from './store/db.js';
 import { GroupCommit } from './store/group-commit.js';
 import { kvGet, kvSet } from './store/kv-repo.js';
 import { SandboxUpstream } from './suppliers/sandbox/sandbox-upstream.js';
 import { createFragmentUpstream, fragmentAdminRoutes, type FragmentUpstream } from './suppliers/fragment/index.js';
-import { Scheduler, type Logger } from './workers/scheduler.js';
+import { Scheduler } from './workers/scheduler.js';
+import type { Logger } from './log.js';
 
 /**
  * The composition root: opens the database, builds every service and the HTTP app, and wires the job
@@ -79,6 +78,8 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     ids: opts.ids ?? cryptoIds,
     log,
     suppliers: fragment ?? sandbox,
+    // the sandbox's fault switches and DNS table only when it is the upstream
+    sandbox: fragment ? undefined : sandbox,
     secrets: SecretBox.fromConfig(config.SECRET_ENCRYPTION_KEY, config.DATABASE_PATH),
     settings: new SettingsStore(db),
     bus,
@@ -87,12 +88,9 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     commits: new GroupCommit(db),
   };
 
-  const dispatcher = new WebhookDispatcher(deps);
+  const dispatcher = new WebhookDispatcher(deps, createWebhookTransport({ allowSubnets: config.WEBHOOK_ALLOW_SUBNETS, hosts: deps.sandbox?.hosts }));
   scheduler = new Scheduler(db, clock, {
-    [ORDER_JOB]: (job) => {
-      const order = getOrder(db, job.ref);
-      return order?.type === 'nft' ? processNftOrder(deps, job, order) : processGoodsOrder(deps, job, order);
-    },
+    ...orderJobHandlers(deps),
     [WEBHOOK_JOB]: (job) => dispatcher.attempt(job),
     ...setupWatchers(deps).handlers,
   }, log);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fingerprintOf } from '../src/app/orders/create.js';
+import { fingerprintOf } from '../src/app/orders/idempotency.js';
 import { serializeWebhookJson } from '../src/domain/webhook-signing.js';
 
 /**

@@ -3,11 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TopupCredited } from '../src/app/event-bus.js';
 import { tonRawAddress } from '../src/domain/chain-address.js';
-import { BscWatcher, TRANSFER_TOPIC } from '../src/workers/watchers/bsc-watcher.js';
-import { WATCHER_JOB, watcherBackoffMs } from '../src/workers/watchers/index.js';
-import { TonWatcher } from '../src/workers/watchers/ton-watcher.js';
-import { TronWatcher } from '../src/workers/watchers/tron-watcher.js';
-import type { ObservedTransfer } from '../src/workers/watchers/types.js';
+import { BscWatcher, TRANSFER_TOPIC } from '../src/suppliers/chains/bsc-rpc.js';
+import { WATCHER_JOB, watcherBackoffMs } from '../src/workers/deposit-watchers.js';
+import { TonWatcher } from '../src/suppliers/chains/toncenter.js';
+import { TronWatcher } from '../src/suppliers/chains/trongrid.js';
+import type { ObservedTransfer } from '../src/suppliers/chains/chain-watcher.js';
 import { startService, stopService, type TestService } from './helpers.js';
 
 /**

@@ -1,4 +1,3 @@
-import { requireOrderingAllowed } from '../../src/app/bot-users.js';
 import type { Deps } from '../../src/app/deps.js';
 import { createOrder } from '../../src/app/orders/create.js';
 import { validateRecipient } from '../../src/app/recipients.js';
@@ -78,10 +77,7 @@ export async function confirmAndPlace(
     tries++;
     if (pressed.kind !== 'button' || pressed.action !== `ok:${key}`) continue;
     const placed = await conversation.external(() =>
-      attempt(async () => {
-        requireOrderingAllowed(deps, partnerId);
-        return createOrder(deps, partnerId, body);
-      }),
+      attempt(() => createOrder(deps, partnerId, body)),
     );
     await dropButtons(pressed.ctx);
     if (placed.ok) return void (await pressed.ctx.reply(t.order.accepted(orderInfo(placed.value.order))));

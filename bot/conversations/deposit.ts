@@ -1,5 +1,4 @@
-import { depositView, resolveDeposit } from '../../src/app/deposits.js';
-import { getDeposit } from '../../src/store/deposits-repo.js';
+import { findDeposit, resolveDeposit } from '../../src/app/deposits.js';
 import type { BotDeps, Conv, ConvContext } from '../context.js';
 import { cancelKeyboard } from '../keyboards/order.js';
 import { textsFor } from '../texts/index.js';
@@ -30,10 +29,7 @@ export function depositConversation(env: BotDeps) {
     const t = textsFor(ctx.from?.language_code);
     const nonce = await newNonce(conversation, deps.ids.hex);
     const actor = `telegram:${ctx.from?.id ?? 'unknown'}`;
-    const d = await conversation.external(() => {
-      const row = getDeposit(deps.db, depositId);
-      return row ? depositView(row) : null;
-    });
+    const d = await conversation.external(() => findDeposit(deps, depositId));
     if (!d || d.status !== 'unmatched') {
       const text = t.operator.depositGone(depositId, d?.status ?? null);
       await markPressed(ctx, text);

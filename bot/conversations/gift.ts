@@ -1,7 +1,6 @@
-import { requireOrderingAllowed } from '../../src/app/bot-users.js';
-import { account } from '../../src/app/catalog.js';
+import { orderingBalance } from '../../src/app/orders/quote.js';
 import type { Deps } from '../../src/app/deps.js';
-import type { GiftCatalog } from '../../src/app/nft/catalog.js';
+import type { GiftCatalog } from '../../src/app/nft/gift-catalog.js';
 import { formatAmount, parseAmount } from '../../src/domain/money.js';
 import type { BotEnv, Conv, ConvContext } from '../context.js';
 import { collectionsKeyboard, giftsPageKeyboard } from '../keyboards/gift.js';
@@ -20,16 +19,10 @@ export const COLLECTIONS_SHOWN = 8;
 /** Page turns allowed in one conversation (it must end). */
 const MAX_PAGE_TURNS = 30;
 
-/** Gifts are offered while the product is switched on. */
-export function giftsAvailable(deps: Deps): boolean {
-  return deps.settings.get().products.nft.enabled;
-}
-
 function giftQuote(deps: Deps, partnerId: number, q: Awaited<ReturnType<GiftCatalog['quote']>>, recipient: string): GiftQuote | null {
-  requireOrderingAllowed(deps, partnerId);
+  const balance = orderingBalance(deps, partnerId, 'TON');
   if (!q.available) return null;
   const price = parseAmount(q.partner_price, 'TON')!;
-  const balance = parseAmount(account(deps, partnerId).balances.TON, 'TON')!;
   return {
     gift: q.gift,
     name: q.name,

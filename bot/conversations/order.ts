@@ -1,14 +1,12 @@
-import { requireOrderingAllowed } from '../../src/app/bot-users.js';
-import { account, products } from '../../src/app/catalog.js';
 import type { Deps } from '../../src/app/deps.js';
-import { formatAmount, parseAmount } from '../../src/domain/money.js';
-import { starsPrice } from '../../src/domain/pricing.js';
+import { orderMenu, quoteGoodsOrder } from '../../src/app/orders/quote.js';
+import { formatAmount } from '../../src/domain/money.js';
 import type { BotEnv, Conv, ConvContext } from '../context.js';
 import { cancelKeyboard, premiumKeyboard, productKeyboard, starsKeyboard } from '../keyboards/order.js';
 import { textsFor, type Quote } from '../texts/index.js';
 import { askRecipient, confirmAndPlace } from './checkout.js';
 import { attempt, cancelled, closeMenu, MAX_ATTEMPTS, newNonce, waitButton, waitInput } from './common.js';
-import { giftFlow, giftsAvailable } from './gift.js';
+import { giftFlow } from './gift.js';
 
 /**
  * /order: product → quantity or term (or a gift: collection → gift) → recipient, checked before confirming →
@@ -19,14 +17,9 @@ export const ORDER_CONVERSATION = 'order';
 
 /** The confirmation figures: exact price from the catalog and the balance after. Null while prices are unavailable. */
 function quote(deps: Deps, partnerId: number, product: 'stars' | 'premium', quantity: number, recipient: string, alreadyPremium: boolean): Quote | null {
-  requireOrderingAllowed(deps, partnerId);
-  const catalog = products(deps);
-  if ('unavailable' in catalog) return null;
-  const price =
-    product === 'stars'
-      ? starsPrice(parseAmount(catalog.stars.price_per_1000, 'USD')!, quantity)
-      : parseAmount(catalog.premium[String(quantity) as '3' | '6' | '12'].partner_price, 'USD')!;
-  const balance = parseAmount(account(deps, partnerId).balances.USD, 'USD')!;
+  const q = quoteGoodsOrder(deps, partnerId, product, quantity);
+  if (!q) return null;
+  const { price, balance } = q;
   return {
     product,
     quantity,
@@ -46,11 +39,9 @@ export function orderConversation(env: BotEnv) {
   return async function order(conversation: Conv, ctx: ConvContext, partnerId: number): Promise<void> {
     const t = textsFor(ctx.from?.language_code);
     const nonce = await newNonce(conversation, deps.ids.hex);
-    const setup = await conversation.external(() => ({
-      min: deps.config.STARS_MIN_PER_ORDER,
-      max: deps.config.STARS_MAX_PER_ORDER,
-      gifts: giftsAvailable(deps),
-    }));
+    const menu = await conversation.external(() => attempt(() => orderMenu(deps, partnerId)));
+    if (!menu.ok) return void (await ctx.reply(t.error(menu)));
+    const setup = { min: menu.value.starsMin, max: menu.value.starsMax, gifts: menu.value.gifts };
 
     // 1. product
     await ctx.reply(t.order.chooseProduct, { reply_markup: productKeyboard(t, nonce, setup.gifts) });

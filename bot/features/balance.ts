@@ -1,5 +1,5 @@
 import { Composer } from 'grammy';
-import { partnerActive } from '../../src/app/bot-users.js';
+import { partnerActive } from '../../src/app/partners.js';
 import { account } from '../../src/app/catalog.js';
 import type { BotContext } from '../context.js';
 

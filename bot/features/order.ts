@@ -1,6 +1,6 @@
 import { Composer } from 'grammy';
-import { requireOrderingAllowed } from '../../src/app/bot-users.js';
 import { ownOrderByIdempotencyKey } from '../../src/app/orders/by-key.js';
+import { orderMenu } from '../../src/app/orders/quote.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { ORDER_CONVERSATION } from '../conversations/order.js';
 import type { BotContext } from '../context.js';
@@ -18,7 +18,7 @@ export function orderFeature(): Composer<BotContext> {
   c.command('order', async (ctx) => {
     const partnerId = ctx.link!.partnerId;
     try {
-      requireOrderingAllowed(ctx.env.deps, partnerId);
+      orderMenu(ctx.env.deps, partnerId);
     } catch (e) {
       if (e instanceof ApiError) return void (await ctx.reply(ctx.t.error(e)));
       throw e;

@@ -2,7 +2,6 @@ import { botUsersInChat, botUsersOfPartner, getBotUser, setBotUserLanguage } fro
 import type { BotRole } from '../store/schema-bot.js';
 import type { Deps } from './deps.js';
 import { normaliseLanguage } from './invites.js';
-import { requirePartner, requirePartnerAccess } from './partners.js';
 
 /** Who a messenger account is to the service: its partner and role, and where to notify a partner. */
 
@@ -48,19 +47,4 @@ export function chatLanguage(deps: Deps, chatId: number): 'ru' | 'en' {
 export function rememberLanguage(deps: Deps, link: BotLink, languageCode: string | undefined): void {
   const lang = normaliseLanguage(languageCode);
   if (languageCode !== undefined && lang !== link.language) setBotUserLanguage(deps.db, link.telegramUserId, lang);
-}
-
-/**
- * The checks the partner API's authentication makes before any order (partner-api.md Authentication):
- * an account without its first top-up is `partner_inactive`, a switched-off program
- * `partner_program_unavailable`.
- */
-export function requireOrderingAllowed(deps: Deps, partnerId: number): void {
-  requirePartner(deps, partnerId);
-  requirePartnerAccess(deps, partnerId);
-}
-
-/** Whether the partner's account is activated (first top-up made). */
-export function partnerActive(deps: Deps, partnerId: number): boolean {
-  return requirePartner(deps, partnerId).status === 'active';
 }

@@ -1,5 +1,4 @@
-import { count } from 'drizzle-orm';
-import { partners } from '../store/schema.js';
+import { countPartners } from '../store/partners-repo.js';
 import type { Deps } from './deps.js';
 import { issueKey, type KeyCache } from './keys.js';
 import { createPartner } from './partners.js';
@@ -10,8 +9,7 @@ import { creditTopup } from './topups.js';
  * 1000.000 TON and a key, so a newcomer can try the API at once.
  */
 export function seedDemo(deps: Deps, keys: KeyCache): { partnerId: number; apiKey: string } | null {
-  const n = deps.db.select({ n: count() }).from(partners).get()?.n ?? 0;
-  if (n > 0) return null;
+  if (countPartners(deps.db) > 0) return null;
   const p = createPartner(deps, 'Demo partner', 'demo');
   creditTopup(deps, p.partner_id, { currency: 'USD', amount: '1000.00', network: 'ton', tx_hash: 'sandbox-demo-usd' }, 'demo');
   creditTopup(deps, p.partner_id, { currency: 'TON', amount: '1000.000', network: 'ton', tx_hash: 'sandbox-demo-ton' }, 'demo');

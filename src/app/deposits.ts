@@ -1,4 +1,3 @@
-import { eq, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { ApiError, fail } from '../domain/errors.js';
 import {
@@ -24,6 +23,7 @@ import {
   depositByTx,
   expireTopupRequests,
   getDeposit,
+  getTopupRequest,
   insertDeposit,
   listDepositRows,
   markRequestCredited,
@@ -32,8 +32,8 @@ import {
   type TopupRequestRow,
 } from '../store/deposits-repo.js';
 import { getPartner } from '../store/partners-repo.js';
-import { topups } from '../store/schema.js';
-import { DEPOSIT_STATUSES, topupRequests, type DepositStatus } from '../store/schema-topups.js';
+import { getTopup, topupByEitherHash } from '../store/topups-repo.js';
+import { DEPOSIT_STATUSES, type DepositStatus } from '../store/schema-topups.js';
 import type { Deps } from './deps.js';
 import { depositAddresses } from './topup-requests.js';
 import { creditInTx } from './topups.js';
@@ -185,11 +185,7 @@ function processInTx(tx: Tx, deps: Deps, row: DepositRow, source: DepositSource,
 
   // Already credited by support through POST /partners/{id}/topups with this transaction's hash.
   if (asset) {
-    const prior = tx
-      .select()
-      .from(topups)
-      .where(or(eq(topups.txHash, key), eq(topups.txHash, row.txHash)))
-      .get();
+    const prior = topupByEitherHash(tx, key, row.txHash);
     if (prior)
       return updateDeposit(tx, row.depositId, {
         status: 'credited',
@@ -257,6 +253,12 @@ function markUnmatched(tx: Tx, deps: Deps, row: DepositRow, reason: string, note
 
 // ---- operator API
 
+/** One deposit as the operator sees it, or null (the bot's deposit conversation). */
+export function findDeposit(deps: Deps, depositId: string): DepositView | null {
+  const row = getDeposit(deps.db, depositId);
+  return row ? depositView(row) : null;
+}
+
 export function listDeposits(deps: Deps, query: Record<string, unknown>): { items: DepositView[] } {
   const status = query.status;
   if (status !== undefined && !(typeof status === 'string' && (DEPOSIT_STATUSES as readonly string[]).includes(status)))
@@ -309,11 +311,11 @@ export function resolveDeposit(deps: Deps, depositId: string, body: unknown, act
       source: 'operator',
       actor,
     });
-    const topup = tx.select().from(topups).where(eq(topups.topupId, credited.body.topup_id)).get()!;
+    const topup = getTopup(tx, credited.body.topup_id)!;
     if (topup.partnerId !== input.partner_id) fail('tx_hash_conflict', `This transaction was already credited to partner ${topup.partnerId}.`);
     // The request the deposit was meant for (same partner) is settled by this credit.
     if (row.requestId) {
-      const req = tx.select().from(topupRequests).where(eq(topupRequests.requestId, row.requestId)).get();
+      const req = getTopupRequest(tx, row.requestId);
       if (req && req.partnerId === input.partner_id && req.status !== 'credited') markRequestCredited(tx, req.requestId, row.depositId);
     }
     const note =

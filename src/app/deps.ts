@@ -3,13 +3,13 @@ import type { Config } from '../config.js';
 import type { Ids } from '../ids.js';
 import type { Db } from '../store/db.js';
 import type { GroupCommit } from '../store/group-commit.js';
-import type { Suppliers } from '../suppliers/types.js';
-import type { Logger } from '../workers/scheduler.js';
+import type { SandboxHooks, Suppliers } from '../suppliers/types.js';
+import type { Logger } from '../log.js';
 import type { EventBus } from './event-bus.js';
 import type { SecretBox } from './secrets.js';
 import type { SettingsStore } from './settings.js';
 
-/** Everything an application service needs, injected once at start-up (src/main.ts, test/helpers.ts). */
+/** Everything an application service needs, built once at start-up by createService (src/service.ts). */
 export interface Deps {
   db: Db;
   clock: ServiceClock;
@@ -17,6 +17,8 @@ export interface Deps {
   ids: Ids;
   log: Logger;
   suppliers: Suppliers;
+  /** Only when the suppliers are the sandbox (UPSTREAM=sandbox): its fault switches and DNS table. */
+  sandbox?: SandboxHooks;
   secrets: SecretBox;
   settings: SettingsStore;
   bus: EventBus;

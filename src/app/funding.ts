@@ -1,7 +1,7 @@
 import { topupMinimum } from '../domain/ledger-rules.js';
 import { formatAmount, type Currency } from '../domain/money.js';
 import type { Deps } from './deps.js';
-import { partnerActive } from './bot-users.js';
+import { partnerActive } from './partners.js';
 import { account } from './catalog.js';
 import { depositAddresses } from './topup-requests.js';
 

@@ -1,8 +1,7 @@
-import { sql } from 'drizzle-orm';
 import { fail } from '../domain/errors.js';
 import { formatAmount, isCurrency, type Currency } from '../domain/money.js';
 import { offsetIso } from '../domain/time-format.js';
-import { ledgerFigures, listEntries, type LedgerEntryRow } from '../store/ledger-repo.js';
+import { entriesWithoutOrder, ledgerFigures, listEntries, orderLedgerFigures, type LedgerEntryRow } from '../store/ledger-repo.js';
 import type { Deps } from './deps.js';
 import { requirePartner } from './partners.js';
 import { decodeCursor, encodeCursor, parseLimit } from './paging.js';
@@ -47,22 +46,14 @@ export function ledgerCheck(deps: Deps) {
     if (a.lastAfter !== null && a.lastAfter !== a.balance)
       problems.push({ problem: 'balance_after_mismatch', partner_id: a.partnerId, currency: a.currency });
   }
-  const orderRows = deps.db.all<{ order_id: string; amount: number; refunded: number; debits: number; debit_sum: number | null; refunds: number; refund_sum: number | null; currency: Currency }>(sql`
-    select o.order_id, o.amount, o.refunded, o.currency,
-      (select count(*) from ledger_entries e where e.order_id = o.order_id and e.kind = 'order_debit') as debits,
-      (select sum(e.amount) from ledger_entries e where e.order_id = o.order_id and e.kind = 'order_debit') as debit_sum,
-      (select count(*) from ledger_entries e where e.order_id = o.order_id and e.kind = 'order_refund') as refunds,
-      (select sum(e.amount) from ledger_entries e where e.order_id = o.order_id and e.kind = 'order_refund') as refund_sum
-    from orders o`);
+  const orderRows = orderLedgerFigures(deps.db);
   for (const o of orderRows) {
     if (o.debits !== 1 || o.debit_sum !== -o.amount) problems.push({ problem: 'order_not_debited_once', order_id: o.order_id, debits: o.debits });
     if (o.refunds > 1) problems.push({ problem: 'order_refunded_twice', order_id: o.order_id, refunds: o.refunds });
     if (o.refunds === 1 && o.refund_sum !== o.amount) problems.push({ problem: 'refund_amount_mismatch', order_id: o.order_id });
     if ((o.refunds === 1) !== Boolean(o.refunded)) problems.push({ problem: 'refunded_flag_mismatch', order_id: o.order_id, refunded: Boolean(o.refunded), refunds: o.refunds });
   }
-  const orphans = deps.db.all<{ entry_id: number; order_id: string }>(sql`
-    select e.entry_id, e.order_id from ledger_entries e
-    where e.order_id is not null and not exists (select 1 from orders o where o.order_id = e.order_id)`);
+  const orphans = entriesWithoutOrder(deps.db);
   for (const e of orphans) problems.push({ problem: 'entry_without_order', entry_id: e.entry_id, order_id: e.order_id });
   return { ok: problems.length === 0, problems };
 }

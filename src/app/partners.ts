@@ -35,6 +35,21 @@ export function requirePartnerAccess(deps: Deps, partnerId: number): void {
   if (!deps.settings.get().program_available) fail('partner_program_unavailable');
 }
 
+/**
+ * The checks the partner API's authentication makes, for a partner known by other means (the bot's linked
+ * account): the partner exists (`not_found`), is activated and the program is on. Every ordering use case
+ * (createOrder, the quotes) makes it itself.
+ */
+export function requireOrderingAllowed(deps: Deps, partnerId: number): void {
+  requirePartner(deps, partnerId);
+  requirePartnerAccess(deps, partnerId);
+}
+
+/** Whether the partner's account is activated (first top-up made). */
+export function partnerActive(deps: Deps, partnerId: number): boolean {
+  return requirePartner(deps, partnerId).status === 'active';
+}
+
 export function partnerView(deps: Deps, partnerId: number) {
   const p = requirePartner(deps, partnerId);
   const balances = balancesOf(deps.db, partnerId);

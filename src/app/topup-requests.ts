@@ -1,3 +1,4 @@
+import { CURRENCIES } from '../domain/enums.js';
 import { z } from 'zod';
 import { fail } from '../domain/errors.js';
 import type { DepositNetwork } from '../domain/chain-address.js';
@@ -99,7 +100,7 @@ export function topupRequestView(row: TopupRequestRow, addresses: readonly Depos
 
 const bodySchema = z
   .object({
-    currency: z.enum(['USD', 'TON'], { error: 'must be USD or TON' }),
+    currency: z.enum(CURRENCIES, { error: 'must be USD or TON' }),
     amount: z.union([z.string(), z.number()], { error: 'must be a decimal string' }),
   })
   .strict();

@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import { fail } from '../domain/errors.js';
 import { NETWORKS_BY_CURRENCY, topupMinimum } from '../domain/ledger-rules.js';
 import { formatAmount, isCurrency, parseAmount, type Currency } from '../domain/money.js';
@@ -7,7 +6,7 @@ import { unitOfWork, type AfterCommit } from './unit-of-work.js';
 import { audit } from '../store/audit-repo.js';
 import { balanceOf, postEntry } from '../store/ledger-repo.js';
 import { getPartner, setPartnerStatus } from '../store/partners-repo.js';
-import { topups } from '../store/schema.js';
+import { insertTopup, topupByTxHash } from '../store/topups-repo.js';
 import type { Deps } from './deps.js';
 import { requirePartner } from './partners.js';
 
@@ -60,7 +59,7 @@ export function creditInTx(
   after: AfterCommit,
   args: { partnerId: number; currency: Currency; amount: number; network: string; txHash: string; source: string; actor: string },
 ): TopupResult {
-  const existing = tx.select().from(topups).where(eq(topups.txHash, args.txHash)).get();
+  const existing = topupByTxHash(tx, args.txHash);
   if (existing) {
     const p = getPartner(tx, existing.partnerId)!;
     return {
@@ -80,9 +79,7 @@ export function creditInTx(
   requireTopupMinimum(args.currency, args.amount, first);
   const now = deps.clock.now();
   const topupId = `tp_${deps.ids.hex(8)}`;
-  tx.insert(topups)
-    .values({ topupId, partnerId: args.partnerId, currency: args.currency, amount: args.amount, network: args.network, txHash: args.txHash, source: args.source, createdAt: now })
-    .run();
+  insertTopup(tx, { topupId, partnerId: args.partnerId, currency: args.currency, amount: args.amount, network: args.network, txHash: args.txHash, source: args.source, createdAt: now });
   const entry = postEntry(tx, { partnerId: args.partnerId, currency: args.currency, kind: 'topup', amount: args.amount, topupId, now });
   if (first) setPartnerStatus(tx, args.partnerId, 'active');
   // The owner hears of every new credit, whoever made it (a repeated tx_hash above credits nothing).

@@ -4,15 +4,13 @@ import { Decimal } from 'decimal.js';
  * Money inside the service is integer minor units: cents for USD, milli-TON for TON.
  * Outside it is a decimal string with a fixed number of places (2 for USD, 3 for TON).
  */
-export type Currency = 'USD' | 'TON';
-export const CURRENCIES: readonly Currency[] = ['USD', 'TON'];
+import type { Currency } from './enums.js';
+
+export { isCurrency, type Currency } from './enums.js';
 
 export const DECIMALS: Record<Currency, number> = { USD: 2, TON: 3 };
 const SCALE: Record<Currency, number> = { USD: 100, TON: 1000 };
 
-export function isCurrency(x: unknown): x is Currency {
-  return x === 'USD' || x === 'TON';
-}
 
 /** "12.5" → 1250 (USD). Returns null when the text is not a plain non-negative decimal with at most the currency's places. */
 export function parseAmount(text: unknown, currency: Currency): number | null {

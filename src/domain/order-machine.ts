@@ -5,8 +5,9 @@
  * transfer was sent but not confirmed reads `failed` with `refunded: false` while in review; an NFT order
  * bought but not transferred stays `processing` in review.
  */
-export type OrderType = 'stars' | 'premium' | 'nft';
-export type OrderStatus = 'processing' | 'completed' | 'partial' | 'canceled' | 'failed';
+import type { OrderStatus, OrderType } from './enums.js';
+
+export type { OrderStatus, OrderType } from './enums.js';
 export type Phase = 'processing' | 'review' | 'completed' | 'failed' | 'canceled';
 export type EventKind = 'order.completed' | 'order.failed' | 'order.refunded';
 export type RefundReason = 'stars_failed' | 'premium_canceled' | 'nft_failed' | 'nft_manual_refund';

@@ -45,13 +45,7 @@ export function pricePerStar(pricePer1000: number): string {
   return new Decimal(pricePer1000).div(100).div(1000).toFixed(6);
 }
 
-/** NFT: TON price plus transfer and network fees, with the margin, rounded up to 0.001 TON (milli-TON out). */
-export function giftPartnerPrice(priceTon: Decimal.Value, feesTon: Decimal.Value, marginBps: number): number {
-  return new Decimal(priceTon)
-    .plus(feesTon)
-    .mul(10_000 + marginBps)
-    .div(10_000)
-    .mul(1000)
-    .toDecimalPlaces(0, Decimal.ROUND_CEIL)
-    .toNumber();
+/** NFT: listing price plus transfer and network fees (milli-TON), with the margin, rounded up to 0.001 TON. */
+export function giftPartnerPrice(priceMilli: number, feesMilli: number, marginBps: number): number {
+  return withMargin(priceMilli + feesMilli, marginBps);
 }

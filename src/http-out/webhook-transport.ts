@@ -13,23 +13,14 @@ import { promises as dns, type LookupAddress, type LookupOptions } from 'node:dn
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
 import { addressRefusal } from '../domain/webhook-url-policy.js';
+import type { PinnedAddress, PostResult, Resolution, WebhookTransport } from '../workers/webhook-transport.js';
 
 /** Sandbox host table (`PUT /sandbox/dns/{hostname}`), consulted before real DNS. */
 export interface DnsOverrides {
   lookup(hostname: string): string[] | undefined;
 }
 
-export interface PinnedAddress {
-  address: string;
-  family: 4 | 6;
-}
-
-export type Resolution =
-  | { ok: true; addresses: PinnedAddress[] }
-  | { ok: false; kind: 'dns_failure'; detail: string }
-  | { ok: false; kind: 'private'; detail: string };
-
-export type PostResult = { kind: 'response'; status: number } | { kind: 'timeout' } | { kind: 'error'; detail: string };
+export type { PinnedAddress, PostResult, Resolution } from '../workers/webhook-transport.js';
 
 const DEFAULT_DNS_TIMEOUT_MS = 5_000;
 
@@ -66,7 +57,7 @@ export async function resolveAndCheck(
   host: string,
   literalIp: string | null,
   allowSubnets: string[],
-  overrides: DnsOverrides,
+  overrides: DnsOverrides | undefined,
   opts: { dnsTimeoutMs?: number } = {},
 ): Promise<Resolution> {
   const name = stripBrackets(host).toLowerCase();
@@ -82,7 +73,7 @@ export async function resolveAndCheck(
 
   let found: { address: string; family: number }[];
   const bare = name.replace(/\.+$/, '');
-  const fromTable = overrides.lookup(name) ?? (bare !== name ? overrides.lookup(bare) : undefined);
+  const fromTable = overrides?.lookup(name) ?? (bare !== name ? overrides?.lookup(bare) : undefined);
   if (fromTable !== undefined) {
     found = fromTable.map((address) => ({ address, family: isIP(stripBrackets(address)) }));
     const invalid = found.find((a) => a.family === 0);
@@ -390,5 +381,18 @@ export function createPinnedPoster(options: PinnedPosterOptions = {}): PinnedPos
       agents.clear();
       await Promise.all(all.map((e) => e.agent.close().catch(() => e.agent.destroy().catch(() => undefined))));
     },
+  };
+}
+
+/**
+ * The dispatcher's transport (src/workers/webhook-transport.ts): resolution checked against the allowed
+ * subnets (and the sandbox's host table when there is one), posts over the keep-alive pinned poster.
+ */
+export function createWebhookTransport(opts: { allowSubnets: string[]; hosts?: DnsOverrides }): WebhookTransport {
+  const poster = createPinnedPoster();
+  return {
+    resolve: (host, literalIp) => resolveAndCheck(host, literalIp, opts.allowSubnets, opts.hosts),
+    post: (url, addresses, body, headers, timeoutMs) => poster.post(url, addresses, body, headers, timeoutMs),
+    close: () => poster.close(),
   };
 }

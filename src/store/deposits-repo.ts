@@ -8,6 +8,10 @@ export type DepositRow = typeof deposits.$inferSelect;
 
 // ---- top-up requests
 
+export function getTopupRequest(conn: Conn, requestId: string): TopupRequestRow | undefined {
+  return conn.select().from(topupRequests).where(eq(topupRequests.requestId, requestId)).get();
+}
+
 export function insertTopupRequest(conn: Conn, row: typeof topupRequests.$inferInsert): void {
   conn.insert(topupRequests).values(row).run();
 }

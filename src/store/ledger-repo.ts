@@ -115,3 +115,21 @@ export function ledgerFigures(conn: Conn) {
     .from(accounts)
     .all();
 }
+
+/** Per order: its amount and refunded flag beside the count and sum of its debit and refund entries. */
+export function orderLedgerFigures(conn: Conn) {
+  return conn.all<{ order_id: string; amount: number; refunded: number; debits: number; debit_sum: number | null; refunds: number; refund_sum: number | null; currency: Currency }>(sql`
+    select o.order_id, o.amount, o.refunded, o.currency,
+      (select count(*) from ledger_entries e where e.order_id = o.order_id and e.kind = 'order_debit') as debits,
+      (select sum(e.amount) from ledger_entries e where e.order_id = o.order_id and e.kind = 'order_debit') as debit_sum,
+      (select count(*) from ledger_entries e where e.order_id = o.order_id and e.kind = 'order_refund') as refunds,
+      (select sum(e.amount) from ledger_entries e where e.order_id = o.order_id and e.kind = 'order_refund') as refund_sum
+    from orders o`);
+}
+
+/** Entries naming an order that does not exist. */
+export function entriesWithoutOrder(conn: Conn) {
+  return conn.all<{ entry_id: number; order_id: string }>(sql`
+    select e.entry_id, e.order_id from ledger_entries e
+    where e.order_id is not null and not exists (select 1 from orders o where o.order_id = e.order_id)`);
+}

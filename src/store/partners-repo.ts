@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { CommittedCache } from './committed-cache.js';
 import { prepared } from './prepared.js';
 import type { Conn } from './db.js';
@@ -32,8 +32,8 @@ export function getPartner(conn: Conn, partnerId: number): Readonly<PartnerRow> 
   });
 }
 
-export function listPartnerIds(conn: Conn): number[] {
-  return conn.select({ id: partners.partnerId }).from(partners).all().map((r) => r.id);
+export function countPartners(conn: Conn): number {
+  return conn.select({ n: count() }).from(partners).get()?.n ?? 0;
 }
 
 export function setPartnerStatus(conn: Conn, partnerId: number, status: 'active' | 'inactive'): void {

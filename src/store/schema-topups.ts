@@ -1,5 +1,6 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { partners } from './schema.js';
+import { CURRENCIES } from '../domain/enums.js';
 
 /**
  * Automatic top-ups: exact-amount requests, chain deposits seen by the watchers (or reported in the
@@ -18,7 +19,7 @@ export const topupRequests = sqliteTable(
     partnerId: integer('partner_id')
       .notNull()
       .references(() => partners.partnerId),
-    currency: text('currency', { enum: ['USD', 'TON'] }).notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
     /** The amount asked for, minor units. */
     amount: integer('amount').notNull(),
     /** The exact amount to send, minor units: unique among the open requests of the currency. */
@@ -49,7 +50,7 @@ export const deposits = sqliteTable(
     /** Exact decimal string of the amount received, every digit kept. */
     amount: text('amount').notNull(),
     /** The balance this asset would fund (null for other tokens). */
-    currency: text('currency', { enum: ['USD', 'TON'] }),
+    currency: text('currency', { enum: CURRENCIES }),
     /** Minor units of `currency` when the amount is a whole number of them, else null. */
     amountMinor: integer('amount_minor'),
     txHash: text('tx_hash').notNull(),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { CURRENCIES, ORDER_TYPES, ORDER_STATUSES, PARTNER_STATUSES, LEDGER_ENTRY_KINDS } from '../domain/enums.js';
 
 /**
  * The service database. Times are service-clock milliseconds; money is integer minor units
@@ -9,7 +10,7 @@ import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } fro
 export const partners = sqliteTable('partners', {
   partnerId: integer('partner_id').primaryKey({ autoIncrement: true }),
   name: text('name').notNull(),
-  status: text('status', { enum: ['inactive', 'active'] }).notNull(),
+  status: text('status', { enum: PARTNER_STATUSES }).notNull(),
   /** The webhook block: null until first saved. */
   webhookUrl: text('webhook_url'),
   /** Secret encrypted at rest (AES-256-GCM, see src/app/secrets.ts). */
@@ -36,7 +37,7 @@ export const accounts = sqliteTable(
   'accounts',
   {
     partnerId: integer('partner_id').notNull().references(() => partners.partnerId),
-    currency: text('currency', { enum: ['USD', 'TON'] }).notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
     balance: integer('balance').notNull(),
   },
   (t) => [primaryKey({ columns: [t.partnerId, t.currency] }), check('balance_not_negative', sql`${t.balance} >= 0`)],
@@ -47,9 +48,9 @@ export const ledgerEntries = sqliteTable(
   {
     entryId: integer('entry_id').primaryKey({ autoIncrement: true }),
     partnerId: integer('partner_id').notNull(),
-    currency: text('currency', { enum: ['USD', 'TON'] }).notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
     amount: integer('amount').notNull(),
-    kind: text('kind', { enum: ['topup', 'order_debit', 'order_refund'] }).notNull(),
+    kind: text('kind', { enum: LEDGER_ENTRY_KINDS }).notNull(),
     orderId: text('order_id'),
     topupId: text('topup_id'),
     balanceAfter: integer('balance_after').notNull(),
@@ -67,7 +68,7 @@ export const topups = sqliteTable(
   {
     topupId: text('topup_id').primaryKey(),
     partnerId: integer('partner_id').notNull(),
-    currency: text('currency', { enum: ['USD', 'TON'] }).notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
     amount: integer('amount').notNull(),
     network: text('network').notNull(),
     txHash: text('tx_hash').notNull(),
@@ -83,10 +84,10 @@ export const orders = sqliteTable(
     seq: integer('seq').primaryKey(),
     orderId: text('order_id').notNull(),
     partnerId: integer('partner_id').notNull(),
-    type: text('type', { enum: ['stars', 'premium', 'nft'] }).notNull(),
-    status: text('status', { enum: ['processing', 'completed', 'partial', 'canceled', 'failed'] }).notNull(),
+    type: text('type', { enum: ORDER_TYPES }).notNull(),
+    status: text('status', { enum: ORDER_STATUSES }).notNull(),
     amount: integer('amount').notNull(),
-    currency: text('currency', { enum: ['USD', 'TON'] }).notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
     priceUsdRef: integer('price_usd_ref'),
     quantity: integer('quantity').notNull(),
     recipient: text('recipient').notNull(),

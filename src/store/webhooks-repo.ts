@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Conn } from './db.js';
 import { prepared } from './prepared.js';
 import { blockedWebhookHosts, events, webhookDeliveries } from './schema.js';
@@ -83,4 +83,35 @@ export function isHostBlocked(conn: Conn, host: string): boolean {
 
 export function unblockHost(conn: Conn, host: string): void {
   prepared(conn, 'unblockHost', () => conn.delete(blockedWebhookHosts).where(eq(blockedWebhookHosts.host, sql.placeholder('h'))).prepare()).run({ h: host });
+}
+
+/** The address was refused before sending: the delivery ends with `rejected_reason`. */
+export function refuseDelivery(conn: Conn, webhookId: string, reason: string, now: number): void {
+  conn.update(webhookDeliveries).set({ status: 'failed', rejectedReason: reason, nextAttemptAt: null, updatedAt: now }).where(eq(webhookDeliveries.webhookId, webhookId)).run();
+}
+
+/** A host that resolved into a private network: order webhook URLs naming it are refused at creation. */
+export function blockHost(conn: Conn, host: string, reason: string, now: number): void {
+  conn.insert(blockedWebhookHosts).values({ host, reason, createdAt: now }).onConflictDoUpdate({ target: blockedWebhookHosts.host, set: { reason, createdAt: now } }).run();
+}
+
+export interface DeliveryFilter {
+  orderId?: string;
+  status?: 'pending' | 'delivered' | 'failed';
+  partnerId?: number;
+}
+
+/** Newest first. */
+export function listDeliveryRows(conn: Conn, f: DeliveryFilter, limit: number): DeliveryRow[] {
+  const conds = [];
+  if (f.orderId !== undefined) conds.push(eq(webhookDeliveries.orderId, f.orderId));
+  if (f.status !== undefined) conds.push(eq(webhookDeliveries.status, f.status));
+  if (f.partnerId !== undefined) conds.push(eq(webhookDeliveries.partnerId, f.partnerId));
+  return conn
+    .select()
+    .from(webhookDeliveries)
+    .where(conds.length ? and(...conds) : undefined)
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.webhookId))
+    .limit(limit)
+    .all();
 }

@@ -69,7 +69,14 @@ export interface GoodsSupplier {
   readonly firstCallDelayMs: number;
 }
 
-/** Switches a test environment can flip; in production all are off. */
+export interface Suppliers {
+  name: string;
+  resolver: RecipientResolver;
+  goods: GoodsSupplier;
+  gifts: GiftMarket;
+}
+
+/** Switches a test environment can flip (sandbox only). */
 export interface FaultSwitches {
   ledgerUnavailable(): boolean;
 }
@@ -79,13 +86,10 @@ export interface HostTable {
   lookup(hostname: string): string[] | undefined;
 }
 
-export interface Suppliers {
-  name: string;
-  resolver: RecipientResolver;
-  goods: GoodsSupplier;
+/** What only the sandbox adds to the service: fault switches and its DNS table. Absent in production. */
+export interface SandboxHooks {
   faults: FaultSwitches;
   hosts: HostTable;
-  gifts: GiftMarket;
 }
 
 // --- NFT gifts ----------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import type { ServiceClock } from '../clock.js';
 import type { Db } from '../store/db.js';
 import { dueJobs, earliestJob, getJob, retryJob, type JobRow } from '../store/jobs-repo.js';
+import type { Logger } from '../log.js';
 
 /**
  * A durable job scheduler on the service clock. Jobs live in the `jobs` table (one per kind and ref);
@@ -12,12 +13,6 @@ import { dueJobs, earliestJob, getJob, retryJob, type JobRow } from '../store/jo
  * turn and runs what falls due there, so retries scheduled by those runs land at the right moments.
  */
 export type JobHandler = (job: JobRow) => Promise<void>;
-
-export interface Logger {
-  info(obj: unknown, msg?: string): void;
-  warn(obj: unknown, msg?: string): void;
-  error(obj: unknown, msg?: string): void;
-}
 
 export interface SchedulerOptions {
   concurrency: number;

@@ -1,3 +1,4 @@
+import { isOrderStatus, isOrderType } from '../../domain/enums.js';
 import { fail } from '../../domain/errors.js';
 import { orderView } from '../../domain/order-view.js';
 import { parseTimeFilter } from '../../domain/time-format.js';
@@ -7,8 +8,6 @@ import { decodeCursor, encodeCursor, parseLimit } from '../paging.js';
 
 export const ORDERS_PAGE_DEFAULT = 50;
 export const ORDERS_PAGE_MAX = 200;
-const STATUSES = ['processing', 'completed', 'partial', 'canceled', 'failed'];
-const TYPES = ['stars', 'premium', 'nft'];
 const KNOWN = new Set(['status', 'type', 'from', 'to', 'cursor', 'limit']);
 
 /** GET /orders/{id}: own orders only; another partner's order is "not found" too. */
@@ -37,9 +36,9 @@ export function listOwnOrders(deps: Deps, partnerId: number, q: Record<string, u
   for (const k of Object.keys(q)) if (!KNOWN.has(k)) fail('bad_param', `Unknown query parameter: ${k}.`, { param: k });
   for (const [k, v] of Object.entries(q)) if (typeof v !== 'string') fail('bad_param', `${k} is given more than once.`, { param: k });
   const status = q.status as string | undefined;
-  if (status !== undefined && !STATUSES.includes(status)) fail('bad_status');
+  if (status !== undefined && !isOrderStatus(status)) fail('bad_status');
   const type = q.type as string | undefined;
-  if (type !== undefined && !TYPES.includes(type)) fail('bad_type');
+  if (type !== undefined && !isOrderType(type)) fail('bad_type');
   const from = q.from === undefined ? undefined : parseTimeFilter(q.from as string) ?? fail('bad_time', 'from is not a valid time.');
   const to = q.to === undefined ? undefined : parseTimeFilter(q.to as string) ?? fail('bad_time', 'to is not a valid time.');
   const limit = parseLimit(q.limit, ORDERS_PAGE_DEFAULT, ORDERS_PAGE_MAX);

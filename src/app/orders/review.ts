@@ -8,7 +8,7 @@ import { getOrder, ordersInReview, type OrderRow } from '../../store/orders-repo
 import type { Deps } from '../deps.js';
 import { entryView } from '../ledger.js';
 import { unitOfWork } from '../unit-of-work.js';
-import { ORDER_JOB } from './create.js';
+import { ORDER_JOB } from './jobs.js';
 import { applyTransition, transitionOr409 } from './transition.js';
 
 /** Operator views and actions on orders: manual review and support's cancellation. */

@@ -4,11 +4,10 @@ import { refundData, webhookOrderData } from '../../domain/order-view.js';
 import type { Tx } from '../../store/db.js';
 import { postEntry } from '../../store/ledger-repo.js';
 import { updateOrder, type NewOrder, type OrderRow } from '../../store/orders-repo.js';
-import { eq } from 'drizzle-orm';
-import { giftHolds } from '../../store/schema-nft.js';
 import type { Deps } from '../deps.js';
 import type { AfterCommit } from '../unit-of-work.js';
 import { recordEvent } from '../webhooks/outbox.js';
+import { ORDER_KINDS } from './kinds/index.js';
 
 export class TransitionRefused extends Error {}
 
@@ -44,8 +43,8 @@ export function applyTransition(
     set.refunded = true;
   }
   const updated = updateOrder(tx, order.orderId, set);
-  // An NFT order holds its gift while unfinished; an outcome releases it.
-  if (updated.type === 'nft' && updated.status !== 'processing') tx.delete(giftHolds).where(eq(giftHolds.orderId, updated.orderId)).run();
+  // What the order held while unfinished (an NFT order's gift) is given back by its outcome.
+  if (updated.status !== 'processing') ORDER_KINDS[updated.type].release(tx, updated);
   for (const event of tr.events) {
     const data = event === 'order.refunded' ? refundData(updated, refundReason(updated.type, on)) : webhookOrderData(updated);
     recordEvent(tx, deps, after, { partnerId: updated.partnerId, orderId: updated.orderId, event, data, orderWebhookUrl: updated.webhookUrl });

@@ -1,10 +1,7 @@
-import { and, desc, eq } from 'drizzle-orm';
 import { fail } from '../../domain/errors.js';
 import { offsetIso } from '../../domain/time-format.js';
-import { webhookDeliveries } from '../../store/schema.js';
+import { listDeliveryRows, type DeliveryFilter, type DeliveryRow } from '../../store/webhooks-repo.js';
 import type { Deps } from '../deps.js';
-
-type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
 export function deliveryView(d: DeliveryRow) {
   return {
@@ -24,25 +21,18 @@ export function deliveryView(d: DeliveryRow) {
 
 /** GET /webhook-deliveries (operator): newest first, at most 500. */
 export function listDeliveries(deps: Deps, q: Record<string, unknown>) {
-  const conds = [];
+  const f: DeliveryFilter = {};
   if (q.order_id !== undefined) {
     if (typeof q.order_id !== 'string') fail('bad_param', 'order_id must be given once.');
-    conds.push(eq(webhookDeliveries.orderId, q.order_id));
+    f.orderId = q.order_id;
   }
   if (q.status !== undefined) {
     if (q.status !== 'pending' && q.status !== 'delivered' && q.status !== 'failed') fail('bad_param', 'status must be pending, delivered or failed.');
-    conds.push(eq(webhookDeliveries.status, q.status));
+    f.status = q.status;
   }
   if (q.partner_id !== undefined) {
     if (typeof q.partner_id !== 'string' || !/^\d+$/.test(q.partner_id)) fail('bad_param', 'partner_id must be a number.');
-    conds.push(eq(webhookDeliveries.partnerId, Number(q.partner_id)));
+    f.partnerId = Number(q.partner_id);
   }
-  const rows = deps.db
-    .select()
-    .from(webhookDeliveries)
-    .where(conds.length ? and(...conds) : undefined)
-    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.webhookId))
-    .limit(500)
-    .all();
-  return { items: rows.map(deliveryView) };
+  return { items: listDeliveryRows(deps.db, f, 500).map(deliveryView) };
 }

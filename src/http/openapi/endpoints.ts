@@ -1,3 +1,4 @@
+import { ORDER_STATUSES, ORDER_TYPES } from '../../domain/enums.js';
 import type { ErrorCode } from '../../domain/errors.js';
 
 /** Every partner endpoint: what the OpenAPI document says of it. Error codes beyond authentication and the key limit. */
@@ -102,8 +103,8 @@ export const PARTNER_ENDPOINTS: Endpoint[] = [
     summary: 'List own orders',
     description: 'Newest first, keyset paging: pass `next_cursor` back as `cursor`.',
     parameters: [
-      q('status', 'processing, completed, partial, canceled or failed', { type: 'string', enum: ['processing', 'completed', 'partial', 'canceled', 'failed'] }),
-      q('type', 'stars, premium or nft', { type: 'string', enum: ['stars', 'premium', 'nft'] }),
+      q('status', 'processing, completed, partial, canceled or failed', { type: 'string', enum: [...ORDER_STATUSES] }),
+      q('type', 'stars, premium or nft', { type: 'string', enum: [...ORDER_TYPES] }),
       q('from', 'created at or after: ISO 8601 date or date-time (offset optional), or unix seconds'),
       q('to', 'created at or before: same formats as from'),
       q('cursor', 'the next_cursor of the previous page'),

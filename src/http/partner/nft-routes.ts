@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { GiftCatalog } from '../../app/nft/catalog.js';
+import type { GiftCatalog } from '../../app/nft/gift-catalog.js';
 import type { PartnerRouteDeps } from './routes.js';
 
 /** GET /nft/collections, /nft/gifts, /nft/gifts/{gift}: every NFT catalog read counts against `nft_catalog`. */

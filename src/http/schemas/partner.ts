@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CURRENCIES, ORDER_STATUSES, ORDER_TYPES } from '../../domain/enums.js';
 
 /**
  * The partner API's request and response shapes, one zod schema each. They are the source of the OpenAPI
@@ -99,14 +100,14 @@ export const ProductsResponse = reg('ProductsResponse', z.union([Catalog, Catalo
 
 export const ValidateRecipientRequest = reg(
   'ValidateRecipientRequest',
-  z.object({ type: z.enum(['stars', 'premium', 'nft']), username: z.string().meta({ example: '@durov' }) }),
+  z.object({ type: z.enum(ORDER_TYPES), username: z.string().meta({ example: '@durov' }) }),
   'POST /validate/recipient body',
 );
 export const ValidateRecipientResult = reg(
   'ValidateRecipientResult',
   z.object({
     ok: z.literal(true),
-    type: z.enum(['stars', 'premium', 'nft']),
+    type: z.enum(ORDER_TYPES),
     username: z.string().meta({ description: 'normalised username, no @' }),
     name: z.string().meta({ description: 'the profile name' }),
     already_premium: z.literal(true).optional().meta({ description: 'premium only: an active subscription now; an order waits until it ends (not a refusal)' }),
@@ -124,7 +125,7 @@ export const ValidateGameResult = reg(
 // --- orders --------------------------------------------------------------------------------------
 
 const GiftAttributes = z.object({ model: z.string(), backdrop: z.string(), symbol: z.string() });
-/** The fields every view of a gift has (src/app/nft/catalog.ts giftBase). */
+/** The fields every view of a gift has (src/app/nft/gift-prices.ts giftBase). */
 const GiftBase = z.object({
   gift: z.string(),
   name: z.string(),
@@ -142,10 +143,10 @@ const Failure = z.object({
 
 const orderFields = {
   order_id: z.string().meta({ description: 'opaque: `PA-<number>` (stars, premium) or `pa_<uuid>` (nft)', example: 'PA-100001' }),
-  type: z.enum(['stars', 'premium', 'nft']),
-  status: z.enum(['processing', 'completed', 'partial', 'canceled', 'failed']),
+  type: z.enum(ORDER_TYPES),
+  status: z.enum(ORDER_STATUSES),
   partner_price: z.string().regex(/^\d+\.\d{2,3}$/).meta({ description: 'the amount debited, in `currency` (2 decimals USD, 3 TON)' }),
-  currency: z.enum(['USD', 'TON']),
+  currency: z.enum(CURRENCIES),
   price_usd_ref: usd.nullable().optional().meta({ description: 'nft only: reporting reference' }),
   quantity: z.number().int().meta({ description: 'stars: the count; premium: months; nft: 1' }),
   recipient: z.string().meta({ description: 'as given' }),
@@ -170,7 +171,7 @@ export const NftParams = reg(
 export const OrderRequest = reg(
   'OrderRequest',
   z.object({
-    type: z.enum(['stars', 'premium', 'nft']),
+    type: z.enum(ORDER_TYPES),
     idempotency_key: z.string().max(255).meta({ description: 'mandatory; the same key and params return the same order with one debit' }),
     params: z.union([StarsParams, PremiumParams, NftParams]),
     webhook_url: z.string().optional().meta({ description: 'per-order webhook address (the secret is always the dashboard one)' }),
@@ -248,7 +249,7 @@ export const RefundEvent = reg(
       order_id: z.string(),
       refund_amount: z.number().meta({ description: 'a JSON number (historical exception to money-as-strings)' }),
       reason: z.enum(['stars_failed', 'premium_canceled', 'nft_failed', 'nft_manual_refund']),
-      currency: z.enum(['USD', 'TON']),
+      currency: z.enum(CURRENCIES),
       refund_amount_ton: tonAmt.optional().meta({ description: 'nft refunds: the value to reconcile against' }),
     }),
   }),

@@ -4,14 +4,14 @@ import type { EventBus } from '../../app/event-bus.js';
 import type { SupplierCosts } from '../../domain/pricing.js';
 import type { Db } from '../../store/db.js';
 import { getPayment, putPayment, unsettledPayments, updatePayment, type FragmentPaymentRow } from '../../store/fragment-payments-repo.js';
-import type { Logger } from '../../workers/scheduler.js';
+import type { Logger } from '../../log.js';
 import { normaliseUsername, type SandboxUpstream } from '../sandbox/sandbox-upstream.js';
 import { UpstreamUnavailable, type DeliveryOutcome, type DeliveryRequest, type GoodsProduct, type Recipient, type Suppliers } from '../types.js';
 import { fromNano, toNano, type FragmentConfig } from './config.js';
 import { FragmentDown, FragmentRejected, type FragmentApi, type FragmentProblem, type FragmentProduct } from './fragment-api.js';
 import { checkPayment, maxWithTolerance } from './payment-checks.js';
 import { fetchTonUsd, nanoToCents } from './ton-rate.js';
-import type { Toncenter, WalletState } from './toncenter.js';
+import type { Toncenter, WalletState } from '../chains/toncenter-wallet.js';
 import type { HotWallet } from './wallet.js';
 
 /**
@@ -55,8 +55,6 @@ const STALE_TTLS = 5;
 export class FragmentUpstream implements Suppliers {
   readonly name = 'fragment';
   readonly gifts: Suppliers['gifts'];
-  readonly faults = { ledgerUnavailable: () => false };
-  readonly hosts = { lookup: (): string[] | undefined => undefined };
 
   private problem: { kind: FragmentProblem; detail: string; since: number } | null = null;
   private fundsLow: { balanceNano: bigint; needNano: bigint } | null = null;

@@ -2,7 +2,7 @@ import type { Config } from '../../config.js';
 import type { SandboxUpstream } from '../sandbox/sandbox-upstream.js';
 import { FragmentApi } from './fragment-api.js';
 import { FragmentUpstream, type FragmentDeps } from './fragment-upstream.js';
-import { Toncenter } from './toncenter.js';
+import { Toncenter } from '../chains/toncenter-wallet.js';
 import { HotWallet } from './wallet.js';
 
 export { FragmentUpstream } from './fragment-upstream.js';

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { httpJson } from '../../workers/watchers/types.js';
+import { httpJson } from '../chains/chain-watcher.js';
 
 /**
  * The TON/USD rate that converts Fragment's TON prices into the USD supplier cost. Source: CoinGecko's

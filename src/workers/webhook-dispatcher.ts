@@ -1,15 +1,13 @@
-import { eq } from 'drizzle-orm';
-import { unixSeconds } from '../../domain/time-format.js';
-import { MAX_ATTEMPTS, nextAttemptDelay, webhookHeaders } from '../../domain/webhook-signing.js';
-import { checkWebhookUrl } from '../../domain/webhook-url-policy.js';
-import { createPinnedPoster, resolveAndCheck, type PinnedPoster } from '../../http-out/webhook-transport.js';
-import { completeJob, scheduleJob, type JobRow } from '../../store/jobs-repo.js';
-import { getPartner } from '../../store/partners-repo.js';
-import { blockedWebhookHosts, webhookDeliveries } from '../../store/schema.js';
-import { getDelivery, getEvent, recordAttempt, recordDnsDeferral, unblockHost, type DeliveryRow } from '../../store/webhooks-repo.js';
-import type { Deps } from '../deps.js';
-import { unitOfWork, unitOfWorkGrouped } from '../unit-of-work.js';
-import { urlPolicy } from './config.js';
+import { unixSeconds } from '../domain/time-format.js';
+import { MAX_ATTEMPTS, nextAttemptDelay, webhookHeaders } from '../domain/webhook-signing.js';
+import { checkWebhookUrl } from '../domain/webhook-url-policy.js';
+import { completeJob, scheduleJob, type JobRow } from '../store/jobs-repo.js';
+import { getPartner } from '../store/partners-repo.js';
+import { blockHost, getDelivery, getEvent, recordAttempt, recordDnsDeferral, refuseDelivery, unblockHost, type DeliveryRow } from '../store/webhooks-repo.js';
+import type { Deps } from '../app/deps.js';
+import { unitOfWork, unitOfWorkGrouped } from '../app/unit-of-work.js';
+import { urlPolicy } from '../app/webhooks/config.js';
+import type { WebhookTransport } from './webhook-transport.js';
 
 
 /** DNS failures do not use up an attempt; this many in a row end the delivery all the same. */
@@ -21,9 +19,10 @@ const MAX_DNS_DEFERRALS = 20;
  * records the outcome and the next attempt in one transaction.
  */
 export class WebhookDispatcher {
-  private readonly poster: PinnedPoster = createPinnedPoster();
-
-  constructor(private readonly deps: Deps) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly transport: WebhookTransport,
+  ) {}
 
   async attempt(job: JobRow): Promise<void> {
     const { deps } = this;
@@ -38,7 +37,7 @@ export class WebhookDispatcher {
 
     const check = checkWebhookUrl(d.url, urlPolicy(deps.config));
     if (!check.ok) return this.refuse(job, d, check.reason);
-    const resolved = await resolveAndCheck(check.host, check.literalIp, deps.config.WEBHOOK_ALLOW_SUBNETS, deps.suppliers.hosts);
+    const resolved = await this.transport.resolve(check.host, check.literalIp);
     if (!resolved.ok && resolved.kind === 'private') return this.refuse(job, d, 'private_address', check.host);
     if (!resolved.ok) {
       const n = d.dnsDeferrals + 1;
@@ -57,7 +56,7 @@ export class WebhookDispatcher {
     const attempt = d.attempts + 1;
     const secret = deps.secrets.open(partner.webhookSecretEnc);
     const headers = webhookHeaders({ secret, body: ev.body, timestamp: unixSeconds(deps.clock.now()), event: d.event, webhookId: d.webhookId, attempt });
-    const result = await this.poster.post(d.url, resolved.addresses, ev.body, headers, deps.config.WEBHOOK_TIMEOUT_MS);
+    const result = await this.transport.post(d.url, resolved.addresses, ev.body, headers, deps.config.WEBHOOK_TIMEOUT_MS);
 
     const now = deps.clock.now();
     const ok = result.kind === 'response' && result.status >= 200 && result.status < 300;
@@ -83,19 +82,18 @@ export class WebhookDispatcher {
   }
 
   /** The address was refused before sending: the delivery fails with `rejected_reason`, no request made. */
-  private refuse(job: JobRow, d: DeliveryRow, reason: string, blockHost?: string): void {
+  private refuse(job: JobRow, d: DeliveryRow, reason: string, hostToBlock?: string): void {
     const { deps } = this;
     const now = deps.clock.now();
     unitOfWork(deps, (tx, after) => {
-      tx.update(webhookDeliveries).set({ status: 'failed', rejectedReason: reason, nextAttemptAt: null, updatedAt: now }).where(eq(webhookDeliveries.webhookId, d.webhookId)).run();
-      if (blockHost)
-        tx.insert(blockedWebhookHosts).values({ host: blockHost, reason, createdAt: now }).onConflictDoUpdate({ target: blockedWebhookHosts.host, set: { reason, createdAt: now } }).run();
+      refuseDelivery(tx, d.webhookId, reason, now);
+      if (hostToBlock) blockHost(tx, hostToBlock, reason, now);
       completeJob(tx, job.jobId);
       after(() => deps.bus.emit('alert', { kind: 'webhook_gave_up', webhookId: d.webhookId, orderId: d.orderId, partnerId: d.partnerId, event: d.event, reason }));
     });
   }
 
   async close(): Promise<void> {
-    await this.poster.close();
+    await this.transport.close();
   }
 }

@@ -1,54 +1,18 @@
-import { Decimal } from 'decimal.js';
 import { fail } from '../../domain/errors.js';
 import { formatAmount } from '../../domain/money.js';
 import { offsetIso } from '../../domain/time-format.js';
-import { UpstreamUnavailable, type GiftListing } from '../../suppliers/types.js';
+import type { GiftListing } from '../../suppliers/types.js';
 import type { Deps } from '../deps.js';
 import { encodeCursor } from '../paging.js';
+import { giftItem, giftPartnerMilli, market } from './gift-prices.js';
 
-/** Gift prices, the catalog cache and the catalog views (partner-api.md "Gift list item", "Gift price"). */
+/** The gift catalog: its cache and views (partner-api.md "Gift list item", "Gift price"). */
 
 export const CATALOG_TTL_MS = 60_000;
 export const GIFTS_PAGE_DEFAULT = 20;
 export const GIFTS_PAGE_MAX = 100;
 const FILTERS = ['model', 'backdrop', 'symbol'] as const;
 type Filter = (typeof FILTERS)[number];
-
-/** partner_price: listing price plus transfer and network fees, with the margin, rounded up to 0.001 TON. */
-export function giftPartnerMilli(deps: Deps, priceMilli: number): number {
-  const total = new Decimal(priceMilli + deps.suppliers.gifts.feesMilli());
-  return total.mul(10_000 + deps.settings.get().margin_bps).div(10_000).toDecimalPlaces(0, Decimal.ROUND_CEIL).toNumber();
-}
-
-export function usdRefCents(deps: Deps, milli: number): number {
-  return new Decimal(milli).mul(deps.suppliers.gifts.tonUsdCents()).div(1000).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
-}
-
-/** The fields every view of a gift shares (list item, quote, an order's `gift` block). */
-export function giftBase(g: GiftListing) {
-  return { gift: g.gift, name: g.name, num: g.num, collection: g.collection, image: g.image, price_ton: formatAmount(g.priceMilli, 'TON') };
-}
-
-export function giftItem(deps: Deps, g: GiftListing) {
-  const partner = giftPartnerMilli(deps, g.priceMilli);
-  return {
-    ...giftBase(g),
-    partner_price: formatAmount(partner, 'TON'),
-    currency: 'TON' as const,
-    price_usd_ref: formatAmount(usdRefCents(deps, partner), 'USD'),
-  };
-}
-
-/** Market calls that stall become 503 product_unavailable (upstream_unavailable) with Retry-After. */
-export async function market<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    if (e instanceof UpstreamUnavailable)
-      fail('product_unavailable', 'The gift market is temporarily unavailable.', { reason: 'upstream_unavailable', retry_after: e.retryAfterSec }, { 'Retry-After': String(e.retryAfterSec) });
-    throw e;
-  }
-}
 
 /** The catalog cache: one copy of a collection's listings, at most a minute old (service clock). */
 export class GiftCatalog {

@@ -1,10 +1,10 @@
-import type { JobRow } from '../../store/jobs-repo.js';
-import { completeJob, scheduleJob } from '../../store/jobs-repo.js';
-import { getOrder, type OrderRow } from '../../store/orders-repo.js';
-import { UpstreamUnavailable, type DeliveryOutcome } from '../../suppliers/types.js';
-import type { Deps } from '../deps.js';
-import { unitOfWork, unitOfWorkGrouped } from '../unit-of-work.js';
-import { applyTransition } from './transition.js';
+import type { JobRow } from '../store/jobs-repo.js';
+import { completeJob, scheduleJob } from '../store/jobs-repo.js';
+import { getOrder, type OrderRow } from '../store/orders-repo.js';
+import { UpstreamUnavailable, type DeliveryOutcome } from '../suppliers/types.js';
+import type { Deps } from '../app/deps.js';
+import { unitOfWork, unitOfWorkGrouped } from '../app/unit-of-work.js';
+import { applyTransition } from '../app/orders/transition.js';
 
 const DAY = 86_400_000;
 /** Premium deferral: retried once a day, refunded when not delivered within 365 days. */

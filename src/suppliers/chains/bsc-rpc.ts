@@ -1,5 +1,5 @@
 import { unitsToDecimal } from '../../domain/deposit-matching.js';
-import { httpJson, type ChainWatcher, type ObservedTransfer } from './types.js';
+import { httpJson, type ChainWatcher, type ObservedTransfer } from './chain-watcher.js';
 
 /**
  * BNB Smart Chain through JSON-RPC: `eth_blockNumber` for the head, then `eth_getLogs` over block ranges

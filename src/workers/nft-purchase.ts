@@ -1,12 +1,12 @@
-import { offsetIso } from '../../domain/time-format.js';
-import { completeJob, scheduleJob, type JobRow } from '../../store/jobs-repo.js';
-import { parseAmount } from '../../domain/money.js';
-import { getOrder, updateOrder, type OrderRow } from '../../store/orders-repo.js';
-import type { Tx } from '../../store/db.js';
-import { NFT_STAGES, UpstreamUnavailable, type NftStage, type StageOutcome } from '../../suppliers/types.js';
-import type { Deps } from '../deps.js';
-import { unitOfWork, type AfterCommit } from '../unit-of-work.js';
-import { applyTransition } from './transition.js';
+import { offsetIso } from '../domain/time-format.js';
+import { completeJob, scheduleJob, type JobRow } from '../store/jobs-repo.js';
+import { parseAmount } from '../domain/money.js';
+import { getOrder, updateOrder, type OrderRow } from '../store/orders-repo.js';
+import type { Tx } from '../store/db.js';
+import { NFT_STAGES, UpstreamUnavailable, type NftStage, type StageOutcome } from '../suppliers/types.js';
+import type { Deps } from '../app/deps.js';
+import { unitOfWork, type AfterCommit } from '../app/unit-of-work.js';
+import { applyTransition } from '../app/orders/transition.js';
 
 /** NFT processing gives up within the hour when the market stalls (partner-api.md States rule 2). */
 export const NFT_GIVE_UP_MS = 3_600_000;

@@ -1,6 +1,6 @@
 import { tonRawAddress } from '../../domain/chain-address.js';
 import { unitsToDecimal } from '../../domain/deposit-matching.js';
-import { CursorWalk, hashHex, httpJson, joinUrl, type ChainWatcher, type ObservedTransfer, type TimeCursor } from './types.js';
+import { CursorWalk, hashHex, httpJson, joinUrl, type ChainWatcher, type ObservedTransfer, type TimeCursor } from './chain-watcher.js';
 
 /**
  * TON through a toncenter-v3-style index API:

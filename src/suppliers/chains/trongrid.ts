@@ -1,5 +1,5 @@
 import { unitsToDecimal } from '../../domain/deposit-matching.js';
-import { CursorWalk, OccurrenceKeys, httpJson, joinUrl, type ChainWatcher, type ObservedTransfer, type TimeCursor } from './types.js';
+import { CursorWalk, OccurrenceKeys, httpJson, joinUrl, type ChainWatcher, type ObservedTransfer, type TimeCursor } from './chain-watcher.js';
 
 /**
  * TRON through a TronGrid-style API:

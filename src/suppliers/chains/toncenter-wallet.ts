@@ -1,4 +1,4 @@
-import { ChainApiError, httpJson, joinUrl } from '../../workers/watchers/types.js';
+import { ChainApiError, httpJson, joinUrl } from './chain-watcher.js';
 
 /**
  * The three toncenter calls the hot wallet needs. Written over plain HTTP rather than @ton/ton's

@@ -1,17 +1,17 @@
-import type { Config } from '../../config.js';
-import type { Deps } from '../../app/deps.js';
-import { recordDepositInTx } from '../../app/deposits.js';
-import { explicitDepositAddresses } from '../../app/topup-requests.js';
-import { unitOfWork } from '../../app/unit-of-work.js';
-import { DEPOSIT_NETWORKS } from '../../domain/chain-address.js';
-import { inTx } from '../../store/db.js';
-import { getWatcherPosition, setWatcherPosition } from '../../store/deposits-repo.js';
-import { completeJob, deleteJob, getJob, retryJob, scheduleJob, type JobRow } from '../../store/jobs-repo.js';
-import type { JobHandler } from '../scheduler.js';
-import { BscWatcher } from './bsc-watcher.js';
-import { TonWatcher } from './ton-watcher.js';
-import { TronWatcher } from './tron-watcher.js';
-import type { ChainWatcher } from './types.js';
+import type { Config } from '../config.js';
+import type { Deps } from '../app/deps.js';
+import { recordDepositInTx } from '../app/deposits.js';
+import { explicitDepositAddresses } from '../app/topup-requests.js';
+import { unitOfWork } from '../app/unit-of-work.js';
+import { DEPOSIT_NETWORKS } from '../domain/chain-address.js';
+import { inTx } from '../store/db.js';
+import { getWatcherPosition, setWatcherPosition } from '../store/deposits-repo.js';
+import { completeJob, deleteJob, getJob, retryJob, scheduleJob, type JobRow } from '../store/jobs-repo.js';
+import type { JobHandler } from './scheduler.js';
+import { BscWatcher } from '../suppliers/chains/bsc-rpc.js';
+import { TonWatcher } from '../suppliers/chains/toncenter.js';
+import { TronWatcher } from '../suppliers/chains/trongrid.js';
+import type { ChainWatcher } from '../suppliers/chains/chain-watcher.js';
 
 /**
  * The chain watchers as durable jobs on the service clock: one `watcher.poll` job per network, every

@@ -1,0 +1,44 @@
+import { Decimal } from 'decimal.js';
+import { fail } from '../../domain/errors.js';
+import { formatAmount } from '../../domain/money.js';
+import { giftPartnerPrice } from '../../domain/pricing.js';
+import { UpstreamUnavailable, type GiftListing } from '../../suppliers/types.js';
+import type { Deps } from '../deps.js';
+
+/** A gift's partner price and USD reference, and the views of a gift every answer shares. */
+
+/** partner_price of a listing at today's fees and margin (the rule: domain/pricing.ts giftPartnerPrice). */
+export function giftPartnerMilli(deps: Deps, priceMilli: number): number {
+  return giftPartnerPrice(priceMilli, deps.suppliers.gifts.feesMilli(), deps.settings.get().margin_bps);
+}
+
+export function usdRefCents(deps: Deps, milli: number): number {
+  return new Decimal(milli).mul(deps.suppliers.gifts.tonUsdCents()).div(1000).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
+}
+
+/** The fields every view of a gift shares (list item, quote, an order's `gift` block). */
+export function giftBase(g: GiftListing) {
+  return { gift: g.gift, name: g.name, num: g.num, collection: g.collection, image: g.image, price_ton: formatAmount(g.priceMilli, 'TON') };
+}
+
+export function giftItem(deps: Deps, g: GiftListing) {
+  const partner = giftPartnerMilli(deps, g.priceMilli);
+  return {
+    ...giftBase(g),
+    partner_price: formatAmount(partner, 'TON'),
+    currency: 'TON' as const,
+    price_usd_ref: formatAmount(usdRefCents(deps, partner), 'USD'),
+  };
+}
+
+/** Market calls that stall become 503 product_unavailable (upstream_unavailable) with Retry-After. */
+export async function market<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof UpstreamUnavailable)
+      fail('product_unavailable', 'The gift market is temporarily unavailable.', { reason: 'upstream_unavailable', retry_after: e.retryAfterSec }, { 'Retry-After': String(e.retryAfterSec) });
+    throw e;
+  }
+}
+

@@ -1,0 +1,112 @@
+import crypto from 'node:crypto';
+import { fail } from '../../domain/errors.js';
+import { serializeWebhookJson } from '../../domain/webhook-signing.js';
+import { getIdem } from '../../store/orders-repo.js';
+import type { Deps } from '../deps.js';
+
+/**
+ * The idempotency of order creation (partner-api.md "Idempotency"): a bound key answers with its order, a
+ * key bound to other parameters is 409 `idempotency_key_reuse`, a key whose creation is in flight is 409
+ * `order_in_progress`.
+ *
+ * The claim of a creation in flight lives in memory (`deps.inFlight`): it only has to last while this
+ * process works on the request, and a crash forgets it exactly as it should. The durable record is the
+ * key bound to its order, written in the debiting transaction (src/app/orders/create.ts).
+ */
+
+/** SHA-256 of the canonical request (keys sorted at every level, Python json.dumps spacing). */
+export function fingerprintOf(body: { type: string; params: unknown; webhook_url: unknown }): string {
+  return crypto.hash('sha256', serializeWebhookJson(body, { sortKeys: true }), 'hex');
+}
+
+/**
+ * The fingerprints of requests replayed lately, by the JSON text of the parsed body: a partner retrying
+ * sends the same request again and again, and this skips canonicalising and hashing it. Only replays are
+ * remembered (a first request is never seen again), only short texts (at most ~10 MB in all), and only
+ * texts without `null`: JSON.stringify writes a number that parsed as Infinity as null, and such a body
+ * must still be refused by fingerprintOf. Starts afresh when full.
+ */
+const replayedFingerprints = new Map<string, string>();
+const MEMO_MAX_TEXT = 1024;
+
+function requestFingerprint(body: Record<string, unknown>, type: string): { text: string | null; fingerprint: string } {
+  const raw = JSON.stringify({ t: type, p: body.params, w: body.webhook_url });
+  const text = raw.length <= MEMO_MAX_TEXT && !raw.includes('null') ? raw : null;
+  const known = text === null ? undefined : replayedFingerprints.get(text);
+  if (known !== undefined) return { text, fingerprint: known };
+  try {
+    return { text, fingerprint: fingerprintOf({ type, params: body.params ?? null, webhook_url: body.webhook_url ?? null }) };
+  } catch {
+    // JSON.parse turns a number like 1e400 into Infinity, which has no exact JSON form
+    fail('bad_request', 'Numbers in the body must be finite.');
+  }
+}
+
+function rememberReplay(text: string | null, fingerprint: string): void {
+  if (text === null) return;
+  if (replayedFingerprints.size >= 10_000) replayedFingerprints.clear();
+  replayedFingerprints.set(text, fingerprint);
+}
+
+/** One request's key: its fingerprint, the check for a replay, and the claim while the order is made. */
+export class OrderKey {
+  readonly fingerprint: string;
+  private readonly text: string | null;
+  private readonly claimKey: string;
+  /** The commit counter at the first check: only a commit binds a key. */
+  private commitsAtCheck = -1;
+
+  constructor(
+    private readonly deps: Deps,
+    readonly partnerId: number,
+    readonly key: string,
+    body: Record<string, unknown>,
+    type: string,
+  ) {
+    const f = requestFingerprint(body, type);
+    this.text = f.text;
+    this.fingerprint = f.fingerprint;
+    this.claimKey = `${partnerId}\u0000${key}`;
+  }
+
+  /** The order this key is bound to (same request: a replay), or null when the key is new; refuses the rest. */
+  replayedOrderId(): string | null {
+    this.commitsAtCheck = this.deps.commits.commits;
+    return this.boundOrderId();
+  }
+
+  /**
+   * The same check after an await (the params' checks may have awaited): when no commit happened since the
+   * first check, only the in-flight claims can have changed.
+   */
+  recheck(): string | null {
+    return this.deps.commits.commits === this.commitsAtCheck ? this.inFlightCheck() : this.boundOrderId();
+  }
+
+  /** Runs the creation with the key claimed in memory; the claim ends with it, whatever the outcome. */
+  async whileClaimed<T>(fn: () => Promise<T>): Promise<T> {
+    this.deps.inFlight.set(this.claimKey, this.fingerprint);
+    try {
+      return await fn();
+    } finally {
+      this.deps.inFlight.delete(this.claimKey);
+    }
+  }
+
+  private boundOrderId(): string | null {
+    const seen = getIdem(this.deps.db, this.partnerId, this.key);
+    if (seen) {
+      if (seen.fingerprint !== this.fingerprint) fail('idempotency_key_reuse');
+      if (!seen.orderId) fail('order_in_progress');
+      rememberReplay(this.text, this.fingerprint);
+      return seen.orderId;
+    }
+    return this.inFlightCheck();
+  }
+
+  private inFlightCheck(): null {
+    const inFlight = this.deps.inFlight.get(this.claimKey);
+    if (inFlight !== undefined) fail(inFlight === this.fingerprint ? 'order_in_progress' : 'idempotency_key_reuse');
+    return null;
+  }
+}

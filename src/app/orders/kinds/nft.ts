@@ -1,0 +1,60 @@
+import { Decimal } from 'decimal.js';
+import { fail } from '../../../domain/errors.js';
+import { formatAmount, parsePositiveDecimal } from '../../../domain/money.js';
+import { holdGift, isGiftHeld, releaseGiftOf } from '../../../store/gift-holds-repo.js';
+import { requireProductAvailable } from '../../catalog.js';
+import { giftBase, giftPartnerMilli, market, usdRefCents } from '../../nft/gift-prices.js';
+import { requireRecipientText } from '../recipient.js';
+import type { OrderKind } from './kind.js';
+
+const GIFT_ID = /^[A-Za-z][A-Za-z0-9]*-\d{1,9}$/;
+
+interface NftParams {
+  recipient: string;
+  maxPrice: Decimal;
+  gift: unknown;
+}
+
+/**
+ * NFT orders (partner-api.md rule 6): max_price syntax, then the recipient (resolved by createOrder; its
+ * errors hide everything after), then the gift and its price; paid from the TON balance; id `pa_<uuid>`.
+ * An unfinished order holds its gift (one per gift, across all partners) until it ends.
+ */
+export const nftKind: OrderKind<NftParams> = {
+  type: 'nft',
+  parseParams(deps, params) {
+    requireProductAvailable(deps, 'nft');
+    const maxPrice = parsePositiveDecimal(params.max_price);
+    if (!maxPrice) fail('bad_max_price');
+    return { maxPrice, recipient: requireRecipientText(params.recipient), gift: params.gift };
+  },
+  async priceFor(deps, p) {
+    const giftId = p.gift;
+    if (typeof giftId !== 'string' || !GIFT_ID.test(giftId)) fail('bad_gift');
+    const g = await market(() => deps.suppliers.gifts.gift(giftId));
+    if (!g) fail('bad_gift');
+    const amount = giftPartnerMilli(deps, g.priceMilli);
+    // The debit is never above max_price: compare in exact decimals.
+    if (new Decimal(amount).div(1000).gt(p.maxPrice))
+      fail('price_changed', `The gift costs ${formatAmount(amount, 'TON')} TON, above max_price.`, { current_price: formatAmount(amount, 'TON'), currency: 'TON' });
+    if (!g.available) fail('gift_not_for_sale');
+    if (g.reserved) fail('gift_reserved');
+    return {
+      currency: 'TON',
+      amount,
+      quantity: 1,
+      priceUsdRef: usdRefCents(deps, amount),
+      gift: { ...giftBase(g), attributes: g.attributes },
+      orderId: `pa_${deps.ids.uuid()}`,
+    };
+  },
+  reserve(tx, deps, priced, orderId) {
+    const gift = String(priced.gift!.gift);
+    if (isGiftHeld(tx, gift)) fail('gift_reserved');
+    holdGift(tx, gift, orderId, deps.clock.now());
+  },
+  release(tx, order) {
+    releaseGiftOf(tx, order.orderId);
+  },
+  firstRun: () => ({ stage: 'create', afterMs: 0 }),
+};

@@ -1,0 +1,49 @@
+import { fail } from '../../domain/errors.js';
+import type { Currency } from '../../domain/money.js';
+import { starsPrice, type PremiumMonths } from '../../domain/pricing.js';
+import { cachedBalancesOf } from '../../store/ledger-repo.js';
+import { currentPrices } from '../catalog.js';
+import type { Deps } from '../deps.js';
+import { requireOrderingAllowed } from '../partners.js';
+
+/** The price of a Stars or Premium order at today's prices, in cents; null while prices are unavailable. */
+export function goodsPrice(deps: Deps, type: 'stars' | 'premium', quantity: number): number | null {
+  const prices = currentPrices(deps);
+  if (!prices) return null;
+  return type === 'stars' ? starsPrice(prices.starsPer1000, quantity) : prices.premium[quantity as PremiumMonths];
+}
+
+/** 503 product_unavailable while supplier costs are unknown. */
+export function pricesUnavailable(): never {
+  fail('product_unavailable', 'Prices are temporarily unavailable.', { reason: 'upstream_unavailable', retry_after: 30 }, { 'Retry-After': '30' });
+}
+
+export interface OrderQuote {
+  currency: Currency;
+  /** minor units */
+  price: number;
+  balance: number;
+}
+
+/**
+ * What an order would cost a partner now and the balance it would come from (the bot's confirmation):
+ * the same price createOrder debits. Null while prices are unavailable.
+ */
+export function quoteGoodsOrder(deps: Deps, partnerId: number, type: 'stars' | 'premium', quantity: number): OrderQuote | null {
+  const balance = orderingBalance(deps, partnerId, 'USD');
+  const price = goodsPrice(deps, type, quantity);
+  if (price === null) return null;
+  return { currency: 'USD', price, balance };
+}
+
+/** The balance an order in `currency` would be paid from, for a partner allowed to order (the bot's gift confirmation). */
+export function orderingBalance(deps: Deps, partnerId: number, currency: Currency): number {
+  requireOrderingAllowed(deps, partnerId);
+  return cachedBalancesOf(deps.db, partnerId)[currency];
+}
+
+/** What a partner allowed to order can choose from (the bot's /order menu). */
+export function orderMenu(deps: Deps, partnerId: number): { starsMin: number; starsMax: number; gifts: boolean } {
+  requireOrderingAllowed(deps, partnerId);
+  return { starsMin: deps.config.STARS_MIN_PER_ORDER, starsMax: deps.config.STARS_MAX_PER_ORDER, gifts: deps.settings.get().products.nft.enabled };
+}

@@ -1,0 +1,22 @@
+/**
+ * What the webhook dispatcher needs from the network, implemented by src/http-out/webhook-transport.ts:
+ * resolve a host and check every address it resolves to, then post only to those checked addresses.
+ */
+export interface PinnedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+export type Resolution =
+  | { ok: true; addresses: PinnedAddress[] }
+  | { ok: false; kind: 'dns_failure'; detail: string }
+  | { ok: false; kind: 'private'; detail: string };
+
+export type PostResult = { kind: 'response'; status: number } | { kind: 'timeout' } | { kind: 'error'; detail: string };
+
+export interface WebhookTransport {
+  /** `literalIp`: the URL's host when it is an IP address (checked as given, never looked up). */
+  resolve(host: string, literalIp: string | null): Promise<Resolution>;
+  post(url: string, addresses: PinnedAddress[], body: string, headers: Record<string, string>, timeoutMs: number): Promise<PostResult>;
+  close(): Promise<void>;
+}
