@@ -114,3 +114,47 @@ describe('FRAGMENT_* configuration', () => {
     expect(cols.status).toBe(200);
   });
 });
+
+describe('npm run fragment:check', () => {
+  it('checks the wallet, the session, a recipient and the prices, buys nothing and prints no secret', { timeout: 60_000 }, async () => {
+    const { startFakeFragment, startFakeToncenter, startFakeRate } = await import('./fakes.js');
+    const { fragmentEnvFor } = await import('./harness.js');
+    const { HotWallet } = await import('../../src/suppliers/fragment/wallet.js');
+    const now = () => Math.floor(Date.now() / 1000);
+    const fragment = await startFakeFragment(now);
+    const ton = await startFakeToncenter(now);
+    const rate = await startFakeRate('3.00');
+    try {
+      fragment.users.set('alice_fan', { name: 'Alice', premium: false });
+      const mnemonic = await newMnemonic();
+      await ton.fund((await HotWallet.fromMnemonic(mnemonic, 'v4r2')).address, '3');
+      const env: Record<string, string> = {};
+      for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(FRAGMENT_.*|UPSTREAM|NODE_OPTIONS|VITEST.*)$/.test(k)) env[k] = v;
+      Object.assign(env, fragmentEnvFor(fragment, ton, rate.url, mnemonic));
+      const run = async (args: string[]) => {
+        const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), [path.join(ROOT, 'src', 'suppliers', 'fragment', 'check.ts'), ...args], { cwd: os.tmpdir(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        child.stdout.on('data', (c) => (out += c));
+        child.stderr.on('data', (c) => (out += c));
+        const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+        return { code, out };
+      };
+      const good = await run(['@alice_fan']);
+      expect(good.out).toContain('stars recipient @alice_fan: found (Alice)');
+      expect(good.out).toContain('balance 3.000000000 TON');
+      expect(good.out).toContain('price of 1000 stars: 5.2 TON ≈ 15.60 USD');
+      expect(good.code).toBe(0);
+      expect(fragment.calls.some((c) => c.method.startsWith('get'))).toBe(false);
+      expect(ton.received).toHaveLength(0);
+      for (const secret of [mnemonic.slice(0, 2).join(' '), 'SECRET', FRAGMENT_HASH]) expect(good.out).not.toContain(secret);
+      fragment.mode = 'session_expired';
+      const bad = await run([]);
+      expect(bad.code).toBe(1);
+      expect(bad.out).toContain('Fragment: session_expired');
+    } finally {
+      await fragment.close();
+      await ton.close();
+      await rate.close();
+    }
+  });
+});
