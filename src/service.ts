@@ -24,7 +24,7 @@ import { openDatabase, type Db } from './store/db.js';
 import { GroupCommit } from './store/group-commit.js';
 import { kvGet, kvSet } from './store/kv-repo.js';
 import { SandboxUpstream } from './suppliers/sandbox/sandbox-upstream.js';
-import { createFragmentUpstream, fragmentAdminRoutes, type FragmentUpstream } from './suppliers/fragment/index.js';
+import type { FragmentUpstream } from './suppliers/fragment/index.js';
 import { Scheduler } from './workers/scheduler.js';
 import type { Logger } from './log.js';
 
@@ -69,7 +69,9 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   const sandbox = new SandboxUpstream(db, clock);
   const bus = new EventBus();
   bus.setMaxListeners(50);
-  const fragment = config.UPSTREAM === 'fragment' ? await createFragmentUpstream(config, { db, clock, log, bus }, sandbox) : null;
+  // imported only in this mode: the TON libraries take a while to load
+  const fragmentModule = config.UPSTREAM === 'fragment' ? await import('./suppliers/fragment/index.js') : null;
+  const fragment = fragmentModule ? await fragmentModule.createFragmentUpstream(config, { db, clock, log, bus }, sandbox) : null;
   let scheduler: Scheduler | null = null;
   const deps: Deps = {
     db,
@@ -113,7 +115,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     adminToken,
     logger: opts.httpLogger,
     partnerExtra: [nftRoutes(catalog)],
-    adminExtra: [inviteRoutes(deps), topupRoutes(deps), ...(fragment ? [fragmentAdminRoutes(fragment)] : []), ...(config.UPSTREAM === 'sandbox' ? [sandboxRoutes(deps, sandbox, scheduler), sandboxDepositRoutes(deps)] : [])],
+    adminExtra: [inviteRoutes(deps), topupRoutes(deps), ...(fragment && fragmentModule ? [fragmentModule.fragmentAdminRoutes(fragment)] : []), ...(config.UPSTREAM === 'sandbox' ? [sandboxRoutes(deps, sandbox, scheduler), sandboxDepositRoutes(deps)] : [])],
     ready: () => ready,
   });
   await app.ready();

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/log.js';
+import { createService } from '../../src/service.js';
 import { COOKIES, FRAGMENT_ADDRESS, FRAGMENT_HASH, newMnemonic } from './fakes.js';
 import { fragmentHarness } from './harness.js';
 
@@ -65,8 +67,23 @@ describe('FRAGMENT_* configuration', () => {
       const l = lines({ ...env, ...over });
       expect(l, name).toHaveLength(1);
       expect(l[0]).toMatch(new RegExp(`\\b${name}\\b`));
-      for (const w of words.slice(0, 23)) expect(l[0]).not.toContain(` ${w} `);
+      // no two consecutive words of the mnemonic (a single word may be an ordinary English word of the message)
+      for (let i = 0; i < 23; i++) expect(l[0]).not.toContain(`${words[i]} ${words[i + 1]}`);
+      expect(l[0]).not.toContain('notaword');
       expect(l[0]).not.toContain('SECRET');
+    }
+  });
+
+  it('a mnemonic whose TON checksum is wrong stops the service with one line naming FRAGMENT_MNEMONIC', async () => {
+    const env = await baseEnv();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-frag-mn-'));
+    try {
+      const config = loadConfig({ ...env, FRAGMENT_MNEMONIC: Array(24).fill('abandon').join(' '), DATABASE_PATH: path.join(dir, 'db.sqlite') });
+      const err = await createService({ config, log: silentLogger, startWorkers: false }).catch((e) => e);
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as ConfigError).lines).toEqual(['invalid configuration: FRAGMENT_MNEMONIC: not a valid TON mnemonic (value not shown)']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 

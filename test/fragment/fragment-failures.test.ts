@@ -55,6 +55,18 @@ describe('Fragment adapter: failures map to the contract', () => {
     });
   }
 
+  it('the first request to meet an expired session (found while resolving the recipient) gets the 503 too, and nothing is debited', async () => {
+    const e = await start();
+    const p = await e.t.newPartner();
+    e.fragment.mode = 'session_expired';
+    await expectUpstreamUnavailable(e, p, '60');
+    expect(await balanceUsd(e, p.id)).toBe('1000.00');
+    const v = await p.call('POST', '/validate/recipient', { type: 'stars', username: 'alice_fan' });
+    expect(v.status).toBe(503);
+    expect(v.body).toMatchObject({ code: 'product_unavailable', reason: 'upstream_unavailable' });
+    expect(e.alerts.filter((a) => a.kind === 'supplier')).toEqual([expect.objectContaining({ problem: 'session_expired' })]);
+  });
+
   it('KYC needed (need_verify) → the order waits, an alert, new orders 503 until Fragment lets the account pay again', async () => {
     const e = await start();
     const p = await e.t.newPartner();

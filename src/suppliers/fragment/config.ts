@@ -1,7 +1,6 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { z } from 'zod';
-import { mnemonicWordList } from '@ton/crypto';
-import { Address } from '@ton/core';
 import { csv, httpUrl, int } from '../../config-fields.js';
 
 /**
@@ -9,6 +8,10 @@ import { csv, httpUrl, int } from '../../config-fields.js';
  * comes from the variable itself or from a file named by `<NAME>_FILE` (the file wins when both are set).
  * Error lines name the variable and never echo a secret's value.
  */
+
+// Only the word list of @ton/crypto (its index loads every primitive, slow for a start-up that needs none).
+const { wordlist } = createRequire(import.meta.url)('@ton/crypto/dist/mnemonic/wordlist') as { wordlist: string[] };
+const WORDS = new Set(wordlist);
 
 const SECRET_NAMES = ['FRAGMENT_MNEMONIC', 'FRAGMENT_COOKIES', 'FRAGMENT_HASH', 'FRAGMENT_TONCENTER_API_KEY'] as const;
 type SecretName = (typeof SECRET_NAMES)[number];
@@ -96,13 +99,12 @@ export function parseCookies(raw: string): Record<string, string> | null {
   return REQUIRED_COOKIES.every((c) => out[c]) ? out : null;
 }
 
+/**
+ * A TON address in raw (`0:<64 hex>`) or user-friendly (48 base64 characters) form. A shape check, so
+ * that loading the configuration needs no TON library; checkPayment parses them fully.
+ */
 export function isTonAddress(s: string): boolean {
-  try {
-    Address.parse(s);
-    return true;
-  } catch {
-    return false;
-  }
+  return /^-?\d{1,3}:[0-9a-fA-F]{64}$/.test(s) || /^[A-Za-z0-9_\-+/]{48}$/.test(s);
 }
 
 /** Parses the FRAGMENT_* variables; returns the config or the error lines (one per variable). */
@@ -128,7 +130,7 @@ export function loadFragmentConfig(env: Record<string, string | undefined>): { c
   if (mnemonicRaw === null) {
     /* reported */
   } else if (!mnemonicRaw) lines.push('invalid configuration: FRAGMENT_MNEMONIC: must be set (or FRAGMENT_MNEMONIC_FILE) when UPSTREAM=fragment');
-  else if (words.length !== 24 || !words.every((w) => mnemonicWordList.includes(w)))
+  else if (words.length !== 24 || !words.every((w) => WORDS.has(w)))
     lines.push('invalid configuration: FRAGMENT_MNEMONIC: must be 24 words of the TON mnemonic word list (value not shown)');
   const cookiesRaw = readSecret(env, 'FRAGMENT_COOKIES', lines);
   const cookies = cookiesRaw ? parseCookies(cookiesRaw) : null;

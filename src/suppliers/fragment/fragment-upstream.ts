@@ -6,7 +6,7 @@ import type { Db } from '../../store/db.js';
 import { getPayment, putPayment, unsettledPayments, updatePayment, type FragmentPaymentRow } from '../../store/fragment-payments-repo.js';
 import type { Logger } from '../../log.js';
 import { normaliseUsername, type SandboxUpstream } from '../sandbox/sandbox-upstream.js';
-import { UpstreamUnavailable, type DeliveryOutcome, type DeliveryRequest, type GoodsProduct, type Recipient, type Suppliers } from '../types.js';
+import { SupplierDown, UpstreamUnavailable, type DeliveryOutcome, type DeliveryRequest, type GoodsProduct, type Recipient, type Suppliers } from '../types.js';
 import { fromNano, toNano, type FragmentConfig } from './config.js';
 import { FragmentDown, FragmentRejected, type FragmentApi, type FragmentProblem, type FragmentProduct } from './fragment-api.js';
 import { checkPayment, maxWithTolerance } from './payment-checks.js';
@@ -198,7 +198,7 @@ export class FragmentUpstream implements Suppliers {
     } catch (e) {
       if (e instanceof FragmentDown) {
         this.markProblem(e);
-        throw new UpstreamUnavailable(DOWN_RETRY_SEC, e.message);
+        throw new SupplierDown(DOWN_RETRY_SEC, e.message);
       }
       throw e;
     }
