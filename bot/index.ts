@@ -13,6 +13,7 @@ import {
 } from './conversations/owner.js';
 import { depositConversation, DEPOSIT_CONVERSATION } from './conversations/deposit.js';
 import { orderConversation, ORDER_CONVERSATION } from './conversations/order.js';
+import { appFeature } from './features/app.js';
 import { balanceFeature } from './features/balance.js';
 import { gateFeature } from './features/gate.js';
 import { operatorFeature } from './features/operator.js';
@@ -94,6 +95,7 @@ export function createBot(token: string, input: BotDeps): Bot<BotContext> {
   root.use(startFeature());
   root.use(operatorFeature());
   root.use(gateFeature());
+  root.use(appFeature());
   root.use(balanceFeature());
   root.use(orderFeature());
   root.use(ordersFeature());
@@ -108,6 +110,7 @@ export const COMMANDS = {
     { command: 'balance', description: 'Balances' },
     { command: 'order', description: 'New order' },
     { command: 'orders', description: 'Recent orders' },
+    { command: 'app', description: 'Open the dashboard' },
     { command: 'topup', description: 'How to top up (owner)' },
     { command: 'apikey', description: 'API key (owner)' },
     { command: 'webhook', description: 'Webhook (owner)' },
@@ -118,6 +121,7 @@ export const COMMANDS = {
     { command: 'balance', description: 'Балансы' },
     { command: 'order', description: 'Новый заказ' },
     { command: 'orders', description: 'Последние заказы' },
+    { command: 'app', description: 'Открыть кабинет' },
     { command: 'topup', description: 'Как пополнить (владелец)' },
     { command: 'apikey', description: 'API-ключ (владелец)' },
     { command: 'webhook', description: 'Вебхук (владелец)' },

@@ -7,6 +7,7 @@ import type { GiftCatalog } from '../src/app/nft/gift-catalog.js';
 import type { Config } from '../src/config.js';
 import { rememberBotUsername } from '../src/app/bot-state.js';
 import type { BotContext } from './context.js';
+import { setAppMenuButton } from './features/app.js';
 import { sendAlert } from './features/operator.js';
 import { notifyOrderOutcome, notifyTopupCredited } from './features/notifications.js';
 import { COMMANDS, createBot } from './index.js';
@@ -84,6 +85,7 @@ export function startBot(
             } catch (err) {
               deps.log.warn({ err }, 'bot commands not set');
             }
+            await setAppMenuButton(bot.api, config).catch((err) => deps.log.warn({ err }, 'bot menu button not set'));
           },
         });
         return; // stopped

@@ -14,6 +14,8 @@ import { WebhookDispatcher } from './workers/webhook-dispatcher.js';
 import { orderJobHandlers } from './workers/order-job.js';
 import { createWebhookTransport } from './http-out/webhook-transport.js';
 import { buildHttpApp } from './http/app.js';
+import { appApi } from './http/app-api/index.js';
+import { sandboxPictureRoutes } from './http/sandbox-pictures.js';
 import { sandboxRoutes } from './http/admin/sandbox-routes.js';
 import { inviteRoutes } from './http/admin/invite-routes.js';
 import { topupRoutes } from './http/admin/topup-routes.js';
@@ -66,7 +68,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   const db = openDatabase(config.DATABASE_PATH);
   const realNow = opts.realNow ?? Date.now;
   const clock = new ServiceClock(realNow, kvGet<number>(db, CLOCK_KEY) ?? 0, (offset) => kvSet(db, CLOCK_KEY, offset, realNow() + offset));
-  const sandbox = new SandboxUpstream(db, clock);
+  const sandbox = new SandboxUpstream(db, clock, config.publicBaseUrl);
   const bus = new EventBus();
   bus.setMaxListeners(50);
   // imported only in this mode: the TON libraries take a while to load
@@ -103,6 +105,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     validate_recipient: { capacity: config.VALIDATE_RECIPIENT_RATE_LIMIT, perMinute: config.VALIDATE_RECIPIENT_RATE_LIMIT, limit: config.VALIDATE_RECIPIENT_RATE_LIMIT },
     nft_catalog: { capacity: config.NFT_CATALOG_RATE_LIMIT, perMinute: config.NFT_CATALOG_RATE_LIMIT, limit: config.NFT_CATALOG_RATE_LIMIT },
     nft_orders: { capacity: config.NFT_ORDERS_RATE_LIMIT, perMinute: config.NFT_ORDERS_RATE_LIMIT, limit: config.NFT_ORDERS_RATE_LIMIT },
+    app_user: { capacity: config.APP_RATE_LIMIT, perMinute: config.APP_RATE_LIMIT, limit: config.APP_RATE_LIMIT },
   });
   const catalog = new GiftCatalog(deps);
   sandbox.onGiftChange(() => catalog.invalidate());
@@ -115,6 +118,11 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     adminToken,
     logger: opts.httpLogger,
     partnerExtra: [nftRoutes(catalog)],
+    more: [
+      { plugin: appApi({ deps, keys, limiter, catalog }), prefix: '/api/app/v1' },
+      // gifts come from the sandbox market with either upstream (UPSTREAM=fragment buys only Stars and Premium)
+      { plugin: sandboxPictureRoutes(sandbox) },
+    ],
     adminExtra: [inviteRoutes(deps), topupRoutes(deps), ...(fragment && fragmentModule ? [fragmentModule.fragmentAdminRoutes(fragment)] : []), ...(config.UPSTREAM === 'sandbox' ? [sandboxRoutes(deps, sandbox, scheduler), sandboxDepositRoutes(deps)] : [])],
     ready: () => ready,
   });

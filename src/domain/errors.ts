@@ -33,6 +33,9 @@ export const ERRORS = {
   route_not_found: spec(404, 'nested', 'No such endpoint.'),
   method_not_allowed: spec(405, 'nested', 'Method not allowed.'),
   internal_error: spec(500, 'nested', 'Internal error. The request may be retried.'),
+  // the Mini App API (README "The Mini App")
+  not_linked: spec(403, 'nested', 'This Telegram account is not linked to a partner: open the invite link first.'),
+  forbidden: spec(403, 'nested', 'Not allowed.'),
 
   // order processing and resources (flat)
   bad_quantity: spec(400, 'flat', 'quantity must be a whole number of stars within the limits.'),
@@ -76,6 +79,7 @@ export const ERRORS = {
   topup_amount_unavailable: spec(503, 'flat', 'No free exact amount near the requested one. Retry later or ask for another amount.'),
   deposit_not_unmatched: spec(409, 'flat', 'Only an unmatched deposit can be resolved.'),
   invite_invalid: spec(400, 'flat', 'The invite code is unknown, used or expired.'),
+  cannot_unlink_self: spec(409, 'flat', 'You cannot unlink yourself; another owner can.'),
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERRORS;

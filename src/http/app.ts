@@ -14,6 +14,8 @@ export interface HttpDeps {
   adminToken: string | undefined;
   partnerExtra?: Parameters<typeof partnerRoutes>[0]['extra'];
   adminExtra?: ((app: FastifyInstance) => void)[];
+  /** More route groups at their own prefixes (the Mini App's API and pages, the sandbox's pictures). */
+  more?: { plugin: (app: FastifyInstance) => Promise<void>; prefix?: string }[];
   logger?: boolean | object;
   /** Marks the service as ready for /healthz. */
   ready: () => boolean;
@@ -39,5 +41,6 @@ export async function buildHttpApp(h: HttpDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, h.deps.config.publicBaseUrl);
   await app.register(partnerRoutes({ deps: h.deps, keys: h.keys, limiter: h.limiter, extra: h.partnerExtra }), { prefix: '/api/partner/v1' });
   await app.register(adminRoutes({ deps: h.deps, keys: h.keys, adminToken: h.adminToken, extra: h.adminExtra }), { prefix: '/api/admin/v1' });
+  for (const m of h.more ?? []) await app.register(m.plugin, m.prefix ? { prefix: m.prefix } : {});
   return app;
 }

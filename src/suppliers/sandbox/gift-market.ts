@@ -13,6 +13,7 @@ import {
   type StageOutcome,
 } from '../types.js';
 import { SANDBOX_COLLECTIONS, seedGifts, type SeedGift } from './gift-data.js';
+import { giftPicture } from './gift-picture.js';
 
 /** Failure reasons a sandbox listing can be told to meet, and the purchase stage where each occurs. */
 export const OUTCOME_STAGE: Record<string, NftStage> = {
@@ -42,6 +43,8 @@ export interface SandboxGiftControl {
   nftDown(): boolean;
   fundsLow(): boolean;
   onChange(): void;
+  /** Where the service serves the sandbox's gift pictures (PUBLIC_BASE_URL + /sandbox/gifts/); unset: Fragment's address. */
+  imageBase?: string;
 }
 
 /**
@@ -76,7 +79,7 @@ export class SandboxGiftMarket implements GiftMarket {
       name: g.name,
       num: g.num,
       collection: g.collection,
-      image: `https://nft.fragment.com/gift/${g.gift.toLowerCase()}.webp`,
+      image: this.control.imageBase ? `${this.control.imageBase}${g.gift}.svg` : `https://nft.fragment.com/gift/${g.gift.toLowerCase()}.webp`,
       priceMilli: o?.priceMilli ?? g.priceMilli,
       attributes: g.attributes,
       available: o?.available ?? true,
@@ -107,6 +110,12 @@ export class SandboxGiftMarket implements GiftMarket {
     if (!g) return null;
     const o = this.db.select().from(sandboxGifts).where(eq(sandboxGifts.gift, gift)).get();
     return this.toListing(g, o);
+  }
+
+  /** The SVG picture of a listed gift (src/suppliers/sandbox/gift-picture.ts); null for an unknown gift. */
+  picture(gift: string): string | null {
+    const g = this.seed.get(gift);
+    return g ? giftPicture(g) : null;
   }
 
   feesMilli(): number {

@@ -69,6 +69,8 @@ export class SandboxUpstream implements Suppliers {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    /** PUBLIC_BASE_URL: gift `image` fields point at the service's own pictures (GET /sandbox/gifts/<gift>.svg). */
+    publicBaseUrl?: string,
   ) {
     this.market = { ...DEFAULT_MARKET, ...(kvGet<SandboxMarket>(db, 'sandbox.market') ?? {}) };
     this.faultState = { ...DEFAULT_FAULTS, ...(kvGet<SandboxFaults>(db, 'sandbox.faults') ?? {}) };
@@ -76,6 +78,7 @@ export class SandboxUpstream implements Suppliers {
       nftDown: () => this.faultState.upstream_unavailable.nft,
       fundsLow: () => this.faultState.purchase_funds_low,
       onChange: () => this.giftListeners.forEach((f) => f()),
+      imageBase: publicBaseUrl ? `${publicBaseUrl}/sandbox/gifts/` : undefined,
     });
   }
 

@@ -1,0 +1,53 @@
+import { Composer, type Api } from 'grammy';
+import { createSignInLink } from '../../src/app/app-access.js';
+import { normaliseLanguage } from '../../src/app/invites.js';
+import type { Config } from '../../src/config.js';
+import type { BotContext } from '../context.js';
+
+/**
+ * The Mini App from the bot: `/app` answers a button that opens it (web_app) and, for a desktop browser,
+ * a one-time sign-in link (single use, 10 minutes). The menu button is set to the app when the bot
+ * starts. Telegram opens web apps only over https, so with an http PUBLIC_BASE_URL (a local sandbox) the
+ * button is left out and the link is the way in.
+ */
+
+const TEXTS = {
+  en: {
+    menu: 'Dashboard',
+    open: 'Open the dashboard',
+    intro: 'The partner dashboard: balances, orders, gifts with pictures and filters, top-ups, the API key and the team.',
+    link: (url: string) => `On a desktop browser, sign in with this link (single use, valid 10 minutes; do not share it):\n${url}`,
+  },
+  ru: {
+    menu: 'Кабинет',
+    open: 'Открыть кабинет',
+    intro: 'Кабинет партнёра: балансы, заказы, подарки с картинками и фильтрами, пополнение, API-ключ и команда.',
+    link: (url: string) => `В браузере на компьютере войдите по этой ссылке (одноразовая, действует 10 минут; никому не передавайте):\n${url}`,
+  },
+};
+
+export function appUrl(config: Config): string {
+  return `${config.publicBaseUrl}/app/`;
+}
+
+export function webAppAllowed(config: Config): boolean {
+  return config.publicBaseUrl.startsWith('https://');
+}
+
+export function appFeature(): Composer<BotContext> {
+  const c = new Composer<BotContext>();
+  c.command('app', async (ctx) => {
+    const { deps, config } = ctx.env;
+    const t = TEXTS[normaliseLanguage(ctx.from?.language_code)];
+    const link = createSignInLink(deps, ctx.link!.telegramUserId);
+    const button = webAppAllowed(config) && ctx.chat.type === 'private' ? { reply_markup: { inline_keyboard: [[{ text: t.open, web_app: { url: appUrl(config) } }]] } } : {};
+    await ctx.reply(`${t.intro}\n\n${t.link(link.url)}`, { ...button, link_preview_options: { is_disabled: true } });
+  });
+  return c;
+}
+
+/** The chat menu button of every private chat opens the app (default and Russian texts). */
+export async function setAppMenuButton(api: Api, config: Config): Promise<void> {
+  if (!webAppAllowed(config)) return;
+  await api.setChatMenuButton({ menu_button: { type: 'web_app', text: TEXTS.en.menu, web_app: { url: appUrl(config) } } });
+}

@@ -1,0 +1,94 @@
+import crypto from 'node:crypto';
+import { fail } from '../domain/errors.js';
+import { validateInitData } from '../domain/init-data.js';
+import { audit } from '../store/audit-repo.js';
+import { inTx } from '../store/db.js';
+import { putGrant, readGrant, sweepGrants, takeGrant, dropGrant } from '../store/app-repo.js';
+import { findLink, type BotLink } from './bot-users.js';
+import type { Deps } from './deps.js';
+
+/**
+ * Who is calling the Mini App API: a Telegram user proven by signed initData, or by a session cookie from
+ * a one-time sign-in link that the bot gave (for a desktop browser). The user maps to a partner and role
+ * exactly as in the bot (`findLink`), on every request, so an unlinked user loses access at once.
+ */
+
+export const SIGNIN_TTL_MS = 10 * 60_000;
+export const SESSION_TTL_MS = 12 * 3600_000;
+const SIGNIN_PREFIX = 'app.signin:';
+const SESSION_PREFIX = 'app.session:';
+
+/** Stored under the SHA-256 of the token: the database never holds a usable link or cookie. */
+const keyOf = (prefix: string, token: string) => prefix + crypto.hash('sha256', token, 'hex');
+const TOKEN = /^[A-Za-z0-9_-]{20,100}$/;
+
+export interface AppCaller {
+  telegramUserId: number;
+  via: 'tma' | 'cookie';
+  languageCode?: string;
+}
+
+/** The caller of `Authorization: tma <initData>`; 401 unauthorized for missing, tampered, expired or foreign data. */
+export function callerFromInitData(deps: Deps, raw: string): AppCaller {
+  const token = deps.config.TELEGRAM_BOT_TOKEN;
+  if (!token) fail('unauthorized', 'The Mini App needs TELEGRAM_BOT_TOKEN.');
+  const r = validateInitData(raw, token, deps.clock.now(), deps.config.APP_INIT_DATA_MAX_AGE_SECONDS);
+  if (!r.ok) {
+    const why = { malformed: 'Malformed init data.', bad_hash: 'The init data signature does not verify.', expired: 'The init data is too old: reopen the app.', no_user: 'The init data names no user.' };
+    fail('unauthorized', why[r.reason]);
+  }
+  return { telegramUserId: r.user.id, via: 'tma', languageCode: r.user.language_code };
+}
+
+/** The caller of a session cookie; 401 when unknown or expired. */
+export function callerFromSession(deps: Deps, token: string): AppCaller {
+  if (!TOKEN.test(token)) fail('unauthorized', 'Invalid session. Sign in again.');
+  const g = readGrant(deps.db, keyOf(SESSION_PREFIX, token));
+  if (!g || g.expiresAt <= deps.clock.now()) fail('unauthorized', 'The session has expired. Sign in again.');
+  return { telegramUserId: g.telegramUserId, via: 'cookie' };
+}
+
+/** The linked partner and role of a caller; 403 not_linked for a user who is not linked. */
+export function linkOf(deps: Deps, caller: AppCaller): BotLink {
+  const link = findLink(deps, caller.telegramUserId);
+  if (!link) fail('not_linked');
+  return link;
+}
+
+export function requireOwner(link: BotLink): void {
+  if (link.role !== 'owner') fail('forbidden', 'Only an owner of the partner account may do this.');
+}
+
+/** A one-time sign-in link for a linked user (the bot's /app): single use, valid 10 minutes. */
+export function createSignInLink(deps: Deps, telegramUserId: number): { token: string; url: string; expiresAt: number } {
+  const now = deps.clock.now();
+  const token = deps.ids.token(24);
+  inTx(deps.db, (tx) => {
+    sweepGrants(tx, SIGNIN_PREFIX, now);
+    putGrant(tx, keyOf(SIGNIN_PREFIX, token), { telegramUserId, expiresAt: now + SIGNIN_TTL_MS }, now);
+    audit(tx, now, `telegram:${telegramUserId}`, 'app.signin_link', null, {});
+  });
+  // In the fragment: never sent to a server, so link previews and logs cannot spend or see it.
+  return { token, url: `${deps.config.publicBaseUrl}/app/#signin=${token}`, expiresAt: now + SIGNIN_TTL_MS };
+}
+
+/** Spends a sign-in link and opens a 12 h session; 401 for an unknown, used or expired link. */
+export function redeemSignIn(deps: Deps, token: unknown): { session: string; telegramUserId: number; expiresAt: number } {
+  if (typeof token !== 'string' || !TOKEN.test(token)) fail('unauthorized', 'The sign-in link is invalid, used or expired.');
+  const now = deps.clock.now();
+  const session = deps.ids.token(32);
+  const r = inTx(deps.db, (tx) => {
+    const g = takeGrant(tx, keyOf(SIGNIN_PREFIX, token));
+    if (!g || g.expiresAt <= now) return null;
+    sweepGrants(tx, SESSION_PREFIX, now);
+    putGrant(tx, keyOf(SESSION_PREFIX, session), { telegramUserId: g.telegramUserId, expiresAt: now + SESSION_TTL_MS }, now);
+    audit(tx, now, `telegram:${g.telegramUserId}`, 'app.signin', null, {});
+    return g;
+  });
+  if (!r) fail('unauthorized', 'The sign-in link is invalid, used or expired.');
+  return { session, telegramUserId: r.telegramUserId, expiresAt: now + SESSION_TTL_MS };
+}
+
+export function endSession(deps: Deps, token: string): void {
+  if (TOKEN.test(token)) dropGrant(deps.db, keyOf(SESSION_PREFIX, token));
+}

@@ -1,0 +1,96 @@
+import { fail } from '../../domain/errors.js';
+import type { GiftListing } from '../../suppliers/types.js';
+import type { Deps } from '../deps.js';
+import { encodeCursor } from '../paging.js';
+import type { GiftCatalog } from './gift-catalog.js';
+import { giftItem, market } from './gift-prices.js';
+
+/**
+ * Gift search over the whole market for the Mini App's picture grid: every collection's listings from the
+ * catalog cache (one copy of the market, shared with the partner API and the bot), filtered by collection,
+ * model, backdrop and symbol, a number prefix, sorted by price with the gift id as tie-break, keyset paged.
+ * Only available gifts are listed. The whole market is a few thousand listings in memory: a search is a
+ * filter and a sort over them (well under a millisecond per hundred gifts), no database query.
+ */
+
+export const SEARCH_PAGE_DEFAULT = 24;
+export const SEARCH_PAGE_MAX = 100;
+const ATTRS = ['model', 'backdrop', 'symbol'] as const;
+const KNOWN = new Set(['collection', ...ATTRS, 'sort', 'number', 'cursor', 'limit']);
+
+async function allListings(deps: Deps, catalog: GiftCatalog): Promise<GiftListing[]> {
+  const cols = await market(() => deps.suppliers.gifts.collections());
+  const out: GiftListing[] = [];
+  for (const c of cols) out.push(...((await catalog.listings(c.collection)) ?? []));
+  return out;
+}
+
+function one(q: Record<string, unknown>, k: string): string | undefined {
+  const v = q[k];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || v.length > 100) fail('bad_param', `${k} must be given once.`, { param: k });
+  return v === '' ? undefined : v;
+}
+
+export async function searchGifts(deps: Deps, catalog: GiftCatalog, q: Record<string, unknown>) {
+  for (const k of Object.keys(q)) if (!KNOWN.has(k)) fail('bad_param', `Unknown query parameter: ${k}.`, { param: k });
+  const collection = one(q, 'collection');
+  const attrs = Object.fromEntries(ATTRS.map((a) => [a, one(q, a)?.toLowerCase()])) as Record<(typeof ATTRS)[number], string | undefined>;
+  const sort = one(q, 'sort') ?? 'price_asc';
+  if (sort !== 'price_asc' && sort !== 'price_desc') fail('bad_sort');
+  const number = one(q, 'number')?.replace(/^#/, '');
+  if (number !== undefined && !/^\d{1,9}$/.test(number)) fail('bad_param', 'number must be digits.', { param: 'number' });
+  const limitText = one(q, 'limit');
+  let limit = SEARCH_PAGE_DEFAULT;
+  if (limitText !== undefined) {
+    if (!/^\d{1,3}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > SEARCH_PAGE_MAX)
+      fail('bad_limit', `limit must be a whole number from 1 to ${SEARCH_PAGE_MAX}.`);
+    limit = Number(limitText);
+  }
+  const cursorText = one(q, 'cursor');
+  let after: { price: number; gift: string } | null = null;
+  if (cursorText !== undefined) {
+    const m = /^s:(price_asc|price_desc)\|(\d{1,15})\|([A-Za-z]+-\d+)$/.exec(Buffer.from(cursorText, 'base64url').toString('utf8'));
+    if (!m || m[1] !== sort) fail('bad_cursor');
+    after = { price: Number(m[2]), gift: m[3] };
+  }
+
+  const all = await allListings(deps, catalog);
+  if (collection !== undefined && !all.some((g) => g.collection === collection)) fail('not_found', `No such collection: ${collection}.`);
+  const dir = sort === 'price_asc' ? 1 : -1;
+  const cmp = (a: { price: number; gift: string }, b: { price: number; gift: string }) => dir * (a.price - b.price) || (a.gift < b.gift ? -1 : a.gift > b.gift ? 1 : 0);
+  const matching = all.filter(
+    (g) =>
+      g.available &&
+      !g.reserved &&
+      (collection === undefined || g.collection === collection) &&
+      ATTRS.every((a) => attrs[a] === undefined || g.attributes[a].toLowerCase() === attrs[a]) &&
+      (number === undefined || String(g.num).startsWith(number)),
+  );
+  const rows = matching.map((g) => ({ g, key: { price: g.priceMilli, gift: g.gift } })).sort((a, b) => cmp(a.key, b.key));
+  const rest = after ? rows.filter((r) => cmp(r.key, after) > 0) : rows;
+  const page = rest.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    currency: 'TON' as const,
+    items: page.map((r) => ({ ...giftItem(deps, r.g), attributes: r.g.attributes })),
+    count: page.length,
+    total: matching.length,
+    next_cursor: rest.length > limit && last ? encodeCursor('s', `${sort}|${last.key.price}|${last.key.gift}`) : null,
+  };
+}
+
+/** The values each filter can take (over the collection when given, else the whole market), for the filter menus. */
+export async function giftFacets(deps: Deps, catalog: GiftCatalog, q: Record<string, unknown>) {
+  const collection = one(q, 'collection');
+  const cols = await market(() => deps.suppliers.gifts.collections());
+  if (collection !== undefined && !cols.some((c) => c.collection === collection)) fail('not_found', `No such collection: ${collection}.`);
+  const all = (await allListings(deps, catalog)).filter((g) => g.available && (collection === undefined || g.collection === collection));
+  const values = (a: (typeof ATTRS)[number]) => [...new Set(all.map((g) => g.attributes[a]))].sort();
+  return {
+    collections: cols.map((c) => ({ collection: c.collection, name: c.name })),
+    models: values('model'),
+    backdrops: values('backdrop'),
+    symbols: values('symbol'),
+  };
+}

@@ -1,0 +1,48 @@
+import { fail } from '../../domain/errors.js';
+import { formatAmount, type Currency } from '../../domain/money.js';
+import { cachedBalancesOf } from '../../store/ledger-repo.js';
+import type { Deps } from '../deps.js';
+import { giftPartnerMilli, market } from '../nft/gift-prices.js';
+import { validateRecipient } from '../recipients.js';
+import { ORDER_KINDS } from './kinds/index.js';
+
+/**
+ * The Mini App's live check before a confirmation: the recipient (as POST /validate/recipient resolves
+ * it), the price the order would be debited now (the order kinds' own parsing and pricing) and the
+ * balance after it. Nothing is reserved: the order itself checks everything again.
+ */
+export async function recipientCheck(deps: Deps, partnerId: number, body: unknown) {
+  const b = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : fail('validation_error', 'The body must be a JSON object.')) as Record<string, unknown>;
+  const type = b.type;
+  if (type !== 'stars' && type !== 'premium' && type !== 'nft') fail('bad_type');
+  const username = b.username ?? b.recipient;
+  let amount: number | null = null;
+  let currency: Currency = 'USD';
+  let available = true;
+  if (type === 'nft') {
+    currency = 'TON';
+    if (b.gift !== undefined) {
+      if (typeof b.gift !== 'string' || b.gift.length > 100) fail('bad_gift');
+      const giftId = b.gift;
+      const g = await market(() => deps.suppliers.gifts.gift(giftId));
+      if (!g) fail('bad_gift');
+      amount = giftPartnerMilli(deps, g.priceMilli);
+      available = g.available && !g.reserved;
+    }
+  } else {
+    // the goods kind parses quantity or months and prices them (its params carry the amount)
+    const parsed = ORDER_KINDS[type].parseParams(deps, { quantity: b.quantity, months: b.months, recipient: username }) as unknown as { amount: number };
+    amount = parsed.amount;
+  }
+  const recipient = await validateRecipient(deps, { type, username });
+  const balance = cachedBalancesOf(deps.db, partnerId)[currency];
+  return {
+    recipient,
+    price: amount === null ? null : formatAmount(amount, currency),
+    currency,
+    available,
+    balance: formatAmount(balance, currency),
+    balance_after: amount === null ? null : formatAmount(balance - amount, currency),
+    enough: amount === null ? null : balance >= amount,
+  };
+}

@@ -1,0 +1,45 @@
+import cookie from '@fastify/cookie';
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../app/deps.js';
+import type { KeyCache } from '../../app/keys.js';
+import type { GiftCatalog } from '../../app/nft/gift-catalog.js';
+import type { RateLimiter } from '../rate-limiter.js';
+import { identify } from './auth.js';
+import { orderingRoutes } from './ordering-routes.js';
+import { ownerRoutes } from './owner-routes.js';
+import { sessionRoutes, PUBLIC_PATHS } from './session-routes.js';
+
+export interface AppApiDeps {
+  deps: Deps;
+  keys: KeyCache;
+  limiter: RateLimiter;
+  catalog: GiftCatalog;
+}
+
+/**
+ * The Mini App's API, /api/app/v1 (README "The Mini App"): every route but sign-in authenticates the
+ * Telegram user and counts against their `app_user` rate limit; routes map the user to their partner and
+ * role as the bot does, and call the application services the bot and the partner API call.
+ */
+export function appApi(ctx: AppApiDeps) {
+  return async (app: FastifyInstance) => {
+    await app.register(cookie);
+    app.addHook('onRequest', (req, _reply, done) => {
+      try {
+        const path = req.url.split('?')[0];
+        if (PUBLIC_PATHS.has(path)) ctx.limiter.hit('app_user', `ip:${req.ip}`);
+        else {
+          req.appCaller = identify(ctx.deps, req);
+          ctx.limiter.hit('app_user', req.appCaller.telegramUserId);
+        }
+      } catch (e) {
+        done(e as Error);
+        return;
+      }
+      done();
+    });
+    sessionRoutes(app, ctx);
+    orderingRoutes(app, ctx);
+    ownerRoutes(app, ctx);
+  };
+}

@@ -1,0 +1,65 @@
+import type { FastifyInstance } from 'fastify';
+import { account, products } from '../../app/catalog.js';
+import { fail } from '../../domain/errors.js';
+import { giftFacets, searchGifts } from '../../app/nft/market-search.js';
+import { createOrder } from '../../app/orders/create.js';
+import { listOwnOrders } from '../../app/orders/query.js';
+import { recipientCheck } from '../../app/orders/recipient-check.js';
+import { orderDetail } from '../../app/orders/timeline.js';
+import { sendJson } from '../frozen-json.js';
+import { linkOfReq } from './auth.js';
+import { objectBody } from './body.js';
+import type { AppApiDeps } from './index.js';
+
+const CLIENT_KEY = /^[A-Za-z0-9_-]{8,100}$/;
+
+/** Staff and owners: balances, prices, orders, the recipient check, ordering, the gift market. */
+export function orderingRoutes(app: FastifyInstance, { deps, catalog, limiter }: AppApiDeps): void {
+  const pid = (req: Parameters<typeof linkOfReq>[1]) => linkOfReq(deps, req).partnerId;
+
+  app.get('/balances', async (req) => ({ balances: account(deps, pid(req)).balances }));
+  app.get('/products', async (req) => {
+    pid(req);
+    return products(deps);
+  });
+
+  app.get('/orders', async (req, reply) => sendJson(reply, listOwnOrders(deps, pid(req), req.query as Record<string, unknown>)));
+  app.get<{ Params: { order_id: string } }>('/orders/:order_id', async (req) => {
+    const link = linkOfReq(deps, req);
+    return orderDetail(deps, link.partnerId, req.params.order_id, link.role === 'owner');
+  });
+
+  app.post('/recipient-check', async (req) => {
+    const partnerId = pid(req);
+    limiter.hit('validate_recipient', `app:${partnerId}`);
+    return recipientCheck(deps, partnerId, objectBody(req));
+  });
+
+  /**
+   * An order as POST /orders makes it (createOrder, which checks the partner's access too). The app makes one
+   * `idempotency_key` per confirmation; it is kept apart from the partner's own keys by an `app:` prefix,
+   * so a double tap (or a retry) makes one order and never meets a key of the partner's own software.
+   */
+  app.post('/orders', async (req, reply) => {
+    const partnerId = pid(req);
+    const b = objectBody(req);
+    if (typeof b.idempotency_key !== 'string' || !CLIENT_KEY.test(b.idempotency_key))
+      fail('idempotency_required', 'idempotency_key: 8 to 100 letters, digits, "-" or "_", one per confirmation.');
+    if (b.type === 'nft') limiter.hit('nft_orders', partnerId);
+    const r = await createOrder(deps, partnerId, { ...b, idempotency_key: `app:${b.idempotency_key}` });
+    return sendJson(reply, r.order);
+  });
+
+  app.get('/gifts', async (req) => {
+    pid(req);
+    return searchGifts(deps, catalog, req.query as Record<string, unknown>);
+  });
+  app.get('/gifts/filters', async (req) => {
+    pid(req);
+    return giftFacets(deps, catalog, req.query as Record<string, unknown>);
+  });
+  app.get<{ Params: { gift: string } }>('/gifts/:gift', async (req) => {
+    pid(req);
+    return catalog.quote(req.params.gift);
+  });
+}

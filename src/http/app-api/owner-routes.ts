@@ -1,0 +1,74 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { requireOwner } from '../../app/app-access.js';
+import { fundingInfo } from '../../app/funding.js';
+import { createInvite } from '../../app/invites.js';
+import { issueKey } from '../../app/keys.js';
+import { partnerView } from '../../app/partners.js';
+import { listTeam, unlinkMember } from '../../app/team.js';
+import { topupRequestState } from '../../app/topup-request-state.js';
+import { createTopupRequest } from '../../app/topup-requests.js';
+import { saveWebhook } from '../../app/webhooks/config.js';
+import { fail } from '../../domain/errors.js';
+import { linkOfReq } from './auth.js';
+import { actorOf, objectBody } from './body.js';
+import type { AppApiDeps } from './index.js';
+
+/**
+ * Owners only (staff get 403 forbidden): top-ups, the API key, the webhook block, the team. Each change goes
+ * through the service the operator API and the bot use, and is audited with the Telegram user as actor.
+ * A key or a secret is in the answer of the call that made it, and never again.
+ */
+export function ownerRoutes(app: FastifyInstance, { deps, keys }: AppApiDeps): void {
+  const owner = (req: FastifyRequest) => {
+    const link = linkOfReq(deps, req);
+    requireOwner(link);
+    return { partnerId: link.partnerId, actor: actorOf(link.telegramUserId), telegramId: link.telegramUserId };
+  };
+
+  app.get('/funding', async (req) => fundingInfo(deps, owner(req).partnerId));
+  app.post('/topup-requests', async (req, reply) => {
+    const o = owner(req);
+    const r = createTopupRequest(deps, o.partnerId, objectBody(req), o.actor);
+    reply.code(201);
+    return { ...r, status: 'open' };
+  });
+  app.get<{ Params: { request_id: string } }>('/topup-requests/:request_id', async (req) => topupRequestState(deps, owner(req).partnerId, req.params.request_id));
+
+  app.get('/api-key', async (req) => {
+    const v = partnerView(deps, owner(req).partnerId);
+    return { key: v.keys.find((k) => k.revoked_at === null) ?? null };
+  });
+  app.post('/api-key', async (req, reply) => {
+    const o = owner(req);
+    const b = objectBody(req);
+    const r = issueKey(deps, keys, o.partnerId, b.ip_whitelist ?? [], o.actor);
+    reply.code(201);
+    return r;
+  });
+
+  app.get('/webhook', async (req) => partnerView(deps, owner(req).partnerId).webhook);
+  app.put('/webhook', async (req) => {
+    const o = owner(req);
+    const b = objectBody(req);
+    for (const k of Object.keys(b)) if (k !== 'url') fail('validation_error', `Unknown field: ${k}. Regenerate the secret with POST /webhook/regenerate.`);
+    return saveWebhook(deps, o.partnerId, { url: b.url }, o.actor);
+  });
+  app.post('/webhook/regenerate', async (req) => {
+    const o = owner(req);
+    const current = partnerView(deps, o.partnerId).webhook.url ?? '';
+    return saveWebhook(deps, o.partnerId, { url: current, regenerate_secret: true }, o.actor);
+  });
+
+  app.get('/team', async (req) => listTeam(deps, owner(req).partnerId));
+  app.post('/team/invites', async (req, reply) => {
+    const o = owner(req);
+    const r = createInvite(deps, o.partnerId, objectBody(req).role as never, o.actor);
+    reply.code(201);
+    return r;
+  });
+  app.delete<{ Params: { telegram_id: string } }>('/team/:telegram_id', async (req) => {
+    const o = owner(req);
+    const id = /^\d{1,15}$/.test(req.params.telegram_id) ? Number(req.params.telegram_id) : -1;
+    return unlinkMember(deps, o.partnerId, id, o.telegramId);
+  });
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { endSession, redeemSignIn } from '../../app/app-access.js';
+import { requirePartner } from '../../app/partners.js';
+import type { Deps } from '../../app/deps.js';
+import { SESSION_TTL_MS } from '../../app/app-access.js';
+import { COOKIE_PATH, linkOfReq, requireSameOrigin, SESSION_COOKIE } from './auth.js';
+import { objectBody } from './body.js';
+import type { AppApiDeps } from './index.js';
+
+export const PUBLIC_PATHS = new Set([`${COOKIE_PATH}/sign-in`]);
+
+function sessionView(deps: Deps, req: FastifyRequest) {
+  const link = linkOfReq(deps, req);
+  const p = requirePartner(deps, link.partnerId);
+  return {
+    user: { telegram_id: link.telegramUserId, role: link.role },
+    partner: { partner_id: p.partnerId, name: p.name, status: p.status },
+  };
+}
+
+function secure(deps: Deps, req: FastifyRequest): boolean {
+  return req.protocol === 'https' || deps.config.publicBaseUrl.startsWith('https:');
+}
+
+function setSessionCookie(deps: Deps, req: FastifyRequest, reply: FastifyReply, value: string, maxAgeSec: number): void {
+  reply.setCookie(SESSION_COOKIE, value, { path: COOKIE_PATH, httpOnly: true, sameSite: 'strict', secure: secure(deps, req), maxAge: maxAgeSec });
+}
+
+/** GET /session; POST /sign-in (a one-time link from the bot → the session cookie, 12 h); POST /sign-out. */
+export function sessionRoutes(app: FastifyInstance, { deps }: AppApiDeps): void {
+  app.get('/session', async (req) => sessionView(deps, req));
+
+  app.post('/sign-in', async (req, reply) => {
+    // No cookie yet, but a sign-in must still come from this service's page (login cross-site forgery).
+    requireSameOrigin(deps, req);
+    const s = redeemSignIn(deps, objectBody(req).token);
+    setSessionCookie(deps, req, reply, s.session, SESSION_TTL_MS / 1000);
+    req.appCaller = { telegramUserId: s.telegramUserId, via: 'cookie' };
+    return sessionView(deps, req);
+  });
+
+  app.post('/sign-out', async (req, reply) => {
+    const c = req.cookies[SESSION_COOKIE];
+    if (c) endSession(deps, c);
+    setSessionCookie(deps, req, reply, '', 0);
+    return { ok: true };
+  });
+}

@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { codeOf } from '../helpers.js';
+import { appWorld } from './app-helpers.js';
+
+const w = appWorld();
+
+function audits(t: { db: { $client: { prepare(s: string): { all(...a: unknown[]): unknown[] } } } }, action: string) {
+  return t.db.$client.prepare('select actor, action, target, data from audit_log where action = ? order by audit_id').all(action) as { actor: string; target: string; data: string }[];
+}
+
+describe('Mini App API: owner-only endpoints', () => {
+  it('staff get 403 forbidden on every owner endpoint, and nothing changes', async () => {
+    const { t, staff } = await w.start();
+    const calls: [string, string, unknown?][] = [
+      ['GET', '/funding'],
+      ['POST', '/topup-requests', { currency: 'USD', amount: '50' }],
+      ['GET', '/topup-requests/rq_0000000000000000'],
+      ['GET', '/api-key'],
+      ['POST', '/api-key', {}],
+      ['GET', '/webhook'],
+      ['PUT', '/webhook', { url: 'https://hooks.example.com/x' }],
+      ['POST', '/webhook/regenerate', {}],
+      ['GET', '/team'],
+      ['POST', '/team/invites', { role: 'owner' }],
+      ['DELETE', '/team/1'],
+    ];
+    for (const [m, u, b] of calls) {
+      const r = await staff.call(m, u, b);
+      expect([m, u, r.status, r.body?.detail?.code]).toEqual([m, u, 403, 'forbidden']);
+    }
+    expect(audits(t, 'key.issue')).toHaveLength(1); // the test partner's own key only
+  });
+});
+
+describe('Mini App API: top-up requests', () => {
+  it('an exact-amount request per currency, with its live state until credited', async () => {
+    const { t, p, owner } = await w.start();
+    const f = await owner.call('GET', '/funding');
+    expect(f.body.currencies).toEqual(['USD', 'TON']);
+    const usd = await owner.call('POST', '/topup-requests', { currency: 'USD', amount: '50' });
+    expect(usd.status).toBe(201);
+    expect(usd.body).toMatchObject({ currency: 'USD', amount_to_send: expect.stringMatching(/^50\.\d{2}$/), status: 'open' });
+    expect(usd.body.addresses.map((a: any) => a.network)).toEqual(['ton', 'trc20', 'bep20']);
+    const ton = await owner.call('POST', '/topup-requests', { currency: 'TON', amount: '25' });
+    expect(ton.body).toMatchObject({ currency: 'TON', comment_code: expect.any(String), addresses: [{ network: 'ton', address: expect.any(String) }] });
+    const state = await owner.call('GET', `/topup-requests/${ton.body.request_id}`);
+    expect(state.body).toEqual({ ...ton.body, status: 'open' });
+    // the payment arrives: credited
+    const dep = await t.admin('POST', '/sandbox/deposits', {
+      network: 'ton', asset: 'TON', amount: ton.body.amount_to_send, to: ton.body.addresses[0].address, tx_hash: 'app-tx-1', comment: ton.body.comment_code,
+    });
+    expect(dep.status).toBe(201);
+    expect((await owner.call('GET', `/topup-requests/${ton.body.request_id}`)).body.status).toBe('credited');
+    expect((await owner.call('GET', '/balances')).body.balances.TON).toBe('1025.000');
+    // unpaid: expires
+    await t.advance(48 * 3600);
+    expect((await owner.call('GET', `/topup-requests/${usd.body.request_id}`)).body.status).toBe('expired');
+    expect(audits(t, 'topup_request.create')[0].actor).toBe(`telegram:${owner.id}`);
+    // another partner's request is not found
+    const other = await t.newPartner();
+    const { linkUser } = await import('./app-helpers.js');
+    const o2 = await linkUser(t, other, 'owner');
+    expect((await o2.call('GET', `/topup-requests/${usd.body.request_id}`)).status).toBe(404);
+    void p;
+  });
+
+  it('bad requests are 4xx', async () => {
+    const { owner } = await w.start();
+    const cases: [unknown, number, string][] = [
+      [{ currency: 'EUR', amount: '50' }, 400, 'validation_error'],
+      [{ currency: 'USD', amount: '-1' }, 400, 'validation_error'],
+      [{ currency: 'USD', amount: '1.234' }, 400, 'validation_error'],
+      [{ currency: 'USD' }, 400, 'validation_error'],
+      [{ currency: 'USD', amount: '1' }, 400, 'topup_below_minimum'],
+      ['[]', 400, 'validation_error'],
+    ];
+    for (const [b, status, code] of cases) {
+      const r = await owner.call('POST', '/topup-requests', b);
+      expect([r.status, codeOf(r)]).toEqual([status, code]);
+    }
+    expect((await owner.call('GET', '/topup-requests/nope')).status).toBe(404);
+  });
+});
+
+describe('Mini App API: the API key and the webhook block', () => {
+  it('issues and reissues the key with an IP whitelist, shown once; the old key stops at once; audited', async () => {
+    const { t, p, owner } = await w.start();
+    const k = await owner.call('POST', '/api-key', { ip_whitelist: ['203.0.113.0/24', '127.0.0.1'] });
+    expect(k.status).toBe(201);
+    expect(k.body).toEqual({ key_id: expect.stringMatching(/^key_/), api_key: expect.stringMatching(/^pk_live_/), ip_whitelist: ['203.0.113.0/24', '127.0.0.1'] });
+    expect((await p.call('GET', '/me')).status).toBe(401);
+    const view = await owner.call('GET', '/api-key');
+    expect(view.body.key).toMatchObject({ key_id: k.body.key_id, prefix: k.body.api_key.slice(0, 12), ip_whitelist: ['203.0.113.0/24', '127.0.0.1'], revoked_at: null });
+    expect(JSON.stringify(view.body)).not.toContain(k.body.api_key);
+    const me = await t.partnerCall(k.body.api_key, 'GET', '/me');
+    expect(me.status).toBe(200);
+    const k2 = await owner.call('POST', '/api-key', {});
+    expect(k2.body.ip_whitelist).toEqual([]);
+    expect((await t.partnerCall(k.body.api_key, 'GET', '/me')).status).toBe(401);
+    const a = audits(t, 'key.issue');
+    expect(a.slice(-2).map((x) => x.actor)).toEqual([`telegram:${owner.id}`, `telegram:${owner.id}`]);
+    expect(JSON.stringify(a)).not.toContain(k.body.api_key);
+    for (const wl of [['not-an-ip'], 'x', [5]]) expect(codeOf(await owner.call('POST', '/api-key', { ip_whitelist: wl }))).toBe('validation_error');
+  });
+
+  it('the first save shows the secret once; later saves do not; regenerate replaces it; never readable', async () => {
+    const { t, owner } = await w.start();
+    expect((await owner.call('GET', '/webhook')).body).toEqual({ url: null, has_secret: false });
+    const first = await owner.call('PUT', '/webhook', { url: 'https://hooks.example.com/a' });
+    expect(first.body).toEqual({ url: 'https://hooks.example.com/a', secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/) });
+    const second = await owner.call('PUT', '/webhook', { url: 'https://hooks.example.com/b' });
+    expect(second.body).toEqual({ url: 'https://hooks.example.com/b' });
+    expect((await owner.call('GET', '/webhook')).body).toEqual({ url: 'https://hooks.example.com/b', has_secret: true });
+    const regen = await owner.call('POST', '/webhook/regenerate', {});
+    expect(regen.body).toEqual({ url: 'https://hooks.example.com/b', secret: expect.stringMatching(/^whsec_/) });
+    expect(regen.body.secret).not.toBe(first.body.secret);
+    const all = audits(t, 'webhook.save');
+    expect(all.map((x) => x.actor)).toEqual([`telegram:${owner.id}`, `telegram:${owner.id}`, `telegram:${owner.id}`]);
+    expect(JSON.stringify(all)).not.toContain('whsec_');
+    const bad: [unknown, string][] = [
+      [{ url: 'ftp://x.example.com' }, 'bad_webhook_url'],
+      [{ url: 'http://127.0.0.1/x' }, 'bad_webhook_url'],
+      [{ url: 5 }, 'bad_webhook_url'],
+      [{ url: 'https://hooks.example.com/a', regenerate_secret: true }, 'validation_error'],
+      ['"x"', 'validation_error'],
+    ];
+    for (const [b, code] of bad) {
+      const r = await owner.call('PUT', '/webhook', b);
+      expect([r.status, codeOf(r)]).toEqual([400, code]);
+    }
+    expect((await owner.call('PUT', '/webhook', { url: '' })).body).toEqual({ url: '' });
+  });
+});
+
+describe('Mini App API: the team', () => {
+  it('invites, lists and unlinks; audited', async () => {
+    const { t, owner, staff } = await w.start();
+    const inv = await owner.call('POST', '/team/invites', { role: 'staff' });
+    expect(inv.status).toBe(201);
+    expect(inv.body).toEqual({ code: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/), link: `https://t.me/your_bot?start=${inv.body.code}` });
+    const team = await owner.call('GET', '/team');
+    expect(team.body.items.map((u: any) => [u.telegram_id, u.role])).toEqual([[owner.id, 'owner'], [staff.id, 'staff']]);
+    expect(team.body.count).toBe(2);
+    expect(codeOf(await owner.call('POST', '/team/invites', { role: 'boss' }))).toBe('validation_error');
+    expect(codeOf(await owner.call('POST', '/team/invites', {}))).toBe('validation_error');
+    const self = await owner.call('DELETE', `/team/${owner.id}`);
+    expect([self.status, codeOf(self)]).toEqual([409, 'cannot_unlink_self']);
+    expect((await owner.call('DELETE', '/team/123')).status).toBe(404);
+    expect((await owner.call('DELETE', '/team/abc')).status).toBe(404);
+    const other = await t.newPartner();
+    const { linkUser } = await import('./app-helpers.js');
+    const stranger = await linkUser(t, other, 'staff');
+    expect((await owner.call('DELETE', `/team/${stranger.id}`)).status).toBe(404);
+    expect((await stranger.call('GET', '/session')).status).toBe(200);
+    const un = await owner.call('DELETE', `/team/${staff.id}`);
+    expect(un.body).toEqual({ unlinked: staff.id });
+    expect((await owner.call('GET', '/team')).body.count).toBe(1);
+    expect(codeOf(await staff.call('GET', '/balances'))).toBe('not_linked');
+    expect(audits(t, 'team.unlink').map((a) => [a.actor, a.target])).toEqual([[`telegram:${owner.id}`, String((await owner.call('GET', '/session')).body.partner.partner_id)]]);
+    expect(audits(t, 'invite.create').filter((a) => a.actor === `telegram:${owner.id}`)).toHaveLength(1);
+  });
+});
