@@ -22,15 +22,14 @@ import { ordersFeature } from './features/orders.js';
 import { ownerFeature } from './features/owner.js';
 import { startFeature } from './features/start.js';
 import { unhandledFeature } from './features/unhandled.js';
+import { rememberOperatorLanguage } from './operator-language.js';
 import { SqliteStorage } from './storage.js';
 import { textsFor } from './texts/index.js';
 
 export type { BotContext, BotDeps, BotEnv } from './context.js';
 
-/** A conversation waiting longer than this for the user is left on the next update. */
-export const CONVERSATION_IDLE_MS = 30 * 60_000;
 /** Bump when a conversation changes so that stored states of the old code are discarded. */
-export const CONVERSATION_STATE_VERSION = 1;
+export const CONVERSATION_STATE_VERSION = 2;
 
 /**
  * Builds the bot from injected dependencies; creates nothing at import time and does not start polling
@@ -64,6 +63,8 @@ export function createBot(token: string, input: BotDeps): Bot<BotContext> {
     ctx.link = ctx.from ? findLink(deps, ctx.from.id) : null;
     ctx.isOperator = ctx.chat !== undefined && config.ADMIN_CHAT_IDS.includes(String(ctx.chat.id));
     if (ctx.link && ctx.from?.language_code) rememberLanguage(deps, ctx.link, ctx.from.language_code);
+    // Alerts reach operators without a user action: their chat's language is remembered when they act.
+    if (ctx.isOperator && ctx.chat) rememberOperatorLanguage(deps, ctx.chat.id, ctx.from?.language_code);
     await next();
   });
   root.use(
@@ -85,12 +86,12 @@ export function createBot(token: string, input: BotDeps): Bot<BotContext> {
       },
     }),
   );
-  const conv = { maxMillisecondsToWait: CONVERSATION_IDLE_MS };
-  root.use(createConversation(orderConversation(env), { id: ORDER_CONVERSATION, ...conv }));
-  root.use(createConversation(topupConversation(env), { id: TOPUP_CONVERSATION, ...conv }));
-  root.use(createConversation(apikeyConversation(env), { id: APIKEY_CONVERSATION, ...conv }));
-  root.use(createConversation(webhookConversation(env), { id: WEBHOOK_CONVERSATION, ...conv }));
-  root.use(createConversation(depositConversation(env), { id: DEPOSIT_CONVERSATION, ...conv }));
+  // Idleness is judged on the service clock by the conversations themselves (bot/conversations/flow.ts).
+  root.use(createConversation(orderConversation(env), { id: ORDER_CONVERSATION }));
+  root.use(createConversation(topupConversation(env), { id: TOPUP_CONVERSATION }));
+  root.use(createConversation(apikeyConversation(env), { id: APIKEY_CONVERSATION }));
+  root.use(createConversation(webhookConversation(env), { id: WEBHOOK_CONVERSATION }));
+  root.use(createConversation(depositConversation(env), { id: DEPOSIT_CONVERSATION }));
 
   root.use(startFeature());
   root.use(operatorFeature());

@@ -16,6 +16,7 @@ import { createWebhookTransport } from './http-out/webhook-transport.js';
 import { buildHttpApp } from './http/app.js';
 import { appApi } from './http/app-api/index.js';
 import { sandboxPictureRoutes } from './http/sandbox-pictures.js';
+import { webappRoutes } from './http/webapp.js';
 import { sandboxRoutes } from './http/admin/sandbox-routes.js';
 import { inviteRoutes } from './http/admin/invite-routes.js';
 import { topupRoutes } from './http/admin/topup-routes.js';
@@ -120,6 +121,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     partnerExtra: [nftRoutes(catalog)],
     more: [
       { plugin: appApi({ deps, keys, limiter, catalog }), prefix: '/api/app/v1' },
+      { plugin: webappRoutes() },
       // gifts come from the sandbox market with either upstream (UPSTREAM=fragment buys only Stars and Premium)
       { plugin: sandboxPictureRoutes(sandbox) },
     ],

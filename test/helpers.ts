@@ -8,6 +8,7 @@ import { afterEach } from 'vitest';
 import { testConfig } from '../src/config.js';
 import { silentLogger } from '../src/log.js';
 import { createService, type Service } from '../src/service.js';
+import type { Logger } from '../src/log.js';
 
 /**
  * Test harness: the real service on a real SQLite file in a temp folder, driven through HTTP with
@@ -61,12 +62,12 @@ export function codeOf(r: Res): string | undefined {
   return typeof b.detail === 'object' && b.detail !== null ? b.detail.code : b.code;
 }
 
-export async function startService(env: Record<string, string> = {}, opts: { dir?: string; workers?: boolean; realNow?: () => number } = {}): Promise<TestService> {
+export async function startService(env: Record<string, string> = {}, opts: { dir?: string; workers?: boolean; realNow?: () => number; log?: Logger } = {}): Promise<TestService> {
   const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pos-test-'));
   const fullEnv = { DATABASE_PATH: path.join(dir, 'service.db'), ADMIN_TOKEN, WEBHOOK_ALLOW_SUBNETS: '127.0.0.2/32', ...env };
   const svc = await createService({
     config: testConfig(fullEnv),
-    log: silentLogger,
+    log: opts.log ?? silentLogger,
     realNow: opts.realNow ?? (() => START),
     startWorkers: opts.workers ?? false,
   });

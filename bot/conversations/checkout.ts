@@ -1,10 +1,9 @@
 import type { Deps } from '../../src/app/deps.js';
 import { createOrder } from '../../src/app/orders/create.js';
 import { validateRecipient } from '../../src/app/recipients.js';
-import type { Conv, ConvContext } from '../context.js';
-import { cancelKeyboard, confirmKeyboard } from '../keyboards/order.js';
-import { orderInfo, type Texts } from '../texts/index.js';
-import { attempt, cancelled, MAX_ATTEMPTS, waitButton, waitInput } from './common.js';
+import { orderInfo } from '../texts/index.js';
+import { attempt } from './common.js';
+import { retry, type Checkpoint, type Flow } from './flow.js';
 
 /** The two steps every product shares: the recipient check and the confirmed order. */
 
@@ -16,86 +15,65 @@ export interface CheckedRecipient {
 
 /**
  * Asks for the recipient and checks it with `validateRecipient` (the resolution the order path uses) before
- * any confirmation: not found is explained and another username asked for, at most MAX_ATTEMPTS times.
- * For gifts, an account that cannot receive gifts is refused here too. Null: cancelled or given up.
+ * any confirmation: not found is explained and another username asked for, as often as needed. For gifts,
+ * an account that cannot receive gifts is refused here too.
  */
-export async function askRecipient(conversation: Conv, ctx: ConvContext, t: Texts, nonce: string, deps: Deps, type: 'stars' | 'premium' | 'nft'): Promise<CheckedRecipient | null> {
-  await ctx.reply(t.order.askRecipient, { reply_markup: cancelKeyboard(t, nonce) });
-  for (let i = 0; i < MAX_ATTEMPTS; i++) {
-    const typed = await waitInput(conversation, nonce, t);
-    if (typed.kind === 'cancel') {
-      await cancelled(typed, t);
-      return null;
-    }
-    if (typed.kind !== 'text') continue;
-    const username = typed.text;
+export async function askRecipient(flow: Flow, deps: Deps, type: 'stars' | 'premium' | 'nft', back: Checkpoint): Promise<CheckedRecipient> {
+  const { t, conversation } = flow;
+  const menu = await flow.menu(t.order.askRecipient, [], { back });
+  const { value } = await flow.ask(menu, async (username) => {
     const checked = await conversation.external(() => attempt(() => validateRecipient(deps, { type, username })));
-    const last = i + 1 >= MAX_ATTEMPTS;
-    if (!checked.ok) {
-      await typed.ctx.reply(`${t.error(checked)}\n${last ? t.common.tooManyAttempts : t.order.recipientRetry}`);
-      continue;
-    }
+    if (!checked.ok) return retry(`${t.error(checked)}\n${t.order.recipientRetry}`);
     const v = checked.value as { already_premium?: boolean; can_receive_gifts?: boolean };
-    if (type === 'nft' && v.can_receive_gifts === false) {
-      await typed.ctx.reply(last ? t.common.tooManyAttempts : t.gifts.cannotReceive);
-      continue;
-    }
+    if (type === 'nft' && v.can_receive_gifts === false) return retry(t.gifts.cannotReceive);
     return { recipient: username, alreadyPremium: v.already_premium === true };
-  }
-  return null;
+  });
+  return value;
 }
 
-/** Errors after which the same confirmation may simply be tried again. */
+/** Errors after which the same confirmation may simply be pressed again. */
 const RETRYABLE = new Set(['order_in_progress', 'ledger_unavailable', 'resolver_error', 'rate_limited']);
 
 function retryable(code: string, extra: Record<string, unknown>): boolean {
   return RETRYABLE.has(code) || (code === 'product_unavailable' && extra.reason === 'upstream_unavailable');
 }
 
+export type OrderBody = { type: 'stars' | 'premium' | 'nft'; idempotency_key: string; params: Record<string, unknown> };
+
+/** What placing the order came to: placed, refused for good, or (a gift) refused because its price went up. */
+export type Placed = { kind: 'placed' } | { kind: 'refused' } | { kind: 'price_changed'; currentPrice: string };
+
 /**
  * Shows the confirmation and places the order through `createOrder` (the code of POST /orders) when its
  * button is pressed. The button carries `key`, the idempotency key made once for this confirmation: a
  * second tap, a retry after a transient error, or a replay all send the same key and get the same order
- * with one debit. Every refusal is explained in words.
+ * with one debit. Without enough balance there is no confirm button, only the way to top up. Every
+ * refusal is explained in words; a transient one leaves the confirmation open to press again.
  */
 export async function confirmAndPlace(
-  conversation: Conv,
-  ctx: ConvContext,
-  t: Texts,
-  nonce: string,
+  flow: Flow,
   deps: Deps,
   partnerId: number,
   confirmText: string,
-  key: string,
-  body: { type: 'stars' | 'premium' | 'nft'; idempotency_key: string; params: Record<string, unknown> },
-): Promise<void> {
-  await ctx.reply(confirmText, { reply_markup: confirmKeyboard(t, nonce, key) });
-  for (let tries = 0; tries < MAX_ATTEMPTS; ) {
-    const pressed = await waitButton(conversation, nonce, t);
-    if (!pressed) break;
-    if (pressed.kind === 'cancel') return cancelled(pressed, t);
-    tries++;
-    if (pressed.kind !== 'button' || pressed.action !== `ok:${key}`) continue;
-    const placed = await conversation.external(() =>
-      attempt(() => createOrder(deps, partnerId, body)),
-    );
-    await dropButtons(pressed.ctx);
-    if (placed.ok) return void (await pressed.ctx.reply(t.order.accepted(orderInfo(placed.value.order))));
-    if (retryable(placed.code, placed.extra) && tries < MAX_ATTEMPTS) {
-      await pressed.ctx.reply(`${t.error(placed)}\n${t.order.retryHint}`, { reply_markup: confirmKeyboard(t, nonce, key, true) });
-      continue;
-    }
-    return void (await pressed.ctx.reply(t.error(placed)));
+  body: OrderBody,
+  opts: { back: Checkpoint; enough: boolean; confirmLabel?: string },
+): Promise<Placed> {
+  const { t, conversation } = flow;
+  const key = body.idempotency_key;
+  const rows = opts.enough ? [[flow.button(opts.confirmLabel ?? t.order.btnConfirm, `ok:${key}`)]] : [];
+  const menu = await flow.menu(confirmText, rows, { back: opts.back });
+  const pressed = await flow.choose(menu);
+  if (pressed.action !== `ok:${key}`) return conversation.skip();
+  const placed = await conversation.external(() =>
+    attempt(() => createOrder(deps, partnerId, body)),
+  );
+  if (!placed.ok && retryable(placed.code, placed.extra)) return flow.again(pressed.ctx, `${t.error(placed)}\n${t.order.retryHint}`);
+  await flow.settle(menu);
+  if (placed.ok) {
+    await pressed.ctx.reply(t.order.accepted(orderInfo(placed.value.order)));
+    return { kind: 'placed' };
   }
-  await ctx.reply(t.common.tooManyAttempts);
-}
-
-/** Takes the buttons off the message a button was pressed on. */
-export async function dropButtons(ctx: ConvContext): Promise<void> {
-  if (!ctx.callbackQuery?.message) return;
-  try {
-    await ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } });
-  } catch {
-    // already without buttons
-  }
+  if (placed.code === 'price_changed' && typeof placed.extra.current_price === 'string') return { kind: 'price_changed', currentPrice: placed.extra.current_price };
+  await pressed.ctx.reply(t.error(placed));
+  return { kind: 'refused' };
 }

@@ -1,8 +1,7 @@
 import { findDeposit, resolveDeposit } from '../../src/app/deposits.js';
-import type { BotDeps, Conv, ConvContext } from '../context.js';
-import { cancelKeyboard } from '../keyboards/order.js';
-import { textsFor } from '../texts/index.js';
-import { attempt, cancelled, MAX_ATTEMPTS, newNonce, waitInput } from './common.js';
+import type { BotDeps, ConvContext } from '../context.js';
+import { attempt } from './common.js';
+import { flowConversation, retry } from './flow.js';
 
 /**
  * An operator's handling of an unmatched deposit, entered from the buttons of its alert or of /deposits:
@@ -25,9 +24,8 @@ async function markPressed(ctx: ConvContext, line: string): Promise<void> {
 
 export function depositConversation(env: BotDeps) {
   const { deps } = env;
-  return async function deposit(conversation: Conv, ctx: ConvContext, depositId: string, action: 'credit' | 'close'): Promise<void> {
-    const t = textsFor(ctx.from?.language_code);
-    const nonce = await newNonce(conversation, deps.ids.hex);
+  return flowConversation(deps, '/deposits', async (flow, depositId: string, action: 'credit' | 'close') => {
+    const { conversation, t, ctx } = flow;
     const actor = `telegram:${ctx.from?.id ?? 'unknown'}`;
     const d = await conversation.external(() => findDeposit(deps, depositId));
     if (!d || d.status !== 'unmatched') {
@@ -37,42 +35,28 @@ export function depositConversation(env: BotDeps) {
     }
 
     if (action === 'close') {
-      await ctx.reply(t.operator.askCloseNote(d), { reply_markup: cancelKeyboard(t, nonce) });
-      for (let i = 0; i < MAX_ATTEMPTS; i++) {
-        const typed = await waitInput(conversation, nonce, t);
-        if (typed.kind === 'cancel') return cancelled(typed, t);
-        if (typed.kind !== 'text') continue;
-        const r = await conversation.external(() => attempt(() => resolveDeposit(deps, depositId, { action: 'close', note: typed.text }, actor)));
-        if (r.ok) {
-          await markPressed(ctx, t.operator.depositClosed(r.value));
-          return void (await typed.ctx.reply(t.operator.depositClosed(r.value)));
-        }
-        await typed.ctx.reply(t.operator.depositError(r, 0));
-        if (r.code !== 'validation_error') return;
-      }
-      return void (await ctx.reply(t.common.tooManyAttempts));
+      const ask = await flow.menu(t.operator.askCloseNote(d), []);
+      const done = await flow.ask(ask, async (note) => {
+        const r = await conversation.external(() => attempt(() => resolveDeposit(deps, depositId, { action: 'close', note }, actor)));
+        if (r.ok) return { text: t.operator.depositClosed(r.value) };
+        return r.code === 'validation_error' ? retry(t.operator.depositError(r, 0)) : { text: t.operator.depositError(r, 0), failed: true };
+      });
+      if (!done.value.failed) await markPressed(ctx, done.value.text);
+      return void (await done.ctx.reply(done.value.text));
     }
 
-    await ctx.reply(t.operator.askPartnerId(d), { reply_markup: cancelKeyboard(t, nonce) });
-    for (let i = 0; i < MAX_ATTEMPTS; i++) {
-      const typed = await waitInput(conversation, nonce, t);
-      if (typed.kind === 'cancel') return cancelled(typed, t);
-      if (typed.kind !== 'text') continue;
-      const m = /^(?:#|№)?\s*(\d{1,9})$/.exec(typed.text);
-      if (!m) {
-        await typed.ctx.reply(t.operator.badPartnerId);
-        continue;
-      }
+    const ask = await flow.menu(t.operator.askPartnerId(d), []);
+    const done = await flow.ask(ask, async (text) => {
+      const m = /^(?:#|№)?\s*(\d{1,9})$/.exec(text);
+      if (!m) return retry(t.operator.badPartnerId);
       const partnerId = Number(m[1]);
       const r = await conversation.external(() => attempt(() => resolveDeposit(deps, depositId, { action: 'credit', partner_id: partnerId }, actor)));
-      if (r.ok) {
-        await markPressed(ctx, t.operator.depositCredited(r.value));
-        return void (await typed.ctx.reply(t.operator.depositCredited(r.value)));
-      }
-      await typed.ctx.reply(t.operator.depositError(r, partnerId));
+      if (r.ok) return { text: t.operator.depositCredited(r.value) };
       // Another partner id may do (unknown partner, below that partner's minimum); anything else ends here.
-      if (r.code !== 'topup_below_minimum' && r.code !== 'validation_error' && !(r.code === 'not_found' && /partner/i.test(r.detail))) return;
-    }
-    await ctx.reply(t.common.tooManyAttempts);
-  };
+      const again = r.code === 'topup_below_minimum' || r.code === 'validation_error' || (r.code === 'not_found' && /partner/i.test(r.detail));
+      return again ? retry(t.operator.depositError(r, partnerId)) : { text: t.operator.depositError(r, partnerId), failed: true };
+    });
+    if (!done.value.failed) await markPressed(ctx, done.value.text);
+    await done.ctx.reply(done.value.text);
+  });
 }

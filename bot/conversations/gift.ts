@@ -1,23 +1,54 @@
-import { orderingBalance } from '../../src/app/orders/quote.js';
 import type { Deps } from '../../src/app/deps.js';
 import type { GiftCatalog } from '../../src/app/nft/gift-catalog.js';
+import { orderingBalance } from '../../src/app/orders/quote.js';
 import { formatAmount, parseAmount } from '../../src/domain/money.js';
-import type { BotEnv, Conv, ConvContext } from '../context.js';
-import { collectionsKeyboard, giftsPageKeyboard } from '../keyboards/gift.js';
-import type { GiftCollectionInfo, GiftItem, GiftQuote, Texts } from '../texts/index.js';
+import type { BotEnv } from '../context.js';
+import { collectionRows, giftPageRows } from '../keyboards/gift.js';
+import type { GiftCollectionInfo, GiftItem, GiftPage, GiftQuote } from '../texts/index.js';
 import { askRecipient, confirmAndPlace } from './checkout.js';
-import { attempt, cancelled, closeMenu, waitButton } from './common.js';
+import { attempt } from './common.js';
+import type { Checkpoint, Flow, Pressed } from './flow.js';
 
 /**
  * The gift branch of /order (operator-api.md section 4): collections → gifts of one collection sorted by
  * price, paged → recipient (checked, including whether it can receive gifts) → a confirmation with the
  * exact TON price from a fresh quote, which the order carries as `max_price` → `createOrder`.
+ *
+ * A page turn is not a step: the page is drawn from the page number in its button and the update is then
+ * dropped (Flow.choose with a `turn`), so any number of turns leaves the stored conversation as it was and
+ * every gift of a collection can be reached.
  */
 
 export const GIFT_PAGE_SIZE = 5;
 export const COLLECTIONS_SHOWN = 8;
-/** Page turns allowed in one conversation (it must end). */
-const MAX_PAGE_TURNS = 30;
+/** The catalog's largest page (GIFTS_PAGE_MAX): used to walk to a far page in few reads. */
+const WALK = 100;
+
+function toItem(g: { gift: string; name: string; num: number; partner_price: string }, balanceMilli: number): GiftItem {
+  return { gift: g.gift, name: g.name, num: g.num, partner_price: g.partner_price, affordable: (parseAmount(g.partner_price, 'TON') ?? 0) <= balanceMilli };
+}
+
+/** Page `page` (from 0) of a collection, cheapest first, walked by keyset cursors from the start. */
+async function giftPage(deps: Deps, gifts: GiftCatalog, partnerId: number, col: GiftCollectionInfo, page: number): Promise<GiftPage> {
+  const sort = 'price_asc';
+  let cursor: string | null = null;
+  for (let skip = page * GIFT_PAGE_SIZE; skip > 0; ) {
+    const r = await gifts.list({ collection: col.collection, sort, limit: String(Math.min(skip, WALK)), ...(cursor ? { cursor } : {}) });
+    skip -= r.items.length;
+    cursor = r.next_cursor;
+    if (!cursor) return { collection: col.name, page, pages: Math.max(1, Math.ceil(col.count / GIFT_PAGE_SIZE)), items: [], hasNext: false, balance: '' };
+  }
+  const r = await gifts.list({ collection: col.collection, sort, limit: String(GIFT_PAGE_SIZE), ...(cursor ? { cursor } : {}) });
+  const balance = orderingBalance(deps, partnerId, 'TON');
+  return {
+    collection: col.name,
+    page,
+    pages: Math.max(page + 1, Math.ceil(col.count / GIFT_PAGE_SIZE)),
+    items: r.items.map((g) => toItem(g, balance)),
+    hasNext: r.next_cursor !== null,
+    balance: formatAmount(balance, 'TON'),
+  };
+}
 
 function giftQuote(deps: Deps, partnerId: number, q: Awaited<ReturnType<GiftCatalog['quote']>>, recipient: string): GiftQuote | null {
   const balance = orderingBalance(deps, partnerId, 'TON');
@@ -32,12 +63,14 @@ function giftQuote(deps: Deps, partnerId: number, q: Awaited<ReturnType<GiftCata
     price: formatAmount(price, 'TON'),
     balance: formatAmount(balance, 'TON'),
     balanceAfter: formatAmount(balance - price, 'TON'),
+    shortBy: formatAmount(Math.max(0, price - balance), 'TON'),
     enough: balance >= price,
   };
 }
 
-export async function giftFlow(conversation: Conv, ctx: ConvContext, t: Texts, nonce: string, env: BotEnv, partnerId: number): Promise<void> {
+export async function giftFlow(flow: Flow, env: BotEnv, partnerId: number, atProduct: Checkpoint): Promise<void> {
   const { deps, gifts } = env;
+  const { conversation, t, ctx } = flow;
 
   // 1. collection
   const cols = await conversation.external(() =>
@@ -50,64 +83,60 @@ export async function giftFlow(conversation: Conv, ctx: ConvContext, t: Texts, n
   );
   if (!cols.ok) return void (await ctx.reply(t.error(cols)));
   if (!cols.value.length) return void (await ctx.reply(t.gifts.none));
-  await ctx.reply(t.gifts.chooseCollection, { reply_markup: collectionsKeyboard(t, nonce, cols.value) });
-  const picked = await waitButton(conversation, nonce, t);
-  if (!picked) return void (await ctx.reply(t.common.tooManyAttempts));
-  if (picked.kind === 'cancel') return cancelled(picked, t);
-  const col = picked.kind === 'button' && /^gc:\d+$/.test(picked.action) ? cols.value[Number(picked.action.slice(3))] : undefined;
-  if (!col) return;
-  await closeMenu(picked.ctx, col.name);
+  const atCollections = conversation.checkpoint();
+  const colMenu = await flow.menu(t.gifts.chooseCollection, collectionRows(flow, cols.value), { back: atProduct });
+  const picked = await flow.choose(colMenu);
+  const col = /^gc:\d+$/.test(picked.action) ? cols.value[Number(picked.action.slice(3))] : undefined;
+  if (!col) return conversation.skip();
+  await flow.settle(colMenu, col.name);
 
-  // 2. the gift: pages sorted by price, cheapest first; the cursors of pages seen allow going back
-  const cursors: (string | null)[] = [null];
-  let page = 0;
-  let menu: ConvContext | null = null;
-  let chosen: GiftItem | null = null;
-  for (let turn = 0; turn < MAX_PAGE_TURNS && !chosen; turn++) {
-    const cursor = cursors[page];
-    const listed = await conversation.external(() =>
-      attempt(async () => {
-        const r = await gifts.list({ collection: col.collection, sort: 'price_asc', limit: String(GIFT_PAGE_SIZE), ...(cursor ? { cursor } : {}) });
-        return { items: r.items.map((g): GiftItem => ({ gift: g.gift, name: g.name, num: g.num, partner_price: g.partner_price })), next: r.next_cursor };
-      }),
-    );
-    if (!listed.ok) return void (await ctx.reply(t.error(listed)));
-    if (!listed.value.items.length) return void (await ctx.reply(t.gifts.empty));
-    if (listed.value.next) cursors[page + 1] = listed.value.next;
-    const text = t.gifts.page(col.name, page + 1, listed.value.items);
-    const reply_markup = giftsPageKeyboard(t, nonce, listed.value.items, page > 0, listed.value.next !== null);
-    if (menu) await menu.editMessageText(text, { reply_markup });
-    else await ctx.reply(text, { reply_markup });
-    const pressed = await waitButton(conversation, nonce, t);
-    if (!pressed) return void (await ctx.reply(t.common.tooManyAttempts));
-    if (pressed.kind === 'cancel') return cancelled(pressed, t);
-    if (pressed.kind !== 'button') return;
-    menu = pressed.ctx;
-    if (pressed.action === 'gp:next' && cursors[page + 1] !== undefined) page++;
-    else if (pressed.action === 'gp:prev' && page > 0) page--;
-    else if (/^gg:\d+$/.test(pressed.action)) chosen = listed.value.items[Number(pressed.action.slice(3))] ?? null;
-  }
-  if (!chosen) return void (await ctx.reply(t.common.tooManyAttempts));
-  if (menu) await closeMenu(menu, t.gifts.chosen(chosen));
-  const gift = chosen;
+  // 2. the gift: pages sorted by price, cheapest first
+  const atPage = conversation.checkpoint();
+  const first = await conversation.external(() => attempt(() => giftPage(deps, gifts, partnerId, col, 0)));
+  if (!first.ok) return void (await ctx.reply(t.error(first)));
+  if (!first.value.items.length) return void (await ctx.reply(t.gifts.empty));
+  const pageMenu = await flow.menu(t.gifts.page(first.value), giftPageRows(flow, first.value), { back: atCollections });
+  const turn = async (p: Pressed): Promise<boolean> => {
+    const m = /^gp:(\d{1,5})$/.exec(p.action);
+    if (!m) return false;
+    const shown = await conversation.external(() => attempt(() => giftPage(deps, gifts, partnerId, col, Number(m[1]))));
+    if (!shown.ok) await p.ctx.reply(t.error(shown));
+    else if (!shown.value.items.length) await p.ctx.reply(t.gifts.empty);
+    else await flow.redraw(pageMenu, t.gifts.page(shown.value), giftPageRows(flow, shown.value));
+    return true;
+  };
+  const chosen = await flow.choose(pageMenu, turn);
+  const g = /^gg:(.+)$/.exec(chosen.action);
+  if (!g) return conversation.skip();
+  const gift = g[1];
+  const listed = await conversation.external(() => attempt(async () => gifts.quote(gift)));
+  if (!listed.ok || !listed.value.available) return flow.again(chosen.ctx, t.gifts.soldMeanwhile);
+  await flow.settle(pageMenu, t.gifts.chosen({ name: listed.value.name, num: listed.value.num }));
 
   // 3. recipient
-  const checked = await askRecipient(conversation, ctx, t, nonce, deps, 'nft');
-  if (!checked) return;
-  const { recipient } = checked;
+  const atRecipient = conversation.checkpoint();
+  const { recipient } = await askRecipient(flow, deps, 'nft', atPage);
 
-  // 4. confirmation from a fresh quote: its price becomes the order's max_price
-  const prepared = await conversation.external(() =>
-    attempt(async () => ({ quote: giftQuote(deps, partnerId, await gifts.quote(gift.gift), recipient), key: `bot-${deps.ids.hex(12)}` })),
-  );
-  if (!prepared.ok) return void (await ctx.reply(t.error(prepared)));
-  const { quote: q, key } = prepared.value;
-  if (!q) return void (await ctx.reply(t.gifts.unavailable));
-
-  // 5. the order
-  await confirmAndPlace(conversation, ctx, t, nonce, deps, partnerId, t.gifts.confirm(q), key, {
-    type: 'nft',
-    idempotency_key: key,
-    params: { gift: q.gift, recipient, max_price: q.price },
-  });
+  // 4. confirmation from a fresh quote: its price becomes the order's max_price; 5. the order. When the
+  // price moved up before the purchase, the user may buy at the new price with a new confirmation.
+  let priceNote: string | null = null;
+  for (;;) {
+    const prepared = await conversation.external(() =>
+      attempt(async () => ({ quote: giftQuote(deps, partnerId, await gifts.quote(gift), recipient), key: `bot-${deps.ids.hex(12)}` })),
+    );
+    if (!prepared.ok) return void (await ctx.reply(t.error(prepared)));
+    const { quote: q, key } = prepared.value;
+    if (!q) return void (await ctx.reply(t.gifts.unavailable));
+    const text = priceNote ? `${priceNote}\n\n${t.gifts.confirm(q)}` : t.gifts.confirm(q);
+    const placed = await confirmAndPlace(
+      flow,
+      deps,
+      partnerId,
+      text,
+      { type: 'nft', idempotency_key: key, params: { gift: q.gift, recipient, max_price: q.price } },
+      { back: atRecipient, enough: q.enough, ...(priceNote ? { confirmLabel: t.gifts.btnBuyAtNewPrice } : {}) },
+    );
+    if (placed.kind !== 'price_changed') return;
+    priceNote = t.gifts.priceMoved(q.price, placed.currentPrice);
+  }
 }

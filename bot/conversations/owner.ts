@@ -1,14 +1,17 @@
+import { partnerActive } from '../../src/app/partners.js';
 import type { Deps } from '../../src/app/deps.js';
 import { fundingInfo } from '../../src/app/funding.js';
 import { issueKey } from '../../src/app/keys.js';
 import { partnerView } from '../../src/app/partners.js';
 import { createTopupRequest } from '../../src/app/topup-requests.js';
 import { saveWebhook } from '../../src/app/webhooks/config.js';
-import type { BotDeps, Conv, ConvContext } from '../context.js';
-import { apikeyKeyboard, topupKeyboard, webhookKeyboard } from '../keyboards/owner.js';
-import { cancelKeyboard } from '../keyboards/order.js';
-import { esc, textsFor } from '../texts/index.js';
-import { attempt, cancelled, closeMenu, MAX_ATTEMPTS, newNonce, waitButton, waitInput, type Outcome } from './common.js';
+import { canonicalWhitelist } from '../../src/domain/ip-whitelist.js';
+import { parseAmount } from '../../src/domain/money.js';
+import type { BotDeps, ConvContext } from '../context.js';
+import { apikeyRows, topupRows, webhookRows } from '../keyboards/owner.js';
+import { esc } from '../texts/index.js';
+import { attempt, type Outcome } from './common.js';
+import { flowConversation, retry } from './flow.js';
 
 /**
  * Owner conversations: /topup, /apikey and /webhook. The key and the secret are shown once; in the stored
@@ -33,86 +36,80 @@ const actorOf = (ctx: ConvContext) => `telegram:${ctx.from?.id ?? 'unknown'}`;
 
 export function apikeyConversation(env: BotDeps) {
   const { deps, keys } = env;
-  return async function apikey(conversation: Conv, ctx: ConvContext, partnerId: number): Promise<void> {
-    const t = textsFor(ctx.from?.language_code);
-    const nonce = await newNonce(conversation, deps.ids.hex);
+  return flowConversation(deps, '/apikey', async (flow, partnerId: number) => {
+    const { conversation, t, ctx } = flow;
     const actor = actorOf(ctx);
-    await ctx.reply(t.owner.apikeyIntro, { reply_markup: apikeyKeyboard(t, nonce) });
-    const choice = await waitButton(conversation, nonce, t);
-    if (!choice) return void (await ctx.reply(t.common.tooManyAttempts));
-    if (choice.kind === 'cancel') return cancelled(choice, t);
-    if (choice.kind !== 'button') return;
+    // No offer that would then be refused: the key comes after the first top-up.
+    if (!(await conversation.external(() => partnerActive(deps, partnerId)))) return void (await ctx.reply(t.owner.apikeyNeedsTopup));
+    const atIntro = conversation.checkpoint();
+    const intro = await flow.menu(t.owner.apikeyIntro, apikeyRows(flow));
+    const choice = await flow.choose(intro);
 
     const issue = (whitelist: string[]) =>
       conversation.external(sealedOp(deps, 'api_key', () => attempt(() => issueKey(deps, keys, partnerId, whitelist, actor))));
 
     if (choice.action === 'issue') {
-      await closeMenu(choice.ctx, t.owner.btnIssue);
+      await flow.settle(intro, t.owner.btnIssue);
       const r = await issue([]);
       if (!r.ok) return void (await ctx.reply(t.error(r)));
       return void (await ctx.reply(t.owner.keyIssued(r.value.api_key, r.value.ip_whitelist), { parse_mode: 'HTML' }));
     }
 
-    await closeMenu(choice.ctx, t.owner.btnIssueWhitelist);
-    await ctx.reply(t.owner.askWhitelist, { reply_markup: cancelKeyboard(t, nonce) });
-    for (let i = 0; i < MAX_ATTEMPTS; i++) {
-      const typed = await waitInput(conversation, nonce, t);
-      if (typed.kind === 'cancel') return cancelled(typed, t);
-      if (typed.kind !== 'text') continue;
-      const whitelist = typed.text.split(/[\s,;]+/).filter(Boolean);
-      const r = await issue(whitelist);
-      if (r.ok) return void (await typed.ctx.reply(t.owner.keyIssued(r.value.api_key, r.value.ip_whitelist), { parse_mode: 'HTML' }));
-      // Only a bad whitelist is worth another try; anything else (not activated yet) ends here.
-      if (r.code !== 'validation_error') return void (await typed.ctx.reply(t.error(r)));
-      await typed.ctx.reply(t.error(r));
-    }
-    await ctx.reply(t.common.tooManyAttempts);
-  };
+    await flow.settle(intro, t.owner.btnIssueWhitelist);
+    const ask = await flow.menu(t.owner.askWhitelist, [], { back: atIntro });
+    // The list is checked here first, so that a typo is explained in the user's words and language.
+    const { value: whitelist, ctx: answered } = await flow.ask(ask, async (text) => {
+      const entries = text.split(/[\s,;]+/).filter(Boolean);
+      const wl = canonicalWhitelist(entries);
+      return wl.ok ? entries : retry(t.owner.badWhitelist(wl.bad));
+    });
+    const r = await issue(whitelist);
+    if (!r.ok) return void (await answered.reply(t.error(r)));
+    await answered.reply(t.owner.keyIssued(r.value.api_key, r.value.ip_whitelist), { parse_mode: 'HTML' });
+  });
 }
 
 export function webhookConversation(env: BotDeps) {
   const { deps } = env;
-  return async function webhook(conversation: Conv, ctx: ConvContext, partnerId: number): Promise<void> {
-    const t = textsFor(ctx.from?.language_code);
-    const nonce = await newNonce(conversation, deps.ids.hex);
+  return flowConversation(deps, '/webhook', async (flow, partnerId: number) => {
+    const { conversation, t, ctx } = flow;
     const actor = actorOf(ctx);
     const current = await conversation.external(() => {
       const v = partnerView(deps, partnerId);
       return { url: v.webhook.url, hasSecret: v.webhook.has_secret };
     });
-    await ctx.reply(t.owner.webhookIntro(current.url, current.hasSecret), {
-      reply_markup: webhookKeyboard(t, nonce, current.url !== null || current.hasSecret),
-    });
-    const choice = await waitButton(conversation, nonce, t);
-    if (!choice) return void (await ctx.reply(t.common.tooManyAttempts));
-    if (choice.kind === 'cancel') return cancelled(choice, t);
-    if (choice.kind !== 'button') return;
+    const atIntro = conversation.checkpoint();
+    const intro = await flow.menu(t.owner.webhookIntro(current.url, current.hasSecret), webhookRows(flow, current.url !== null || current.hasSecret));
+    const choice = await flow.choose(intro);
 
     const save = (body: { url: string; regenerate_secret?: boolean }) =>
       conversation.external(sealedOp(deps, 'secret', () => attempt(() => saveWebhook(deps, partnerId, body, actor) as Record<string, unknown> & { url: string; secret?: string })));
+    // "The previous secret no longer works" only when there was one.
     const report = (c: ConvContext, r: { url: string; secret?: string }) =>
-      c.reply(r.secret ? `${esc(t.owner.urlSaved(r.url))}\n\n${t.owner.secretShown(r.secret)}` : t.owner.urlSaved(r.url), r.secret ? { parse_mode: 'HTML' } : {});
+      c.reply(
+        r.secret ? `${esc(t.owner.urlSaved(r.url))}\n\n${t.owner.secretShown(r.secret, current.hasSecret)}` : t.owner.urlSaved(r.url),
+        r.secret ? { parse_mode: 'HTML' } : {},
+      );
 
     if (choice.action === 'regen') {
-      await closeMenu(choice.ctx, t.owner.btnRegenerate);
+      await flow.settle(intro, t.owner.btnRegenerate);
       const r = await save({ url: current.url ?? '', regenerate_secret: true });
       if (!r.ok) return void (await ctx.reply(t.error(r)));
       return void (await report(ctx, r.value));
     }
 
-    await closeMenu(choice.ctx, t.owner.btnSetUrl);
-    await ctx.reply(t.owner.askUrl, { reply_markup: cancelKeyboard(t, nonce) });
-    for (let i = 0; i < MAX_ATTEMPTS; i++) {
-      const typed = await waitInput(conversation, nonce, t);
-      if (typed.kind === 'cancel') return cancelled(typed, t);
-      if (typed.kind !== 'text') continue;
-      const r = await save({ url: typed.text === '-' ? '' : typed.text });
-      if (r.ok) return void (await report(typed.ctx, r.value));
-      if (r.code !== 'bad_webhook_url' && r.code !== 'validation_error') return void (await typed.ctx.reply(t.error(r)));
-      await typed.ctx.reply(t.error(r));
-    }
-    await ctx.reply(t.common.tooManyAttempts);
-  };
+    await flow.settle(intro, t.owner.btnSetUrl);
+    const ask = await flow.menu(t.owner.askUrl, [], { back: atIntro });
+    const saved = await flow.ask(ask, async (text) => {
+      const r = await save({ url: text === '-' ? '' : text });
+      if (r.ok) return { ok: true as const, saved: r.value };
+      // A bad address may be corrected; anything else is told and ends the conversation below.
+      return r.code === 'bad_webhook_url' || r.code === 'validation_error' ? retry(t.error(r)) : { ok: false as const, error: t.error(r) };
+    });
+    const v = saved.value;
+    if (!v.ok) return void (await saved.ctx.reply(v.error));
+    await report(saved.ctx, v.saved);
+  });
 }
 
 /**
@@ -122,31 +119,28 @@ export function webhookConversation(env: BotDeps) {
  */
 export function topupConversation(env: BotDeps) {
   const { deps } = env;
-  return async function topup(conversation: Conv, ctx: ConvContext, partnerId: number): Promise<void> {
-    const t = textsFor(ctx.from?.language_code);
-    const nonce = await newNonce(conversation, deps.ids.hex);
+  return flowConversation(deps, '/topup', async (flow, partnerId: number) => {
+    const { conversation, t, ctx } = flow;
     const actor = actorOf(ctx);
     const info = await conversation.external(() => fundingInfo(deps, partnerId));
-    if (!info.currencies.length) return void (await ctx.reply(t.owner.topup(info)));
-    await ctx.reply(t.owner.topup(info), { reply_markup: topupKeyboard(t, nonce, info.currencies) });
-
-    const choice = await waitInput(conversation, nonce, t);
-    // The buttons are an offer: anything else the user does is handled as usual.
-    if (choice.kind === 'text') return conversation.halt({ next: true });
-    if (choice.kind === 'cancel') return cancelled(choice, t);
+    if (!info.currencies.length) return void (await ctx.reply(t.owner.topup(info), { parse_mode: 'HTML' }));
+    const atIntro = conversation.checkpoint();
+    const intro = await flow.menu(t.owner.topup(info), topupRows(flow, info.currencies), { parseMode: 'HTML' });
+    const choice = await flow.choose(intro);
     const currency = choice.action === 'tc:TON' ? 'TON' : choice.action === 'tc:USD' ? 'USD' : null;
-    if (!currency) return;
-    await ctx.reply(t.owner.askAmount(currency, info.minimums[currency]), { reply_markup: cancelKeyboard(t, nonce) });
-    for (let i = 0; i < MAX_ATTEMPTS; i++) {
-      const typed = await waitInput(conversation, nonce, t);
-      if (typed.kind === 'cancel') return cancelled(typed, t);
-      if (typed.kind !== 'text') continue;
-      const amount = typed.text.replace(',', '.').replace(/\s/g, '');
+    if (!currency) return conversation.skip();
+    await flow.settle(intro);
+    const ask = await flow.menu(t.owner.askAmount(currency, info.minimums[currency]), [], { back: atIntro });
+    const made = await flow.ask(ask, async (text) => {
+      const amount = text.replace(',', '.').replace(/\s/g, '');
+      // Checked here first, so that the user reads what is wrong in their own language.
+      if (parseAmount(amount, currency) === null) return retry(t.owner.badAmount(currency));
       const r = await conversation.external(() => attempt(() => createTopupRequest(deps, partnerId, { currency, amount }, actor)));
-      if (r.ok) return void (await typed.ctx.reply(t.owner.topupRequest(r.value)));
-      await typed.ctx.reply(t.error(r));
-      if (!['topup_below_minimum', 'validation_error', 'topup_amount_unavailable'].includes(r.code)) return;
-    }
-    await ctx.reply(t.common.tooManyAttempts);
-  };
+      if (r.ok) return { ok: true as const, request: r.value };
+      return ['topup_below_minimum', 'validation_error', 'topup_amount_unavailable'].includes(r.code) ? retry(t.error(r)) : { ok: false as const, error: t.error(r) };
+    });
+    const v = made.value;
+    if (!v.ok) return void (await made.ctx.reply(v.error));
+    await made.ctx.reply(t.owner.topupRequest(v.request), { parse_mode: 'HTML' });
+  });
 }

@@ -1,12 +1,12 @@
 import { Composer, type Api } from 'grammy';
 import type { Alert } from '../../src/app/event-bus.js';
-import { chatLanguage } from '../../src/app/bot-users.js';
 import { listDeposits } from '../../src/app/deposits.js';
 import { getOperatorOrder, listReviews, resolveReview } from '../../src/app/orders/review.js';
 import { ApiError } from '../../src/domain/errors.js';
 import type { BotContext, BotDeps } from '../context.js';
 import { DEPOSIT_CONVERSATION } from '../conversations/deposit.js';
 import { DEPOSIT_DATA, REVIEW_DATA } from '../keyboards/data.js';
+import { operatorLanguage } from '../operator-language.js';
 import { depositKeyboard, reviewKeyboard } from '../keyboards/review.js';
 import { orderInfo, textsOf, type OrderInfo, type Texts } from '../texts/index.js';
 
@@ -17,6 +17,15 @@ import { orderInfo, textsOf, type OrderInfo, type Texts } from '../texts/index.j
 
 export const REVIEWS_SHOWN = 20;
 export const DEPOSITS_SHOWN = 20;
+
+/** The review stage of an order waiting for review, or null. */
+function reviewStageOf(env: BotDeps, orderId: string): string | null {
+  try {
+    return getOperatorOrder(env.deps, orderId).review?.stage ?? null;
+  } catch {
+    return null;
+  }
+}
 
 function orderOrNull(env: BotDeps, orderId: string): OrderInfo | null {
   try {
@@ -46,19 +55,25 @@ export function operatorFeature(): Composer<BotContext> {
     if (!ctx.isOperator) return void (await ctx.answerCallbackQuery({ text: ctx.t.common.operatorsOnly }));
     const outcome = ctx.match[1] === 'd' ? 'delivered' : 'refunded';
     const orderId = ctx.match[2];
-    const before = ctx.callbackQuery.message?.text ?? '';
+    const { deps } = ctx.env;
+    const t = ctx.t;
+    // The alert is written anew in the presser's language (not appended to a text in another language).
+    const before = orderOrNull(ctx.env, orderId);
+    const stage = reviewStageOf(ctx.env, orderId);
+    const alert = (o: OrderInfo | null, partnerId: number) => t.operator.review(orderId, partnerId, stage ?? 'review', o);
     try {
-      const o = resolveReview(ctx.env.deps, orderId, outcome, `telegram:${ctx.from.id}`);
+      const o = resolveReview(deps, orderId, outcome, `telegram:${ctx.from.id}`);
       await ctx.answerCallbackQuery();
-      await ctx.editMessageText(`${before}\n\n${ctx.t.operator.resolved(orderId, outcome, orderInfo(o))}`.trim());
+      await ctx.editMessageText(`${alert(before, o.partner_id)}\n\n${t.operator.resolved(orderId, outcome, orderInfo(o))}`);
     } catch (e) {
       if (!(e instanceof ApiError) || (e.code !== 'not_in_review' && e.code !== 'not_found')) throw e;
-      await ctx.answerCallbackQuery({ text: ctx.t.operator.notInReview });
-      try {
-        await ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } });
-      } catch {
-        // already without buttons
-      }
+      await ctx.answerCallbackQuery({ text: t.operator.notInReview });
+      // Check before editing: a message already without buttons was settled before (no failing edit).
+      const buttons = ctx.callbackQuery.message?.reply_markup?.inline_keyboard.length ?? 0;
+      if (buttons === 0) return;
+      const now = orderOrNull(ctx.env, orderId);
+      const text = now ? `${ctx.callbackQuery.message?.text ?? ''}\n\n${t.operator.settledBefore(now)}`.trim() : t.operator.notInReview;
+      await ctx.editMessageText(text);
     }
   });
 
@@ -104,7 +119,7 @@ export async function sendAlert(api: Api, env: BotDeps, a: Alert): Promise<void>
   await Promise.all(
     env.config.ADMIN_CHAT_IDS.map(async (id) => {
       const chatId = Number(id);
-      const t = textsOf(chatLanguage(env.deps, chatId));
+      const t = textsOf(operatorLanguage(env.deps, chatId));
       const m = alertMessage(env, t, a);
       try {
         const keyboard = m.reviewOrderId ? reviewKeyboard(t, m.reviewOrderId) : m.depositId ? depositKeyboard(t, m.depositId) : undefined;

@@ -1,18 +1,20 @@
-import { InlineKeyboard } from 'grammy';
-import type { GiftCollectionInfo, GiftItem, Texts } from '../texts/index.js';
-import { convData } from './data.js';
+import type { InlineKeyboardButton } from 'grammy/types';
+import type { Flow } from '../conversations/flow.js';
+import type { GiftCollectionInfo, GiftPage } from '../texts/index.js';
 
-export function collectionsKeyboard(t: Texts, nonce: string, cols: GiftCollectionInfo[]): InlineKeyboard {
-  const kb = new InlineKeyboard();
-  cols.forEach((c, i) => kb.text(t.gifts.collection(c), convData(nonce, `gc:${i}`)).row());
-  return kb.text(t.common.btnCancel, convData(nonce, 'cancel'));
+export function collectionRows(flow: Flow, cols: GiftCollectionInfo[]): InlineKeyboardButton[][] {
+  return cols.map((c, i) => [flow.button(flow.t.gifts.collection(c), `gc:${i}`)]);
 }
 
-/** One button per gift of the page, then cheaper/pricier paging. */
-export function giftsPageKeyboard(t: Texts, nonce: string, items: GiftItem[], hasPrev: boolean, hasNext: boolean): InlineKeyboard {
-  const kb = new InlineKeyboard();
-  items.forEach((g, i) => kb.text(t.gifts.item(i, g), convData(nonce, `gg:${i}`)).row());
-  if (hasPrev) kb.text(t.gifts.btnPrev, convData(nonce, 'gp:prev'));
-  if (hasNext) kb.text(t.gifts.btnNext, convData(nonce, 'gp:next'));
-  return kb.row().text(t.common.btnCancel, convData(nonce, 'cancel'));
+/**
+ * One button per gift of the page (its data names the gift), then cheaper/pricier paging (its data names
+ * the page to show).
+ */
+export function giftPageRows(flow: Flow, p: GiftPage): InlineKeyboardButton[][] {
+  const { t } = flow;
+  const rows = p.items.map((g, i) => [flow.button(t.gifts.item(i, g), `gg:${g.gift}`)]);
+  const paging: InlineKeyboardButton[] = [];
+  if (p.page > 0) paging.push(flow.button(t.gifts.btnPrev, `gp:${p.page - 1}`));
+  if (p.hasNext) paging.push(flow.button(t.gifts.btnNext, `gp:${p.page + 1}`));
+  return [...rows, paging];
 }

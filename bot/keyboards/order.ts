@@ -1,32 +1,26 @@
-import { InlineKeyboard } from 'grammy';
-import type { Texts } from '../texts/index.js';
-import { convData } from './data.js';
+import type { InlineKeyboardButton } from 'grammy/types';
+import type { Flow } from '../conversations/flow.js';
+
+/** Button rows of the order conversation (the Flow adds Back and Cancel). */
 
 export const STARS_PRESETS = [50, 100, 500, 1000, 5000];
 
-export function productKeyboard(t: Texts, nonce: string, gifts: boolean): InlineKeyboard {
-  const kb = new InlineKeyboard().text(t.order.btnStars, convData(nonce, 'stars')).text(t.order.btnPremium, convData(nonce, 'premium'));
-  if (gifts) kb.text(t.order.btnGifts, convData(nonce, 'gifts'));
-  return kb.row().text(t.common.btnCancel, convData(nonce, 'cancel'));
+export function productRows(flow: Flow, offer: { stars: boolean; premium: boolean; gifts: boolean }): InlineKeyboardButton[][] {
+  const { t } = flow;
+  const row: InlineKeyboardButton[] = [];
+  if (offer.stars) row.push(flow.button(t.order.btnStars, 'stars'));
+  if (offer.premium) row.push(flow.button(t.order.btnPremium, 'premium'));
+  if (offer.gifts) row.push(flow.button(t.order.btnGifts, 'gifts'));
+  return row.length ? [row] : [];
 }
 
-export function starsKeyboard(t: Texts, nonce: string, min: number, max: number): InlineKeyboard {
-  const kb = new InlineKeyboard();
-  for (const n of STARS_PRESETS.filter((n) => n >= min && n <= max)) kb.text(String(n), convData(nonce, `q:${n}`));
-  return kb.row().text(t.order.btnOther, convData(nonce, 'q:other')).row().text(t.common.btnCancel, convData(nonce, 'cancel'));
+export function starsRows(flow: Flow, min: number, max: number): InlineKeyboardButton[][] {
+  return [
+    STARS_PRESETS.filter((n) => n >= min && n <= max).map((n) => flow.button(String(n), `q:${n}`)),
+    [flow.button(flow.t.order.btnOther, 'q:other')],
+  ];
 }
 
-export function premiumKeyboard(t: Texts, nonce: string): InlineKeyboard {
-  const kb = new InlineKeyboard();
-  for (const m of [3, 6, 12]) kb.text(t.order.months(m), convData(nonce, `m:${m}`));
-  return kb.row().text(t.common.btnCancel, convData(nonce, 'cancel'));
-}
-
-/** The confirmation button carries the order's idempotency key. */
-export function confirmKeyboard(t: Texts, nonce: string, key: string, retry = false): InlineKeyboard {
-  return new InlineKeyboard().text(retry ? t.order.btnRetry : t.order.btnConfirm, convData(nonce, `ok:${key}`)).text(t.common.btnCancel, convData(nonce, 'cancel'));
-}
-
-export function cancelKeyboard(t: Texts, nonce: string): InlineKeyboard {
-  return new InlineKeyboard().text(t.common.btnCancel, convData(nonce, 'cancel'));
+export function premiumRows(flow: Flow): InlineKeyboardButton[][] {
+  return [[3, 6, 12].map((m) => flow.button(flow.t.order.months(m), `m:${m}`))];
 }

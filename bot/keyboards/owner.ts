@@ -1,24 +1,14 @@
-import { InlineKeyboard } from 'grammy';
-import type { Texts } from '../texts/index.js';
-import { convData } from './data.js';
+import type { InlineKeyboardButton } from 'grammy/types';
+import type { Flow } from '../conversations/flow.js';
 
-export function apikeyKeyboard(t: Texts, nonce: string): InlineKeyboard {
-  return new InlineKeyboard()
-    .text(t.owner.btnIssue, convData(nonce, 'issue'))
-    .row()
-    .text(t.owner.btnIssueWhitelist, convData(nonce, 'whitelist'))
-    .row()
-    .text(t.common.btnCancel, convData(nonce, 'cancel'));
+export function apikeyRows(flow: Flow): InlineKeyboardButton[][] {
+  return [[flow.button(flow.t.owner.btnIssue, 'issue')], [flow.button(flow.t.owner.btnIssueWhitelist, 'whitelist')]];
 }
 
-export function webhookKeyboard(t: Texts, nonce: string, saved: boolean): InlineKeyboard {
-  const kb = new InlineKeyboard().text(t.owner.btnSetUrl, convData(nonce, 'url'));
-  if (saved) kb.text(t.owner.btnRegenerate, convData(nonce, 'regen'));
-  return kb.row().text(t.common.btnCancel, convData(nonce, 'cancel'));
+export function webhookRows(flow: Flow, saved: boolean): InlineKeyboardButton[][] {
+  return [[flow.button(flow.t.owner.btnSetUrl, 'url'), ...(saved ? [flow.button(flow.t.owner.btnRegenerate, 'regen')] : [])]];
 }
 
-export function topupKeyboard(t: Texts, nonce: string, currencies: string[]): InlineKeyboard {
-  const kb = new InlineKeyboard();
-  for (const c of currencies) kb.text(t.owner.btnTopup(c), convData(nonce, `tc:${c}`));
-  return kb;
+export function topupRows(flow: Flow, currencies: string[]): InlineKeyboardButton[][] {
+  return [currencies.map((c) => flow.button(flow.t.owner.btnTopup(c), `tc:${c}`))];
 }

@@ -1,4 +1,4 @@
-import { esc, shortTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftQuote, type OrderInfo, type Quote } from './types.js';
+import { esc, shortTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
 
 /** Every English text of the bot. Order labels stay Russian (partner-api.md rule 7). */
 
@@ -26,6 +26,8 @@ const WEBHOOK_REASONS: Record<string, string> = {
 };
 
 const ROLE: Record<string, string> = { owner: 'owner', staff: 'staff' };
+/** What a conversation is called when it is left or times out, by the command that starts it. */
+const ACTIVITY: Record<string, string> = { '/order': 'order', '/topup': 'top-up', '/apikey': 'API key issue', '/webhook': 'webhook setup', '/deposits': 'deposit handling' };
 const NETWORK: Record<string, string> = { ton: 'TON', trc20: 'TRC-20', bep20: 'BEP-20' };
 
 export const en = {
@@ -53,8 +55,11 @@ export const en = {
     nothingToCancel: 'Nothing to cancel.',
     menuExpired: 'This menu is no longer active.',
     tooManyAttempts: 'Too many attempts. Start again when ready.',
-    useButtons: 'Please use the buttons above or send /cancel.',
+    useButtons: 'Please use the buttons above, or send /cancel to leave.',
     btnCancel: '✖ Cancel',
+    btnBack: '◀ Back',
+    left: (command: string) => `The unfinished ${ACTIVITY[command] ?? command} was left. Send ${command} to start again.`,
+    idle: (command: string) => `The unfinished ${ACTIVITY[command] ?? command} timed out after 30 minutes without an answer. Send ${command} to start again.`,
   },
   balance: (usd: string, ton: string, activated: boolean) =>
     [`Balances:`, `USD: ${usd} (Stars, Premium)`, `TON: ${ton} (gifts)`, ...(activated ? [] : ['', 'The account is not activated yet: the first top-up activates it (/topup).'])].join('\n'),
@@ -79,14 +84,15 @@ export const en = {
         'Please check the order:',
         `${what} for @${q.recipient}`,
         `Price: ${q.price} ${q.currency}`,
-        `Balance: ${q.balance} ${q.currency} → after the order: ${q.balanceAfter} ${q.currency}`,
+        q.enough ? `Balance: ${q.balance} ${q.currency} → after the order: ${q.balanceAfter} ${q.currency}` : `Balance: ${q.balance} ${q.currency}`,
       ];
       if (q.alreadyPremium)
         lines.push(
           '',
           `⚠️ @${q.recipient} already has an active Premium subscription. The order will be accepted and paid now, but it will wait until the current subscription ends (it is retried daily).`,
         );
-      if (!q.enough) lines.push('', `⚠️ The ${q.currency} balance is not enough for this order.`);
+      if (!q.enough)
+        lines.push('', `⚠️ The ${q.currency} balance is ${q.shortBy} ${q.currency} short of this order. Top up the balance (the account owner: /topup), then order again.`);
       return lines.join('\n');
     },
     btnConfirm: '✅ Confirm',
@@ -95,19 +101,28 @@ export const en = {
       `✅ Order ${o.order_id} accepted: ${o.label}.\nDebited: ${o.partner_price} ${o.currency}. Status: ${status(o)}.\nI will write when it is done.`,
     already: (o: OrderInfo) => `This confirmation was already used: order ${o.order_id}, status ${status(o)}.`,
     retryHint: 'You can try again with the same confirmation (no double charge) or cancel.',
+    nothingOffered: 'No product can be ordered right now: all are switched off. Try again later.',
     pricesUnavailable: 'Prices are temporarily unavailable, so orders cannot be placed right now. Try again later.',
   },
   gifts: {
     chooseCollection: 'Choose a collection:',
     collection: (c: GiftCollectionInfo) => `${c.name} · ${c.count} · from ${c.floor_partner_price} TON`,
     none: 'No gifts are on sale right now. Try again later.',
-    page: (collection: string, page: number, items: GiftItem[]) =>
-      [`${collection}: gifts from the cheapest (page ${page}). Prices include the transfer.`, '', ...items.map((g, i) => `${i + 1}. ${g.name} #${g.num} — ${g.partner_price} TON`)].join('\n'),
+    page: (p: GiftPage) =>
+      [
+        `${p.collection}: gifts from the cheapest (page ${p.page + 1} of ${p.pages}). Prices include the transfer.`,
+        '',
+        ...p.items.map((g, i) => `${i + 1}. ${g.name} #${g.num} — ${g.partner_price} TON${g.affordable ? '' : ' 🔒'}`),
+        ...(p.items.some((g) => !g.affordable) ? ['', `🔒 above your TON balance (${p.balance} TON): top up first (the account owner: /topup).`] : []),
+      ].join('\n'),
     empty: 'No gifts left in this collection.',
-    item: (i: number, g: GiftItem) => `${i + 1}. #${g.num} · ${g.partner_price} TON`,
+    item: (i: number, g: GiftItem) => `${i + 1}. #${g.num} · ${g.partner_price} TON${g.affordable ? '' : ' 🔒'}`,
     btnPrev: '◀ Cheaper',
     btnNext: 'Pricier ▶',
-    chosen: (g: GiftItem) => `🎁 ${g.name} #${g.num}`,
+    chosen: (g: { name: string; num: number }) => `🎁 ${g.name} #${g.num}`,
+    soldMeanwhile: 'This gift was just sold or reserved. Choose another one.',
+    priceMoved: (was: string, now: string) => `The price of this gift went up from ${was} to ${now} TON before the purchase. Nothing was debited.`,
+    btnBuyAtNewPrice: '✅ Buy at the new price',
     cannotReceive: 'This account cannot receive gifts. Send another username or /cancel.',
     confirm: (q: GiftQuote) =>
       [
@@ -115,8 +130,8 @@ export const en = {
         `Gift ${q.name} #${q.num} (${q.attributes.model}, ${q.attributes.backdrop}, ${q.attributes.symbol}) for @${q.recipient}`,
         `Price: ${q.price} TON (transfer and network fee included)`,
         `Confirming accepts ${q.price} TON as the maximum price: if the price goes up before the purchase, the order is refused and nothing is debited.`,
-        `Balance: ${q.balance} TON → after the order: ${q.balanceAfter} TON`,
-        ...(q.enough ? [] : ['', '⚠️ The TON balance is not enough for this gift.']),
+        q.enough ? `Balance: ${q.balance} TON → after the order: ${q.balanceAfter} TON` : `Balance: ${q.balance} TON`,
+        ...(q.enough ? [] : ['', `⚠️ The TON balance is ${q.shortBy} TON short of this gift. Top up the balance (the account owner: /topup), then order again.`]),
       ].join('\n'),
     unavailable: 'This gift is no longer on sale. Choose another one with /order.',
   },
@@ -178,6 +193,10 @@ export const en = {
         ...(r.comment_code ? [`Comment for the TON transfer (optional): ${r.comment_code}`] : []),
         `Valid until ${shortTime(r.expires_at)}. The balance is credited automatically, usually within a minute of network confirmation.`,
       ].join('\n'),
+    badAmount: (currency: string) =>
+      `That is not an amount: send a number such as ${currency === 'USD' ? '25 or 25.50 (at most 2 decimals)' : '12 or 12.5 (at most 3 decimals)'}.`,
+    badWhitelist: (entry: string) => `“${entry}” is not an IP address or a CIDR range (for example 203.0.113.7 or 198.51.100.0/24). Send the list again, or /cancel.`,
+    apikeyNeedsTopup: 'The API key comes after the first top-up, which activates the account: /topup shows how.',
     apikeyIntro: 'Issue a new API key? The current key stops working at once. You can limit the key to IP addresses.',
     btnIssue: '🔑 Issue without IP limit',
     btnIssueWhitelist: '🔒 Issue with IP whitelist',
@@ -196,7 +215,8 @@ export const en = {
     btnRegenerate: '♻️ New secret',
     askUrl: 'Send the webhook address (https://…), or "-" to save an empty address.',
     urlSaved: (url: string) => (url ? `Saved. Address: ${url}` : 'Saved with an empty address: no webhooks are sent.'),
-    secretShown: (secret: string) => `Webhook secret (shown only once, store it now):\n<code>${esc(secret)}</code>\nThe previous secret no longer works.`,
+    secretShown: (secret: string, hadSecret: boolean) =>
+      `Webhook secret (shown only once, store it now):\n<code>${esc(secret)}</code>${hadSecret ? '\nThe previous secret no longer works.' : ''}`,
   },
   operator: {
     review: (orderId: string, partnerId: number, stage: string, o: OrderInfo | null) =>
@@ -212,6 +232,7 @@ export const en = {
     resolved: (orderId: string, outcome: string, o: OrderInfo) =>
       `Order ${orderId}: ${outcome === 'delivered' ? 'marked delivered' : 'refunded'}. Status: ${status(o)}.`,
     notInReview: 'This order is no longer waiting for review.',
+    settledBefore: (o: OrderInfo) => `Already resolved: status ${status(o)}.`,
     none: 'No orders are waiting for review.',
     header: (n: number) => `Orders waiting for review: ${n}`,
     btnCreditDeposit: '💰 Credit to partner…',
@@ -242,9 +263,9 @@ export const en = {
         case 'not_found':
           return /partner/i.test(e.detail) ? `There is no partner #${partnerId}. Check the id and send it again, or /cancel.` : 'This deposit no longer exists.';
         case 'bad_network':
-          return `Not credited: ${e.detail} This deposit can only be closed.`;
+          return 'Not credited: this asset cannot be credited from this network. This deposit can only be closed.';
         case 'tx_hash_conflict':
-          return `Not credited: ${e.detail}`;
+          return 'Not credited: a top-up with this transaction hash was already credited. Close this deposit with a note.';
         default:
           return en.error(e);
       }
@@ -290,9 +311,9 @@ export const en = {
       case 'topup_amount_unavailable':
         return 'No exact amount is free near this one right now. Try a slightly different amount or again later.';
       case 'bad_webhook_url':
-        return `This address cannot be used: ${WEBHOOK_REASONS[String(x.reason)] ?? e.detail}.`;
+        return `This address cannot be used: ${WEBHOOK_REASONS[String(x.reason)] ?? 'it is not accepted'}.`;
       case 'validation_error':
-        return `Not accepted: ${e.detail}`;
+        return 'This value is not accepted. Check it and send it again.';
       case 'gift_not_for_sale':
         return 'This gift is sold or no longer listed. Nothing was debited.';
       case 'gift_reserved':
@@ -304,7 +325,7 @@ export const en = {
       case 'not_found':
         return 'Not found.';
       default:
-        return `The request was refused (${e.code}): ${e.detail}`;
+        return `The request was refused (error code ${e.code}). Try again later, or contact support with this code.`;
     }
   },
 };

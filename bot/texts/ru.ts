@@ -1,6 +1,6 @@
 import { ruPlural } from '../../src/domain/labels.js';
 import type { Texts } from './en.js';
-import { esc, shortTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftQuote, type OrderInfo, type Quote } from './types.js';
+import { esc, shortTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
 
 /** Все русские тексты бота. */
 
@@ -28,6 +28,8 @@ const WEBHOOK_REASONS: Record<string, string> = {
 };
 
 const ROLE: Record<string, string> = { owner: 'владелец', staff: 'сотрудник' };
+/** Как называется прерванное действие, по команде, которая его начинает. */
+const ACTIVITY: Record<string, string> = { '/order': 'заказ', '/topup': 'пополнение', '/apikey': 'выпуск API-ключа', '/webhook': 'настройка вебхука', '/deposits': 'обработка поступления' };
 const NETWORK: Record<string, string> = { ton: 'TON', trc20: 'TRC-20', bep20: 'BEP-20' };
 
 const months = (m: number) => `${m} ${ruPlural(m, 'месяц', 'месяца', 'месяцев')}`;
@@ -58,8 +60,11 @@ export const ru: Texts = {
     nothingToCancel: 'Нечего отменять.',
     menuExpired: 'Это меню уже неактивно.',
     tooManyAttempts: 'Слишком много попыток. Начните заново, когда будете готовы.',
-    useButtons: 'Воспользуйтесь кнопками выше или отправьте /cancel.',
+    useButtons: 'Воспользуйтесь кнопками выше или отправьте /cancel, чтобы выйти.',
     btnCancel: '✖ Отмена',
+    btnBack: '◀ Назад',
+    left: (command: string) => `Незавершённое действие (${ACTIVITY[command] ?? command}) прервано. Чтобы начать заново, отправьте ${command}.`,
+    idle: (command: string) => `Незавершённое действие (${ACTIVITY[command] ?? command}) прервано: 30 минут без ответа. Чтобы начать заново, отправьте ${command}.`,
   },
   balance: (usd: string, ton: string, activated: boolean) =>
     [`Балансы:`, `USD: ${usd} (звёзды, Premium)`, `TON: ${ton} (подарки)`, ...(activated ? [] : ['', 'Аккаунт ещё не активирован: его активирует первое пополнение (/topup).'])].join('\n'),
@@ -84,14 +89,15 @@ export const ru: Texts = {
         'Проверьте заказ:',
         `${what} для @${q.recipient}`,
         `Цена: ${q.price} ${q.currency}`,
-        `Баланс: ${q.balance} ${q.currency} → после заказа: ${q.balanceAfter} ${q.currency}`,
+        q.enough ? `Баланс: ${q.balance} ${q.currency} → после заказа: ${q.balanceAfter} ${q.currency}` : `Баланс: ${q.balance} ${q.currency}`,
       ];
       if (q.alreadyPremium)
         lines.push(
           '',
           `⚠️ У @${q.recipient} уже есть активная подписка Premium. Заказ будет принят и оплачен сейчас, но будет ждать окончания текущей подписки (попытка раз в день).`,
         );
-      if (!q.enough) lines.push('', `⚠️ На балансе ${q.currency} не хватает денег для этого заказа.`);
+      if (!q.enough)
+        lines.push('', `⚠️ На балансе ${q.currency} не хватает ${q.shortBy} ${q.currency} для этого заказа. Пополните баланс (владелец аккаунта: /topup) и закажите снова.`);
       return lines.join('\n');
     },
     btnConfirm: '✅ Подтвердить',
@@ -100,19 +106,28 @@ export const ru: Texts = {
       `✅ Заказ ${o.order_id} принят: ${o.label}.\nСписано: ${o.partner_price} ${o.currency}. Статус: ${status(o)}.\nНапишу, когда он будет выполнен.`,
     already: (o: OrderInfo) => `Это подтверждение уже использовано: заказ ${o.order_id}, статус — ${status(o)}.`,
     retryHint: 'Можно повторить с тем же подтверждением (двойного списания не будет) или отменить.',
+    nothingOffered: 'Сейчас ничего нельзя заказать: все товары отключены. Попробуйте позже.',
     pricesUnavailable: 'Цены временно недоступны, поэтому заказы сейчас не принимаются. Попробуйте позже.',
   },
   gifts: {
     chooseCollection: 'Выберите коллекцию:',
     collection: (c: GiftCollectionInfo) => `${c.name} · ${c.count} · от ${c.floor_partner_price} TON`,
     none: 'Сейчас нет подарков в продаже. Попробуйте позже.',
-    page: (collection: string, page: number, items: GiftItem[]) =>
-      [`${collection}: подарки от самых дешёвых (страница ${page}). Цены с учётом передачи.`, '', ...items.map((g, i) => `${i + 1}. ${g.name} #${g.num} — ${g.partner_price} TON`)].join('\n'),
+    page: (p: GiftPage) =>
+      [
+        `${p.collection}: подарки от самых дешёвых (страница ${p.page + 1} из ${p.pages}). Цены с учётом передачи.`,
+        '',
+        ...p.items.map((g, i) => `${i + 1}. ${g.name} #${g.num} — ${g.partner_price} TON${g.affordable ? '' : ' 🔒'}`),
+        ...(p.items.some((g) => !g.affordable) ? ['', `🔒 дороже вашего баланса TON (${p.balance} TON): сначала пополните его (владелец аккаунта: /topup).`] : []),
+      ].join('\n'),
     empty: 'В этой коллекции подарков не осталось.',
-    item: (i: number, g: GiftItem) => `${i + 1}. #${g.num} · ${g.partner_price} TON`,
+    item: (i: number, g: GiftItem) => `${i + 1}. #${g.num} · ${g.partner_price} TON${g.affordable ? '' : ' 🔒'}`,
     btnPrev: '◀ Дешевле',
     btnNext: 'Дороже ▶',
-    chosen: (g: GiftItem) => `🎁 ${g.name} #${g.num}`,
+    chosen: (g: { name: string; num: number }) => `🎁 ${g.name} #${g.num}`,
+    soldMeanwhile: 'Этот подарок только что продан или забронирован. Выберите другой.',
+    priceMoved: (was: string, now: string) => `Цена подарка выросла с ${was} до ${now} TON до покупки. Ничего не списано.`,
+    btnBuyAtNewPrice: '✅ Купить по новой цене',
     cannotReceive: 'Этот аккаунт не может получать подарки. Отправьте другое имя пользователя или /cancel.',
     confirm: (q: GiftQuote) =>
       [
@@ -120,8 +135,8 @@ export const ru: Texts = {
         `Подарок ${q.name} #${q.num} (${q.attributes.model}, ${q.attributes.backdrop}, ${q.attributes.symbol}) для @${q.recipient}`,
         `Цена: ${q.price} TON (передача и комиссия сети включены)`,
         `Подтверждая, вы принимаете ${q.price} TON как максимальную цену: если до покупки цена вырастет, заказ будет отклонён и ничего не спишется.`,
-        `Баланс: ${q.balance} TON → после заказа: ${q.balanceAfter} TON`,
-        ...(q.enough ? [] : ['', '⚠️ На балансе TON не хватает денег для этого подарка.']),
+        q.enough ? `Баланс: ${q.balance} TON → после заказа: ${q.balanceAfter} TON` : `Баланс: ${q.balance} TON`,
+        ...(q.enough ? [] : ['', `⚠️ На балансе TON не хватает ${q.shortBy} TON для этого подарка. Пополните баланс (владелец аккаунта: /topup) и закажите снова.`]),
       ].join('\n'),
     unavailable: 'Этот подарок больше не продаётся. Выберите другой через /order.',
   },
@@ -183,6 +198,10 @@ export const ru: Texts = {
         ...(r.comment_code ? [`Комментарий к переводу TON (необязательно): ${r.comment_code}`] : []),
         `Действует до ${shortTime(r.expires_at)}. Баланс пополнится автоматически, обычно в течение минуты после подтверждения в сети.`,
       ].join('\n'),
+    badAmount: (currency: string) =>
+      `Это не сумма: отправьте число, например ${currency === 'USD' ? '25 или 25.50 (не больше 2 знаков после точки)' : '12 или 12.5 (не больше 3 знаков после точки)'}.`,
+    badWhitelist: (entry: string) => `«${entry}» — не IP-адрес и не диапазон CIDR (например, 203.0.113.7 или 198.51.100.0/24). Отправьте список снова или /cancel.`,
+    apikeyNeedsTopup: 'API-ключ выдаётся после первого пополнения, которое активирует аккаунт: как пополнить — /topup.',
     apikeyIntro: 'Выпустить новый API-ключ? Текущий ключ сразу перестанет работать. Ключ можно ограничить IP-адресами.',
     btnIssue: '🔑 Выпустить без ограничения IP',
     btnIssueWhitelist: '🔒 Выпустить со списком IP',
@@ -201,7 +220,8 @@ export const ru: Texts = {
     btnRegenerate: '♻️ Новый секрет',
     askUrl: 'Отправьте адрес вебхука (https://…) или «-», чтобы сохранить пустой адрес.',
     urlSaved: (url: string) => (url ? `Сохранено. Адрес: ${url}` : 'Сохранено с пустым адресом: вебхуки не отправляются.'),
-    secretShown: (secret: string) => `Секрет вебхука (показывается один раз, сохраните его сейчас):\n<code>${esc(secret)}</code>\nПрежний секрет больше не работает.`,
+    secretShown: (secret: string, hadSecret: boolean) =>
+      `Секрет вебхука (показывается один раз, сохраните его сейчас):\n<code>${esc(secret)}</code>${hadSecret ? '\nПрежний секрет больше не работает.' : ''}`,
   },
   operator: {
     review: (orderId: string, partnerId: number, stage: string, o: OrderInfo | null) =>
@@ -217,6 +237,7 @@ export const ru: Texts = {
     resolved: (orderId: string, outcome: string, o: OrderInfo) =>
       `Заказ ${orderId}: ${outcome === 'delivered' ? 'отмечен доставленным' : 'деньги возвращены'}. Статус: ${status(o)}.`,
     notInReview: 'Этот заказ уже не ждёт проверки.',
+    settledBefore: (o: OrderInfo) => `Уже решено: статус — ${status(o)}.`,
     none: 'Заказов на проверке нет.',
     header: (n: number) => `Заказов на проверке: ${n}`,
     btnCreditDeposit: '💰 Зачислить партнёру…',
@@ -247,9 +268,9 @@ export const ru: Texts = {
         case 'not_found':
           return /partner/i.test(e.detail) ? `Партнёра №${partnerId} нет. Проверьте номер и отправьте снова или /cancel.` : 'Этого поступления больше нет.';
         case 'bad_network':
-          return `Не зачислено: ${e.detail} Это поступление можно только закрыть.`;
+          return 'Не зачислено: этот актив из этой сети не зачисляется. Это поступление можно только закрыть.';
         case 'tx_hash_conflict':
-          return `Не зачислено: ${e.detail}`;
+          return 'Не зачислено: пополнение с этим хешем транзакции уже зачислено. Закройте это поступление с пометкой.';
         default:
           return ru.error(e);
       }
@@ -295,9 +316,9 @@ export const ru: Texts = {
       case 'topup_amount_unavailable':
         return 'Рядом с этой суммой сейчас нет свободной точной суммы. Попробуйте немного другую сумму или позже.';
       case 'bad_webhook_url':
-        return `Этот адрес нельзя использовать: ${WEBHOOK_REASONS[String(x.reason)] ?? e.detail}.`;
+        return `Этот адрес нельзя использовать: ${WEBHOOK_REASONS[String(x.reason)] ?? 'он не принят'}.`;
       case 'validation_error':
-        return `Не принято: ${e.detail}`;
+        return 'Это значение не принято. Проверьте его и отправьте снова.';
       case 'gift_not_for_sale':
         return 'Подарок продан или снят с продажи. Ничего не списано.';
       case 'gift_reserved':
@@ -309,7 +330,7 @@ export const ru: Texts = {
       case 'not_found':
         return 'Не найдено.';
       default:
-        return `Запрос отклонён (${e.code}): ${e.detail}`;
+        return `Запрос отклонён (код ошибки ${e.code}). Попробуйте позже или сообщите этот код поддержке.`;
     }
   },
 };

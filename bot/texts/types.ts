@@ -48,6 +48,8 @@ export interface Quote {
   currency: string;
   balance: string;
   balanceAfter: string;
+  /** How much the balance lacks ("0.00" when enough). */
+  shortBy: string;
   enough: boolean;
   alreadyPremium: boolean;
 }
@@ -70,6 +72,19 @@ export interface GiftItem {
   name: string;
   num: number;
   partner_price: string;
+  /** The TON balance covers its price. */
+  affordable: boolean;
+}
+
+/** One page of a collection in the gift browser (page from 0). */
+export interface GiftPage {
+  collection: string;
+  page: number;
+  pages: number;
+  items: GiftItem[];
+  hasNext: boolean;
+  /** The TON balance, to mark what is out of reach. */
+  balance: string;
 }
 
 /** A collection with its floor price. */
@@ -90,5 +105,6 @@ export interface GiftQuote {
   price: string;
   balance: string;
   balanceAfter: string;
+  shortBy: string;
   enough: boolean;
 }

@@ -1,5 +1,6 @@
 import { offsetIso } from '../domain/time-format.js';
 import { completeJob, scheduleJob, type JobRow } from '../store/jobs-repo.js';
+import type { JobOutcome } from './scheduler.js';
 import { parseAmount } from '../domain/money.js';
 import { getOrder, updateOrder, type OrderRow } from '../store/orders-repo.js';
 import type { Tx } from '../store/db.js';
@@ -23,7 +24,7 @@ function failOrder(tx: Tx, deps: Deps, after: AfterCommit, order: OrderRow, stag
  * on the order, so a restart resumes where processing stopped; the market treats a repeated stage as the
  * same request.
  */
-export async function processNftOrder(deps: Deps, job: JobRow, order: OrderRow | undefined = getOrder(deps.db, job.ref)): Promise<void> {
+export async function processNftOrder(deps: Deps, job: JobRow, order: OrderRow | undefined = getOrder(deps.db, job.ref)): Promise<void | JobOutcome> {
   if (!order || order.status !== 'processing' || order.reviewStage !== null) {
     completeJob(deps.db, job.jobId);
     return;
@@ -53,15 +54,19 @@ export async function processNftOrder(deps: Deps, job: JobRow, order: OrderRow |
       });
     } else {
       scheduleJob(deps.db, job.kind, job.ref, Math.min(now + e.retryAfterSec * 1000, order.createdAt + NFT_GIVE_UP_MS), now);
+      return 'rescheduled';
     }
     return;
   }
+  // A wait or the next stage moves the job on purpose, maybe to this very instant: the scheduler is told so.
+  let rescheduled = false;
   unitOfWork(deps, (tx, after) => {
     const fresh = getOrder(tx, order.orderId)!;
     const now = deps.clock.now();
     switch (outcome.kind) {
       case 'wait':
         scheduleJob(tx, job.kind, job.ref, Math.max(outcome.retryAt, now), now);
+        rescheduled = true;
         return;
       case 'fail':
         failOrder(tx, deps, after, fresh, stage, outcome.reason);
@@ -77,6 +82,7 @@ export async function processNftOrder(deps: Deps, job: JobRow, order: OrderRow |
           updateOrder(tx, fresh.orderId, { stage: next, updatedAt: now });
           scheduleJob(tx, job.kind, job.ref, now, now);
           after(() => deps.wake());
+          rescheduled = true;
           return;
         }
         const hash = outcome.transferHash ?? '';
@@ -86,6 +92,7 @@ export async function processNftOrder(deps: Deps, job: JobRow, order: OrderRow |
       }
     }
   });
+  return rescheduled ? 'rescheduled' : undefined;
 }
 
 /** The listing price fixed at order time (the `gift.price_ton` of the order). */

@@ -12,7 +12,14 @@ import type { Logger } from '../log.js';
  * `advance()` moves the sandbox clock forward in time order: it steps the clock to each due time in
  * turn and runs what falls due there, so retries scheduled by those runs land at the right moments.
  */
-export type JobHandler = (job: JobRow) => Promise<void>;
+export type JobHandler = (job: JobRow) => Promise<void | JobOutcome>;
+
+/**
+ * What a handler may say about its job: `rescheduled` when it moved the job on purpose, possibly to the
+ * same instant (the next stage of an order runs at once on a frozen clock). Without it a job left as it
+ * was is a fault: it is logged and retried with backoff.
+ */
+export type JobOutcome = 'rescheduled';
 
 export interface SchedulerOptions {
   concurrency: number;
@@ -85,9 +92,9 @@ export class Scheduler {
     const handler = this.handlers[job.kind];
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      await handler(job);
+      const said = await handler(job);
       // Safety net: a handler must complete or move its job; one that did neither would spin.
-      const after = getJob(this.db, job.kind, job.ref);
+      const after = said === 'rescheduled' ? undefined : getJob(this.db, job.kind, job.ref);
       if (after && after.jobId === job.jobId && after.runAt === job.runAt && after.attempts === job.attempts) {
         throw new Error(`handler for ${job.kind} left its job unchanged`);
       }

@@ -38,6 +38,8 @@ export interface BotMessage {
 export interface Call {
   method: string;
   payload: Record<string, any>;
+  /** The error description the server answered with, when it refused the call. */
+  error?: string;
 }
 
 class TgError extends Error {
@@ -152,6 +154,11 @@ export class FakeTelegram {
     return this.calls.filter((c) => c.method === method);
   }
 
+  /** Calls the server refused (a bot that checks before it edits has none). */
+  get refused(): Call[] {
+    return this.calls.filter((c) => c.error !== undefined);
+  }
+
   /** Updates not yet confirmed by an offset. */
   get pending(): number {
     return this.updates.length;
@@ -191,12 +198,14 @@ export class FakeTelegram {
         return reply(400, { ok: false, error_code: 400, description: 'Bad Request: invalid JSON' });
       }
     }
-    this.calls.push({ method, payload });
+    const call: Call = { method, payload };
+    this.calls.push(call);
     if (this.down) return reply(502, { ok: false, error_code: 502, description: 'Bad Gateway' });
     try {
       const result = method === 'getUpdates' ? await this.getUpdates(payload, req) : this.call(method, payload);
       reply(200, { ok: true, result });
     } catch (e) {
+      call.error = e instanceof TgError ? e.description : 'Internal Server Error';
       if (e instanceof TgError) return reply(e.code, { ok: false, error_code: e.code, description: e.description });
       reply(500, { ok: false, error_code: 500, description: 'Internal Server Error' });
     }

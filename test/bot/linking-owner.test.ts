@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { button } from './fake-telegram.js';
+import { button, waitFor } from './fake-telegram.js';
 import { newUser, settle, World } from './harness.js';
 
 let w: World;
@@ -186,7 +186,8 @@ describe('owner commands', () => {
     await owner.press(menu2, button(menu2, 'IP whitelist'));
     await owner.expect('Send the allowed IP addresses');
     await owner.say('not-an-ip');
-    await owner.expect('Not accepted');
+    const bad = await owner.expect('“not-an-ip” is not an IP address or a CIDR range');
+    expect(bad.text).not.toContain('ip_whitelist');
     await owner.say('203.0.113.7, 198.51.100.0/24');
     const limited = await owner.expect('New API key');
     expect(limited.text).toContain('203.0.113.7, 198.51.100.0/24');
@@ -200,9 +201,11 @@ describe('owner commands', () => {
     const owner = w.chat(newUser());
     await w.link(owner.user, p.body.partner_id, 'owner');
     await owner.say('/apikey');
-    const menu = await owner.expectMenu('Issue a new API key');
-    await owner.press(menu, button(menu, 'without IP limit'));
-    await owner.expect('not activated yet');
+    // no Issue buttons that would then refuse: the key comes after the first top-up
+    const first = await owner.expect('The API key comes after the first top-up');
+    expect(first.buttons).toEqual([]);
+    await settle(w);
+    expect(owner.fresh.every((m) => m.buttons.length === 0)).toBe(true);
     await owner.say('/topup');
     const m = await owner.expect('How to top up');
     expect(m.text).toContain('first top-up activates the account and must be at least 10 (USD 10.00 or TON 10.000)');
@@ -236,7 +239,7 @@ describe('owner commands', () => {
     expect(secret2).not.toBe(secret);
   });
 
-  it('/cancel inside a conversation ends it; a command in the middle runs as usual', async () => {
+  it('/cancel inside a conversation ends it; a command in the middle is answered and the conversation goes on', async () => {
     const p = await w.t.newPartner();
     const owner = w.chat(newUser());
     await w.link(owner.user, p.id, 'owner');
@@ -246,10 +249,16 @@ describe('owner commands', () => {
     await owner.expect('Send the webhook address');
     await owner.say('/balance');
     await owner.expect('Balances:');
-    // the conversation is over: text is no longer taken as the URL
+    // the conversation goes on: the next text is the URL
     await owner.say('https://hooks.example.com/x');
-    await owner.expect('Commands:');
+    await owner.expect('Saved. Address: https://hooks.example.com/x');
     await owner.say('/cancel');
     await owner.expect('Nothing to cancel');
+    // inside a conversation, /cancel ends it and its buttons go
+    await owner.say('/webhook');
+    const again = await owner.expectMenu('Webhook');
+    await owner.say('/cancel');
+    await owner.expect('Cancelled.');
+    await waitFor(() => w.tg.messages.find((m) => m.message_id === again.message_id)!.buttons.length === 0, 'the menu closed');
   });
 });

@@ -42,8 +42,9 @@ export function orderingBalance(deps: Deps, partnerId: number, currency: Currenc
   return cachedBalancesOf(deps.db, partnerId)[currency];
 }
 
-/** What a partner allowed to order can choose from (the bot's /order menu). */
-export function orderMenu(deps: Deps, partnerId: number): { starsMin: number; starsMax: number; gifts: boolean } {
+/** What a partner allowed to order can choose from (the bot's /order menu): the products switched on. */
+export function orderMenu(deps: Deps, partnerId: number): { starsMin: number; starsMax: number; stars: boolean; premium: boolean; gifts: boolean } {
   requireOrderingAllowed(deps, partnerId);
-  return { starsMin: deps.config.STARS_MIN_PER_ORDER, starsMax: deps.config.STARS_MAX_PER_ORDER, gifts: deps.settings.get().products.nft.enabled };
+  const p = deps.settings.get().products;
+  return { starsMin: deps.config.STARS_MIN_PER_ORDER, starsMax: deps.config.STARS_MAX_PER_ORDER, stars: p.stars.enabled, premium: p.premium.enabled, gifts: p.nft.enabled };
 }

@@ -1,0 +1,231 @@
+import type { InlineKeyboardButton } from 'grammy/types';
+import type { Deps } from '../../src/app/deps.js';
+import type { Conv, ConvContext } from '../context.js';
+import { convData } from '../keyboards/data.js';
+import { textsFor, type Texts } from '../texts/index.js';
+
+/**
+ * One conversation's dialogue with its user: the menus it shows, the user's answers, and how it ends.
+ *
+ * The rules of conversations v2 (docs/notes.md) apply: the function is replayed from the top on every
+ * update, so the clock and randomness come through `conversation.external`. Input that does not move the
+ * conversation on (a wrong username, a page turn, a sticker, a command answered outside) is answered and
+ * then dropped with `conversation.skip()`, so the stored state does not grow with it and nothing counts
+ * attempts: people may correct an entry as often as they like, and a conversation ends only on /cancel,
+ * on a command that starts something else, on idleness (IDLE_MS of service clock), or when it is done.
+ * Back buttons return to a checkpoint taken before an earlier step (`conversation.rewind`), which also
+ * keeps the state small. Every menu this conversation sent is remembered until it is answered, and when
+ * the conversation ends its remaining buttons are removed, so no button outlives its conversation.
+ */
+
+/** A conversation waiting longer than this (service clock) for its user is left at the next update. */
+export const IDLE_MS = 30 * 60_000;
+
+/** Commands that start another conversation: the one under way is left (and says so) before they run. */
+const LEAVING = new Set(['order', 'topup', 'apikey', 'webhook', 'deposits']);
+
+export type Checkpoint = ReturnType<Conv['checkpoint']>;
+
+export interface Menu {
+  chatId: number;
+  messageId: number;
+  /** Where its Back button returns to. */
+  back?: Checkpoint;
+}
+
+export interface Pressed {
+  action: string;
+  ctx: ConvContext;
+}
+
+type Row = InlineKeyboardButton[];
+
+/** A typed answer that is not accepted: the message says why, and the user may answer again. */
+export class Retry {
+  constructor(readonly message: string) {}
+}
+export const retry = (message: string) => new Retry(message);
+
+export class Flow {
+  private readonly open = new Map<number, Menu>();
+
+  private constructor(
+    readonly conversation: Conv,
+    readonly ctx: ConvContext,
+    readonly t: Texts,
+    readonly nonce: string,
+    private readonly deps: Deps,
+    /** The command that starts this conversation again (named when it is left). */
+    private readonly resume: string,
+  ) {}
+
+  static async start(conversation: Conv, ctx: ConvContext, deps: Deps, resume: string): Promise<Flow> {
+    const nonce = await conversation.external(() => deps.ids.hex(4));
+    return new Flow(conversation, ctx, textsFor(ctx.from?.language_code), nonce, deps, resume);
+  }
+
+  /** Callback data of a button of this conversation. */
+  data(action: string): string {
+    return convData(this.nonce, action);
+  }
+
+  button(text: string, action: string): InlineKeyboardButton {
+    return { text, callback_data: this.data(action) };
+  }
+
+  /** Sends a message with buttons of this conversation; a Back row (with `back`) and a Cancel row are added. */
+  async menu(text: string, rows: Row[] = [], opts: { back?: Checkpoint; parseMode?: 'HTML'; cancel?: boolean } = {}): Promise<Menu> {
+    const keyboard = rows.filter((r) => r.length > 0);
+    if (opts.back) keyboard.push([this.button(this.t.common.btnBack, 'back')]);
+    if (opts.cancel !== false) keyboard.push([this.button(this.t.common.btnCancel, 'cancel')]);
+    const m = await this.ctx.reply(text, { reply_markup: { inline_keyboard: keyboard }, ...(opts.parseMode ? { parse_mode: opts.parseMode } : {}) });
+    const menu: Menu = { chatId: m.chat.id, messageId: m.message_id, ...(opts.back ? { back: opts.back } : {}) };
+    if (keyboard.length) this.open.set(m.message_id, menu);
+    return menu;
+  }
+
+  /** Shows another content in a menu that stays open (a page turn). */
+  async redraw(menu: Menu, text: string, rows: Row[]): Promise<void> {
+    const keyboard = rows.filter((r) => r.length > 0);
+    if (menu.back) keyboard.push([this.button(this.t.common.btnBack, 'back')]);
+    keyboard.push([this.button(this.t.common.btnCancel, 'cancel')]);
+    await this.ctx.api.editMessageText(menu.chatId, menu.messageId, text, { reply_markup: { inline_keyboard: keyboard } });
+  }
+
+  /** Closes a menu: its buttons go, and with `text` the message shows what was chosen. */
+  async settle(menu: Menu, text?: string): Promise<void> {
+    if (!this.open.delete(menu.messageId)) return;
+    try {
+      if (text !== undefined) await this.ctx.api.editMessageText(menu.chatId, menu.messageId, text);
+      else await this.ctx.api.editMessageReplyMarkup(menu.chatId, menu.messageId, { reply_markup: { inline_keyboard: [] } });
+    } catch (err) {
+      // Deleted by the user, or too old to edit (48 h): nothing left to fix.
+      this.deps.log.info({ err }, 'bot menu not closed');
+    }
+  }
+
+  /** Removes the buttons of every menu still open (the conversation ends). */
+  async clear(): Promise<void> {
+    for (const m of [...this.open.values()]) await this.settle(m);
+  }
+
+  /** Waits for a button of `menu`; typed text gets a hint. `turn` may handle a button in place (a page turn). */
+  async choose(menu: Menu, turn?: (p: Pressed) => Promise<boolean>): Promise<Pressed> {
+    const input = await this.next(menu);
+    if (input.kind === 'text') return this.again(input.ctx, this.t.common.useButtons);
+    if (turn && (await turn(input))) return this.conversation.skip();
+    return input;
+  }
+
+  /**
+   * Waits for a typed answer to `menu`. `parse` returns the value, or the message that explains what is
+   * wrong (then the user may try again, as often as they like). The menu's buttons go once it is answered.
+   */
+  async ask<T>(menu: Menu, parse: (text: string, ctx: ConvContext) => Promise<T | Retry>): Promise<{ value: T; ctx: ConvContext }> {
+    const input = await this.next(menu);
+    if (input.kind !== 'text') return this.conversation.skip();
+    const r = await parse(input.text, input.ctx);
+    if (r instanceof Retry) return this.again(input.ctx, r.message);
+    await this.settle(menu);
+    return { value: r, ctx: input.ctx };
+  }
+
+  /** Answers an input that does not move the conversation on, and forgets it. */
+  async again(ctx: ConvContext, text: string, parseMode?: 'HTML'): Promise<never> {
+    await ctx.reply(text, parseMode ? { parse_mode: parseMode } : {});
+    return this.conversation.skip();
+  }
+
+  /** Ends the conversation after a cancel: the pressed menu says so, the others lose their buttons. */
+  private async cancel(ctx: ConvContext): Promise<never> {
+    const pressed = ctx.callbackQuery?.message?.message_id;
+    const menu = pressed === undefined ? undefined : this.open.get(pressed);
+    if (menu) await this.settle(menu, this.t.common.cancelled);
+    await this.clear();
+    if (!menu) await ctx.reply(this.t.common.cancelled);
+    return this.conversation.halt();
+  }
+
+  private async next(menu: Menu): Promise<{ kind: 'button'; action: string; ctx: ConvContext } | { kind: 'text'; text: string; ctx: ConvContext }> {
+    const { conversation, t } = this;
+    const since = await conversation.external(() => this.deps.clock.now());
+    const ctx = await conversation.wait();
+    const at = await conversation.external(() => this.deps.clock.now());
+    const data = ctx.callbackQuery?.data;
+    const text = ctx.message?.text?.trim();
+    const ours = data?.startsWith(`c:${this.nonce}:`) === true;
+    const command = text !== undefined ? /^\/([A-Za-z0-9_]+)(@\w+)?(\s|$)/.exec(text)?.[1]?.toLowerCase() : undefined;
+
+    if (at - since >= IDLE_MS) {
+      // Idle too long: the menus go; the user hears why, and anything else is handled as usual.
+      await this.clear();
+      const notice = t.common.idle(this.resume);
+      if (ours) {
+        await ctx.answerCallbackQuery({ text: notice.slice(0, 200) });
+        await ctx.reply(notice);
+        return conversation.halt();
+      }
+      if (text !== undefined && command === undefined) {
+        await ctx.reply(notice);
+        return conversation.halt();
+      }
+      return conversation.halt({ next: true });
+    }
+
+    if (data !== undefined) {
+      // An operator's deposit button starts its own conversation: this one is left first.
+      if (data.startsWith('dp:')) {
+        await this.clear();
+        return conversation.halt({ next: true });
+      }
+      // Buttons of other messages (/orders paging, an operator's review) are handled outside; this waits on.
+      if (!ours) return conversation.skip({ next: true });
+      const action = data.slice(`c:${this.nonce}:`.length);
+      await ctx.answerCallbackQuery();
+      if (action === 'cancel') return this.cancel(ctx);
+      if (action === 'back' && menu.back) {
+        this.open.delete(menu.messageId);
+        try {
+          await ctx.api.deleteMessage(menu.chatId, menu.messageId);
+        } catch {
+          await ctx.api.editMessageReplyMarkup(menu.chatId, menu.messageId, { reply_markup: { inline_keyboard: [] } }).catch(() => undefined);
+        }
+        return conversation.rewind(menu.back);
+      }
+      if (ctx.callbackQuery?.message?.message_id !== menu.messageId) return conversation.skip();
+      return { kind: 'button', action, ctx };
+    }
+
+    if (text !== undefined) {
+      if (command === 'cancel') return this.cancel(ctx);
+      if (command !== undefined && LEAVING.has(command)) {
+        await this.clear();
+        await ctx.reply(t.common.left(this.resume));
+        return conversation.halt({ next: true });
+      }
+      // Other commands (/balance, /orders, /help …) are answered as usual and this conversation waits on.
+      if (command !== undefined) return conversation.skip({ next: true });
+      return { kind: 'text', text, ctx };
+    }
+    // A sticker or a photo gets a hint; edits and other updates are ignored.
+    if (ctx.message) return this.again(ctx, t.common.useButtons);
+    return conversation.skip();
+  }
+}
+
+/**
+ * A conversation built on a Flow: whatever way its body returns or fails, the buttons of its menus go.
+ * (A halt, skip or rewind does not come back here: the Flow closes the menus itself before those.)
+ */
+export function flowConversation<A extends unknown[]>(deps: Deps, resume: string, body: (flow: Flow, ...args: A) => Promise<void>) {
+  return async (conversation: Conv, ctx: ConvContext, ...args: A): Promise<void> => {
+    const flow = await Flow.start(conversation, ctx, deps, resume);
+    try {
+      await body(flow, ...args);
+    } catch (e) {
+      await flow.clear().catch(() => undefined);
+      throw e;
+    }
+    await flow.clear();
+  };
+}

@@ -1,0 +1,72 @@
+import { execSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { webappDir } from '../../src/http/webapp.js';
+import type { TestService } from '../helpers.js';
+import { initData } from '../app/app-helpers.js';
+
+/**
+ * Debian's Chromium (/usr/bin/chromium; .ci/run installs the package when it is missing) driven by
+ * playwright-core, with a Telegram WebApp environment: the launch parameters Telegram puts in the URL
+ * fragment (real signed initData, theme, version, platform) and a TelegramWebviewProxy that records what
+ * the app asks of Telegram (main button, back button).
+ */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'artifacts');
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+
+export const THEMES = {
+  light: { bg_color: '#ffffff', secondary_bg_color: '#efeff4', section_bg_color: '#ffffff', text_color: '#000000', hint_color: '#8e8e93', link_color: '#2481cc', button_color: '#2481cc', button_text_color: '#ffffff', section_header_text_color: '#6d6d72', destructive_text_color: '#e53935' },
+  dark: { bg_color: '#212121', secondary_bg_color: '#0f0f0f', section_bg_color: '#1c1c1d', text_color: '#ffffff', hint_color: '#aaaaaa', link_color: '#8774e1', button_color: '#8774e1', button_text_color: '#ffffff', section_header_text_color: '#aaaaaa', destructive_text_color: '#ee686f' },
+};
+
+export function ensureWebappBuilt(): void {
+  if (!webappDir()) execSync('npm run build:webapp --silent', { stdio: 'inherit' });
+}
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+}
+
+export interface TgPage {
+  page: Page;
+  context: BrowserContext;
+  /** postEvent calls the app made to Telegram: [type, data]. */
+  events(): Promise<[string, any][]>;
+  pressMain(): Promise<void>;
+  pressBack(): Promise<void>;
+  shot(name: string): Promise<void>;
+}
+
+export async function openInTelegram(browser: Browser, t: TestService, base: string, userId: number, scheme: 'light' | 'dark', opts: { width?: number; height?: number; language?: string } = {}): Promise<TgPage> {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 390, height: opts.height ?? 844 }, colorScheme: scheme, deviceScaleFactor: 1 });
+  await context.addInitScript(() => {
+    const w = window as any;
+    w.__tgEvents = [];
+    w.TelegramWebviewProxy = { postEvent: (type: string, data: string) => w.__tgEvents.push([type, data ? JSON.parse(data) : null]) };
+  });
+  const page = await context.newPage();
+  // a step that cannot happen fails with its locator named, well before the test's own time limit
+  page.setDefaultTimeout(10_000);
+  const data = initData(userId, { authDate: t.deps.clock.now(), language: opts.language ?? 'en' });
+  const hash = new URLSearchParams({ tgWebAppData: data, tgWebAppVersion: '8.0', tgWebAppPlatform: 'tdesktop', tgWebAppThemeParams: JSON.stringify(THEMES[scheme]) });
+  await page.goto(`${base}/app/#${hash.toString().replace(/\+/g, '%20')}`);
+  return {
+    page,
+    context,
+    events: () => page.evaluate(() => (window as any).__tgEvents),
+    pressMain: () => page.evaluate(() => (window as any).Telegram.WebView.receiveEvent('main_button_pressed')),
+    pressBack: () => page.evaluate(() => (window as any).Telegram.WebView.receiveEvent('back_button_pressed')),
+    shot: async (name: string) => {
+      fs.mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${scheme}.png`), fullPage: false });
+    },
+  };
+}
+
+/** The last main-button set-up the app sent to Telegram. */
+export async function mainButton(p: TgPage): Promise<{ is_visible: boolean; is_active: boolean; text: string } | undefined> {
+  const ev = (await p.events()).filter(([type]) => type === 'web_app_setup_main_button');
+  return ev.at(-1)?.[1];
+}

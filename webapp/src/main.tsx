@@ -1,0 +1,103 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiError } from './api';
+import { t } from './i18n';
+import { ApiPage } from './pages/api-page';
+import { HomePage } from './pages/home';
+import { OrderPage } from './pages/order';
+import { OrderDetailPage, OrdersPage } from './pages/orders';
+import { TeamPage } from './pages/team';
+import { TopupPage } from './pages/topup';
+import { inTelegram, ready, setBack, setMain } from './tg';
+import './styles.css';
+
+export interface Session {
+  user: { telegram_id: number; role: 'owner' | 'staff' };
+  partner: { partner_id: number; name: string; status: string };
+}
+
+export type Route = { page: 'home' | 'order' | 'orders' | 'topup' | 'api' | 'team' } | { page: 'order-detail'; id: string };
+
+export interface Nav {
+  go(r: Route): void;
+  back(): void;
+  session: Session;
+}
+
+/** Signs in: Telegram's initData, else a one-time link (#signin=…) exchanged for the cookie, else an existing cookie. */
+async function signIn(): Promise<Session> {
+  const m = /#signin=([A-Za-z0-9_-]+)/.exec(location.hash);
+  if (!inTelegram && m) {
+    history.replaceState(null, '', location.pathname);
+    return api<Session>('POST', '/sign-in', { token: m[1] });
+  }
+  return api<Session>('GET', '/session');
+}
+
+const TABS: { page: Route['page']; label: () => string; owner?: boolean }[] = [
+  { page: 'home', label: () => t.home },
+  { page: 'order', label: () => t.order },
+  { page: 'orders', label: () => t.orders },
+  { page: 'topup', label: () => t.topup, owner: true },
+  { page: 'api', label: () => t.apiTab, owner: true },
+  { page: 'team', label: () => t.team, owner: true },
+];
+
+function App() {
+  const [session, setSession] = useState<Session | null>(null);
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const [stack, setStack] = useState<Route[]>([{ page: 'home' }]);
+  const route = stack[stack.length - 1];
+
+  useEffect(() => {
+    signIn().then(setSession, (e) => setFailure(e instanceof ApiError ? e : new ApiError(0, 'network', String(e), {})));
+  }, []);
+
+  const nav: Nav | null = session && {
+    session,
+    go: (r) => setStack((s) => (TABS.some((x) => x.page === r.page) ? [{ page: 'home' }, ...(r.page === 'home' ? [] : [r])] : [...s, r])),
+    back: () => setStack((s) => (s.length > 1 ? s.slice(0, -1) : s)),
+  };
+
+  useEffect(() => {
+    setBack(stack.length > 1 ? () => setStack((s) => s.slice(0, -1)) : null);
+    setMain(null); // each page sets its own main button
+    window.scrollTo(0, 0);
+  }, [stack]);
+
+  if (failure) {
+    const text = failure.code === 'not_linked' ? t.notLinked : failure.status === 401 ? t.signinText : failure.detail;
+    return (
+      <main class="page signin" data-testid="signin">
+        <h1>{t.signinTitle}</h1>
+        <p>{text}</p>
+      </main>
+    );
+  }
+  if (!nav) return <main class="page"><p class="muted center">{t.loading}</p></main>;
+  const owner = session!.user.role === 'owner';
+  const tabs = TABS.filter((x) => owner || !x.owner);
+  return (
+    <>
+      <main class="page" data-page={route.page}>
+        {route.page === 'home' && <HomePage nav={nav} />}
+        {route.page === 'order' && <OrderPage nav={nav} />}
+        {route.page === 'orders' && <OrdersPage nav={nav} />}
+        {route.page === 'order-detail' && <OrderDetailPage nav={nav} id={route.id} />}
+        {route.page === 'topup' && owner && <TopupPage nav={nav} />}
+        {route.page === 'api' && owner && <ApiPage nav={nav} />}
+        {route.page === 'team' && owner && <TeamPage nav={nav} />}
+      </main>
+      <nav class="tabs" aria-label="sections">
+        {tabs.map((x) => (
+          <button class={route.page === x.page || (route.page === 'order-detail' && x.page === 'orders') ? 'on' : ''} onClick={() => nav.go({ page: x.page } as Route)} data-testid={`tab-${x.page}`}>
+            {x.label()}
+          </button>
+        ))}
+      </nav>
+    </>
+  );
+}
+
+ready();
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,108 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api';
+import { t } from '../i18n';
+import type { Nav } from '../main';
+import { Button, Copy, ErrorNote, fmtTime, Loading, Row, Section, useLoad } from '../ui';
+
+/** API (owners): the key, issued or reissued with an optional IP whitelist and shown once; the webhook block. */
+export function ApiPage(_: { nav: Nav }) {
+  const key = useLoad(() => api('GET', '/api-key'), []);
+  const hook = useLoad(() => api('GET', '/webhook'), []);
+  const [whitelist, setWhitelist] = useState('');
+  const [issued, setIssued] = useState<string | null>(null);
+  const [keyError, setKeyError] = useState<unknown>(null);
+  const [url, setUrl] = useState<string | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [hookError, setHookError] = useState<unknown>(null);
+  const [saved, setSaved] = useState(false);
+
+  const issue = async () => {
+    setKeyError(null);
+    try {
+      const r = await api('POST', '/api-key', { ip_whitelist: whitelist.split(/[\s,;]+/).filter(Boolean) });
+      setIssued(r.api_key);
+      key.reload();
+    } catch (e) {
+      setKeyError(e);
+    }
+  };
+  const save = async (regenerate: boolean) => {
+    setHookError(null);
+    setSaved(false);
+    try {
+      const r = regenerate ? await api('POST', '/webhook/regenerate', {}) : await api('PUT', '/webhook', { url: url ?? hook.data?.url ?? '' });
+      setSecret(r.secret ?? null);
+      setSaved(true);
+      hook.reload();
+    } catch (e) {
+      setHookError(e);
+    }
+  };
+  const k = key.data?.key;
+  return (
+    <>
+      <Section title={t.apiKey}>
+        {!key.data ? (
+          <Loading />
+        ) : k ? (
+          <>
+            <Row label={t.apiKey} value={<code data-testid="key-prefix">{k.prefix}…</code>} />
+            <Row label={t.created} value={fmtTime(k.created_at)} />
+            <Row label="IP" value={k.ip_whitelist.length ? k.ip_whitelist.join(', ') : t.any} />
+          </>
+        ) : (
+          <p class="muted pad">{t.noKey}</p>
+        )}
+        {issued && (
+          <div class="pad reveal" data-testid="issued-key">
+            <p class="warn">{t.keyShownOnce}</p>
+            <Copy text={issued} testid="api-key" />
+          </div>
+        )}
+        <div class="pad">
+          <label class="field">
+            <span>{t.whitelist}</span>
+            <input value={whitelist} onInput={(e) => setWhitelist(e.currentTarget.value)} placeholder={t.whitelistHint} data-testid="whitelist" />
+          </label>
+          {k && <small class="muted">{t.reissueWarn}</small>}
+        </div>
+      </Section>
+      <ErrorNote error={keyError} />
+      <Button onClick={issue} testid="issue-key">
+        {k ? t.reissue : t.issue}
+      </Button>
+
+      <Section title={t.webhook}>
+        {!hook.data ? (
+          <Loading />
+        ) : (
+          <div class="pad">
+            <label class="field">
+              <span>{t.url}</span>
+              <input type="url" value={url ?? hook.data.url ?? ''} onInput={(e) => setUrl(e.currentTarget.value)} placeholder="https://example.com/webhooks" data-testid="webhook-url" />
+            </label>
+            <small class="muted">{hook.data.has_secret ? t.hasSecret : t.noSecret}</small>
+            {saved && !secret && <p class="good">{t.saved}</p>}
+            {secret && (
+              <div class="reveal" data-testid="webhook-secret">
+                <p class="warn">{t.secretShownOnce}</p>
+                <Copy text={secret} testid="secret" />
+              </div>
+            )}
+          </div>
+        )}
+      </Section>
+      <ErrorNote error={hookError} />
+      <div class="actions">
+        <Button onClick={() => save(false)} testid="save-webhook">
+          {t.save}
+        </Button>
+        {hook.data?.has_secret && (
+          <Button kind="plain" onClick={() => save(true)} testid="regenerate">
+            {t.regenerate}
+          </Button>
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,75 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api';
+import { t } from '../i18n';
+import type { Nav } from '../main';
+import { Button, Copy, ErrorNote, fmtTime, Loading, Qr, Row, Section, useLoad } from '../ui';
+
+/** Team (owners): invite (link and QR code), the people linked, unlink. */
+export function TeamPage({ nav }: { nav: Nav }) {
+  const team = useLoad(() => api('GET', '/team'), []);
+  const [invite, setInvite] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const create = async (role: 'staff' | 'owner') => {
+    setError(null);
+    try {
+      setInvite((await api('POST', '/team/invites', { role })).link);
+    } catch (e) {
+      setError(e);
+    }
+  };
+  const unlink = async (id: number) => {
+    setError(null);
+    try {
+      await api('DELETE', `/team/${id}`);
+      team.reload();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <>
+      <div class="actions">
+        <Button onClick={() => create('staff')} testid="invite-staff">
+          {t.inviteStaff}
+        </Button>
+        <Button kind="plain" onClick={() => create('owner')}>
+          {t.inviteOwner}
+        </Button>
+      </div>
+      {invite && (
+        <Section title={t.inviteLink}>
+          <div class="pad">
+            <Copy text={invite} testid="invite-link" />
+            <Qr text={invite} />
+          </div>
+        </Section>
+      )}
+      <ErrorNote error={error} />
+      <Section title={t.people}>
+        {!team.data ? (
+          <Loading />
+        ) : (
+          team.data.items.map((u: any) => (
+            <Row
+              label={
+                <>
+                  <b>{u.telegram_id}</b> {u.telegram_id === nav.session.user.telegram_id && <span class="muted">({t.you})</span>}
+                  <small class="muted block">
+                    {u.role === 'owner' ? t.owner : t.staff} · {t.since} {fmtTime(u.linked_at)}
+                  </small>
+                </>
+              }
+              value={
+                u.telegram_id !== nav.session.user.telegram_id && (
+                  <Button kind="danger" onClick={() => unlink(u.telegram_id)} testid={`unlink-${u.telegram_id}`}>
+                    {t.unlink}
+                  </Button>
+                )
+              }
+            />
+          ))
+        )}
+      </Section>
+    </>
+  );
+}
