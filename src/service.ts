@@ -30,6 +30,7 @@ import { SandboxUpstream } from './suppliers/sandbox/sandbox-upstream.js';
 import type { FragmentUpstream } from './suppliers/fragment/index.js';
 import { Scheduler } from './workers/scheduler.js';
 import type { Logger } from './log.js';
+import { openOps, type Ops } from './ops/wiring.js';
 
 /**
  * The composition root: opens the database, builds every service and the HTTP app, and wires the job
@@ -47,6 +48,8 @@ export interface Service {
   /** The gift catalog and its cache, shared by the API and the bot. */
   catalog: GiftCatalog;
   adminToken: string | undefined;
+  /** Metrics, readiness, storage health, scheduled backups (src/ops/wiring.ts). */
+  ops: Ops;
   close(): Promise<void>;
 }
 
@@ -75,6 +78,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   // imported only in this mode: the TON libraries take a while to load
   const fragmentModule = config.UPSTREAM === 'fragment' ? await import('./suppliers/fragment/index.js') : null;
   const fragment = fragmentModule ? await fragmentModule.createFragmentUpstream(config, { db, clock, log, bus }, sandbox) : null;
+  const ops = openOps({ db, bus, clock, config, log, realNow });
   let scheduler: Scheduler | null = null;
   const deps: Deps = {
     db,
@@ -82,7 +86,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     config,
     ids: opts.ids ?? cryptoIds,
     log,
-    suppliers: fragment ?? sandbox,
+    suppliers: ops.instrumentSuppliers(fragment ?? sandbox),
     // the sandbox's fault switches and DNS table only when it is the upstream
     sandbox: fragment ? undefined : sandbox,
     secrets: SecretBox.fromConfig(config.SECRET_ENCRYPTION_KEY, config.DATABASE_PATH),
@@ -127,6 +131,8 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     ],
     adminExtra: [inviteRoutes(deps), topupRoutes(deps), ...(fragment && fragmentModule ? [fragmentModule.fragmentAdminRoutes(fragment)] : []), ...(config.UPSTREAM === 'sandbox' ? [sandboxRoutes(deps, sandbox, scheduler), sandboxDepositRoutes(deps)] : [])],
     ready: () => ready,
+    ops: ops.httpInstallers,
+    observeError: (e) => ops.storage.report(e),
   });
   await app.ready();
   if (opts.startWorkers !== false) {
@@ -134,6 +140,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     fragment?.start();
   }
   ready = true;
+  ops.started();
 
   let closed = false;
   return {
@@ -146,13 +153,16 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     keys,
     catalog,
     adminToken,
+    ops,
     async close() {
       if (closed) return;
       closed = true;
+      ops.readiness.beginDrain();
       fragment?.stop();
       await app.close();
       await scheduler!.stop();
       await dispatcher.close();
+      await ops.close();
       db.$client.close();
     },
   };
