@@ -26,7 +26,17 @@ async function main(): Promise<void> {
     adminToken = `adm_${crypto.randomBytes(24).toString('hex')}`;
     process.stdout.write(`Operator API token (generated for this run; set ADMIN_TOKEN to fix it): ${adminToken}\n`);
   }
-  const svc = await createService({ config, log, adminToken });
+  let svc;
+  try {
+    svc = await createService({ config, log, adminToken });
+  } catch (e) {
+    // a setting only the service can judge (the Fragment mnemonic's checksum): one line, like loadConfig's
+    if (e instanceof ConfigError) {
+      for (const line of e.lines) process.stderr.write(`${line}\n`);
+      process.exit(1);
+    }
+    throw e;
+  }
 
   if (config.UPSTREAM === 'sandbox' && config.SANDBOX_DEMO) {
     const demo = seedDemo(svc.deps, svc.keys);

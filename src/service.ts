@@ -29,6 +29,7 @@ import { openDatabase, type Db } from './store/db.js';
 import { GroupCommit } from './store/group-commit.js';
 import { kvGet, kvSet } from './store/kv-repo.js';
 import { SandboxUpstream } from './suppliers/sandbox/sandbox-upstream.js';
+import type { FragmentUpstream } from './suppliers/fragment/index.js';
 import { Scheduler } from './workers/scheduler.js';
 import type { Logger } from './log.js';
 import { openOps, type Ops } from './ops/wiring.js';
@@ -43,6 +44,8 @@ export interface Service {
   db: Db;
   scheduler: Scheduler;
   sandbox: SandboxUpstream;
+  /** The Fragment adapter when UPSTREAM=fragment (its gifts stay on the sandbox market). */
+  fragment: FragmentUpstream | null;
   keys: KeyCache;
   /** The gift catalog and its cache, shared by the API and the bot. */
   catalog: GiftCatalog;
@@ -76,6 +79,9 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   const sandbox = new SandboxUpstream(db, clock, config.publicBaseUrl);
   const bus = new EventBus();
   bus.setMaxListeners(50);
+  // imported only in this mode: the TON libraries take a while to load
+  const fragmentModule = config.UPSTREAM === 'fragment' ? await import('./suppliers/fragment/index.js') : null;
+  const fragment = fragmentModule ? await fragmentModule.createFragmentUpstream(config, { db, clock, log, bus }, sandbox) : null;
   const ops = openOps({ db, bus, clock, config, log, realNow });
   let scheduler: Scheduler | null = null;
   const deps: Deps = {
@@ -84,8 +90,9 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     config,
     ids: opts.ids ?? cryptoIds,
     log,
-    suppliers: ops.instrumentSuppliers(sandbox),
-    sandbox,
+    suppliers: ops.instrumentSuppliers(fragment ?? sandbox),
+    // the sandbox's fault switches and DNS table only when it is the upstream
+    sandbox: fragment ? undefined : sandbox,
     secrets: SecretBox.fromConfig(config.SECRET_ENCRYPTION_KEY, config.DATABASE_PATH),
     settings: new SettingsStore(db),
     bus,
@@ -124,16 +131,20 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     more: [
       { plugin: appApi({ deps, keys, limiter, catalog }), prefix: '/api/app/v1' },
       { plugin: webappRoutes() },
-      ...(config.UPSTREAM === 'sandbox' ? [{ plugin: sandboxPictureRoutes(sandbox) }] : []),
+      // gifts come from the sandbox market with either upstream (UPSTREAM=fragment buys only Stars and Premium)
+      { plugin: sandboxPictureRoutes(sandbox) },
     ],
-    adminExtra: [inviteRoutes(deps), topupRoutes(deps), ...(config.UPSTREAM === 'sandbox' ? [sandboxRoutes(deps, sandbox, scheduler), sandboxDepositRoutes(deps)] : [])],
+    adminExtra: [inviteRoutes(deps), topupRoutes(deps), ...(fragment && fragmentModule ? [fragmentModule.fragmentAdminRoutes(fragment)] : []), ...(config.UPSTREAM === 'sandbox' ? [sandboxRoutes(deps, sandbox, scheduler), sandboxDepositRoutes(deps)] : [])],
     ready: () => ready,
     ops: ops.httpInstallers,
     observeError: (e) => ops.observeError(e),
     instrument: opts.instrumentHttp,
   });
   await app.ready();
-  if (opts.startWorkers !== false) scheduler.start();
+  if (opts.startWorkers !== false) {
+    scheduler.start();
+    fragment?.start();
+  }
   ready = true;
   ops.started();
 
@@ -144,6 +155,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     db,
     scheduler,
     sandbox,
+    fragment,
     keys,
     catalog,
     adminToken,
@@ -152,6 +164,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
       if (closed) return;
       closed = true;
       ops.readiness.beginDrain();
+      fragment?.stop();
       await app.close();
       await scheduler!.stop();
       await dispatcher.close();

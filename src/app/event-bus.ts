@@ -12,7 +12,9 @@ export type Alert =
   | { kind: 'webhook_gave_up'; webhookId: string; orderId: string; partnerId: number; event: string; reason: string }
   | { kind: 'unmatched_deposit'; depositId: string; network: string; asset: string; amount: string; reason: string }
   | { kind: 'storage_unavailable'; reason: string; detail: string }
-  | { kind: 'storage_recovered'; reason: string; downSeconds: number };
+  | { kind: 'storage_recovered'; reason: string; downSeconds: number }
+  /** A supplier problem the operators must act on (src/suppliers/fragment): session, KYC, reachability, wallet funds. */
+  | { kind: 'supplier'; supplier: string; problem: string; detail: string; balance_ton?: string; need_ton?: string };
 
 export interface OrderOutcome {
   partnerId: number;

@@ -4,6 +4,7 @@ import { bool01, csv, httpUrl, int, optionalString } from './fields.js';
 import { topupEnvShape } from './topups.js';
 import { appEnvShape } from './app.js';
 import { opsEnvShape } from './ops.js';
+import { loadFragmentConfig, type FragmentConfig } from '../suppliers/fragment/config.js';
 
 /** Environment variables of operator-api.md section 1, validated once at start-up. */
 
@@ -18,7 +19,7 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_PATH: z.string().min(1).default('./data/service.db'),
   ADMIN_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
-  UPSTREAM: z.enum(['sandbox'], { error: 'must be "sandbox" (the only supplier adapter built in)' }).default('sandbox'),
+  UPSTREAM: z.enum(['sandbox', 'fragment'], { error: 'must be "sandbox" or "fragment"' }).default('sandbox'),
   SANDBOX_DEMO: bool01.default(true),
   PUBLIC_BASE_URL: optionalString.pipe(httpUrl.optional()),
   TRUST_PROXY: bool01.default(false),
@@ -54,7 +55,8 @@ const envSchema = z.object({
   ...appEnvShape,
 });
 
-export type Config = z.output<typeof envSchema> & { publicBaseUrl: string };
+/** `fragment`: the FRAGMENT_* settings, present exactly when UPSTREAM=fragment (src/suppliers/fragment/config.ts). */
+export type Config = z.output<typeof envSchema> & { publicBaseUrl: string; fragment?: FragmentConfig };
 
 export class ConfigError extends Error {
   constructor(public readonly lines: string[]) {
@@ -86,7 +88,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const extra: string[] = [];
   if (c.STARS_MIN_PER_ORDER > c.STARS_MAX_PER_ORDER)
     extra.push(`invalid configuration: STARS_MIN_PER_ORDER=${c.STARS_MIN_PER_ORDER}: must not exceed STARS_MAX_PER_ORDER`);
+  const fragment = c.UPSTREAM === 'fragment' ? loadFragmentConfig(env) : undefined;
+  if (fragment) extra.push(...fragment.lines);
   if (extra.length) throw new ConfigError(extra);
   const publicBaseUrl = (c.PUBLIC_BASE_URL ?? `http://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.PORT}`).replace(/\/$/, '');
-  return { ...c, publicBaseUrl };
+  return { ...c, publicBaseUrl, ...(fragment?.config ? { fragment: fragment.config } : {}) };
 }

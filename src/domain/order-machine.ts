@@ -43,9 +43,12 @@ export const TRANSITIONS: readonly Transition[] = [
   t('processing', 'delivery_failed', ALL, 'failed', 'none', true, ['order.refunded', 'order.failed']),
   t('processing', 'deferred', ['premium'], 'processing', 'none', false, []),
   t('processing', 'unconfirmed', ['stars'], 'failed', 'start', false, []),
+  // Premium paid from the hot wallet whose payment could not be confirmed (UPSTREAM=fragment): it stays
+  // `processing`, as an unfinished Premium order does, until the review ends.
+  t('processing', 'unconfirmed', ['premium'], 'processing', 'start', false, []),
   t('processing', 'stuck', ['nft'], 'processing', 'start', false, []),
-  t('review', 'review_delivered', ['stars', 'nft'], 'completed', 'end', false, ['order.completed']),
-  t('review', 'review_refunded', ['stars', 'nft'], 'failed', 'end', true, ['order.refunded', 'order.failed']),
+  t('review', 'review_delivered', ALL, 'completed', 'end', false, ['order.completed']),
+  t('review', 'review_refunded', ALL, 'failed', 'end', true, ['order.refunded', 'order.failed']),
   t('processing', 'expired', ['premium'], 'failed', 'none', true, ['order.refunded', 'order.failed']),
   t('processing', 'support_cancel', ['premium'], 'canceled', 'none', true, ['order.refunded', 'order.failed']),
 ];

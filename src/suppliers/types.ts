@@ -15,6 +15,12 @@ export class UpstreamUnavailable extends Error {
   }
 }
 
+/**
+ * The supplier as a whole is down (its session expired, its account must be verified, it does not answer):
+ * new orders get 503 product_unavailable (upstream_unavailable) rather than a resolver error.
+ */
+export class SupplierDown extends UpstreamUnavailable {}
+
 export interface Recipient {
   /** Normalised username: no leading @, lower case. */
   username: string;

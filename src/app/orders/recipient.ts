@@ -1,5 +1,5 @@
 import { fail } from '../../domain/errors.js';
-import { UpstreamUnavailable, type Recipient } from '../../suppliers/types.js';
+import { SupplierDown, UpstreamUnavailable, type Recipient } from '../../suppliers/types.js';
 import type { Deps } from '../deps.js';
 
 /** The recipient rules shared by every order type and POST /validate/recipient. */
@@ -10,12 +10,17 @@ export function requireRecipientText(v: unknown): string {
   return v;
 }
 
-/** Resolves a recipient: unknown → 400 recipient_not_found, resolver down → 502 resolver_error. */
+/**
+ * Resolves a recipient: unknown → 400 recipient_not_found, resolver down → 502 resolver_error, the whole
+ * supplier down → 503 product_unavailable (upstream_unavailable, Retry-After).
+ */
 export async function resolveRecipient(deps: Deps, raw: string): Promise<Recipient> {
   let r: Recipient | null;
   try {
     r = await deps.suppliers.resolver.resolve(raw);
   } catch (e) {
+    if (e instanceof SupplierDown)
+      fail('product_unavailable', 'The supplier is temporarily unavailable.', { reason: 'upstream_unavailable', retry_after: e.retryAfterSec }, { 'Retry-After': String(e.retryAfterSec) });
     if (e instanceof UpstreamUnavailable) fail('resolver_error', 'Recipient resolution failed. Retry later.', { retry_after: e.retryAfterSec }, { 'Retry-After': String(e.retryAfterSec) });
     throw e;
   }

@@ -1,0 +1,36 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Conn } from './db.js';
+import { fragmentPayments } from './schema-fragment.js';
+
+/** SQL of the Fragment adapter's payments (src/store/schema-fragment.ts says what the states mean). */
+export type FragmentPaymentRow = typeof fragmentPayments.$inferSelect;
+export type NewFragmentPayment = typeof fragmentPayments.$inferInsert;
+export type PaymentState = 'signed' | 'sent' | 'paid' | 'review' | 'void';
+
+/** Payments whose outcome is not known yet: the wallet pays nothing else while one exists. */
+export const UNSETTLED: PaymentState[] = ['signed', 'sent'];
+
+export function getPayment(conn: Conn, orderId: string): FragmentPaymentRow | undefined {
+  return conn.select().from(fragmentPayments).where(eq(fragmentPayments.orderId, orderId)).get();
+}
+
+/** Inserts the first payment of an order, or replaces a `void` one (a fresh attempt). */
+export function putPayment(conn: Conn, row: NewFragmentPayment): void {
+  conn
+    .insert(fragmentPayments)
+    .values(row)
+    .onConflictDoUpdate({ target: fragmentPayments.orderId, set: { ...row, attempts: (getPayment(conn, row.orderId)?.attempts ?? 0) + 1 } })
+    .run();
+}
+
+export function updatePayment(conn: Conn, orderId: string, set: Partial<NewFragmentPayment>): void {
+  conn.update(fragmentPayments).set(set).where(eq(fragmentPayments.orderId, orderId)).run();
+}
+
+export function unsettledPayments(conn: Conn, wallet: string): FragmentPaymentRow[] {
+  return conn
+    .select()
+    .from(fragmentPayments)
+    .where(and(eq(fragmentPayments.wallet, wallet), inArray(fragmentPayments.state, UNSETTLED)))
+    .all();
+}

@@ -1,0 +1,33 @@
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+
+/**
+ * Payments of the Fragment adapter (src/suppliers/fragment), one per order. The row is written with the
+ * signed message BEFORE it is sent, so a crash between sending and confirming finds it on restart and
+ * settles it by the on-chain lookup instead of paying again.
+ *
+ * state: `signed` (written, maybe sent) → `sent` (toncenter took it) → `paid` (found on chain, success)
+ * or `review` (found but failed, or not settled within the bound); `void` (provably never executed:
+ * expired with the wallet's seqno unchanged), which lets the order start a fresh payment.
+ */
+export const fragmentPayments = sqliteTable(
+  'fragment_payments',
+  {
+    orderId: text('order_id').primaryKey(),
+    product: text('product').notNull(),
+    state: text('state').notNull(),
+    wallet: text('wallet').notNull(),
+    seqno: integer('seqno').notNull(),
+    validUntil: integer('valid_until').notNull(),
+    normHash: text('norm_hash').notNull(),
+    boc: text('boc').notNull(),
+    amountNano: text('amount_nano').notNull(),
+    reqId: text('req_id').notNull(),
+    txHash: text('tx_hash'),
+    txLt: text('tx_lt'),
+    detail: text('detail'),
+    attempts: integer('attempts').notNull().default(1),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('fragment_payments_state').on(t.wallet, t.state)],
+);

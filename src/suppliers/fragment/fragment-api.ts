@@ -1,0 +1,174 @@
+import { request } from 'undici';
+
+/**
+ * Fragment's web API (the form POSTs fragment.com's own pages make to `/api?hash=…`), written here rather
+ * than taken from a published client: at least one such client adds a hidden fee payment to every
+ * transfer. The methods, fields and answers follow public client libraries' source (README "Fragment").
+ */
+
+export type FragmentProduct = 'stars' | 'premium';
+
+/** Why Fragment cannot be used now: new orders get 503, accepted orders wait, operators are alerted. */
+export type FragmentProblem = 'session_expired' | 'need_verify' | 'unreachable';
+
+export class FragmentDown extends Error {
+  constructor(
+    readonly problem: FragmentProblem,
+    detail: string,
+  ) {
+    super(`fragment ${problem}: ${detail}`);
+  }
+}
+
+/** Fragment answered with an error about this request (not about the session). */
+export class FragmentRejected extends Error {}
+
+export interface FoundRecipient {
+  recipient: string;
+  name: string;
+}
+
+export type SearchResult = { kind: 'found'; found: FoundRecipient } | { kind: 'not_found' } | { kind: 'already_premium' };
+
+export interface InitResult {
+  reqId: string;
+  /** Fragment's price for this request in TON, as it answered (a decimal string). */
+  amountTon: string;
+}
+
+export interface LinkMessage {
+  address: string;
+  amount: string;
+  payload?: string;
+}
+
+export interface LinkTransaction {
+  validUntil: number;
+  messages: LinkMessage[];
+}
+
+/** The wallet as a TON Connect wallet describes itself to Fragment's getXLink methods. */
+export interface WalletAccount {
+  address: string;
+  chain: '-239';
+  walletStateInit: string;
+  publicKey: string;
+}
+
+const METHODS = {
+  stars: { search: 'searchStarsRecipient', init: 'initBuyStarsRequest', link: 'getBuyStarsLink', page: 'stars/buy' },
+  premium: { search: 'searchPremiumGiftRecipient', init: 'initGiftPremiumRequest', link: 'getGiftPremiumLink', page: 'premium/gift' },
+} as const;
+
+const DEVICE = JSON.stringify({
+  platform: 'linux',
+  appName: 'partner-ordering-service',
+  appVersion: '1',
+  maxProtocolVersion: 2,
+  features: ['SendTransaction', { name: 'SendTransaction', maxMessages: 4 }],
+});
+
+const TIMEOUT_MS = 15_000;
+
+export class FragmentApi {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly hash: string,
+    private readonly cookies: Record<string, string>,
+  ) {}
+
+  /** One API call. Transport failures, 5xx and non-JSON answers are `unreachable`. */
+  async call(method: string, params: Record<string, string>, page: string): Promise<Record<string, unknown>> {
+    const body = new URLSearchParams({ ...params, method }).toString();
+    let res;
+    try {
+      res = await request(`${this.baseUrl}/api?hash=${encodeURIComponent(this.hash)}`, {
+        method: 'POST',
+        body,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded; charset=UTF-8',
+          accept: 'application/json, text/javascript, */*; q=0.01',
+          'x-requested-with': 'XMLHttpRequest',
+          origin: this.baseUrl,
+          referer: `${this.baseUrl}/${page}`,
+          cookie: Object.entries(this.cookies)
+            .map(([k, v]) => `${k}=${v}`)
+            .join('; '),
+        },
+        headersTimeout: TIMEOUT_MS,
+        bodyTimeout: TIMEOUT_MS,
+      });
+    } catch (e) {
+      throw new FragmentDown('unreachable', (e as Error).message);
+    }
+    const text = await res.body.text();
+    if (res.statusCode === 401 || res.statusCode === 403 || (res.statusCode >= 300 && res.statusCode < 400))
+      throw new FragmentDown('session_expired', `HTTP ${res.statusCode}`);
+    if (res.statusCode !== 200) throw new FragmentDown('unreachable', `HTTP ${res.statusCode}`);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new FragmentDown('unreachable', 'answer is not JSON');
+    }
+    if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new FragmentDown('unreachable', 'answer is not an object');
+    const o = json as Record<string, unknown>;
+    if (o.need_verify) throw new FragmentDown('need_verify', 'Fragment asks to verify the account (KYC)');
+    const err = errorText(o.error);
+    if (err !== null && /session|log ?in|auth|access denied/i.test(err)) throw new FragmentDown('session_expired', err);
+    return o;
+  }
+
+  async search(product: FragmentProduct, username: string, months = 3): Promise<SearchResult> {
+    const m = METHODS[product];
+    const params: Record<string, string> = product === 'stars' ? { query: username, quantity: '' } : { query: username, months: String(months) };
+    const o = await this.call(m.search, params, m.page);
+    const err = errorText(o.error);
+    if (err !== null) {
+      if (/already subscribed/i.test(err)) return { kind: 'already_premium' };
+      if (/no telegram users found|not found|can.?t gift|cannot/i.test(err)) return { kind: 'not_found' };
+      throw new FragmentRejected(err);
+    }
+    const found = o.found as Record<string, unknown> | undefined;
+    if (!found || typeof found.recipient !== 'string' || !found.recipient) return { kind: 'not_found' };
+    return { kind: 'found', found: { recipient: found.recipient, name: typeof found.name === 'string' ? found.name : username } };
+  }
+
+  async init(product: FragmentProduct, recipient: string, quantity: number): Promise<InitResult> {
+    const m = METHODS[product];
+    const params: Record<string, string> = product === 'stars' ? { recipient, quantity: String(quantity) } : { recipient, months: String(quantity) };
+    const o = await this.call(m.init, params, m.page);
+    const err = errorText(o.error);
+    if (err !== null) throw new FragmentRejected(err);
+    const amount = typeof o.amount === 'number' ? String(o.amount) : o.amount;
+    if (typeof o.req_id !== 'string' || !o.req_id || typeof amount !== 'string' || !/^\d+(\.\d+)?$/.test(amount))
+      throw new FragmentDown('unreachable', `${m.init}: answer without req_id or amount`);
+    return { reqId: o.req_id, amountTon: amount };
+  }
+
+  async link(product: FragmentProduct, reqId: string, account: WalletAccount): Promise<LinkTransaction> {
+    const m = METHODS[product];
+    const o = await this.call(m.link, { account: JSON.stringify(account), device: DEVICE, transaction: '1', id: reqId, show_sender: '0' }, m.page);
+    const err = errorText(o.error);
+    if (err !== null) throw new FragmentRejected(err);
+    const tx = o.transaction as Record<string, unknown> | undefined;
+    const messages = tx?.messages;
+    if (!tx || typeof tx.validUntil !== 'number' || !Array.isArray(messages) || messages.length === 0)
+      throw new FragmentDown('unreachable', `${m.link}: answer without a transaction`);
+    return {
+      validUntil: tx.validUntil,
+      messages: messages.map((x: Record<string, unknown>) => ({
+        address: String(x.address ?? ''),
+        amount: String(x.amount ?? ''),
+        payload: typeof x.payload === 'string' && x.payload ? x.payload : undefined,
+      })),
+    };
+  }
+}
+
+function errorText(e: unknown): string | null {
+  if (e === undefined || e === null || e === false || e === '') return null;
+  if (typeof e === 'string') return e;
+  if (typeof e === 'object' && typeof (e as { error?: unknown }).error === 'string') return (e as { error: string }).error;
+  return JSON.stringify(e);
+}

@@ -1,0 +1,374 @@
+import type { Decimal } from 'decimal.js';
+import type { Clock } from '../../clock.js';
+import type { EventBus } from '../../app/event-bus.js';
+import type { SupplierCosts } from '../../domain/pricing.js';
+import type { Db } from '../../store/db.js';
+import { getPayment, putPayment, unsettledPayments, updatePayment, type FragmentPaymentRow } from '../../store/fragment-payments-repo.js';
+import type { Logger } from '../../log.js';
+import { normaliseUsername, type SandboxUpstream } from '../sandbox/sandbox-upstream.js';
+import { SupplierDown, UpstreamUnavailable, type DeliveryOutcome, type DeliveryRequest, type GoodsProduct, type Recipient, type Suppliers } from '../types.js';
+import { fromNano, toNano, type FragmentConfig } from './config.js';
+import { FragmentDown, FragmentRejected, type FragmentApi, type FragmentProblem, type FragmentProduct } from './fragment-api.js';
+import { checkPayment, maxWithTolerance } from './payment-checks.js';
+import { fetchTonUsd, nanoToCents } from './ton-rate.js';
+import type { Toncenter, WalletState } from '../chains/toncenter-wallet.js';
+import type { HotWallet } from './wallet.js';
+
+/**
+ * UPSTREAM=fragment: Stars and Premium bought on Fragment and paid from the operator's hot wallet; gifts
+ * stay on the sandbox market. `deliver` is a small state machine over the order's payment row
+ * (src/store/schema-fragment.ts):
+ *
+ *   no row / void → search recipient → init → link → check → sign → ROW WRITTEN (signed) → send → sent
+ *   signed / sent → on-chain lookup by normalised hash → paid (delivered) | review (manual review)
+ *                 → expired with the seqno unused → void (provably unpaid: a fresh attempt may pay)
+ *
+ * The row is committed before the message leaves, so a crash or a timeout after sending never pays twice:
+ * the order waits for the lookup, and goes to manual review if the lookup has not settled within the bound.
+ * One payment at a time per wallet (its seqno): others wait while one is unsettled.
+ */
+
+export interface FragmentDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  bus: EventBus;
+}
+
+interface Prices {
+  starsPer1000Nano: bigint;
+  premiumNano: Record<3 | 6 | 12, bigint>;
+  usdPerTon: Decimal;
+  at: number;
+}
+
+/** A payment not found on chain is looked up again this often. */
+const SETTLE_POLL_MS = 5_000;
+/** After validUntil, the index may still be catching up: this long before the seqno is trusted. */
+const EXPIRY_GRACE_SEC = 30;
+/** How long new orders are told to wait while Fragment or the wallet is down. */
+const DOWN_RETRY_SEC = 60;
+const FUNDS_RETRY_SEC = 300;
+/** Prices older than this many TTLs are not used (`cost_unavailable`). */
+const STALE_TTLS = 5;
+
+export class FragmentUpstream implements Suppliers {
+  readonly name = 'fragment';
+  readonly gifts: Suppliers['gifts'];
+
+  private problem: { kind: FragmentProblem; detail: string; since: number } | null = null;
+  private fundsLow: { balanceNano: bigint; needNano: bigint } | null = null;
+  private belowMinAlerted = false;
+  private prices: Prices | null = null;
+  private lastWallet: (WalletState & { at: number }) | null = null;
+  private payQueue: Promise<unknown> = Promise.resolve();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly deps: FragmentDeps,
+    private readonly cfg: FragmentConfig,
+    readonly wallet: HotWallet,
+    private readonly api: FragmentApi,
+    private readonly chain: Toncenter,
+    sandbox: SandboxUpstream,
+  ) {
+    this.gifts = sandbox.gifts;
+    this.nftStatus = (p) => sandbox.goods.status(p);
+  }
+
+  private readonly nftStatus: (p: 'nft') => ReturnType<Suppliers['goods']['status']>;
+
+  // --- background refresh: prices, rate, wallet ---------------------------------------------------
+
+  /** Refreshes prices now and then every FRAGMENT_PRICE_TTL_SEC (real timers; the work reads the clock). */
+  start(): void {
+    if (this.timer) return;
+    void this.refresh();
+    this.timer = setInterval(() => void this.refresh(), this.cfg.priceTtlSec * 1000);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Reads Fragment's prices (for the probe account), the TON/USD rate and the wallet's balance. */
+  async refresh(): Promise<void> {
+    await Promise.all([this.refreshPrices(), this.refreshWallet().catch((e) => this.deps.log.warn({ err: e }, 'fragment wallet balance not read'))]);
+  }
+
+  private async refreshPrices(): Promise<void> {
+    try {
+      const [usdPerTon, starsPer1000Nano, p3, p6, p12] = await Promise.all([
+        fetchTonUsd(this.cfg.tonUsdUrl),
+        this.quote('stars', 1000),
+        this.quote('premium', 3),
+        this.quote('premium', 6),
+        this.quote('premium', 12),
+      ]);
+      this.prices = { starsPer1000Nano, premiumNano: { 3: p3, 6: p6, 12: p12 }, usdPerTon, at: this.deps.clock.now() };
+      this.clearProblem();
+    } catch (e) {
+      if (e instanceof FragmentDown) this.markProblem(e);
+      else this.deps.log.warn({ err: e }, 'fragment prices not read');
+    }
+  }
+
+  /** Fragment's price in nanoTON for `quantity` (stars) or months (premium), for the probe account. */
+  private async quote(product: FragmentProduct, quantity: number): Promise<bigint> {
+    const s = await this.api.search(product, this.cfg.probeUsername, quantity);
+    if (s.kind !== 'found') throw new Error(`price probe account ${s.kind} on Fragment (${product})`);
+    const init = await this.api.init(product, s.found.recipient, quantity);
+    return toNano(trimTon(init.amountTon));
+  }
+
+  async refreshWallet(): Promise<WalletState> {
+    const w = await this.chain.wallet(this.wallet.address.toString());
+    this.lastWallet = { ...w, at: this.deps.clock.now() };
+    if (w.balanceNano < this.cfg.walletMinNano) {
+      if (!this.belowMinAlerted)
+        this.alert('wallet_below_min', `hot wallet balance below FRAGMENT_WALLET_MIN_TON`, { balance_ton: fromNano(w.balanceNano), need_ton: fromNano(this.cfg.walletMinNano) });
+      this.belowMinAlerted = true;
+    } else this.belowMinAlerted = false;
+    if (this.fundsLow && w.balanceNano >= this.fundsLow.needNano) this.fundsLow = null;
+    return w;
+  }
+
+  // --- state shown to operators -------------------------------------------------------------------
+
+  walletView() {
+    const w = this.lastWallet;
+    return {
+      address: this.wallet.friendlyAddress,
+      address_raw: this.wallet.address.toRawString(),
+      version: this.wallet.version,
+      balance_ton: w ? fromNano(w.balanceNano) : null,
+      seqno: w ? w.seqno : null,
+      deployed: w ? w.deployed : null,
+      checked_at: w ? new Date(w.at).toISOString() : null,
+      min_ton: fromNano(this.cfg.walletMinNano),
+      below_min: w ? w.balanceNano < this.cfg.walletMinNano : null,
+      funds_low: this.fundsLow ? { balance_ton: fromNano(this.fundsLow.balanceNano), need_ton: fromNano(this.fundsLow.needNano) } : null,
+      fragment: this.problem ? { ok: false, problem: this.problem.kind, since: new Date(this.problem.since).toISOString() } : { ok: true, problem: null, since: null },
+      prices_at: this.prices ? new Date(this.prices.at).toISOString() : null,
+    };
+  }
+
+  paymentView(orderId: string) {
+    const p = getPayment(this.deps.db, orderId);
+    if (!p) return null;
+    return {
+      order_id: p.orderId,
+      state: p.state,
+      amount_ton: fromNano(BigInt(p.amountNano)),
+      seqno: p.seqno,
+      valid_until: p.validUntil,
+      message_hash: p.normHash,
+      tx_hash: p.txHash,
+      tx_lt: p.txLt,
+      detail: p.detail,
+      attempts: p.attempts,
+    };
+  }
+
+  // --- problems and alerts ------------------------------------------------------------------------
+
+  private alert(problem: string, detail: string, extra: { balance_ton?: string; need_ton?: string } = {}): void {
+    this.deps.log.warn({ problem, detail, ...extra }, 'fragment supplier alert');
+    this.deps.bus.emit('alert', { kind: 'supplier', supplier: 'fragment', problem, detail, ...extra });
+  }
+
+  private markProblem(e: FragmentDown): void {
+    if (this.problem?.kind !== e.problem) this.alert(e.problem, e.message);
+    this.problem = { kind: e.problem, detail: e.message, since: this.problem?.since ?? this.deps.clock.now() };
+  }
+
+  private clearProblem(): void {
+    if (this.problem) this.deps.log.info({ problem: this.problem.kind }, 'fragment back up');
+    this.problem = null;
+  }
+
+  /** Runs a Fragment call; a FragmentDown marks the problem and becomes UpstreamUnavailable (wait, retry). */
+  private async fragment<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      const r = await fn();
+      this.clearProblem();
+      return r;
+    } catch (e) {
+      if (e instanceof FragmentDown) {
+        this.markProblem(e);
+        throw new SupplierDown(DOWN_RETRY_SEC, e.message);
+      }
+      throw e;
+    }
+  }
+
+  // --- Suppliers ----------------------------------------------------------------------------------
+
+  readonly resolver = {
+    resolve: async (username: string): Promise<Recipient | null> => {
+      const u = normaliseUsername(username);
+      if (!u) return null;
+      const stars = await this.fragment(() => this.api.search('stars', u));
+      if (stars.kind !== 'found') return null;
+      const premium = await this.fragment(() => this.api.search('premium', u, 3));
+      return { username: u, displayName: stars.found.name, premiumActive: premium.kind === 'already_premium', canReceiveGifts: true };
+    },
+    checkGameUser: async (username: string) => {
+      const u = normaliseUsername(username);
+      if (!u) return { found: false };
+      const r = await this.fragment(() => this.api.search('stars', u));
+      return r.kind === 'found' ? { found: true, displayName: r.found.name } : { found: false };
+    },
+  };
+
+  readonly goods = {
+    firstCallDelayMs: 0,
+    costs: (): SupplierCosts | null => {
+      const p = this.prices;
+      if (!p || this.deps.clock.now() - p.at > STALE_TTLS * this.cfg.priceTtlSec * 1000) return null;
+      return {
+        starsPer1000: nanoToCents(p.starsPer1000Nano, p.usdPerTon),
+        premium: { 3: nanoToCents(p.premiumNano[3], p.usdPerTon), 6: nanoToCents(p.premiumNano[6], p.usdPerTon), 12: nanoToCents(p.premiumNano[12], p.usdPerTon) },
+      };
+    },
+    status: (product: GoodsProduct | 'nft') => {
+      if (product === 'nft') return this.nftStatus('nft');
+      if (this.problem) return { up: false, retryAfterSec: DOWN_RETRY_SEC } as const;
+      if (this.fundsLow) return { up: false, retryAfterSec: FUNDS_RETRY_SEC } as const;
+      return { up: true } as const;
+    },
+    deliver: (req: DeliveryRequest): Promise<DeliveryOutcome> => this.deliver(req),
+  };
+
+  private async deliver(req: DeliveryRequest): Promise<DeliveryOutcome> {
+    const row = getPayment(this.deps.db, req.orderId);
+    if (row?.state === 'paid') return { kind: 'delivered' };
+    if (row?.state === 'review') return { kind: 'unconfirmed' };
+    if (row && row.state !== 'void') return this.settle(row);
+    // a new payment: one at a time per wallet, so the seqno read below is the one the chain will expect
+    const run = this.payQueue.then(() => this.pay(req));
+    this.payQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  private pending(afterMs: number): DeliveryOutcome {
+    return { kind: 'pending', retryAt: this.deps.clock.now() + afterMs };
+  }
+
+  private async pay(req: DeliveryRequest): Promise<DeliveryOutcome> {
+    const walletRaw = this.wallet.address.toRawString();
+    if (unsettledPayments(this.deps.db, walletRaw).some((p) => p.orderId !== req.orderId)) return this.pending(SETTLE_POLL_MS);
+    const product: FragmentProduct = req.product;
+    const prices = this.prices;
+    if (!prices) throw new UpstreamUnavailable(DOWN_RETRY_SEC, 'Fragment prices not known yet');
+    const costNano = product === 'stars' ? (prices.starsPer1000Nano * BigInt(req.quantity) + 999n) / 1000n : prices.premiumNano[req.quantity as 3 | 6 | 12];
+    let tx;
+    let reqId;
+    try {
+      const found = await this.fragment(() => this.api.search(product, req.username, product === 'premium' ? req.quantity : 3));
+      if (found.kind === 'not_found') return { kind: 'failed', detail: 'recipient not found on Fragment' };
+      if (found.kind === 'already_premium') return { kind: 'deferred' };
+      const init = await this.fragment(() => this.api.init(product, found.found.recipient, req.quantity));
+      reqId = init.reqId;
+      tx = await this.fragment(() => this.api.link(product, init.reqId, this.wallet.account()));
+    } catch (e) {
+      // Fragment refused this request (nothing was paid): the order fails and is refunded
+      if (e instanceof FragmentRejected) return { kind: 'failed', detail: `Fragment refused: ${e.message}` };
+      throw e;
+    }
+    const nowSec = Math.floor(this.deps.clock.now() / 1000);
+    const check = checkPayment(tx, { allowed: this.cfg.payAddresses, maxNano: maxWithTolerance(costNano, this.cfg.toleranceBps), nowSec, maxValidSec: this.cfg.maxValidSec });
+    if (!check.ok) {
+      this.alert('payment_refused', `order ${req.orderId}: ${check.reason}`);
+      return { kind: 'failed', detail: `payment refused before signing: ${check.reason}` };
+    }
+    let w: WalletState;
+    try {
+      w = await this.refreshWallet();
+    } catch (e) {
+      throw new UpstreamUnavailable(DOWN_RETRY_SEC, `wallet state not read: ${(e as Error).message}`);
+    }
+    const needNano = check.totalNano + this.cfg.feeReserveNano;
+    if (w.balanceNano < needNano) {
+      if (!this.fundsLow) this.alert('wallet_funds_low', `the hot wallet cannot pay the next ${product} order`, { balance_ton: fromNano(w.balanceNano), need_ton: fromNano(needNano) });
+      this.fundsLow = { balanceNano: w.balanceNano, needNano };
+      throw new UpstreamUnavailable(FUNDS_RETRY_SEC, 'hot wallet balance too low');
+    }
+    const validUntil = Math.min(tx.validUntil, nowSec + this.cfg.sendTtlSec);
+    const signed = this.wallet.sign(tx.messages, w.seqno, validUntil, w.deployed);
+    const now = this.deps.clock.now();
+    // Written before the message leaves: from here on this order can only be settled by the chain.
+    putPayment(this.deps.db, {
+      orderId: req.orderId,
+      product,
+      state: 'signed',
+      wallet: walletRaw,
+      seqno: w.seqno,
+      validUntil,
+      normHash: signed.normHash,
+      boc: signed.boc,
+      amountNano: check.totalNano.toString(),
+      reqId,
+      txHash: null,
+      txLt: null,
+      detail: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    try {
+      await this.chain.send(signed.boc);
+      updatePayment(this.deps.db, req.orderId, { state: 'sent', updatedAt: this.deps.clock.now() });
+    } catch (e) {
+      // The message may have left: it is never signed again; the lookup settles it.
+      this.deps.log.warn({ orderId: req.orderId, err: e }, 'fragment payment send outcome unknown');
+    }
+    return this.pending(SETTLE_POLL_MS);
+  }
+
+  /** Settles a payment that may have left, by the chain alone. */
+  private async settle(row: FragmentPaymentRow): Promise<DeliveryOutcome> {
+    let tx = null;
+    try {
+      tx = await this.chain.transactionByMessage(row.normHash);
+    } catch (e) {
+      // the index is down: the seqno and the bound below still apply
+      this.deps.log.warn({ orderId: row.orderId, err: e }, 'fragment payment lookup failed');
+    }
+    const now = this.deps.clock.now();
+    if (tx) {
+      if (tx.success) {
+        updatePayment(this.deps.db, row.orderId, { state: 'paid', txHash: tx.hash, txLt: tx.lt, updatedAt: now });
+        return { kind: 'delivered' };
+      }
+      updatePayment(this.deps.db, row.orderId, { state: 'review', txHash: tx.hash, txLt: tx.lt, detail: 'the wallet transaction failed on chain', updatedAt: now });
+      return { kind: 'unconfirmed' };
+    }
+    const nowSec = Math.floor(now / 1000);
+    if (nowSec <= row.validUntil + EXPIRY_GRACE_SEC) return this.pending(SETTLE_POLL_MS);
+    let w: WalletState;
+    try {
+      w = await this.refreshWallet();
+    } catch (e) {
+      this.deps.log.warn({ orderId: row.orderId, err: e }, 'fragment wallet state not read');
+      return this.pending(SETTLE_POLL_MS);
+    }
+    if (w.seqno <= row.seqno) {
+      // Expired and its seqno never used: this message can no longer be executed, so nothing was paid.
+      updatePayment(this.deps.db, row.orderId, { state: 'void', detail: 'expired unexecuted (seqno unchanged)', updatedAt: now });
+      return this.pending(0);
+    }
+    if (nowSec > row.validUntil + this.cfg.lookupBoundSec) {
+      updatePayment(this.deps.db, row.orderId, { state: 'review', detail: 'not found on chain within the bound, seqno moved on', updatedAt: now });
+      return { kind: 'unconfirmed' };
+    }
+    return this.pending(SETTLE_POLL_MS);
+  }
+}
+
+/** Fragment writes amounts like "0.2596" or "12.5": at most 9 decimals are meaningful. */
+function trimTon(s: string): string {
+  const [w, f = ''] = s.split('.');
+  return f ? `${w}.${f.slice(0, 9)}` : w;
+}

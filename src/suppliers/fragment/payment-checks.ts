@@ -1,0 +1,61 @@
+import { Address, Cell } from '@ton/core';
+import type { LinkTransaction } from './fragment-api.js';
+
+/**
+ * What must hold before the hot wallet signs a transaction Fragment asked for (pure, no I/O): every
+ * message goes to one of Fragment's known addresses, the total is within the order's cost plus the
+ * tolerance, the payload is a cell, and validUntil is near. Anything else is refused unsigned.
+ */
+export interface PaymentLimits {
+  /** Fragment's receiving addresses, any TON address form */
+  allowed: string[];
+  /** the most this order may cost, nanoTON (cost × (1 + tolerance)) */
+  maxNano: bigint;
+  nowSec: number;
+  /** validUntil may be at most this far ahead */
+  maxValidSec: number;
+}
+
+export type CheckResult = { ok: true; totalNano: bigint } | { ok: false; reason: string };
+
+/** Time a signed message needs to reach the chain: a validUntil sooner than this is refused. */
+export const MIN_VALID_AHEAD_SEC = 20;
+/** A V4R2 wallet sends at most 4 messages per transfer. */
+export const MAX_MESSAGES = 4;
+
+function rawOf(s: string): string | null {
+  try {
+    return Address.parse(s).toRawString();
+  } catch {
+    return null;
+  }
+}
+
+export function checkPayment(tx: LinkTransaction, limits: PaymentLimits): CheckResult {
+  if (tx.messages.length === 0 || tx.messages.length > MAX_MESSAGES) return { ok: false, reason: `${tx.messages.length} messages` };
+  const allowed = new Set(limits.allowed.map(rawOf).filter((x): x is string => x !== null));
+  let total = 0n;
+  for (const m of tx.messages) {
+    const raw = rawOf(m.address);
+    if (raw === null || !allowed.has(raw)) return { ok: false, reason: `destination ${m.address} is not a known Fragment address` };
+    if (!/^\d{1,20}$/.test(m.amount) || BigInt(m.amount) <= 0n) return { ok: false, reason: `amount ${JSON.stringify(m.amount)} is not a positive nanoTON amount` };
+    total += BigInt(m.amount);
+    if (m.payload !== undefined) {
+      try {
+        Cell.fromBase64(m.payload);
+      } catch {
+        return { ok: false, reason: 'payload is not a BOC cell' };
+      }
+    }
+  }
+  if (total > limits.maxNano) return { ok: false, reason: `amount ${total} nanoTON above the limit ${limits.maxNano}` };
+  if (!Number.isInteger(tx.validUntil) || tx.validUntil < limits.nowSec + MIN_VALID_AHEAD_SEC)
+    return { ok: false, reason: `validUntil ${tx.validUntil} is too soon or past` };
+  if (tx.validUntil > limits.nowSec + limits.maxValidSec) return { ok: false, reason: `validUntil ${tx.validUntil} is too far ahead` };
+  return { ok: true, totalNano: total };
+}
+
+/** cost × (1 + tolerance), rounded up to the nanoTON. */
+export function maxWithTolerance(costNano: bigint, toleranceBps: number): bigint {
+  return (costNano * BigInt(10_000 + toleranceBps) + 9_999n) / 10_000n;
+}

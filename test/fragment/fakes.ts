@@ -1,0 +1,248 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Address, beginCell, Cell, loadMessage, toNano, type Message, type Transaction } from '@ton/core';
+import { mnemonicNew } from '@ton/crypto';
+import { Blockchain, type SandboxContract, type TreasuryContract } from '@ton/sandbox';
+import { normalisedHash } from '../../src/suppliers/fragment/wallet.js';
+
+/**
+ * Test doubles of UPSTREAM=fragment, over real HTTP on 127.0.0.1:
+ * - a fake Fragment web API answering with the shapes public clients record (errors included);
+ * - a fake toncenter whose chain is @ton/sandbox: a signed external message is executed by the real
+ *   wallet contract, so signature, seqno, expiry, destination, amount and payload are checked for real;
+ * - a fake TON/USD rate source.
+ */
+
+export const FRAGMENT_ADDRESS = new Address(0, Buffer.alloc(32, 0x5a));
+export const OTHER_ADDRESS = new Address(0, Buffer.alloc(32, 0x66));
+export const FRAGMENT_HASH = 'a1b2c3d4e5f60718293a';
+export const COOKIES = 'stel_ssid=ssid-SECRET-1; stel_dt=-180; stel_token=token-SECRET-2; stel_ton_token=tontoken-SECRET-3';
+export const PROBE = 'price_probe';
+
+async function listen(server: http.Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function close(server: http.Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+export type FragmentMode = 'ok' | 'session_expired' | 'need_verify' | 'down';
+
+export interface FakeFragment {
+  url: string;
+  mode: FragmentMode;
+  /** TON prices: per 1000 stars, per Premium term */
+  prices: { stars1000: string; premium: Record<string, string> };
+  /** accounts that exist; `premium: true` has an active subscription */
+  users: Map<string, { name: string; premium: boolean }>;
+  calls: { method: string; params: Record<string, string>; cookie: string }[];
+  /** rewrites the transaction getXLink answers (bad address, amount, validUntil…) */
+  linkOverride: ((tx: { validUntil: number; messages: { address: string; amount: string; payload: string }[] }) => unknown) | null;
+  /** an init answer that is an error (e.g. Fragment refusing the request) */
+  initError: string | null;
+  nowSec: () => number;
+  close(): Promise<void>;
+}
+
+export async function startFakeFragment(nowSec: () => number): Promise<FakeFragment> {
+  let reqSeq = 0;
+  const f: FakeFragment = {
+    url: '',
+    mode: 'ok',
+    prices: { stars1000: '5.2', premium: { '3': '4', '6': '5.33', '12': '9.66' } },
+    users: new Map([[PROBE, { name: 'Price Probe', premium: false }]]),
+    calls: [],
+    linkOverride: null,
+    initError: null,
+    nowSec,
+    close: async () => close(server),
+  };
+  const requests = new Map<string, { product: string; amountNano: bigint }>();
+  const server = http.createServer(async (req, res) => {
+    const text = await readBody(req);
+    const params = Object.fromEntries(new URLSearchParams(text));
+    const url = new URL(req.url!, 'http://x');
+    f.calls.push({ method: params.method, params, cookie: String(req.headers.cookie ?? '') });
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(typeof body === 'string' ? body : JSON.stringify(body));
+    };
+    if (f.mode === 'down') return send(502, '<html>Bad Gateway</html>');
+    const cookieOk = COOKIES.split('; ').every((c) => String(req.headers.cookie ?? '').includes(c));
+    if (f.mode === 'session_expired' || !cookieOk || url.pathname !== '/api' || url.searchParams.get('hash') !== FRAGMENT_HASH)
+      return send(200, { error: 'Session expired' });
+    const user = (q: string) => f.users.get(q.replace(/^@/, '').toLowerCase());
+    switch (params.method) {
+      case 'searchStarsRecipient':
+      case 'searchPremiumGiftRecipient': {
+        const u = user(params.query ?? '');
+        if (!u) return send(200, { error: 'No Telegram users found.' });
+        if (params.method === 'searchPremiumGiftRecipient' && u.premium)
+          return send(200, { error: 'This account is already subscribed to Telegram Premium.' });
+        return send(200, { ok: true, found: { myself: false, recipient: `rcp_${params.query.replace(/^@/, '').toLowerCase()}`, photo: '<img src="https://cdn4.telesco.pe/x.jpg"/>', name: u.name } });
+      }
+      case 'initBuyStarsRequest':
+      case 'initGiftPremiumRequest': {
+        if (f.initError) return send(200, { error: f.initError });
+        const stars = params.method === 'initBuyStarsRequest';
+        const amountTon = stars ? (Number(f.prices.stars1000) * Number(params.quantity)) / 1000 : Number(f.prices.premium[params.months]);
+        const id = `req_${++reqSeq}`;
+        requests.set(id, { product: stars ? 'stars' : 'premium', amountNano: toNano(amountTon.toFixed(9)) });
+        return send(200, { req_id: id, myself: false, to_bot: false, amount: amountTon.toFixed(4).replace(/0+$/, '').replace(/\.$/, ''), item_title: stars ? `${params.quantity} Telegram Stars` : `Telegram Premium for ${params.months} months`, content: '<div/>', button: '<button/>' });
+      }
+      case 'getBuyStarsLink':
+      case 'getGiftPremiumLink': {
+        if (f.mode === 'need_verify') return send(200, { need_verify: true, ok: false });
+        const r = requests.get(params.id);
+        if (!r) return send(200, { error: 'Request not found' });
+        const payload = beginCell().storeUint(0, 32).storeStringTail(`${r.product === 'stars' ? 'Telegram Stars purchase' : 'Telegram Premium gift'}. Ref#${params.id}`).endCell().toBoc().toString('base64');
+        const tx = { validUntil: f.nowSec() + 300, messages: [{ address: FRAGMENT_ADDRESS.toString({ bounceable: true }), amount: r.amountNano.toString(), payload }] };
+        return send(200, { ok: true, transaction: f.linkOverride ? f.linkOverride(tx) : tx, confirm_method: 'confirmReq', confirm_params: { id: params.id } });
+      }
+      default:
+        return send(200, { error: 'Unknown method' });
+    }
+  });
+  f.url = await listen(server);
+  return f;
+}
+
+export interface FakeToncenter {
+  url: string;
+  chain: Blockchain;
+  treasury: SandboxContract<TreasuryContract>;
+  /** every external message received by sendBoc (base64) */
+  received: string[];
+  /** executed wallet transactions by normalised message hash (hex) */
+  executed: Map<string, Transaction>;
+  /** 'ok': execute and answer; 'hang': execute, never answer; 'drop': hold (never execute), answer 500; 'fail500': execute, answer 500 */
+  sendMode: 'ok' | 'hang' | 'drop' | 'fail500';
+  /** lookups answer 503 while true */
+  indexDown: boolean;
+  onSend: (() => void) | null;
+  /** messages held back (drop mode), to execute later */
+  held: Message[];
+  execute(m: Message): Promise<Transaction | null>;
+  fund(address: Address, ton: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startFakeToncenter(nowSec: () => number): Promise<FakeToncenter> {
+  const chain = await Blockchain.create();
+  chain.now = nowSec();
+  const treasury = await chain.treasury('treasury', { balance: toNano('1000000') });
+  const t: FakeToncenter = {
+    url: '',
+    chain,
+    treasury,
+    received: [],
+    executed: new Map(),
+    sendMode: 'ok',
+    indexDown: false,
+    onSend: null,
+    held: [],
+    async execute(m: Message) {
+      chain.now = nowSec();
+      try {
+        const r = await chain.sendMessage(m);
+        const tx = r.transactions[0];
+        t.executed.set(normalisedHash(m).toString('hex'), tx);
+        return tx;
+      } catch {
+        return null; // the wallet did not accept it (bad signature, seqno, expired): no transaction
+      }
+    },
+    async fund(address: Address, ton: string) {
+      chain.now = nowSec();
+      await treasury.send({ to: address, value: toNano(ton), bounce: false });
+    },
+    close: async () => close(server),
+  };
+  const server = http.createServer(async (req, res) => {
+    const body = await readBody(req);
+    const url = new URL(req.url!, 'http://x');
+    const send = (status: number, b: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(b));
+    };
+    if (url.pathname === '/api/v2/getWalletInformation') {
+      const c = await chain.getContract(Address.parse(url.searchParams.get('address')!));
+      const state = c.accountState?.type;
+      let seqno: number | undefined;
+      if (state === 'active') seqno = Number((await c.get('seqno')).stackReader.readBigNumber());
+      return send(200, { ok: true, result: { wallet: state === 'active', balance: c.balance.toString(), account_state: state === 'active' ? 'active' : 'uninitialized', ...(seqno === undefined ? {} : { seqno, wallet_type: 'wallet v4 r2' }) } });
+    }
+    if (url.pathname === '/api/v2/sendBoc' && req.method === 'POST') {
+      const { boc } = JSON.parse(body);
+      t.received.push(boc);
+      const m = loadMessage(Cell.fromBase64(boc).beginParse());
+      t.onSend?.();
+      if (t.sendMode === 'drop') {
+        t.held.push(m);
+        return send(500, { ok: false, error: 'timeout', code: 500 });
+      }
+      const tx = await t.execute(m);
+      if (t.sendMode === 'hang') return;
+      if (t.sendMode === 'fail500') return send(500, { ok: false, error: 'timeout', code: 500 });
+      if (!tx) return send(500, { ok: false, error: 'LITE_SERVER_UNKNOWN: cannot apply external message to current state', code: 500 });
+      return send(200, { ok: true, result: { '@type': 'ok' } });
+    }
+    if (url.pathname === '/api/v3/transactionsByMessage') {
+      if (t.indexDown) return send(503, { error: 'index unavailable' });
+      const tx = t.executed.get(String(url.searchParams.get('msg_hash')));
+      if (!tx) return send(200, { transactions: [], address_book: {} });
+      return send(200, { transactions: [txJson(tx)], address_book: {} });
+    }
+    send(404, { ok: false, error: 'not found' });
+  });
+  t.url = await listen(server);
+  return t;
+}
+
+/** A sandbox transaction in toncenter v3's JSON shape (the fields the adapter reads). */
+function txJson(tx: Transaction) {
+  const d = tx.description;
+  if (d.type !== 'generic') throw new Error('unexpected transaction type');
+  return {
+    hash: tx.hash().toString('base64'),
+    lt: tx.lt.toString(),
+    now: tx.now,
+    description: {
+      type: 'ord',
+      aborted: d.aborted,
+      compute_ph: d.computePhase.type === 'vm' ? { success: d.computePhase.success, exit_code: d.computePhase.exitCode } : { skipped: true },
+      action: d.actionPhase ? { success: d.actionPhase.success, result_code: d.actionPhase.resultCode } : undefined,
+    },
+    out_msgs: [...tx.outMessages.values()].map((m) => ({
+      destination: m.info.dest instanceof Address ? m.info.dest.toRawString().toUpperCase() : '',
+      value: m.info.type === 'internal' ? m.info.value.coins.toString() : '0',
+    })),
+  };
+}
+
+export async function startFakeRate(usd = '3.00'): Promise<{ url: string; usd: string; close(): Promise<void> }> {
+  const r = { url: '', usd, close: async () => close(server) };
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(`{"the-open-network":{"usd":${r.usd}}}`);
+  });
+  r.url = `${await listen(server)}/api/v3/simple/price?ids=the-open-network&vs_currencies=usd`;
+  return r;
+}
+
+export async function newMnemonic(): Promise<string[]> {
+  return mnemonicNew(24);
+}
