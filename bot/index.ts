@@ -22,6 +22,7 @@ import { ordersFeature } from './features/orders.js';
 import { ownerFeature } from './features/owner.js';
 import { startFeature } from './features/start.js';
 import { unhandledFeature } from './features/unhandled.js';
+import { syncCommands } from './commands.js';
 import { rememberOperatorLanguage } from './operator-language.js';
 import { SqliteStorage } from './storage.js';
 import { textsFor } from './texts/index.js';
@@ -66,6 +67,8 @@ export function createBot(token: string, input: BotDeps): Bot<BotContext> {
     // Alerts reach operators without a user action: their chat's language is remembered when they act.
     if (ctx.isOperator && ctx.chat) rememberOperatorLanguage(deps, ctx.chat.id, ctx.from?.language_code);
     await next();
+    // After the update (a /start may have linked the account): the sender's command menu follows their role.
+    await syncCommands(ctx);
   });
   root.use(
     session<SessionData, BotContext>({
@@ -104,29 +107,3 @@ export function createBot(token: string, input: BotDeps): Bot<BotContext> {
   root.use(unhandledFeature());
   return bot;
 }
-
-/** The command menus shown by Telegram clients, per language. */
-export const COMMANDS = {
-  en: [
-    { command: 'balance', description: 'Balances' },
-    { command: 'order', description: 'New order' },
-    { command: 'orders', description: 'Recent orders' },
-    { command: 'app', description: 'Open the dashboard' },
-    { command: 'topup', description: 'How to top up (owner)' },
-    { command: 'apikey', description: 'API key (owner)' },
-    { command: 'webhook', description: 'Webhook (owner)' },
-    { command: 'cancel', description: 'Cancel the current action' },
-    { command: 'help', description: 'Help' },
-  ],
-  ru: [
-    { command: 'balance', description: 'Балансы' },
-    { command: 'order', description: 'Новый заказ' },
-    { command: 'orders', description: 'Последние заказы' },
-    { command: 'app', description: 'Открыть кабинет' },
-    { command: 'topup', description: 'Как пополнить (владелец)' },
-    { command: 'apikey', description: 'API-ключ (владелец)' },
-    { command: 'webhook', description: 'Вебхук (владелец)' },
-    { command: 'cancel', description: 'Отменить текущее действие' },
-    { command: 'help', description: 'Справка' },
-  ],
-};

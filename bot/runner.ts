@@ -10,7 +10,9 @@ import type { BotContext } from './context.js';
 import { setAppMenuButton } from './features/app.js';
 import { sendAlert } from './features/operator.js';
 import { notifyOrderOutcome, notifyTopupCredited } from './features/notifications.js';
-import { COMMANDS, createBot } from './index.js';
+import { setDefaultCommands, setOperatorCommands } from './commands.js';
+import { createBot } from './index.js';
+import { operatorLanguage } from './operator-language.js';
 
 export interface BotHandle {
   bot: Bot<BotContext>;
@@ -80,8 +82,9 @@ export function startBot(
             rememberBotUsername(deps, me.username);
             deps.log.info({ username: me.username }, 'bot polling');
             try {
-              await bot.api.setMyCommands(COMMANDS.en);
-              await bot.api.setMyCommands(COMMANDS.ru, { language_code: 'ru' });
+              await setDefaultCommands(bot.api);
+              const operators = config.ADMIN_CHAT_IDS.map((id) => ({ chatId: Number(id), lang: operatorLanguage(deps, Number(id)) }));
+              await setOperatorCommands(bot.api, deps, operators);
             } catch (err) {
               deps.log.warn({ err }, 'bot commands not set');
             }

@@ -10,6 +10,9 @@ export async function notifyOrderOutcome(api: Api, env: BotDeps, e: OrderOutcome
   const chats = partnerChats(env.deps, e.partnerId);
   if (!chats.length) return;
   const o = orderInfo(getOwnOrder(env.deps, e.partnerId, e.orderId));
+  // One message per outcome: a failure that was refunded is told once, by its failure message (which
+  // says why and that the money is back); the separate refund event then adds nothing.
+  if (e.event === 'order.refunded' && (o.status === 'failed' || o.status === 'canceled')) return;
   await Promise.all(
     chats.map(async ({ chatId, language }) => {
       const t = textsOf(language);

@@ -1,6 +1,6 @@
 import { ruPlural } from '../../src/domain/labels.js';
 import type { Texts } from './en.js';
-import { esc, shortTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
+import { code, esc, shortTime, tonTransferLink, zonedTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
 
 /** Все русские тексты бота. */
 
@@ -28,9 +28,53 @@ const WEBHOOK_REASONS: Record<string, string> = {
 };
 
 const ROLE: Record<string, string> = { owner: 'владелец', staff: 'сотрудник' };
+
+/** Заказ в двух словах (кнопки). */
+function what(o: OrderInfo): string {
+  if (o.type === 'stars') return `⭐ ${o.quantity}`;
+  if (o.type === 'premium') return `💎 ${o.quantity} мес.`;
+  return `🎁 ${o.gift ?? 'подарок'}`;
+}
+
+const FAILURE_WHY: Record<string, string> = {
+  gift_not_for_sale: 'подарок продали другому покупателю до покупки',
+  gift_reserved: 'подарок раньше забронировал другой покупатель',
+  price_above_cap: 'подарок подорожал выше подтверждённой вами цены; дороже он не покупается',
+  amount_above_cap: 'сумма выше допустимого максимума',
+  invalid_recipient: 'аккаунт получателя не может получать подарки',
+  manual_refund: 'поддержка проверила заказ и вернула деньги',
+  gift_unavailable: 'маркет подарков не ответил вовремя',
+  insufficient_funds: 'поставщик сейчас не смог оплатить покупку (дело не в вашем балансе)',
+};
+
+function failureWhy(o: OrderInfo): string {
+  if (o.type === 'stars') return 'звёзды не удалось доставить';
+  if (o.type === 'premium') return o.status === 'canceled' ? 'поддержка отменила заказ подписки' : 'подписку Premium не удалось доставить';
+  return FAILURE_WHY[o.failureReason ?? ''] ?? 'доставка не удалась';
+}
+
+function failureNext(o: OrderInfo): string {
+  switch (o.failureReason) {
+    case 'gift_not_for_sale':
+    case 'gift_reserved':
+      return 'Выберите другой подарок через /order.';
+    case 'price_above_cap':
+      return 'Можно заказать его снова по сегодняшней цене через /order.';
+    case 'invalid_recipient':
+      return 'Проверьте имя пользователя или выберите другого получателя через /order.';
+    case 'manual_refund':
+      return 'За подробностями обратитесь в поддержку.';
+    default:
+      return 'Можно попробовать снова через /order; если ошибка повторяется, поддержка уже знает.';
+  }
+}
 /** Как называется прерванное действие, по команде, которая его начинает. */
 const ACTIVITY: Record<string, string> = { '/order': 'заказ', '/topup': 'пополнение', '/apikey': 'выпуск API-ключа', '/webhook': 'настройка вебхука', '/deposits': 'обработка поступления' };
-const NETWORK: Record<string, string> = { ton: 'TON', trc20: 'TRC-20', bep20: 'BEP-20' };
+/** Что отправлять и в какой сети, чтобы два адреса в сети TON не путались. */
+function assetLabel(asset: string, network: string): string {
+  if (asset === 'TON') return 'монета TON';
+  return `${asset} (${network === 'ton' ? 'сеть TON' : network === 'trc20' ? 'TRC-20, сеть TRON' : network === 'bep20' ? 'BEP-20, BNB Smart Chain' : network})`;
+}
 
 const months = (m: number) => `${m} ${ruPlural(m, 'месяц', 'месяца', 'месяцев')}`;
 const stars = (n: number) => `${n} ${ruPlural(n, 'звезда', 'звезды', 'звёзд')}`;
@@ -50,7 +94,7 @@ export const ru: Texts = {
         if (role === 'owner') lines.push('/topup — как пополнить баланс', '/apikey — выпустить API-ключ', '/webhook — адрес и секрет вебхука');
         lines.push('/cancel — отменить текущее действие');
       }
-      if (operator) lines.push('', 'Оператор:', '/reviews — заказы на ручной проверке', '/deposits — поступления, не зачисленные автоматически');
+      if (operator) lines.push(...(lines.length ? [''] : []), 'Оператор:', '/reviews — заказы на ручной проверке', '/deposits — поступления, не зачисленные автоматически');
       return lines.join('\n');
     },
     ownerOnly: 'Это может сделать только владелец аккаунта.',
@@ -65,6 +109,21 @@ export const ru: Texts = {
     btnBack: '◀ Назад',
     left: (command: string) => `Незавершённое действие (${ACTIVITY[command] ?? command}) прервано. Чтобы начать заново, отправьте ${command}.`,
     idle: (command: string) => `Незавершённое действие (${ACTIVITY[command] ?? command}) прервано: 30 минут без ответа. Чтобы начать заново, отправьте ${command}.`,
+  },
+  commands: {
+    start: 'Привязать аккаунт по коду приглашения',
+    help: 'Что умеет этот бот',
+    order: 'Новый заказ: звёзды, Premium или подарок',
+    orders: 'Последние заказы',
+    balance: 'Балансы',
+    status: 'Статус заказа: /status <номер заказа>',
+    app: 'Открыть кабинет',
+    topup: 'Пополнить баланс',
+    apikey: 'Выпустить API-ключ',
+    webhook: 'Адрес и секрет вебхука',
+    reviews: 'Заказы на ручной проверке',
+    deposits: 'Поступления, не зачисленные автоматически',
+    cancel: 'Прервать текущее действие',
   },
   balance: (usd: string, ton: string, activated: boolean) =>
     [`Балансы:`, `USD: ${usd} (звёзды, Premium)`, `TON: ${ton} (подарки)`, ...(activated ? [] : ['', 'Аккаунт ещё не активирован: его активирует первое пополнение (/topup).'])].join('\n'),
@@ -144,6 +203,7 @@ export const ru: Texts = {
     title: (page: number) => `Последние заказы (страница ${page}):`,
     none: 'Заказов пока нет.',
     line: (o: OrderInfo) => `${o.order_id} · ${status(o)}\n${o.label} · ${o.partner_price} ${o.currency} · ${shortTime(o.created_at)}`,
+    button: (o: OrderInfo) => `${what(o)} → @${o.recipient.replace(/^@/, '')} · ${shortTime(o.created_at)}`,
     btnPrev: '◀ Новее',
     btnNext: 'Старше ▶',
     details: (o: OrderInfo) =>
@@ -154,20 +214,25 @@ export const ru: Texts = {
         `Цена: ${o.partner_price} ${o.currency}`,
         `Создан: ${shortTime(o.created_at)}`,
         ...(o.completed_at ? [`Выполнен: ${shortTime(o.completed_at)}`] : []),
+        ...(o.giftUrl ? [`Страница подарка: ${o.giftUrl}`] : []),
+        ...(o.status === 'failed' || o.status === 'canceled' ? [`Причина: ${failureWhy(o)}`] : []),
         ...(o.refunded ? ['Деньги возвращены на баланс.'] : []),
       ].join('\n'),
     statusUsage: 'Отправьте /status <номер заказа>, например /status PA-100001, или откройте /orders.',
     notFound: 'Такого заказа нет.',
   },
   notify: {
-    completed: (o: OrderInfo) => `✅ Заказ ${o.order_id} выполнен: ${o.label}.`,
-    failed: (o: OrderInfo) => `❌ Заказ ${o.order_id} не выполнен: ${o.label}.${o.refunded ? ' Деньги возвращены на баланс.' : ''}`,
-    refunded: (o: OrderInfo) => `↩️ Заказ ${o.order_id}: ${o.partner_price} ${o.currency} возвращены на баланс (${o.label}).`,
+    completed: (o: OrderInfo) => `✅ Заказ ${o.order_id} выполнен: ${o.label}.${o.giftUrl ? `\nСтраница подарка: ${o.giftUrl}` : ''}`,
+    failed: (o: OrderInfo) =>
+      o.refunded
+        ? `❌ Заказ ${o.order_id} не выполнен: ${o.label}.\nПричина: ${failureWhy(o)}\n${o.partner_price} ${o.currency} возвращены на баланс. ${failureNext(o)}`
+        : `⏳ Заказ ${o.order_id} не прошёл автоматически: ${o.label}.\nЕго проверяет поддержка; деньги пока не возвращены. Итог придёт сюда.`,
+    refunded: (o: OrderInfo) => `↩️ Заказ ${o.order_id}: ${o.partner_price} ${o.currency} возвращены на баланс (${o.label}).\nПричина: ${failureWhy(o)} ${failureNext(o)}`,
     topupCredited: (amount: string, currency: string) => `💰 Пополнение зачислено: ${amount} ${currency}. Баланс — /balance.`,
   },
   owner: {
     topup: (f: FundingInfo) => {
-      const lines = [`Балансы: USD ${f.balances.USD}, TON ${f.balances.TON}.`, '', 'Как пополнить:'];
+      const lines = [`Балансы: USD ${code(f.balances.USD)}, TON ${code(f.balances.TON)}.`, '', 'Как пополнить:'];
       lines.push('• Баланс USD (звёзды, Premium): отправьте долларовый стейблкоин USDT в сети TON, TRC-20 или BEP-20.');
       lines.push('• Баланс TON (подарки): только монета TON в сети TON, на отдельный адрес.');
       lines.push('');
@@ -182,7 +247,7 @@ export const ru: Texts = {
         return lines.join('\n');
       }
       lines.push('Адреса:');
-      for (const o of f.options) lines.push(`• ${o.asset} в сети ${NETWORK[o.network] ?? o.network}: ${o.address}`);
+      for (const o of f.options) lines.push(`• ${assetLabel(o.asset, o.network)}: ${code(o.address)}`);
       lines.push(
         '',
         'Платёж распознаётся по точной сумме: нажмите кнопку ниже, чтобы получить точную сумму к отправке. Другие токены на эти адреса не зачисляются; неверная сумма или адрес — разбор вручную с поддержкой.',
@@ -193,10 +258,13 @@ export const ru: Texts = {
     askAmount: (currency: string, minimum: string) => `Сколько ${currency}? Отправьте сумму не меньше ${minimum}.`,
     topupRequest: (r: { currency: string; amount_to_send: string; addresses: { network: string; address: string }[]; comment_code?: string; expires_at: string }) =>
       [
-        `Отправьте ровно ${r.amount_to_send} ${r.currency === 'TON' ? 'TON' : 'USDT'} — по этой точной сумме распознаётся ваш платёж.`,
-        ...r.addresses.map((a) => `• ${NETWORK[a.network] ?? a.network}: ${a.address}`),
-        ...(r.comment_code ? [`Комментарий к переводу TON (необязательно): ${r.comment_code}`] : []),
-        `Действует до ${shortTime(r.expires_at)}. Баланс пополнится автоматически, обычно в течение минуты после подтверждения в сети.`,
+        `Отправьте ровно ${code(r.amount_to_send)} ${r.currency === 'TON' ? 'TON' : 'USDT'} — по этой точной сумме распознаётся ваш платёж.`,
+        ...r.addresses.map((a) => `• ${assetLabel(r.currency === 'TON' ? 'TON' : 'USDT', a.network)}: ${code(a.address)}`),
+        ...(r.comment_code ? [`Комментарий к переводу TON (необязательно): ${code(r.comment_code)}`] : []),
+        ...(r.currency === 'TON' && r.addresses[0]
+          ? [`Ссылка для кошелька с суммой и комментарием: ${code(tonTransferLink(r.addresses[0].address, r.amount_to_send, r.comment_code))}`]
+          : []),
+        `Действует до ${zonedTime(r.expires_at)}. Баланс пополнится автоматически, обычно в течение минуты после подтверждения в сети.`,
       ].join('\n'),
     badAmount: (currency: string) =>
       `Это не сумма: отправьте число, например ${currency === 'USD' ? '25 или 25.50 (не больше 2 знаков после точки)' : '12 или 12.5 (не больше 3 знаков после точки)'}.`,

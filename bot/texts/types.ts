@@ -14,6 +14,12 @@ export interface OrderInfo {
   created_at: string;
   completed_at: string | null;
   refunded: boolean;
+  /** A gift order's gift as "Name #num". */
+  gift: string | null;
+  /** A delivered gift's public page (t.me/nft/…). */
+  giftUrl: string | null;
+  /** Why a gift order failed (partner-api.md `failure.reason`). */
+  failureReason: string | null;
 }
 
 export function orderInfo(o: Record<string, unknown>): OrderInfo {
@@ -29,7 +35,14 @@ export function orderInfo(o: Record<string, unknown>): OrderInfo {
     created_at: String(o.created_at),
     completed_at: o.completed_at == null ? null : String(o.completed_at),
     refunded: o.refunded === true,
+    gift: isObj(o.gift) ? `${String(o.gift.name)} #${String(o.gift.num)}` : null,
+    giftUrl: isObj(o.delivery) && typeof o.delivery.nft_public_url === 'string' ? o.delivery.nft_public_url : null,
+    failureReason: isObj(o.failure) && typeof o.failure.reason === 'string' ? o.failure.reason : null,
   };
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
 }
 
 /** An API error as the bot explains it (ApiError's code, detail and extra). */
@@ -59,6 +72,28 @@ export type { DepositView, FundingInfo };
 /** Short time for messages: "2026-03-01 12:00" from the contract's ISO timestamps. */
 export function shortTime(iso: string): string {
   return iso.slice(0, 16).replace('T', ' ');
+}
+
+/**
+ * A contract timestamp with its time zone: "2026-03-01 12:00 UTC" (or "UTC+03:00"). Timestamps without
+ * an offset are the service's local time, which is UTC.
+ */
+export function zonedTime(iso: string): string {
+  const m = /(Z|[+-]\d{2}:\d{2})$/.exec(iso);
+  const zone = !m || m[1] === 'Z' || m[1] === '+00:00' || m[1] === '-00:00' ? 'UTC' : `UTC${m[1]}`;
+  return `${shortTime(iso)} ${zone}`;
+}
+
+/** A TON wallet link for an exact amount (in nanotons) and an optional comment. */
+export function tonTransferLink(address: string, amountTon: string, comment?: string): string {
+  const [whole, frac = ''] = amountTon.split('.');
+  const nano = BigInt(whole) * 1_000_000_000n + BigInt((frac + '000000000').slice(0, 9));
+  return `ton://transfer/${address}?amount=${nano}${comment ? `&text=${encodeURIComponent(comment)}` : ''}`;
+}
+
+/** Tap-to-copy text (parse_mode HTML). */
+export function code(s: string): string {
+  return `<code>${esc(s)}</code>`;
 }
 
 /** Escapes text for parse_mode HTML. */

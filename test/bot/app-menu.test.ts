@@ -35,7 +35,9 @@ describe('the bot opens the Mini App', () => {
     expect(s.body.user).toEqual({ telegram_id: u.id, role: 'staff' });
     // single use
     expect((await signIn(w, url, 'https://dash.example.test')).status).toBe(401);
-    expect(w.tg.callsOf('setMyCommands')[0].payload.commands).toEqual(expect.arrayContaining([expect.objectContaining({ command: 'app' })]));
+    // the linked user's own command menu offers /app
+    const own = await waitFor(() => w!.tg.callsOf('setMyCommands').find((c) => c.payload.scope?.chat_id === u.id), 'the user’s command menu');
+    expect(own.payload.commands).toEqual(expect.arrayContaining([expect.objectContaining({ command: 'app' })]));
   });
 
   it('with an http address: no web_app button (Telegram refuses it), the link only; unlinked users get the explanation', async () => {

@@ -118,16 +118,33 @@ describe('owner commands', () => {
     expect(m.text).toMatch(/TRC-20/);
     expect(m.text).toMatch(/TON coin on the TON network only/);
     expect(m.text).toContain('Minimums: USD 5.00, TON 10.000');
-    // sandbox mode: the fixed demo addresses
-    expect(m.text).toContain('USDT on TRC-20: T');
+    // sandbox mode: the fixed demo addresses, each labelled with its asset and network, tap-to-copy
+    expect(m.parse_mode).toBe('HTML');
+    expect(m.text).toMatch(/• USDT \(TRC-20, TRON network\): <code>T\w+<\/code>/);
+    expect(m.text).toMatch(/• USDT \(TON network\): <code>[\w-]+<\/code>/);
+    expect(m.text).toMatch(/• TON coin: <code>[\w-]+<\/code>/);
+    expect(m.text).not.toMatch(/• TON:/);
     await owner.press(m, button(m, 'Top up USD'));
     await owner.expect('How much USD? Send an amount of at least 5.00');
     await owner.say('3');
     await owner.expect('below the minimum top-up: at least 5.00 USD');
     await owner.say('25');
     const req = await owner.expect('Send exactly');
-    expect(req.text).toMatch(/Send exactly 25\.\d\d USDT/);
-    expect(req.text).toContain('TRC-20');
+    expect(req.text).toMatch(/Send exactly <code>25\.\d\d<\/code> USDT/);
+    expect(req.text).toContain('USDT (TRC-20, TRON network): <code>T');
+    expect(req.text).toMatch(/Valid until \d{4}-\d\d-\d\d \d\d:\d\d UTC\./);
+
+    // TON: a wallet link with the exact amount (nanotons) and the comment code
+    await owner.say('/topup');
+    const m2 = await owner.expectMenu('How to top up');
+    await owner.press(m2, button(m2, 'Top up TON'));
+    await owner.expect('How much TON?');
+    await owner.say('12');
+    const ton = await owner.expect('Send exactly');
+    const amount = /Send exactly <code>(\d+\.\d{3})<\/code> TON/.exec(ton.text)![1];
+    const comment = /Comment for the TON transfer \(optional\): <code>([^<]+)<\/code>/.exec(ton.text)![1];
+    const nano = String(Math.round(Number(amount) * 1000)) + '000000';
+    expect(ton.text).toMatch(new RegExp(`<code>ton://transfer/[\\w-]+\\?amount=${nano}&amp;text=${comment}</code>`));
 
     // a text instead of a button just leaves the offer
     await owner.say('/topup');

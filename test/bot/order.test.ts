@@ -259,7 +259,7 @@ describe('orders list', () => {
     expect(page2.text).toContain(ids[0]);
     expect(page2.text).toContain(ids[1]);
     expect(() => button(page2, 'Older')).toThrow();
-    await chat.press(page2, button(page2, ids[0]));
+    await chat.press(page2, button(page2, '⭐ 50 → @user_0x'));
     const details = await chat.expect(`Order ${ids[0]}`);
     expect(details.text).toContain('Status: in progress');
     expect(details.text).toContain('50 звёзд Telegram для @user_0x');

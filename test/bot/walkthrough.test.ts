@@ -234,3 +234,187 @@ describe('bug 5: no button outlives its conversation', () => {
     expect(withButtons(chat)).toEqual([]);
   });
 });
+
+describe('clumsy steps of /order and /topup', () => {
+  it('when a username is wrong again and again, then it may be corrected as often as needed; Back returns to the previous step', async () => {
+    const p = await w.t.newPartner();
+    const chat = await linked(p, 'staff');
+    await chat.say('/order');
+    const products = await chat.expectMenu('What would you like to order?');
+    expect(() => button(products, 'Back')).toThrow(); // the first step has none
+    await chat.press(products, button(products, 'Stars'));
+    const amounts = await chat.expectMenu('How many stars?');
+    await chat.press(amounts, button(amounts, /^100$/));
+    const prompt = await chat.expectMenu('Send the recipient');
+    for (let i = 0; i < 5; i++) {
+      await chat.say(`@ghost_${i}abc`);
+      await chat.expect('No such Telegram user');
+    }
+    // Back from the recipient goes to the amount, Back from there to the product
+    await chat.press(current(prompt), button(current(prompt), 'Back'));
+    const amounts2 = await chat.expectMenu('How many stars?');
+    expect(current(prompt).deleted).toBe(true);
+    await chat.press(amounts2, button(amounts2, 'Back'));
+    const products2 = await chat.expectMenu('What would you like to order?');
+    await chat.press(products2, button(products2, 'Premium'));
+    const terms = await chat.expectMenu('Premium for how long?');
+    await chat.press(terms, button(terms, '12 months'));
+    await chat.expect('Send the recipient');
+    await chat.say('sam_user');
+    const confirm = await chat.expectMenu('Please check the order');
+    expect(confirm.text).toContain('Premium for 12 months for @sam_user');
+    // Back from the confirmation asks for the recipient again
+    await chat.press(confirm, button(confirm, 'Back'));
+    await chat.expectMenu('Send the recipient');
+    await chat.say('tom_user');
+    const confirm2 = await chat.expectMenu('Please check the order');
+    expect(confirm2.text).toContain('for @tom_user');
+    await chat.press(confirm2, button(confirm2, 'Confirm'));
+    await chat.expect('accepted');
+    expect((await p.call('GET', '/orders')).body.items).toHaveLength(1);
+    expect(withButtons(chat)).toEqual([]);
+  });
+
+  it('gift pages: Back to the collections; what the balance cannot pay is marked', async () => {
+    const p = await w.t.newPartner({ ton: '600.000' });
+    const chat = await linked(p, 'staff');
+    const page = await openGifts(chat, 0); // Plush Pepe: from about 580 TON
+    expect(page.text).toMatch(/— 5\d\d\.\d{3} TON\n/);
+    expect(page.text).toMatch(/— 6\d\d\.\d{3} TON 🔒/);
+    expect(page.text).toContain('🔒 above your TON balance (600.000 TON)');
+    await chat.press(page, button(page, 'Back'));
+    const cols = await chat.expectMenu('Choose a collection');
+    await chat.press(cols, cols.buttons[4][0].callback_data!);
+    const cakes = await chat.expectMenu('Homemade Cake: gifts from the cheapest');
+    expect(cakes.text).not.toContain('🔒');
+    await chat.say('/cancel');
+    await chat.expect('Cancelled.');
+  });
+
+  it('when the gift price moves up before ✅, then buying at the new price is offered', async () => {
+    const p = await w.t.newPartner();
+    const chat = await linked(p, 'staff');
+    const page = await openGifts(chat, 4);
+    const first = page.buttons[0][0];
+    await chat.press(page, first.callback_data!);
+    await chat.expect('Send the recipient');
+    await chat.say('uma_user');
+    const confirm = await chat.expectMenu('Please check the order');
+    const gift = first.callback_data!.split(':gg:')[1];
+    const was = /Price: (\d+\.\d{3}) TON/.exec(confirm.text)![1];
+    expect((await w.t.admin('PUT', `/sandbox/gifts/${gift}`, { price_ton: '9.000' })).status).toBe(200);
+    await chat.press(confirm, button(confirm, 'Confirm'));
+    const offer = await chat.expectMenu('went up from');
+    expect(offer.text).toContain(`The price of this gift went up from ${was} to`);
+    expect(offer.text).toContain('Nothing was debited.');
+    const now = /Price: (\d+\.\d{3}) TON/.exec(offer.text)![1];
+    expect(Number(now)).toBeGreaterThan(Number(was));
+    await chat.press(offer, button(offer, 'Buy at the new price'));
+    await chat.expect('accepted');
+    const orders = (await p.call('GET', '/orders')).body.items;
+    expect(orders).toHaveLength(1);
+    expect(orders[0].partner_price).toBe(now);
+    expect(withButtons(chat)).toEqual([]);
+  });
+
+  it('when the operator switches a product off, then /order does not offer it', async () => {
+    const p = await w.t.newPartner();
+    const chat = await linked(p, 'staff');
+    expect((await w.t.admin('PUT', '/settings', { products: { premium: { enabled: false } } })).status).toBe(200);
+    try {
+      await chat.say('/order');
+      const products = await chat.expectMenu('What would you like to order?');
+      expect(products.buttons[0].map((b) => b.text)).toEqual(['⭐ Stars', '🎁 Gift']);
+      await chat.say('/cancel');
+      await chat.expect('Cancelled.');
+    } finally {
+      await w.t.admin('PUT', '/settings', { products: { premium: { enabled: true } } });
+    }
+  });
+
+  it('/topup: Back from the amount returns to the currencies', async () => {
+    const p = await w.t.newPartner();
+    const owner = await linked(p, 'owner');
+    await owner.say('/topup');
+    const menu = await owner.expectMenu('How to top up');
+    await owner.press(menu, button(menu, 'TON'));
+    const ask = await owner.expectMenu('How much TON?');
+    await owner.press(ask, button(ask, 'Back'));
+    const again = await owner.expectMenu('How to top up');
+    await owner.press(again, button(again, 'USD'));
+    await owner.expect('How much USD?');
+    await owner.say('30');
+    await owner.expect('Send exactly');
+    expect(withButtons(owner)).toEqual([]);
+  });
+});
+
+describe('command menus per scope', () => {
+  const scoped = (chatId: number) => w.tg.callsOf('setMyCommands').filter((c) => c.payload.scope?.chat_id === chatId);
+  const names = (c: { payload: Record<string, any> }) => (c.payload.commands as { command: string }[]).map((x) => x.command);
+
+  it('strangers, staff, owners and operators each see only their commands, in their language', async () => {
+    const defaults = w.tg.callsOf('setMyCommands').filter((c) => !c.payload.scope);
+    expect(defaults.map(names)).toEqual([
+      ['start', 'help'],
+      ['start', 'help'],
+    ]);
+    expect(defaults[1].payload.language_code).toBe('ru');
+    expect(defaults[1].payload.commands[0].description).toBe('Привязать аккаунт по коду приглашения');
+    // the operators' chats got theirs at start-up
+    expect(names(scoped(OPERATOR.id)[0])).toEqual(['reviews', 'deposits', 'cancel', 'help']);
+
+    const p = await w.t.newPartner();
+    const staff = await linked(p, 'staff', 'ru');
+    const owner = await linked(p, 'owner');
+    await settle(w);
+    const staffMenu = scoped(staff.user.id).at(-1)!;
+    expect(staffMenu.payload.scope).toEqual({ type: 'chat', chat_id: staff.user.id });
+    expect(names(staffMenu)).toEqual(['order', 'orders', 'balance', 'status', 'app', 'cancel', 'help']);
+    expect(staffMenu.payload.commands[0].description).toBe('Новый заказ: звёзды, Premium или подарок');
+    expect(names(scoped(owner.user.id).at(-1)!)).toEqual(['order', 'orders', 'balance', 'status', 'app', 'topup', 'apikey', 'webhook', 'cancel', 'help']);
+    // set once: more messages do not set it again
+    await owner.say('/balance');
+    await owner.expect('Balances:');
+    await settle(w);
+    expect(scoped(owner.user.id)).toHaveLength(1);
+
+    // the operator's /help has no empty first line
+    const op = w.chat(OPERATOR);
+    await op.say('/help');
+    const help = await op.expect('/reviews');
+    expect(help.text.startsWith('Operator:')).toBe(true);
+  });
+});
+
+describe('what orders tell their people', () => {
+  it('a refunded failure is one message with the reason in words and the next step; /orders buttons name product, recipient and time; a delivered gift links its page', async () => {
+    const p = await w.t.newPartner();
+    const owner = await linked(p, 'owner');
+    const failed = (await p.order('stars', { quantity: 50, recipient: 'failstars_ann' })).body.order_id as string;
+    for (let i = 0; i < 20 && !owner.all.some((m) => m.text.includes(failed)); i++) await w.t.advance(5);
+    await settle(w);
+    const about = owner.all.filter((m) => m.text.includes(failed));
+    expect(about).toHaveLength(1);
+    expect(about[0].text).toContain(`❌ Order ${failed} failed: 50 звёзд Telegram для @failstars_ann.`);
+    expect(about[0].text).toContain('Why: the stars could not be delivered');
+    expect(about[0].text).toContain('returned to the balance. You can try again with /order');
+
+    const col = (await p.call('GET', '/nft/collections')).body.items[4].collection;
+    const g = (await p.call('GET', `/nft/gifts?collection=${col}`)).body.items[0];
+    const giftOrder = (await p.order('nft', { gift: g.gift, recipient: 'vera_user', max_price: g.partner_price })).body.order_id as string;
+    for (let i = 0; i < 30 && !owner.all.some((m) => m.text.includes(`Order ${giftOrder} completed`)); i++) await w.t.advance(5);
+    const done = owner.all.find((m) => m.text.includes(`Order ${giftOrder} completed`))!;
+    expect(done.text).toContain(`Gift page: https://t.me/nft/${g.gift}`);
+
+    await owner.say('/orders');
+    const list = await owner.expectMenu('Recent orders (page 1)');
+    const labels = list.buttons.flat().map((b) => b.text);
+    expect(labels[0]).toMatch(new RegExp(`^🎁 ${g.name} #${g.num} → @vera_user · \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d$`));
+    expect(labels[1]).toMatch(/^⭐ 50 → @failstars_ann · /);
+    expect(labels.join(' ')).not.toMatch(/pa_|PA-/);
+    await owner.press(list, button(list, '🎁'));
+    const details = await owner.expect(`Order ${giftOrder}`);
+    expect(details.text).toContain(`Gift page: https://t.me/nft/${g.gift}`);
+  });
+});
