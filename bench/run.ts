@@ -13,6 +13,7 @@ const READ_ROUNDS = 3;
 const BIG_ROUNDS = 5;
 import Database from 'better-sqlite3';
 import { seedOrders } from './seed.js';
+import { metricsOverhead, snapshotDuringCreate } from './ops.js';
 
 /**
  * npm run bench: the order path against the machine's own limit.
@@ -116,6 +117,9 @@ async function main() {
   svc.proc.kill('SIGTERM');
   await new Promise((r) => svc.proc.once('exit', r));
 
+  // --- metrics on against metrics off ------------------------------------------------------------------
+  const metrics = await metricsOverhead(dir);
+
   // --- a database of 1,000,000 orders ------------------------------------------------------------------
   let bigResults: Record<string, number> | null = null;
   if (big) {
@@ -154,6 +158,8 @@ async function main() {
     }
     add(await load('service: GET /orders deep page (1M orders)', sBig.base, sides[1].auth, () => ({ method: 'GET', path: `/api/partner/v1/orders?limit=50&cursor=${deepCursor}` }), slice));
     add(await load('service: GET /orders?status=failed (1M orders)', sBig.base, sides[1].auth, () => ({ method: 'GET', path: '/api/partner/v1/orders?limit=50&status=failed' }), slice));
+    // creation while `npm run backup` snapshots the 1M-order database
+    const snap = await snapshotDuringCreate(sBig, sides[1].auth, bigDb, path.join(dir, 'backup', 'big-snapshot.db'));
     for (const side of sides) {
       side.svc.proc.kill('SIGTERM');
       await new Promise((r) => side.svc.proc.once('exit', r));
@@ -164,7 +170,13 @@ async function main() {
       seed_seconds: seedSeconds,
       create_slowdown_pct: 100 - ratio('service: create order'),
       list_vs_small_pct: ratio('service: GET /orders page'),
+      snapshot_seconds: snap.snapshotSeconds,
+      create_before_snapshot_rps: snap.beforeRps,
+      create_during_snapshot_rps: snap.duringRps,
+      create_after_snapshot_rps: snap.afterRps,
+      create_slowdown_during_snapshot_pct: snap.slowdownPct,
     };
+    console.log(`backup of the 1M-order database: ${snap.backupOutput}`);
   }
 
   // --- report -----------------------------------------------------------------------------------------
@@ -184,6 +196,10 @@ async function main() {
     webhooks_delivered: delivered,
     webhook_bad_signatures: badSignature,
     service_rss_mb: rss,
+    metrics_on_create_pct_of_off: metrics.ratioPct,
+    metrics_rounds_pct: metrics.roundsPct.map((x) => Math.round(x * 10) / 10),
+    metrics_cpu_us_per_order: metrics.cpuUsPerOrder,
+    metrics_on_rate_by_cpu_pct: metrics.cpuRatioPct,
     big: bigResults,
   };
   const line = (r: Result) => `| ${r.name.padEnd(46)} | ${r.rps.toFixed(0).padStart(8)} | ${r.p50.toFixed(2).padStart(7)} | ${r.p99.toFixed(2).padStart(7)} | ${String(r.errors).padStart(6)} |`;
@@ -195,8 +211,10 @@ async function main() {
 create order: ${summary.create_pct_of_limit.toFixed(0)} % of the machine's limit (deliveries due and not yet run at the end: ${backlog.jobs}, the oldest ${backlog.oldestSeconds.toFixed(1)} s overdue) (target ≥ 50 %: ${check(summary.create_pct_of_limit >= 50)}), p99 ${create.p99.toFixed(1)} ms (target ≤ 20 ms: ${check(create.p99 <= 20)})
 replay: ${summary.replay_pct_of_bare_post.toFixed(0)} % of a bare route parsing the same body (${summary.replay_pct_of_bare_get.toFixed(0)} % of the bare GET); read: ${summary.read_pct_of_bare.toFixed(0)} %, GET /me: ${summary.me_pct_of_bare.toFixed(0)} % of the bare GET; medians of ${READ_ROUNDS} alternating rounds (target ≥ 70 %: ${check(Math.min(summary.replay_pct_of_bare_post, summary.read_pct_of_bare, summary.me_pct_of_bare) >= 70)})
 webhooks: ${delivered} signed order.completed in ${webhookSeconds.toFixed(2)} s = ${webhooksPerSecond.toFixed(0)}/s (target ≥ 1000/s: ${check(webhooksPerSecond >= 1000)}), bad signatures ${badSignature}
-service RSS after the run: ${rss.toFixed(0)} MB (target < 200 MB: ${check(rss < 200)})${bigResults ? `
-1,000,000 orders: creation ${bigResults.create_slowdown_pct.toFixed(1)} % slower than on a small database (target < 10 %: ${check(bigResults.create_slowdown_pct < 10)}), GET /orders at ${bigResults.list_vs_small_pct.toFixed(0)} % of the small-database rate (as fast: ${check(bigResults.list_vs_small_pct >= 90)}); medians of ${BIG_ROUNDS} alternating rounds (seeded in ${bigResults.seed_seconds.toFixed(0)} s)` : ''}
+service RSS after the run: ${rss.toFixed(0)} MB (target < 200 MB: ${check(rss < 200)})
+metrics on: create at ${metrics.ratioPct.toFixed(1)} % of the rate with metrics off (median of ${metrics.roundsPct.length} alternating rounds: ${metrics.roundsPct.map((x) => x.toFixed(1)).join(', ')} %) (target ≥ 97 %: ${check(metrics.ratioPct >= 97)}); service CPU per order ${metrics.cpuUsPerOrder.off.toFixed(0)} µs off, ${metrics.cpuUsPerOrder.on.toFixed(0)} µs on: the rate it allows is ${metrics.cpuRatioPct.toFixed(1)} %${bigResults ? `
+1,000,000 orders: creation ${bigResults.create_slowdown_pct.toFixed(1)} % slower than on a small database (target < 10 %: ${check(bigResults.create_slowdown_pct < 10)}), GET /orders at ${bigResults.list_vs_small_pct.toFixed(0)} % of the small-database rate (as fast: ${check(bigResults.list_vs_small_pct >= 90)}); medians of ${BIG_ROUNDS} alternating rounds (seeded in ${bigResults.seed_seconds.toFixed(0)} s)
+during a snapshot of the 1M-order database (${bigResults.snapshot_seconds.toFixed(1)} s): create ${bigResults.create_during_snapshot_rps.toFixed(0)}/s against ${bigResults.create_before_snapshot_rps.toFixed(0)}/s before and ${bigResults.create_after_snapshot_rps.toFixed(0)}/s after: ${bigResults.create_slowdown_during_snapshot_pct.toFixed(1)} % lower (target ≤ 20 %: ${check(bigResults.create_slowdown_during_snapshot_pct <= 20)})` : ''}
 `);
   fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
   fs.writeFileSync(path.join(ROOT, 'bench/results/latest.json'), JSON.stringify({ at: new Date().toISOString(), summary, results: results.map(({ latencies: _l, ...r }) => r) }, null, 2));

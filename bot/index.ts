@@ -43,7 +43,19 @@ export function createBot(token: string, input: BotDeps): Bot<BotContext> {
   const { deps, config } = env;
   const bot = new Bot<BotContext>(token, env.apiRoot ? { client: { apiRoot: env.apiRoot } } : {});
 
+  // bot_updates_total{outcome} (src/ops/metrics.ts): the boundary below marks the updates that failed.
+  const failedUpdates = new WeakSet<object>();
+  bot.use(async (ctx, next) => {
+    let ok = false;
+    try {
+      await next();
+      ok = !failedUpdates.has(ctx.update);
+    } finally {
+      deps.bus.emit('ops', { kind: 'bot_update', ok });
+    }
+  });
   const onError = async (err: BotError<BotContext>) => {
+    failedUpdates.add(err.ctx.update);
     deps.log.error({ err: err.error, update_id: err.ctx.update.update_id }, 'bot update failed');
     const ctx = err.ctx;
     try {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import ipaddr from 'ipaddr.js';
 import { topupEnvShape } from './config-topups.js';
+import { opsEnvShape } from './config-ops.js';
 import { appEnvShape } from './config-app.js';
 import { bool01, csv, httpUrl, int, optionalString } from './config-fields.js';
 
@@ -56,6 +57,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Chain watchers of automatic top-ups (src/config-topups.ts). */
   ...topupEnvShape,
+  /** Metrics, drain, backups (src/config-ops.ts). */
+  ...opsEnvShape,
   /** The Mini App (src/config-app.ts). */
   ...appEnvShape,
 });

@@ -5,6 +5,8 @@ import { seedDemo } from './app/demo.js';
 import { createLogger } from './log.js';
 import { createService } from './service.js';
 import { startBot } from '../bot/runner.js';
+import { startMetricsServer } from './ops/ops-routes.js';
+import { startBackupSchedule } from './ops/backup-schedule.js';
 
 /** Entry point: config → database and services → listen → (bot) → signals. */
 async function main(): Promise<void> {
@@ -48,6 +50,9 @@ async function main(): Promise<void> {
   await svc.app.listen({ port: config.PORT, host: config.HOST });
   log.info({ url: config.publicBaseUrl }, 'listening');
   const bot = config.TELEGRAM_BOT_TOKEN ? startBot(svc, config) : null;
+  const metricsServer = svc.ops.metrics && config.METRICS_PORT !== undefined ? await startMetricsServer(svc.ops.metrics, config.METRICS_HOST, config.METRICS_PORT) : null;
+  if (metricsServer) log.info({ host: config.METRICS_HOST, port: metricsServer.port }, 'metrics listening');
+  const backups = config.BACKUP_DIR ? startBackupSchedule(config, log) : null;
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -57,6 +62,11 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 9_000);
     force.unref();
     try {
+      // /readyz answers 503 draining from now on; with SHUTDOWN_DRAIN_SECONDS the API keeps serving that long
+      svc.ops.readiness.beginDrain();
+      if (config.SHUTDOWN_DRAIN_SECONDS > 0) await new Promise((r) => setTimeout(r, config.SHUTDOWN_DRAIN_SECONDS * 1000));
+      backups?.stop();
+      await metricsServer?.close();
       await bot?.stop();
       await svc.close();
       process.exit(0);

@@ -29,6 +29,7 @@ import { kvGet, kvSet } from './store/kv-repo.js';
 import { SandboxUpstream } from './suppliers/sandbox/sandbox-upstream.js';
 import { Scheduler } from './workers/scheduler.js';
 import type { Logger } from './log.js';
+import { openOps, type Ops } from './ops/wiring.js';
 
 /**
  * The composition root: opens the database, builds every service and the HTTP app, and wires the job
@@ -44,6 +45,8 @@ export interface Service {
   /** The gift catalog and its cache, shared by the API and the bot. */
   catalog: GiftCatalog;
   adminToken: string | undefined;
+  /** Metrics, readiness, storage health, scheduled backups (src/ops/wiring.ts). */
+  ops: Ops;
   close(): Promise<void>;
 }
 
@@ -69,6 +72,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   const sandbox = new SandboxUpstream(db, clock, config.publicBaseUrl);
   const bus = new EventBus();
   bus.setMaxListeners(50);
+  const ops = openOps({ db, bus, clock, config, log, realNow });
   let scheduler: Scheduler | null = null;
   const deps: Deps = {
     db,
@@ -76,7 +80,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     config,
     ids: opts.ids ?? cryptoIds,
     log,
-    suppliers: sandbox,
+    suppliers: ops.instrumentSuppliers(sandbox),
     sandbox,
     secrets: SecretBox.fromConfig(config.SECRET_ENCRYPTION_KEY, config.DATABASE_PATH),
     settings: new SettingsStore(db),
@@ -119,10 +123,13 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     ],
     adminExtra: [inviteRoutes(deps), topupRoutes(deps), ...(config.UPSTREAM === 'sandbox' ? [sandboxRoutes(deps, sandbox, scheduler), sandboxDepositRoutes(deps)] : [])],
     ready: () => ready,
+    ops: ops.httpInstallers,
+    observeError: (e) => ops.storage.report(e),
   });
   await app.ready();
   if (opts.startWorkers !== false) scheduler.start();
   ready = true;
+  ops.started();
 
   let closed = false;
   return {
@@ -134,12 +141,15 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     keys,
     catalog,
     adminToken,
+    ops,
     async close() {
       if (closed) return;
       closed = true;
+      ops.readiness.beginDrain();
       await app.close();
       await scheduler!.stop();
       await dispatcher.close();
+      await ops.close();
       db.$client.close();
     },
   };

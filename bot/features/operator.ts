@@ -106,6 +106,10 @@ export function alertMessage(env: BotDeps, t: Texts, a: Alert): { text: string; 
       return { text: t.operator.webhookGaveUp(a.orderId, a.partnerId, a.event, a.reason) };
     case 'unmatched_deposit':
       return { text: t.operator.unmatchedDeposit(a.depositId, a.amount, a.asset, a.network, a.reason), depositId: a.depositId };
+    case 'storage_unavailable':
+      return { text: t.operator.storageDown(a.reason, a.detail) };
+    case 'storage_recovered':
+      return { text: t.operator.storageUp(a.reason, a.downSeconds) };
     default: {
       // a kind this bot does not know yet: still tell the operators
       const other = a as { kind: string };

@@ -295,6 +295,9 @@ export const en = {
       `📭 Webhook ${event} for order ${orderId} of partner #${partnerId} was given up: ${reason}.`,
     unmatchedDeposit: (depositId: string, amount: string, asset: string, network: string, reason: string) =>
       `💰 Deposit ${depositId} of ${amount} ${asset} on ${network} was not credited automatically: ${reason}. Credit it to a partner or close it with a note.`,
+    storageDown: (reason: string, detail: string) =>
+      `🛑 Storage unavailable (${reason}): new orders and every other write answer 503 storage_unavailable; reads keep working. ${detail}`,
+    storageUp: (reason: string, seconds: number) => `✅ Storage available again after ${seconds} s (${reason}): writes are accepted.`,
     other: (kind: string, details: string) => `⚠️ Alert ${kind}: ${details}`,
     btnDeliver: '✅ Deliver',
     btnRefund: '↩️ Refund',

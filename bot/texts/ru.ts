@@ -299,6 +299,9 @@ export const ru: Texts = {
       `📭 Вебхук ${event} по заказу ${orderId} партнёра №${partnerId} не доставлен, попытки прекращены: ${reason}.`,
     unmatchedDeposit: (depositId: string, amount: string, asset: string, network: string, reason: string) =>
       `💰 Поступление ${depositId} на ${amount} ${asset} в сети ${network} не зачислено автоматически: ${reason}. Зачислите его партнёру или закройте с пометкой.`,
+    storageDown: (reason: string, detail: string) =>
+      `🛑 Хранилище недоступно (${reason}): новые заказы и все записи получают 503 storage_unavailable; чтение работает. ${detail}`,
+    storageUp: (reason: string, seconds: number) => `✅ Хранилище снова доступно через ${seconds} с (${reason}): записи принимаются.`,
     other: (kind: string, details: string) => `⚠️ Оповещение ${kind}: ${details}`,
     btnDeliver: '✅ Доставлен',
     btnRefund: '↩️ Вернуть деньги',

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { OpsEvent } from '../ops/ops-events.js';
 
 /**
  * In-process notifications raised after a transaction commits: order outcomes for the partner's chat
@@ -9,7 +10,9 @@ export type Alert =
   | { kind: 'review'; orderId: string; partnerId: number; stage: string }
   | { kind: 'order_failure'; orderId: string; partnerId: number; reason: string }
   | { kind: 'webhook_gave_up'; webhookId: string; orderId: string; partnerId: number; event: string; reason: string }
-  | { kind: 'unmatched_deposit'; depositId: string; network: string; asset: string; amount: string; reason: string };
+  | { kind: 'unmatched_deposit'; depositId: string; network: string; asset: string; amount: string; reason: string }
+  | { kind: 'storage_unavailable'; reason: string; detail: string }
+  | { kind: 'storage_recovered'; reason: string; downSeconds: number };
 
 export interface OrderOutcome {
   partnerId: number;
@@ -29,6 +32,8 @@ export interface BusEvents {
   alert: [Alert];
   order: [OrderOutcome];
   topup_credited: [TopupCredited];
+  /** For metrics and the state-change log (src/ops/). */
+  ops: [OpsEvent];
 }
 
 export class EventBus extends EventEmitter<BusEvents> {}

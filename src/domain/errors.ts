@@ -33,6 +33,7 @@ export const ERRORS = {
   route_not_found: spec(404, 'nested', 'No such endpoint.'),
   method_not_allowed: spec(405, 'nested', 'Method not allowed.'),
   internal_error: spec(500, 'nested', 'Internal error. The request may be retried.'),
+  storage_unavailable: spec(503, 'nested', 'Storage is temporarily unavailable: nothing was written. Retry later.'),
   // the Mini App API (README "The Mini App")
   not_linked: spec(403, 'nested', 'This Telegram account is not linked to a partner: open the invite link first.'),
   forbidden: spec(403, 'nested', 'Not allowed.'),

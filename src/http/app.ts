@@ -19,6 +19,10 @@ export interface HttpDeps {
   logger?: boolean | object;
   /** Marks the service as ready for /healthz. */
   ready: () => boolean;
+  /** Operations: request hooks (metrics, request log), /readyz, /metrics (src/ops/); run before the API routes. */
+  ops?: ((app: FastifyInstance) => void)[];
+  /** Sees every request error first (src/store/storage-health.ts). */
+  observeError?: (err: unknown) => void;
 }
 
 /** Builds the Fastify app; never listens (src/main.ts does, tests use inject or listen themselves). */
@@ -31,7 +35,8 @@ export async function buildHttpApp(h: HttpDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   });
-  installErrorHandling(app);
+  installErrorHandling(app, h.observeError);
+  for (const install of h.ops ?? []) install(app);
 
   app.get('/healthz', async (_req, reply) => {
     if (!h.ready()) return reply.code(503).send({ status: 'starting' });

@@ -1,5 +1,9 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ApiError, errorBody, type ErrorCode } from '../domain/errors.js';
+import { classifyStorageError } from '../store/storage-health.js';
+
+/** Seconds a client is asked to wait after 503 storage_unavailable. */
+export const STORAGE_RETRY_AFTER_SECONDS = 5;
 
 /** The one error mechanism: every failure becomes an ApiError and one of the contract's two body formats. */
 export function toApiError(err: unknown): ApiError {
@@ -12,16 +16,20 @@ export function toApiError(err: unknown): ApiError {
     FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
     FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad_request',
   };
+  const fault = classifyStorageError(err);
+  if (fault) return new ApiError('storage_unavailable', undefined, { reason: fault }, { 'Retry-After': String(STORAGE_RETRY_AFTER_SECONDS) });
   const code = fe?.code ? byCode[fe.code] : undefined;
   if (code) return new ApiError(code);
   if (fe && (fe as { statusCode?: number }).statusCode === 400) return new ApiError(fe instanceof SyntaxError ? 'bad_json' : 'bad_request');
   return new ApiError('internal_error');
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+/** `observe` sees every error first (the storage monitor hears of writes that failed outside a transaction). */
+export function installErrorHandling(app: FastifyInstance, observe?: (err: unknown) => void): void {
   app.setErrorHandler((err, req, reply) => {
+    observe?.(err);
     const e = toApiError(err);
-    if (e.status >= 500) req.log.error({ err }, 'request failed');
+    if (e.status >= 500 && e.code !== 'storage_unavailable') req.log.error({ err }, 'request failed');
     reply.code(e.status).headers(e.headers).send(errorBody(e));
   });
   app.setNotFoundHandler((req, reply) => {

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from './schema.js';
+import { reportWriteError } from './storage-health.js';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 /** A transaction handle: drizzle's synchronous better-sqlite3 transaction has the same query API. */
@@ -47,5 +48,11 @@ export function inTx<T>(db: Db, fn: (tx: Tx) => T): T {
     run = db.$client.transaction((f: () => unknown) => f());
     txRunners.set(db.$client, run);
   }
-  return run.immediate(() => fn(db as unknown as Tx)) as T;
+  try {
+    return run.immediate(() => fn(db as unknown as Tx)) as T;
+  } catch (e) {
+    // a full disk, an I/O error, a read-only file, busy past the timeout: the storage monitor hears of it
+    reportWriteError(db.$client, e);
+    throw e;
+  }
 }

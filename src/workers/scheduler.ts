@@ -1,6 +1,7 @@
 import type { ServiceClock } from '../clock.js';
 import type { Db } from '../store/db.js';
 import { dueJobs, earliestJob, getJob, retryJob, type JobRow } from '../store/jobs-repo.js';
+import { reportWriteError } from '../store/storage-health.js';
 import type { Logger } from '../log.js';
 
 /**
@@ -100,6 +101,7 @@ export class Scheduler {
       }
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);
+      reportWriteError(this.db.$client, e); // a storage fault outside a transaction reaches the monitor too
       this.log.warn({ job: { kind: job.kind, ref: job.ref, attempts: job.attempts }, err: msg }, 'job failed; will retry');
       try {
         retryJob(this.db, job.jobId, this.clock.now() + failureBackoffMs(job.attempts), msg);

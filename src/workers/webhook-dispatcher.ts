@@ -76,6 +76,8 @@ export class WebhookDispatcher {
       });
       if (delay === null) completeJob(tx, job.jobId);
       else scheduleJob(tx, job.kind, job.ref, now + delay, now);
+      const status = ok ? 'delivered' : delay === null ? 'failed' : 'pending';
+      after(() => deps.bus.emit('ops', { kind: 'webhook_state', webhookId: d.webhookId, orderId: d.orderId, partnerId: d.partnerId, event: d.event, status, attempt, outcome: ok ? 'delivered' : delay === null ? 'gave_up' : 'failed_attempt', detail: error }));
       if (!ok && delay === null)
         after(() => deps.bus.emit('alert', { kind: 'webhook_gave_up', webhookId: d.webhookId, orderId: d.orderId, partnerId: d.partnerId, event: d.event, reason: error ?? 'failed' }));
     }, { background: true });
@@ -89,6 +91,7 @@ export class WebhookDispatcher {
       refuseDelivery(tx, d.webhookId, reason, now);
       if (hostToBlock) blockHost(tx, hostToBlock, reason, now);
       completeJob(tx, job.jobId);
+      after(() => deps.bus.emit('ops', { kind: 'webhook_state', webhookId: d.webhookId, orderId: d.orderId, partnerId: d.partnerId, event: d.event, status: 'failed', attempt: d.attempts, outcome: 'refused', detail: reason }));
       after(() => deps.bus.emit('alert', { kind: 'webhook_gave_up', webhookId: d.webhookId, orderId: d.orderId, partnerId: d.partnerId, event: d.event, reason }));
     });
   }

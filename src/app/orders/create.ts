@@ -133,5 +133,6 @@ function persistOrder(tx: Tx, deps: Deps, after: AfterCommit, n: NewOrder): Orde
   scheduleJob(tx, ORDER_JOB, orderId, now + first.afterMs, now);
   insertBoundIdem(tx, partnerId, orderKey.key, orderKey.fingerprint, orderId, now);
   after(() => deps.wake());
+  after(() => deps.bus.emit('ops', { kind: 'order_created', orderId, partnerId, type: kind.type, status: 'processing' }));
   return order;
 }

@@ -49,6 +49,8 @@ export function applyTransition(
     const data = event === 'order.refunded' ? refundData(updated, refundReason(updated.type, on)) : webhookOrderData(updated);
     recordEvent(tx, deps, after, { partnerId: updated.partnerId, orderId: updated.orderId, event, data, orderWebhookUrl: updated.webhookUrl });
   }
+  const reason = updated.failureReason ?? null;
+  after(() => deps.bus.emit('ops', { kind: 'order_state', orderId: updated.orderId, partnerId: updated.partnerId, type: updated.type, from: order.status, to: updated.status, refunded: Boolean(tr.refund), reason, createdAt: updated.createdAt, at: now }));
   if (tr.review === 'start')
     after(() => deps.bus.emit('alert', { kind: 'review', orderId: updated.orderId, partnerId: updated.partnerId, stage: String(set.reviewStage) }));
   return updated;

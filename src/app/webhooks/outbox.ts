@@ -29,6 +29,7 @@ export function recordEvent(
     insertDelivery(tx, { webhookId, eventId, partnerId: args.partnerId, orderId: args.orderId, event: args.event, url, now });
     scheduleJob(tx, WEBHOOK_JOB, webhookId, now, now);
     after(() => deps.wake());
+    after(() => deps.bus.emit('ops', { kind: 'webhook_state', webhookId, orderId: args.orderId, partnerId: args.partnerId, event: args.event, status: 'pending', attempt: 0, outcome: 'created' }));
   }
   after(() => deps.bus.emit('order', { partnerId: args.partnerId, orderId: args.orderId, event: args.event }));
 }

@@ -1,0 +1,189 @@
+import client from 'prom-client';
+import type { Db } from '../store/db.js';
+import type { EventBus } from '../app/event-bus.js';
+import type { ServiceClock } from '../clock.js';
+import { FastCounter, FastHistogram } from './fast-metrics.js';
+import { FINAL_STATUSES, type OpsEvent } from './ops-events.js';
+
+/**
+ * The service's Prometheus metrics (prom-client), in a registry of their own.
+ *
+ * Counters follow the `ops` events on the bus (raised after each commit, so they count what is durable);
+ * gauges that describe the database (due jobs, pending webhook deliveries, unmatched deposits, ledger
+ * totals, storage) are read at scrape time with indexed queries. Labels are bounded sets only (route
+ * template, method, status, order type, job kind, outcome, currency): never an order id, a username or a
+ * partner.
+ */
+export interface ServiceMetrics {
+  registry: client.Registry;
+  /** Called once per answered request (src/ops/request-hooks.ts). */
+  observeRequest(route: string, method: string, status: number, seconds: number): void;
+  /** Stops listening to the bus. */
+  close(): void;
+}
+
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Creation to outcome: seconds (sandbox Stars) up to the year of a deferred Premium order. */
+const FINAL_BUCKETS = [1, 5, 15, 30, 60, 300, 900, 3600, 6 * 3600, 86_400, 7 * 86_400, 30 * 86_400, 365 * 86_400];
+
+export interface MetricsSources {
+  db: Db;
+  bus: EventBus;
+  clock: ServiceClock;
+  /** 1 while the database takes writes (src/store/storage-health.ts). */
+  storageAvailable(): boolean;
+}
+
+export function createMetrics(src: MetricsSources): ServiceMetrics {
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry });
+  const reg = [registry];
+
+  // the metrics updated per request and per order (src/ops/fast-metrics.ts says why not prom-client's own)
+  const http = new FastHistogram('http_request_duration_seconds', 'HTTP requests by route template, method and status code, with their duration', ['route', 'method', 'status'], DURATION_BUCKETS, registry);
+  // One child per label set, found by a string key.
+  const children = new Map<string, { observe(v: number): void }>();
+
+  const byType = (name: string, help: string) => new FastCounter(name, help, ['type'], registry);
+  const created = byType('orders_created_total', 'Orders created, by type');
+  const completed = byType('orders_completed_total', 'Orders completed, by type');
+  const failed = byType('orders_failed_total', 'Orders failed (or canceled), by type');
+  const refunded = byType('orders_refunded_total', 'Orders refunded, by type');
+  const toFinal = new FastHistogram('order_time_to_final_seconds', "Time from an order's creation to its final state, by type and final status (service clock)", ['type', 'status'], FINAL_BUCKETS, registry);
+  const webhookAttempts = new FastCounter(
+    'webhook_attempts_total',
+    'Webhook delivery attempts by outcome (delivered, failed_attempt, gave_up; refused: address refused before sending)',
+    ['outcome'],
+    registry,
+  );
+  const supplierErrors = new FastCounter('supplier_call_errors_total', 'Supplier calls that threw, by product', ['product'], registry);
+  const botUpdates = new FastCounter('bot_updates_total', 'Bot updates by outcome (handled, failed)', ['outcome'], registry);
+
+  const $ = src.db.$client;
+  const dueJobs = $.prepare('select kind, count(*) n, min(run_at) oldest from jobs where run_at <= ? group by kind');
+  const deliveries = $.prepare("select (select count(*) from webhook_deliveries where status = 'pending') pending, (select count(*) from webhook_deliveries where status = 'failed') failed");
+  const unmatched = $.prepare("select count(*) n from deposits where status = 'unmatched'");
+  const balances = $.prepare('select currency, sum(balance) total from accounts group by currency');
+  /** Minor units per currency unit (cents, milli-TON). */
+  const unit: Record<string, number> = { USD: 100, TON: 1000 };
+
+  let dueCache: { kind: string; n: number; oldest: number }[] = [];
+  // The due-jobs pair is read once per scrape by the first of the two gauges.
+  const readDue = () => {
+    try {
+      dueCache = dueJobs.all(src.clock.now()) as typeof dueCache;
+    } catch {
+      dueCache = [];
+    }
+    return dueCache;
+  };
+  new client.Gauge({
+    name: 'jobs_due',
+    help: 'Jobs due now and not yet run, by kind',
+    labelNames: ['kind'] as const,
+    registers: reg,
+    collect() {
+      this.reset();
+      for (const r of readDue()) this.set({ kind: r.kind }, r.n);
+    },
+  });
+  new client.Gauge({
+    name: 'jobs_oldest_due_age_seconds',
+    help: 'Age of the oldest due job, by kind (service clock)',
+    labelNames: ['kind'] as const,
+    registers: reg,
+    collect() {
+      this.reset();
+      const now = src.clock.now();
+      for (const r of dueCache) this.set({ kind: r.kind }, Math.max(0, (now - r.oldest) / 1000));
+    },
+  });
+  new client.Gauge({
+    name: 'webhook_deliveries',
+    help: 'Webhook deliveries pending, and given up (failed)',
+    labelNames: ['status'] as const,
+    registers: reg,
+    collect() {
+      const r = safe(() => deliveries.get() as { pending: number; failed: number });
+      if (!r) return;
+      this.set({ status: 'pending' }, r.pending);
+      this.set({ status: 'failed' }, r.failed);
+    },
+  });
+  new client.Gauge({
+    name: 'deposits_unmatched',
+    help: 'Chain deposits waiting for an operator (unmatched)',
+    registers: reg,
+    collect() {
+      const r = safe(() => unmatched.get() as { n: number });
+      if (r) this.set(r.n);
+    },
+  });
+  new client.Gauge({
+    name: 'ledger_balance_total',
+    help: 'Sum of all partners\' balances per currency, in currency units (read at scrape time)',
+    labelNames: ['currency'] as const,
+    registers: reg,
+    collect() {
+      const rows = safe(() => balances.all() as { currency: string; total: number }[]);
+      for (const r of rows ?? []) this.set({ currency: r.currency }, r.total / (unit[r.currency] ?? 1));
+    },
+  });
+  new client.Gauge({
+    name: 'storage_available',
+    help: '1 while the database takes writes, 0 during a storage fault (disk full, I/O error, read-only, busy)',
+    registers: reg,
+    collect() {
+      this.set(src.storageAvailable() ? 1 : 0);
+    },
+  });
+
+  const onOps = (e: OpsEvent) => {
+    switch (e.kind) {
+      case 'order_created':
+        created.inc(e.type);
+        return;
+      case 'order_state':
+        if (e.to === 'completed') completed.inc(e.type);
+        else if (e.to === 'failed' || e.to === 'canceled') failed.inc(e.type);
+        if (e.refunded) refunded.inc(e.type);
+        if (FINAL_STATUSES.has(e.to) && !FINAL_STATUSES.has(e.from)) toFinal.observe([e.type, e.to], Math.max(0, (e.at - e.createdAt) / 1000));
+        return;
+      case 'webhook_state':
+        if (e.outcome !== 'created') webhookAttempts.inc(e.outcome);
+        return;
+      case 'supplier_error':
+        supplierErrors.inc(e.product);
+        return;
+      case 'bot_update':
+        botUpdates.inc(e.ok ? 'handled' : 'failed');
+        return;
+    }
+  };
+  src.bus.on('ops', onOps);
+
+  return {
+    registry,
+    observeRequest(route, method, status, seconds) {
+      const key = `${method} ${status} ${route}`;
+      let child = children.get(key);
+      if (!child) {
+        child = http.child(route, method, String(status));
+        children.set(key, child);
+      }
+      child.observe(seconds);
+    },
+    close() {
+      src.bus.off('ops', onOps);
+    },
+  };
+}
+
+/** A gauge read that fails (a storage fault) leaves the gauge as it was rather than failing the scrape. */
+function safe<T>(fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch {
+    return undefined;
+  }
+}

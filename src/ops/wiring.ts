@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import type { EventBus } from '../app/event-bus.js';
+import type { ServiceClock } from '../clock.js';
+import type { Config } from '../config.js';
+import { MIGRATIONS_FOLDER, type Db } from '../store/db.js';
+import { StorageHealth } from '../store/storage-health.js';
+import type { Suppliers } from '../suppliers/types.js';
+import type { Logger } from '../log.js';
+import { createMetrics, type ServiceMetrics } from './metrics.js';
+import { metricsRoute, readyzRoute } from './ops-routes.js';
+import { Readiness } from './readiness.js';
+import { installRequestHooks } from './request-hooks.js';
+import { logStateChanges } from './state-log.js';
+import { countSupplierErrors } from './supplier-errors.js';
+
+/**
+ * The operations side of one service instance, built by src/service.ts: storage health, readiness,
+ * metrics (when METRICS_PORT or METRICS_TOKEN is set), the request and state-change log lines.
+ */
+export interface Ops {
+  storage: StorageHealth;
+  readiness: Readiness;
+  metrics: ServiceMetrics | null;
+  httpInstallers: ((app: FastifyInstance) => void)[];
+  instrumentSuppliers(s: Suppliers): Suppliers;
+  started(): void;
+  close(): Promise<void>;
+}
+
+const INFO_LEVELS = new Set(['trace', 'debug', 'info']);
+
+export function openOps(p: { db: Db; bus: EventBus; clock: ServiceClock; config: Config; log: Logger; realNow: () => number }): Ops {
+  const { db, bus, clock, config, log } = p;
+  const storage = new StorageHealth(db.$client, bus, log, p.realNow);
+  const readiness = new Readiness(db.$client, storage, MIGRATIONS_FOLDER);
+  const metricsOn = config.METRICS_PORT !== undefined || config.METRICS_TOKEN !== undefined;
+  const metrics = metricsOn ? createMetrics({ db, bus, clock, storageAvailable: () => storage.available() }) : null;
+  const logInfo = INFO_LEVELS.has(config.LOG_LEVEL);
+  const stopStateLog = logInfo ? logStateChanges(bus, log) : () => {};
+  const httpInstallers: ((app: FastifyInstance) => void)[] = [
+    (app) => installRequestHooks(app, { metrics, log: logInfo ? log : null }),
+    readyzRoute(readiness),
+  ];
+  if (metrics && config.METRICS_TOKEN) httpInstallers.push(metricsRoute(metrics, config.METRICS_TOKEN));
+  return {
+    storage,
+    readiness,
+    metrics,
+    httpInstallers,
+    instrumentSuppliers: (s) => (metrics ? countSupplierErrors(s, bus) : s),
+    started: () => readiness.markStarted(),
+    async close() {
+      stopStateLog();
+      metrics?.close();
+      storage.close();
+    },
+  };
+}

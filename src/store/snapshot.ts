@@ -1,0 +1,112 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import type { Deps } from '../app/deps.js';
+import { ledgerCheck } from '../app/ledger.js';
+import * as schema from './schema.js';
+
+/**
+ * Backups of the SQLite database.
+ *
+ * Method: `VACUUM INTO` on a connection of its own (the backup CLI's process, or a child process of the
+ * service for scheduled snapshots), not the online backup API from the serving connection. Why:
+ * - VACUUM INTO reads the whole database in ONE read transaction: the copy is the database exactly as it
+ *   was when the snapshot began (every order acknowledged before that is in it), and in WAL mode a reader
+ *   never blocks the service's writers, so orders keep being taken while it runs;
+ * - it runs outside the service's event loop: the online backup API (better-sqlite3's `db.backup()`) copies
+ *   its pages on the serving thread between requests, and run from another connection it restarts whenever
+ *   the service writes, which under a steady order flow it always does;
+ * - the copy comes out compacted, in one file with no -wal beside it.
+ * Cost: while it reads, the WAL cannot be checkpointed past its snapshot, so the -wal file grows for the
+ * duration (it is reset afterwards).
+ *
+ * Every copy is checked before it is given its name: `PRAGMA integrity_check` and the ledger check of
+ * operator-api.md (GET /ledger/check), then fsync and an atomic rename into place.
+ */
+export interface SnapshotReport {
+  file: string;
+  bytes: number;
+  orders: number;
+  /** When the snapshot's read began (epoch ms, real time): everything committed before is in it. */
+  startedAt: number;
+  seconds: number;
+}
+
+export class BackupCheckFailed extends Error {}
+
+export function snapshotDatabase(sourcePath: string, dest: string, now: () => number = Date.now): SnapshotReport {
+  const target = path.resolve(dest);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const tmp = `${target}.tmp-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+  const src = new Database(sourcePath, { fileMustExist: true });
+  const startedAt = now();
+  try {
+    src.pragma('busy_timeout = 5000');
+    src.prepare('VACUUM INTO ?').run(tmp);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  } finally {
+    src.close();
+  }
+  try {
+    const check = checkDatabaseFile(tmp);
+    fsyncPath(tmp);
+    fs.renameSync(tmp, target);
+    fsyncPath(path.dirname(target));
+    return { file: target, bytes: fs.statSync(target).size, orders: check.orders, startedAt, seconds: (now() - startedAt) / 1000 };
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+export interface FileCheck {
+  orders: number;
+  ledger: { ok: boolean; problems: Record<string, unknown>[] };
+}
+
+/** integrity_check and the ledger check of one database file; throws BackupCheckFailed when either fails. */
+export function checkDatabaseFile(file: string): FileCheck {
+  const conn = new Database(file, { fileMustExist: true });
+  try {
+    const rows = conn.pragma('integrity_check') as { integrity_check: string }[];
+    if (rows.length !== 1 || rows[0].integrity_check !== 'ok')
+      throw new BackupCheckFailed(`integrity_check failed: ${rows.slice(0, 5).map((r) => r.integrity_check).join('; ')}`);
+    // The ledger check reads only the database (src/app/ledger.ts).
+    const ledger = ledgerCheck({ db: drizzle(conn, { schema }) } as unknown as Deps);
+    if (!ledger.ok) throw new BackupCheckFailed(`ledger check failed: ${JSON.stringify(ledger.problems.slice(0, 5))}`);
+    const orders = (conn.prepare('select count(*) n from orders').get() as { n: number }).n;
+    return { orders, ledger };
+  } finally {
+    conn.close();
+  }
+}
+
+/** fsync of a file or a folder (a rename is durable once its folder is synced). */
+export function fsyncPath(p: string): void {
+  const fd = fs.openSync(p, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Snapshot files of BACKUP_DIR, oldest first (names sort by time). */
+export const SNAPSHOT_PREFIX = 'service-';
+export function listSnapshots(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.startsWith(SNAPSHOT_PREFIX) && f.endsWith('.db'))
+    .sort()
+    .map((f) => path.join(dir, f));
+}
+
+/** service-20261123T221500.123Z.db (UTC, sorts by time) */
+export function snapshotName(at: number): string {
+  return `${SNAPSHOT_PREFIX}${new Date(at).toISOString().replace(/[-:]/g, '')}.db`;
+}

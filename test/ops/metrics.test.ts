@@ -1,0 +1,120 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startMetricsServer } from '../../src/ops/ops-routes.js';
+import { startReceiver, startService, stopService, type TestService } from '../helpers.js';
+
+const TOKEN = 'metrics_token_0123456789abcdef';
+
+/** The value of one sample line `name{labels} value` of a Prometheus text page (undefined when absent). */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+let t: TestService | undefined;
+let closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of closers) await c();
+  closers = [];
+  await stopService(t);
+  t = undefined;
+});
+
+async function scrape(svc: TestService): Promise<string> {
+  const r = await svc.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+  expect(r.statusCode).toBe(200);
+  expect(r.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
+  return r.body;
+}
+
+describe('GET /metrics', () => {
+  it('is not on the main port without METRICS_TOKEN (404 route_not_found), and metrics are off', async () => {
+    t = await startService();
+    const r = await t.app.inject({ method: 'GET', url: '/metrics' });
+    expect(r.statusCode).toBe(404);
+    expect(JSON.parse(r.body)).toMatchObject({ detail: { code: 'route_not_found' } });
+    expect(t.ops.metrics).toBeNull();
+  });
+
+  it('with METRICS_TOKEN needs the bearer token: 401 unauthorized (nested) without or with a wrong one', async () => {
+    t = await startService({ METRICS_TOKEN: TOKEN });
+    for (const headers of [{}, { authorization: 'Bearer wrong_token_0123456789abcdef' }, { authorization: TOKEN }]) {
+      const r = await t.app.inject({ method: 'GET', url: '/metrics', headers });
+      expect(r.statusCode).toBe(401);
+      expect(JSON.parse(r.body)).toMatchObject({ detail: { code: 'unauthorized' } });
+    }
+    expect(await scrape(t)).toContain('# TYPE http_request_duration_seconds histogram');
+  });
+
+  it('counts requests, orders by outcome, time to the final state, webhooks, jobs, supplier errors and ledger totals, with no ids as labels', async () => {
+    let now = Date.parse('2026-03-01T12:00:00Z');
+    t = await startService({ METRICS_TOKEN: TOKEN }, { realNow: () => now });
+    const rx = await startReceiver();
+    closers.push(() => rx.close());
+    const p = await t.newPartner({ usd: '500.00', webhookUrl: rx.url });
+    const ok = await p.order('stars', { quantity: 100, recipient: '@metrics_user' });
+    const bad = await p.order('stars', { quantity: 100, recipient: '@failstars_metrics' });
+    expect(ok.status).toBe(200);
+    expect(bad.status).toBe(200);
+    let text = await scrape(t);
+    expect(sample(text, 'orders_created_total{type="stars"}')).toBe(2);
+    // both orders wait for their delivery job: due only after the sandbox delay
+    expect(sample(text, 'jobs_due{kind="order.process"}')).toBeUndefined();
+    now += 5_000;
+    // now due and not run (the job poller is off in this harness): counted, with their age
+    text = await scrape(t);
+    expect(sample(text, 'jobs_due{kind="order.process"}')).toBe(2);
+    expect(sample(text, 'jobs_oldest_due_age_seconds{kind="order.process"}')).toBe(2);
+    await t.scheduler.settle();
+    text = await scrape(t);
+    expect(sample(text, 'orders_completed_total{type="stars"}')).toBe(1);
+    expect(sample(text, 'orders_failed_total{type="stars"}')).toBe(1);
+    expect(sample(text, 'orders_refunded_total{type="stars"}')).toBe(1);
+    expect(sample(text, 'order_time_to_final_seconds_count{type="stars",status="completed"}')).toBe(1);
+    expect(sample(text, 'order_time_to_final_seconds_sum{type="stars",status="completed"}')).toBe(5);
+    expect(sample(text, 'order_time_to_final_seconds_count{type="stars",status="failed"}')).toBe(1);
+    // webhooks: the completed, failed and refunded events were delivered to the receiver in the same run
+    expect(rx.requests.length).toBe(3);
+    expect(sample(text, 'webhook_attempts_total{outcome="delivered"}')).toBe(3);
+    expect(sample(text, 'webhook_deliveries{status="pending"}')).toBe(0);
+    expect(sample(text, 'webhook_deliveries{status="failed"}')).toBe(0);
+    expect(sample(text, 'jobs_due{kind="order.process"}')).toBeUndefined();
+    // requests by route template, method and status
+    expect(sample(text, 'http_request_duration_seconds_count{route="/api/partner/v1/orders",method="POST",status="200"}')).toBe(2);
+    // ledger totals: 500.00 − 1.58 (one star order kept; the failed one refunded) and 1000.000 TON
+    const usd = sample(text, 'ledger_balance_total{currency="USD"}')!;
+    const me = await p.call('GET', '/me');
+    expect(usd).toBeCloseTo(Number(me.body.balances.USD), 2);
+    expect(sample(text, 'ledger_balance_total{currency="TON"}')).toBe(1000);
+    expect(sample(text, 'deposits_unmatched')).toBe(0);
+    expect(sample(text, 'storage_available')).toBe(1);
+    // a supplier call that throws is counted by product
+    await t.admin('PUT', '/sandbox/faults', { resolver_error: true });
+    const r = await p.order('stars', { quantity: 100, recipient: '@metrics_user' });
+    expect(r.status).toBe(502);
+    text = await scrape(t);
+    expect(sample(text, 'supplier_call_errors_total{product="resolver"}')).toBe(1);
+    expect(sample(text, 'http_request_duration_seconds_count{route="/api/partner/v1/orders",method="POST",status="502"}')).toBe(1);
+    // no high-cardinality labels: no order id, username, partner id or name anywhere in the page
+    for (const s of [ok.body.order_id, bad.body.order_id, 'metrics_user', 'failstars_metrics', 'Test partner', p.key.slice(0, 12)]) expect(text).not.toContain(s);
+    expect(text).not.toMatch(/[{,](partner|partner_id|order_id|username|recipient)="/);
+    // an unknown URL is one label value, not the URL
+    await t.app.inject({ method: 'GET', url: '/no/such/path/12345' });
+    text = await scrape(t);
+    expect(sample(text, 'http_request_duration_seconds_count{route="unmatched",method="GET",status="404"}')).toBe(1);
+    expect(text).not.toContain('12345');
+  });
+
+  it('METRICS_PORT: a listener of its own answers GET /metrics without a token, 404 otherwise', async () => {
+    t = await startService({ METRICS_PORT: '9' });
+    expect(t.ops.metrics).not.toBeNull();
+    const s = await startMetricsServer(t.ops.metrics!, '127.0.0.1', 0);
+    closers.push(() => s.close());
+    const r = await fetch(`http://127.0.0.1:${s.port}/metrics`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+    expect(await r.text()).toContain('# TYPE orders_created_total counter');
+    expect((await fetch(`http://127.0.0.1:${s.port}/`)).status).toBe(404);
+    // and not on the main port (no METRICS_TOKEN)
+    expect((await t.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,43 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The real service process (`tsx src/main.ts`) for the operations tests: environment scrubbed of ours. */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+const OURS = /^(PORT|HOST|DATABASE_PATH|METRICS_|BACKUP_|SHUTDOWN_|LOG_LEVEL|TELEGRAM_|ADMIN_|WEBHOOK_|SANDBOX_)/;
+
+export function startProcess(cwd: string, vars: Record<string, string>) {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !OURS.test(k)) env[k] = v;
+  Object.assign(env, { HOST: '127.0.0.1', ...vars });
+  const child = spawn(TSX, [path.join(ROOT, 'src/main.ts')], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (c) => (out += c));
+  child.stderr.on('data', (c) => (out += c));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const base = `http://127.0.0.1:${vars.PORT}`;
+  return {
+    child,
+    base,
+    exited,
+    output: () => out,
+    /** Waits until /readyz answers 200 (the process is started and migrated). */
+    async ready(timeoutMs = 60_000): Promise<void> {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        if (child.exitCode !== null) throw new Error(`the service exited: ${out}`);
+        try {
+          if ((await fetch(`${base}/readyz`)).status === 200) return;
+        } catch {
+          /* not listening yet */
+        }
+        if (Date.now() > until) throw new Error(`not ready in time: ${out}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
+  };
+}
