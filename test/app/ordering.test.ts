@@ -208,6 +208,32 @@ describe('Mini App API: gift search over the whole market', () => {
     expect(new Set(seen).size).toBe(150);
   });
 
+  it('pages the whole market in either order without repeats, also across equal prices; a price change shows at once', async () => {
+    const { t, staff } = await w.start();
+    // two gifts of different collections at one price
+    const a = (await staff.call('GET', '/gifts?collection=SignetRing&limit=1')).body.items[0];
+    const b = (await staff.call('GET', '/gifts?collection=LootBag&limit=1')).body.items[0];
+    expect((await t.admin('PUT', `/sandbox/gifts/${a.gift}`, { price_ton: '30.000' })).status).toBe(200);
+    expect((await t.admin('PUT', `/sandbox/gifts/${b.gift}`, { price_ton: '30.000' })).status).toBe(200);
+    for (const sort of ['price_asc', 'price_desc']) {
+      const seen: string[] = [];
+      const prices: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const r: any = await staff.call('GET', `/gifts?sort=${sort}&limit=50${cursor ? `&cursor=${cursor}` : ''}`);
+        seen.push(...r.body.items.map((g: any) => g.gift));
+        prices.push(...r.body.items.map((g: any) => Number(g.price_ton)));
+        cursor = r.body.next_cursor;
+      } while (cursor);
+      expect(seen).toHaveLength(750);
+      expect(new Set(seen).size).toBe(750);
+      expect(prices).toEqual([...prices].sort((x, y) => (sort === 'price_asc' ? x - y : y - x)));
+      const i = seen.indexOf(a.gift);
+      const j = seen.indexOf(b.gift);
+      expect(Math.abs(i - j)).toBe(1);
+    }
+  });
+
   it('a sold gift leaves the grid; bad queries are 4xx', async () => {
     const { t, staff } = await w.start();
     const g = (await staff.call('GET', '/gifts?collection=DurovsCap&limit=1')).body.items[0];

@@ -47,3 +47,21 @@ export function newKey(): string {
   crypto.getRandomValues(a);
   return Array.from(a, (b) => b.toString(16).padStart(2, '0')).join('');
 }
+
+/**
+ * Reads the first screen needs, started at boot together with the session check (one round trip instead
+ * of two before the balances show); each is used once, later reads go to the server.
+ */
+const early = new Map<string, Promise<any>>();
+export function prefetch(paths: string[]): void {
+  for (const p of paths) {
+    const r = api('GET', p);
+    r.catch(() => {});
+    early.set(p, r);
+  }
+}
+export function getOnce<T = any>(path: string): Promise<T> {
+  const r = early.get(path);
+  early.delete(path);
+  return r ?? api<T>('GET', path);
+}

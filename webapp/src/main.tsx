@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError } from './api';
+import { api, ApiError, prefetch } from './api';
 import { t } from './i18n';
 import { ApiPage } from './pages/api-page';
 import { HomePage } from './pages/home';
@@ -100,4 +100,6 @@ function App() {
 }
 
 ready();
+// inside Telegram the first screen's reads need nothing but initData: start them with the session check
+if (inTelegram) prefetch(['/balances', '/orders?limit=5']);
 render(<App />, document.getElementById('app')!);

@@ -18,11 +18,32 @@ export const SEARCH_PAGE_MAX = 100;
 const ATTRS = ['model', 'backdrop', 'symbol'] as const;
 const KNOWN = new Set(['collection', ...ATTRS, 'sort', 'number', 'cursor', 'limit']);
 
+/**
+ * The whole market sorted by price ascending, remade only when the catalog cache hands out new listing
+ * arrays (at most once a minute, or when a listing changes): a search then only filters and slices it.
+ */
+let snapshot: { parts: GiftListing[][]; sorted: GiftListing[] } | null = null;
+
 async function allListings(deps: Deps, catalog: GiftCatalog): Promise<GiftListing[]> {
   const cols = await market(() => deps.suppliers.gifts.collections());
-  const out: GiftListing[] = [];
-  for (const c of cols) out.push(...((await catalog.listings(c.collection)) ?? []));
-  return out;
+  const parts: GiftListing[][] = [];
+  for (const c of cols) parts.push((await catalog.listings(c.collection)) ?? []);
+  if (snapshot && snapshot.parts.length === parts.length && snapshot.parts.every((p, i) => p === parts[i])) return snapshot.sorted;
+  const sorted = parts.flat().sort((a, b) => a.priceMilli - b.priceMilli || (a.gift < b.gift ? -1 : a.gift > b.gift ? 1 : 0));
+  snapshot = { parts, sorted };
+  return sorted;
+}
+
+/** A listing's view, made once per listing object and margin (listing objects are replaced when they change). */
+const views = new WeakMap<GiftListing, { margin: number; view: ReturnType<typeof giftItem> & { attributes: GiftListing['attributes'] } }>();
+function viewOf(deps: Deps, g: GiftListing) {
+  const margin = deps.settings.get().margin_bps;
+  let v = views.get(g);
+  if (!v || v.margin !== margin) {
+    v = { margin, view: { ...giftItem(deps, g), attributes: g.attributes } };
+    views.set(g, v);
+  }
+  return v.view;
 }
 
 function one(q: Record<string, unknown>, k: string): string | undefined {
@@ -58,7 +79,8 @@ export async function searchGifts(deps: Deps, catalog: GiftCatalog, q: Record<st
   const all = await allListings(deps, catalog);
   if (collection !== undefined && !all.some((g) => g.collection === collection)) fail('not_found', `No such collection: ${collection}.`);
   const dir = sort === 'price_asc' ? 1 : -1;
-  const cmp = (a: { price: number; gift: string }, b: { price: number; gift: string }) => dir * (a.price - b.price) || (a.gift < b.gift ? -1 : a.gift > b.gift ? 1 : 0);
+  // price, then gift id, both in the chosen direction (so that descending is exactly ascending reversed)
+  const cmp = (a: { price: number; gift: string }, b: { price: number; gift: string }) => dir * (a.price - b.price || (a.gift < b.gift ? -1 : a.gift > b.gift ? 1 : 0));
   const matching = all.filter(
     (g) =>
       g.available &&
@@ -67,13 +89,14 @@ export async function searchGifts(deps: Deps, catalog: GiftCatalog, q: Record<st
       ATTRS.every((a) => attrs[a] === undefined || g.attributes[a].toLowerCase() === attrs[a]) &&
       (number === undefined || String(g.num).startsWith(number)),
   );
-  const rows = matching.map((g) => ({ g, key: { price: g.priceMilli, gift: g.gift } })).sort((a, b) => cmp(a.key, b.key));
+  // `all` is sorted ascending already: descending is its reverse
+  const rows = (dir === 1 ? matching : matching.reverse()).map((g) => ({ g, key: { price: g.priceMilli, gift: g.gift } }));
   const rest = after ? rows.filter((r) => cmp(r.key, after) > 0) : rows;
   const page = rest.slice(0, limit);
   const last = page[page.length - 1];
   return {
     currency: 'TON' as const,
-    items: page.map((r) => ({ ...giftItem(deps, r.g), attributes: r.g.attributes })),
+    items: page.map((r) => viewOf(deps, r.g)),
     count: page.length,
     total: matching.length,
     next_cursor: rest.length > limit && last ? encodeCursor('s', `${sort}|${last.key.price}|${last.key.gift}`) : null,

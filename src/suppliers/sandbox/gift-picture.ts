@@ -63,7 +63,8 @@ export function giftPicture(g: { gift: string; collection: string; num: number; 
   const figure = FIGURES[g.collection] ?? BOX;
   const ring = [0, 1, 2, 3, 4, 5, 6, 7]
     .map((i) => {
-      const a = (i / 8) * Math.PI * 2 + (g.num % 8) * 0.1;
+      // half a step off the axes: the number at the bottom sits between two symbols
+      const a = ((i + 0.5) / 8) * Math.PI * 2;
       const x = (100 + Math.cos(a) * 78).toFixed(1);
       const y = (100 + Math.sin(a) * 78).toFixed(1);
       return `<path transform="translate(${x} ${y})" d="${sym}"/>`;

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
+import { inTelegram, setBack } from '../tg';
 import { t } from '../i18n';
 import type { Nav } from '../main';
 import { ErrorNote, Loading, Row, Section, useLoad, Button } from '../ui';
-import { PriceRows, RecipientInput, useConfirm, useRecipientCheck } from './order';
+import { ConfirmFooter, PriceRows, RecipientInput, useConfirm, useRecipientCheck } from './order';
 
 interface Gift {
   gift: string;
@@ -130,11 +131,18 @@ function GiftDetail({ nav, gift, onBack }: { nav: Nav; gift: Gift; onBack: () =>
   const ok = !!state.check && state.check.enough === true && state.check.available && state.check.recipient.can_receive_gifts !== false;
   const order = checkBody ? { type: 'nft', params: { gift: gift.gift, recipient: recipient.trim(), max_price: maxPrice } } : null;
   const { button, error } = useConfirm(nav, order, ok, `${t.buy} · ${price} TON`);
+  // Telegram's back button closes the detail view, then leads back as before
+  useEffect(() => {
+    setBack(onBack);
+    return () => setBack(nav.back);
+  }, []);
   return (
     <>
-      <Button kind="plain" onClick={onBack}>
-        ← {t.back}
-      </Button>
+      {!inTelegram && (
+        <Button kind="plain" onClick={onBack}>
+          ← {t.back}
+        </Button>
+      )}
       <header class="hero">
         <img class="detail-img" src={gift.image} alt={gift.gift} />
         <h1 data-testid="gift-title">
@@ -162,9 +170,7 @@ function GiftDetail({ nav, gift, onBack }: { nav: Nav; gift: Gift; onBack: () =>
         <Row label={t.maxPrice} value={<span data-testid="max-price">{maxPrice} TON</span>} />
         <PriceRows check={state.check} />
       </Section>
-      {state.check && state.check.enough === false && <p class="bad pad">{t.notEnough}</p>}
-      <ErrorNote error={error} />
-      {button}
+      <ConfirmFooter check={state.check} error={error} button={button} />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { api } from '../api';
+import { getOnce } from '../api';
 import { t } from '../i18n';
 import type { Nav } from '../main';
 import { ErrorNote, Loading, Row, Section, Status, useLoad } from '../ui';
@@ -29,8 +29,8 @@ export function OrderRows(p: { items: any[]; nav: Nav }) {
 
 /** Both balances and the recent orders, refreshed every few seconds (live status). */
 export function HomePage({ nav }: { nav: Nav }) {
-  const bal = useLoad(() => api('GET', '/balances'), [], 5000);
-  const orders = useLoad(() => api('GET', '/orders?limit=5'), [], 5000);
+  const bal = useLoad(() => getOnce('/balances'), [], 5000);
+  const orders = useLoad(() => getOnce('/orders?limit=5'), [], 5000);
   return (
     <>
       <header class="hero">

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, newKey } from '../api';
 import { errorText, t } from '../i18n';
@@ -114,6 +115,17 @@ export function useConfirm(nav: Nav, body: Record<string, unknown> | null, ready
   return { button, error };
 }
 
+/** Under a confirmation: "not enough balance", the refusal of the last attempt, the in-page button (outside Telegram). */
+export function ConfirmFooter(p: { check: Check | null; error: unknown; button: ComponentChildren }) {
+  return (
+    <>
+      {p.check && p.check.enough === false && <p class="bad pad">{t.notEnough}</p>}
+      <ErrorNote error={p.error} />
+      {p.button}
+    </>
+  );
+}
+
 function GoodsForm({ nav, type }: { nav: Nav; type: 'stars' | 'premium' }) {
   const [quantity, setQuantity] = useState(100);
   const [typed, setTyped] = useState('');
@@ -157,9 +169,7 @@ function GoodsForm({ nav, type }: { nav: Nav; type: 'stars' | 'premium' }) {
         </div>
         <PriceRows check={state.check} />
       </Section>
-      {state.check && state.check.enough === false && <p class="bad pad">{t.notEnough}</p>}
-      <ErrorNote error={error} />
-      {button}
+      <ConfirmFooter check={state.check} error={error} button={button} />
     </>
   );
 }
