@@ -126,7 +126,7 @@ describe('when the document describes nullable fields', () => {
       expect(f.enum).toBeUndefined();
     }
     const validate = ajv.compile({ $ref: 'doc#/components/schemas/Order' });
-    const order = { order_id: 'PA-1', type: 'stars', status: 'processing', partner_price: '1.00', currency: 'USD', retail: null, quantity: 50, recipient: 'x', label: 'x', created_at: '2026-03-01T12:00:00.000000', completed_at: null, refunded: false };
+    const order = { order_id: 'PA-1', type: 'stars', status: 'processing', partner_price: '1.00', currency: 'USD', retail: null, quantity: 50, recipient: 'x', label: 'x', created_at: '2026-03-01T12:00:00.000000', completed_at: null, refunded: false, client_reference: null };
     expect(validate(order)).toBe(true);
     expect(validate({ ...order, retail: 5 })).toBe(false);
   });
@@ -140,12 +140,18 @@ describe('when errors carry extra fields or a Retry-After header', () => {
       ResolverError: ['resolver_error', ['code', 'detail', 'retry_after']],
       BadQuantityError: ['bad_quantity', ['code', 'detail', 'min', 'max']],
       BadWebhookUrlError: ['bad_webhook_url', ['code', 'detail', 'reason']],
+      ValidationError: ['validation_error', ['code', 'detail']],
     };
     for (const [name, [code, required]] of Object.entries(typed)) {
       expect(schema(name).properties.code, name).toEqual({ type: 'string', enum: [code] });
       expect(schema(name).required, name).toEqual(required);
       expect(schema(name).additionalProperties, name).toBe(false);
     }
+    expect(schema('ValidationError').properties.field).toEqual(expect.objectContaining({ type: 'string' }));
+    const su = schema('StorageUnavailableError');
+    expect(su.required).toEqual(['detail', 'reason']);
+    expect(su.properties.detail.required).toEqual(['code', 'detail', 'reason']);
+    expect(su.properties.reason.enum).toEqual(['disk_full', 'io_error', 'read_only', 'busy']);
     expect(schema('BadParamError').properties.code.enum).toEqual(['bad_param', 'bad_attr']);
     expect(schema('BadParamError').required).toEqual(['code', 'detail', 'param']);
     expect(schema('ProductUnavailableError').required).toEqual(['code', 'detail', 'reason']);
@@ -157,10 +163,11 @@ describe('when errors carry extra fields or a Retry-After header', () => {
     const branches = (r: any) => (r.content['application/json'].schema.oneOf ?? [r.content['application/json'].schema]).map((s: any) => s.$ref ?? 'plain');
     expect(branches(post['402'])).toEqual(['#/components/schemas/InsufficientBalanceError']);
     expect(branches(post['409'])).toEqual(['#/components/schemas/PriceChangedError', 'plain']);
-    expect(branches(post['400'])).toEqual(['#/components/schemas/BadQuantityError', '#/components/schemas/BadWebhookUrlError', 'plain', 'plain']);
+    expect(branches(post['400'])).toEqual(['#/components/schemas/ValidationError', '#/components/schemas/BadQuantityError', '#/components/schemas/BadWebhookUrlError', 'plain', 'plain']);
     expect(branches(post['429'])).toEqual(['#/components/schemas/RateLimitedError']);
     expect(branches(post['502'])).toEqual(['#/components/schemas/ResolverError']);
-    expect(branches(post['503'])).toEqual(['#/components/schemas/ProductUnavailableError', 'plain']);
+    expect(branches(post['503'])).toEqual(['#/components/schemas/ProductUnavailableError', '#/components/schemas/StorageUnavailableError', 'plain']);
+    expect(JSON.stringify(doc.paths['/orders'].get.responses)).not.toContain('StorageUnavailableError'); // reads never need a write
     expect(branches(doc.paths['/orders'].get.responses['400'])).toEqual(['#/components/schemas/BadParamError', 'plain', 'plain']); // bad_type is nested
     expect(branches(doc.paths['/nft/gifts'].get.responses['400'])).toEqual(['#/components/schemas/BadParamError', 'plain']);
   });

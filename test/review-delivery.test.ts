@@ -125,7 +125,7 @@ describe('when an operator resolves a Stars order as delivered', () => {
     const res = await t.admin('POST', `/orders/${r.body.order_id}/resolve`, { outcome: 'delivered' });
     expect(res.status).toBe(200);
     const view = (await p.call('GET', `/orders/${r.body.order_id}`)).body;
-    const keys = ['order_id', 'type', 'status', 'partner_price', 'currency', 'retail', 'quantity', 'recipient', 'label', 'created_at', 'completed_at', 'refunded'];
+    const keys = ['order_id', 'type', 'status', 'partner_price', 'currency', 'retail', 'quantity', 'recipient', 'label', 'created_at', 'completed_at', 'refunded', 'client_reference'];
     expect(Object.keys(view)).toEqual(keys);
     expect(view).toMatchObject({ status: 'completed', refunded: false, completed_at: expect.stringMatching(OFFSET_TIME) });
     const listed = (await p.call('GET', '/orders?type=stars&limit=200')).body.items.find((o: any) => o.order_id === r.body.order_id);

@@ -114,7 +114,7 @@ describe('client_reference in the OpenAPI document and the generated client', ()
     const t = await service();
     const p = await t.newPartner();
     const d = await documentOf(t);
-    expect(d.doc.components.schemas.OrderRequest.properties.client_reference).toBeDefined();
+    expect(d.doc.components.schemas.StarsOrderRequest.properties.client_reference).toBeDefined();
     expect(d.doc.components.schemas.Order.required).toContain('client_reference');
     expect(d.doc.components.schemas.WebhookOrder.required).toContain('client_reference');
     expect(d.doc.components.schemas.RefundEvent.properties.data.required).toContain('client_reference');

@@ -19,7 +19,7 @@ export async function documentOf(t: TestService) {
       const documented = doc.paths[path]?.[method]?.responses?.[String(r.status)];
       if (!documented) return [`${method} ${path} does not document ${r.status}`];
       const schema = documented.content['application/json'].schema;
-      const validate = ajv.compile(schema.$ref ? { $ref: `doc${schema.$ref}` } : { oneOf: schema.oneOf.map((s: any) => ({ $ref: `doc${s.$ref}` })) });
+      const validate = ajv.compile(inDoc(schema) as object);
       return validate(r.body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
     },
     /** The schema of a component validated against a value. */
@@ -35,4 +35,11 @@ export async function documentOf(t: TestService) {
       return createClient<any>({ baseUrl: `${address}/api/partner/v1`, headers: { Authorization: `Bearer ${p.key}` } });
     },
   };
+}
+
+/** A schema of the document with its local references pointed at the registered `doc` schema (typed error bodies may be inline or referenced). */
+function inDoc(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(inDoc);
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `doc${v}` : inDoc(v)]));
 }

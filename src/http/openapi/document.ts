@@ -35,10 +35,12 @@ const TYPED_ERRORS: Partial<Record<ErrorCode, string>> = {
   product_unavailable: 'ProductUnavailableError',
   resolver_error: 'ResolverError',
   rate_limited: 'RateLimitedError',
+  validation_error: 'ValidationError',
+  storage_unavailable: 'StorageUnavailableError',
 };
 
 /** The codes that send `Retry-After` (with `retry_after` in the body). */
-const RETRY_AFTER: readonly ErrorCode[] = ['rate_limited', 'product_unavailable', 'resolver_error'];
+const RETRY_AFTER: readonly ErrorCode[] = ['rate_limited', 'product_unavailable', 'resolver_error', 'storage_unavailable'];
 
 /** An error body of codes that add no field: exactly `{code, detail}` (flat) or `{detail: {code, detail}}` (nested). */
 function plainError(codes: ErrorCode[], format: 'flat' | 'nested') {
@@ -111,7 +113,7 @@ const EXTRA_EXAMPLE: Partial<Record<ErrorCode, Record<string, unknown>>> = {
 };
 
 function operation(e: Endpoint) {
-  const codes: ErrorCode[] = ['unauthorized', 'ip_not_allowed', 'partner_inactive', 'partner_program_unavailable', 'rate_limited', ...e.errors];
+  const codes: ErrorCode[] = ['unauthorized', 'ip_not_allowed', 'partner_inactive', 'partner_program_unavailable', 'rate_limited', ...e.errors, ...(e.method === 'post' ? (['storage_unavailable'] as const) : [])];
   return {
     operationId: e.operationId,
     summary: e.summary,

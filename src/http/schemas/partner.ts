@@ -67,6 +67,17 @@ export const ResolverError = reg(
   flatErr('resolver_error', { retry_after: z.number().int().meta({ description: 'seconds before a sensible retry (also the Retry-After header)' }) }),
   '502 resolver_error: recipient resolution failed; retry later.',
 );
+export const ValidationError = reg(
+  'ValidationError',
+  flatErr('validation_error', { field: z.string().optional().meta({ description: 'the body field at fault, when one is (for example client_reference)' }) }),
+  '400 validation_error: the request body is invalid; `field` names the field when one is at fault.',
+);
+const storageReason = z.enum(['disk_full', 'io_error', 'read_only', 'busy']).meta({ description: 'what the database answered' });
+export const StorageUnavailableError = reg(
+  'StorageUnavailableError',
+  z.object({ detail: z.object({ code: z.literal('storage_unavailable'), detail: z.string(), reason: storageReason }), reason: storageReason }),
+  '503 storage_unavailable (nested): the database cannot take a write now; nothing was written, retry after Retry-After seconds. Its reason is repeated at the root.',
+);
 const rateLimitFields = {
   scope: z.enum(['key', 'validate_recipient', 'nft_catalog', 'nft_orders']),
   limit: z.number().int().meta({ description: 'requests per window_seconds' }),
