@@ -67,6 +67,8 @@ export class FakeTelegram {
   maxHoldMs = 500;
   /** While true every call answers 502 Bad Gateway (the Bot API is down). */
   down = false;
+  /** Chats whose user blocked the bot: sending to them answers 403, as Telegram does. */
+  readonly blocked = new Set<number>();
 
   constructor(token = '123456:TEST-token') {
     this.token = token;
@@ -272,6 +274,7 @@ export class FakeTelegram {
       case 'getMe':
         return { ...BOT_USER, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false };
       case 'sendMessage': {
+        if (this.blocked.has(Number(p.chat_id))) throw new TgError(403, 'Forbidden: bot was blocked by the user');
         const text = this.checkText(p.text, p.parse_mode);
         const buttons = this.checkMarkup(p.reply_markup);
         const msg: BotMessage = {

@@ -104,6 +104,34 @@ describe('GET /metrics', () => {
     expect(text).not.toContain('qx-unrouted'); // a word no metric value can contain (a number could be a byte count)
   });
 
+  it('counts deliveries given up and unmatched deposits, each once', async () => {
+    t = await startService({ METRICS_TOKEN: TOKEN });
+    const rx = await startReceiver();
+    closers.push(() => rx.close());
+    rx.script.push(500, 500, 500, 500, 500, 500); // every attempt of the schedule fails
+    const p = await t.newPartner({ usd: '500.00', webhookUrl: rx.url });
+    expect((await p.order('stars', { quantity: 100, recipient: '@metrics_giveup' })).status).toBe(200);
+    await t.advance(10);
+    let text = await scrape(t);
+    expect(sample(text, 'webhook_deliveries{status="pending"}')).toBe(1);
+    expect(sample(text, 'webhook_deliveries{status="failed"}')).toBe(0);
+    for (let i = 0; i < 4; i++) await t.advance(86_400);
+    expect(rx.requests).toHaveLength(6);
+    text = await scrape(t);
+    expect(sample(text, 'webhook_deliveries{status="pending"}')).toBe(0);
+    expect(sample(text, 'webhook_deliveries{status="failed"}')).toBe(1);
+    expect(sample(text, 'webhook_attempts_total{outcome="failed_attempt"}')).toBe(5);
+    expect(sample(text, 'webhook_attempts_total{outcome="gave_up"}')).toBe(1);
+
+    // a transfer to a top-up address that matches no request: unmatched until an operator closes it
+    const req = await t.admin('POST', `/partners/${p.id}/topup-requests`, { currency: 'USD', amount: '20.00' });
+    expect(req.status).toBe(201);
+    const to = req.body.addresses.find((a: { network: string }) => a.network === 'trc20').address;
+    const dep = await t.admin('POST', '/sandbox/deposits', { network: 'trc20', asset: 'USDT', amount: '19.99', to, tx_hash: 'metrics-unmatched-1' });
+    expect(dep.body).toMatchObject({ status: 'unmatched', reason: 'wrong_amount' });
+    expect(sample(await scrape(t), 'deposits_unmatched')).toBe(1);
+  });
+
   it('METRICS_PORT: a listener of its own answers GET /metrics without a token, 404 otherwise', async () => {
     t = await startService({ METRICS_PORT: '9' });
     expect(t.ops.metrics).not.toBeNull();
