@@ -9,6 +9,7 @@ import { SupplierCalls } from './app/orders/supplier-calls.js';
 import { GiftCatalog } from './app/nft/gift-catalog.js';
 import { integratorRoutes } from './http/partner/integrator-routes.js';
 import { nftRoutes } from './http/partner/nft-routes.js';
+import { webhookLogRoutes } from './http/partner/webhook-log-routes.js';
 import { SecretBox } from './app/secrets.js';
 import { SettingsStore } from './app/settings.js';
 import { WEBHOOK_JOB } from './app/webhooks/outbox.js';
@@ -127,7 +128,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     limiter,
     adminToken,
     logger: opts.httpLogger,
-    partnerExtra: [nftRoutes(catalog), integratorRoutes()],
+    partnerExtra: [nftRoutes(catalog), integratorRoutes(), webhookLogRoutes(dispatcher)],
     more: [
       { plugin: appApi({ deps, keys, limiter, catalog }), prefix: '/api/app/v1' },
       { plugin: webappRoutes() },

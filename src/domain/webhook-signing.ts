@@ -53,7 +53,8 @@ function sortedKeys(obj: object): string[] {
   return i === 0 ? keys.sort() : [...keys.slice(0, i), ...keys.slice(i).sort()];
 }
 
-export function webhookBody(event: string, orderId: string, data: Record<string, unknown>): string {
+/** `orderId` is null for an event without an order (webhook.test). */
+export function webhookBody(event: string, orderId: string | null, data: Record<string, unknown>): string {
   return serializeWebhookJson({ event, order_id: orderId, data });
 }
 
