@@ -123,11 +123,15 @@ export const PARTNER_ENDPOINTS: Endpoint[] = [
     operationId: 'getOrder',
     tag: 'Orders',
     summary: 'Read one order',
-    description: 'Another partner\'s order is `not_found` too.',
-    parameters: [{ name: 'order_id', in: 'path', required: true, schema: { type: 'string' } }],
+    description:
+      'Another partner\'s order is `not_found` too. With `wait=N` the answer comes as soon as the order is final (completed, or failed/canceled outside manual review), or after N seconds with the order as it is then (check `status`); an order already final answers at once. A key may have `ORDER_WAIT_MAX_PER_KEY` (default 10) waiting requests open at once; past that 429 `rate_limited` with scope `wait` (`limit` is that number, `window_seconds` the longest wait, 30, and `retry_after` when the key\'s soonest wait ends at the latest). Waiting is a convenience: webhooks stay the reliable channel. Other query parameters are ignored.',
+    parameters: [
+      { name: 'order_id', in: 'path', required: true, schema: { type: 'string' } },
+      q('wait', 'seconds to wait for the outcome: a whole number from 1 to 30 (else 400 bad_param)', { type: 'integer', minimum: 1, maximum: 30 }),
+    ],
     response: 'Order',
-    okDescription: 'The order.',
-    errors: ['not_found'],
+    okDescription: 'The order (final, or as it is when the wait ran out).',
+    errors: ['not_found', 'bad_param'],
   },
   {
     method: 'get',

@@ -1,9 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, type KeyCache } from '../../app/keys.js';
 import { account, products } from '../../app/catalog.js';
 import type { Deps } from '../../app/deps.js';
 import { createOrder } from '../../app/orders/create.js';
-import { getOwnOrder, listOwnOrders } from '../../app/orders/query.js';
+import { listOwnOrders, readOwnOrder } from '../../app/orders/query.js';
 import { validateGame, validateRecipient } from '../../app/recipients.js';
 import { sendJson } from '../frozen-json.js';
 import { rateLimitHeaders, type RateLimiter } from '../rate-limiter.js';
@@ -24,6 +24,15 @@ export interface PartnerRouteDeps {
 
 export function partnerOf(req: FastifyRequest): number {
   return req.partner!.partnerId;
+}
+
+/** Aborted when the client goes away before its answer is sent (a long wait then gives up its slot). */
+export function clientGone(reply: FastifyReply): AbortSignal {
+  const ac = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) ac.abort();
+  });
+  return ac.signal;
 }
 
 /** The partner API, /api/partner/v1: authentication and the per-key limit run once for every route. */
@@ -62,7 +71,9 @@ export function partnerRoutes(ctx: PartnerRouteDeps) {
       return sendJson(reply, r.order);
     });
     app.get('/orders', async (req, reply) => sendJson(reply, listOwnOrders(deps, partnerOf(req), req.query as Record<string, unknown>)));
-    app.get<{ Params: { order_id: string } }>('/orders/:order_id', async (req, reply) => sendJson(reply, getOwnOrder(deps, partnerOf(req), req.params.order_id)));
+    app.get<{ Params: { order_id: string } }>('/orders/:order_id', async (req, reply) =>
+      sendJson(reply, await readOwnOrder(deps, req.partner!, req.params.order_id, req.query as Record<string, unknown>, () => clientGone(reply))),
+    );
 
     for (const register of ctx.extra ?? []) register(app, ctx);
   };

@@ -79,8 +79,8 @@ export const StorageUnavailableError = reg(
   '503 storage_unavailable (nested): the database cannot take a write now; nothing was written, retry after Retry-After seconds. Its reason is repeated at the root.',
 );
 const rateLimitFields = {
-  scope: z.enum(['key', 'validate_recipient', 'nft_catalog', 'nft_orders']),
-  limit: z.number().int().meta({ description: 'requests per window_seconds' }),
+  scope: z.enum(['key', 'validate_recipient', 'nft_catalog', 'nft_orders', 'wait']),
+  limit: z.number().int().meta({ description: 'requests per window_seconds; for scope wait: the waiting requests a key may have open at once (window_seconds is then the longest wait)' }),
   window_seconds: z.number().int(),
   retry_after: z.number().int().meta({ description: 'seconds; also the Retry-After header' }),
 };
