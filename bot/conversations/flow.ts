@@ -22,7 +22,7 @@ import { textsFor, type Texts } from '../texts/index.js';
 export const IDLE_MS = 30 * 60_000;
 
 /** Commands that start another conversation: the one under way is left (and says so) before they run. */
-const LEAVING = new Set(['order', 'topup', 'apikey', 'webhook', 'deposits']);
+const LEAVING = new Set(['order', 'topup', 'apikey', 'webhook', 'alerts', 'deposits']);
 
 export type Checkpoint = ReturnType<Conv['checkpoint']>;
 

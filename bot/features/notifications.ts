@@ -1,6 +1,6 @@
 import type { Api } from 'grammy';
 import { ownerChats, partnerChats } from '../../src/app/bot-users.js';
-import type { Alert, OrderOutcome, TopupCredited } from '../../src/app/event-bus.js';
+import type { Alert, BalanceLow, OrderOutcome, TopupCredited } from '../../src/app/event-bus.js';
 import { getOwnOrder } from '../../src/app/orders/query.js';
 import type { BotDeps } from '../context.js';
 import { orderInfo, textsOf } from '../texts/index.js';
@@ -47,6 +47,19 @@ export async function notifyTopupCredited(api: Api, env: BotDeps, e: TopupCredit
         await api.sendMessage(chatId, textsOf(language).notify.topupCredited(e.amount, e.currency));
       } catch (err) {
         env.deps.log.warn({ err, chatId, topupId: e.topupId }, 'top-up notification not delivered');
+      }
+    }),
+  );
+}
+
+/** Tells the partner's owners, each in their language, that an order took a balance below its alert threshold. */
+export async function notifyBalanceLow(api: Api, env: BotDeps, e: BalanceLow): Promise<void> {
+  await Promise.all(
+    ownerChats(env.deps, e.partnerId).map(async ({ chatId, language }) => {
+      try {
+        await api.sendMessage(chatId, textsOf(language).notify.balanceLow(e.currency, e.balance, e.threshold));
+      } catch (err) {
+        env.deps.log.warn({ err, chatId, orderId: e.orderId }, 'low-balance notice not delivered');
       }
     }),
   );

@@ -105,14 +105,14 @@ describe('Mini App API: the API key and the webhook block', () => {
 
   it('the first save shows the secret once; later saves do not; regenerate replaces it; never readable', async () => {
     const { t, owner } = await w.start();
-    expect((await owner.call('GET', '/webhook')).body).toEqual({ url: null, has_secret: false });
+    expect((await owner.call('GET', '/webhook')).body).toEqual({ url: null, has_secret: false, events: ['order.completed', 'order.failed', 'order.refunded'] });
     const first = await owner.call('PUT', '/webhook', { url: 'https://hooks.example.com/a' });
-    expect(first.body).toEqual({ url: 'https://hooks.example.com/a', secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/) });
+    expect(first.body).toEqual({ url: 'https://hooks.example.com/a', secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/), events: ['order.completed', 'order.failed', 'order.refunded'] });
     const second = await owner.call('PUT', '/webhook', { url: 'https://hooks.example.com/b' });
-    expect(second.body).toEqual({ url: 'https://hooks.example.com/b' });
-    expect((await owner.call('GET', '/webhook')).body).toEqual({ url: 'https://hooks.example.com/b', has_secret: true });
+    expect(second.body).toEqual({ url: 'https://hooks.example.com/b', events: ['order.completed', 'order.failed', 'order.refunded'] });
+    expect((await owner.call('GET', '/webhook')).body).toEqual({ url: 'https://hooks.example.com/b', has_secret: true, events: ['order.completed', 'order.failed', 'order.refunded'] });
     const regen = await owner.call('POST', '/webhook/regenerate', {});
-    expect(regen.body).toEqual({ url: 'https://hooks.example.com/b', secret: expect.stringMatching(/^whsec_/) });
+    expect(regen.body).toEqual({ url: 'https://hooks.example.com/b', secret: expect.stringMatching(/^whsec_/), events: ['order.completed', 'order.failed', 'order.refunded'] });
     expect(regen.body.secret).not.toBe(first.body.secret);
     const all = audits(t, 'webhook.save');
     expect(all.map((x) => x.actor)).toEqual([`telegram:${owner.id}`, `telegram:${owner.id}`, `telegram:${owner.id}`]);
@@ -128,7 +128,7 @@ describe('Mini App API: the API key and the webhook block', () => {
       const r = await owner.call('PUT', '/webhook', b);
       expect([r.status, codeOf(r)]).toEqual([400, code]);
     }
-    expect((await owner.call('PUT', '/webhook', { url: '' })).body).toEqual({ url: '' });
+    expect((await owner.call('PUT', '/webhook', { url: '' })).body).toEqual({ url: '', events: ['order.completed', 'order.failed', 'order.refunded'] });
   });
 });
 
