@@ -130,6 +130,19 @@ describe('Mini App API: the API key and the webhook block', () => {
     }
     expect((await owner.call('PUT', '/webhook', { url: '' })).body).toEqual({ url: '', events: ['order.completed', 'order.failed', 'order.refunded'] });
   });
+
+  it('the events list (issue 15): balance.low is opt-in; unknown names are 400 validation_error; a save without events keeps them', async () => {
+    const { t, owner } = await w.start();
+    const put = await owner.call('PUT', '/webhook', { url: 'https://hooks.example.com/a', events: ['order.completed', 'balance.low'] });
+    expect(put.body).toEqual({ url: 'https://hooks.example.com/a', secret: expect.stringMatching(/^whsec_/), events: ['order.completed', 'balance.low'] });
+    expect((await owner.call('GET', '/webhook')).body).toEqual({ url: 'https://hooks.example.com/a', has_secret: true, events: ['order.completed', 'balance.low'] });
+    for (const events of [['order.created'], [], 'balance.low', ['webhook.test']]) {
+      const r = await owner.call('PUT', '/webhook', { url: 'https://hooks.example.com/a', events });
+      expect([r.status, codeOf(r), r.body.field]).toEqual([400, 'validation_error', 'events']);
+    }
+    expect((await owner.call('PUT', '/webhook', { url: 'https://hooks.example.com/b' })).body.events).toEqual(['order.completed', 'balance.low']);
+    expect(audits(t, 'webhook.save').map((a) => (typeof a.data === 'string' ? JSON.parse(a.data) : a.data).events ?? null)).toEqual([['order.completed', 'balance.low'], null]);
+  });
 });
 
 describe('Mini App API: the team', () => {
