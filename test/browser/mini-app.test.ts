@@ -128,9 +128,18 @@ describe.runIf(have)('the Mini App in Chromium', { timeout: 120_000 }, () => {
     await page.getByTestId('save-webhook').click();
     await page.getByText('Saved').waitFor();
     expect(await page.getByTestId('secret').count()).toBe(0);
+    // the events (issue 15): the three order events are ticked; ticking balance.low opts in
+    expect(await page.getByTestId('event-order.completed').isChecked()).toBe(true);
+    expect(await page.getByTestId('event-balance.low').isChecked()).toBe(false);
+    await page.getByTestId('event-balance.low').check();
+    await page.getByTestId('save-webhook').click();
+    await page.getByText('Saved').waitFor();
+    const view = await t.admin('GET', `/partners/${p.id}`);
+    expect(view.body.webhook.events).toEqual(['order.completed', 'order.failed', 'order.refunded', 'balance.low']);
     await page.reload();
     await page.getByTestId('tab-api').click();
     await page.getByTestId('key-prefix').waitFor();
+    expect(await page.getByTestId('event-balance.low').isChecked()).toBe(true);
     const html = await page.content();
     expect(html).not.toContain(key);
     expect(html).not.toContain(secret);
