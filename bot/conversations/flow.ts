@@ -1,3 +1,4 @@
+import { GrammyError } from 'grammy';
 import type { InlineKeyboardButton } from 'grammy/types';
 import type { Deps } from '../../src/app/deps.js';
 import type { Conv, ConvContext } from '../context.js';
@@ -89,7 +90,12 @@ export class Flow {
     const keyboard = rows.filter((r) => r.length > 0);
     if (menu.back) keyboard.push([this.button(this.t.common.btnBack, 'back')]);
     keyboard.push([this.button(this.t.common.btnCancel, 'cancel')]);
-    await this.ctx.api.editMessageText(menu.chatId, menu.messageId, text, { reply_markup: { inline_keyboard: keyboard } });
+    try {
+      await this.ctx.api.editMessageText(menu.chatId, menu.messageId, text, { reply_markup: { inline_keyboard: keyboard } });
+    } catch (err) {
+      // Two taps that crossed ask for the same content: the message already shows it.
+      if (!(err instanceof GrammyError && /message is not modified/.test(err.description))) throw err;
+    }
   }
 
   /** Closes a menu: its buttons go, and with `text` the message shows what was chosen. */
@@ -109,10 +115,18 @@ export class Flow {
     for (const m of [...this.open.values()]) await this.settle(m);
   }
 
-  /** Waits for a button of `menu`; typed text gets a hint. `turn` may handle a button in place (a page turn). */
-  async choose(menu: Menu, turn?: (p: Pressed) => Promise<boolean>): Promise<Pressed> {
+  /**
+   * Waits for a button of `menu`; typed text gets a hint, or goes to `typed` when given (a new search that
+   * redraws the menu). `turn` may handle a button in place (a page turn). Either way the update is then
+   * dropped, so the menu's content lives only in its message and its buttons.
+   */
+  async choose(menu: Menu, turn?: (p: Pressed) => Promise<boolean>, typed?: (text: string, ctx: ConvContext) => Promise<void>): Promise<Pressed> {
     const input = await this.next(menu);
-    if (input.kind === 'text') return this.again(input.ctx, this.t.common.useButtons);
+    if (input.kind === 'text') {
+      if (!typed) return this.again(input.ctx, this.t.common.useButtons);
+      await typed(input.text, input.ctx);
+      return this.conversation.skip();
+    }
     if (turn && (await turn(input))) return this.conversation.skip();
     return input;
   }
