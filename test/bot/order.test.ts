@@ -47,7 +47,7 @@ describe('ordering Stars', () => {
     expect(confirm.text).toContain('Price: 1.58 USD'); // 15.00 × 1.05 per 1000, rounded up to the cent
     expect(confirm.text).toContain('Balance: 1000.00 USD → after the order: 998.42 USD');
     const data = button(confirm, 'Confirm');
-    expect(data).toMatch(/^c:[0-9a-f]+:ok:bot-[0-9a-f]{24}$/);
+    expect(data).toMatch(new RegExp(`^c:[0-9a-f]{8}:ok:bot-${chat.user.id}-[0-9a-f]{20}$`));
 
     await chat.press(confirm, data);
     const accepted = await chat.expect('accepted');
