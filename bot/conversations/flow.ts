@@ -1,5 +1,6 @@
 import { GrammyError } from 'grammy';
 import type { InlineKeyboardButton } from 'grammy/types';
+import { findLink } from '../../src/app/bot-users.js';
 import type { Deps } from '../../src/app/deps.js';
 import type { Conv, ConvContext } from '../context.js';
 import { convData } from '../keyboards/data.js';
@@ -22,8 +23,12 @@ import { textsFor, type Texts } from '../texts/index.js';
 /** A conversation waiting longer than this (service clock) for its user is left at the next update. */
 export const IDLE_MS = 30 * 60_000;
 
-/** Commands that start another conversation: the one under way is left (and says so) before they run. */
-const LEAVING = new Set(['order', 'topup', 'apikey', 'webhook', 'deposits']);
+/**
+ * Commands that start another conversation, and who may start it: the one under way is left (and says so)
+ * before they run, but only for someone they will serve (staff typing /topup are refused by it and keep
+ * their order).
+ */
+const LEAVING: Record<string, 'linked' | 'owner' | 'operator'> = { order: 'linked', topup: 'owner', apikey: 'owner', webhook: 'owner', deposits: 'operator' };
 
 export type Checkpoint = ReturnType<Conv['checkpoint']>;
 
@@ -160,6 +165,18 @@ export class Flow {
     return this.conversation.halt();
   }
 
+  /** Whether the command would start its conversation for this user (it refuses otherwise). */
+  private async mayStart(command: string, ctx: ConvContext): Promise<boolean> {
+    const who = LEAVING[command];
+    const userId = ctx.from?.id;
+    const chatId = ctx.chat?.id;
+    return this.conversation.external(() => {
+      if (who === 'operator') return chatId !== undefined && this.deps.config.ADMIN_CHAT_IDS.includes(String(chatId));
+      const link = userId === undefined ? null : findLink(this.deps, userId);
+      return who === 'owner' ? link?.role === 'owner' : link !== null;
+    });
+  }
+
   private async next(menu: Menu): Promise<{ kind: 'button'; action: string; ctx: ConvContext } | { kind: 'text'; text: string; ctx: ConvContext }> {
     const { conversation, t } = this;
     const since = await conversation.external(() => this.deps.clock.now());
@@ -212,9 +229,9 @@ export class Flow {
 
     if (text !== undefined) {
       if (command === 'cancel') return this.cancel(ctx);
-      if (command !== undefined && LEAVING.has(command)) {
+      if (command !== undefined && LEAVING[command] !== undefined && (await this.mayStart(command, ctx))) {
         await this.clear();
-        await ctx.reply(t.common.left(this.resume));
+        await ctx.reply(`/${command}` === this.resume ? t.common.restarted(this.resume) : t.common.left(this.resume));
         return conversation.halt({ next: true });
       }
       // Other commands (/balance, /orders, /help …) are answered as usual and this conversation waits on.

@@ -156,11 +156,12 @@ export const en = {
       const lines: string[] = [];
       if (role) {
         lines.push(`You are linked as ${ROLE[role] ?? role}. Commands:`);
-        lines.push('/balance — balances', '/order — new order', '/orders — recent orders', '/status <order id> — order status', '/notices — which notices this chat receives');
+        lines.push('/balance — balances', '/order — new order', '/orders — recent orders', '/status <order id> — order status', '/notices — which notices this chat receives', '/app — the dashboard');
         if (role === 'owner') lines.push('/topup — how to top up', '/apikey — issue the API key', '/webhook — webhook address and secret');
         lines.push('/cancel — cancel the current action');
       }
-      if (operator) lines.push(...(lines.length ? [''] : []), 'Operator:', '/reviews — orders waiting for manual review', '/deposits — deposits not credited automatically');
+      if (operator)
+        lines.push(...(lines.length ? [''] : []), 'Operator:', '/reviews — orders waiting for manual review', '/deposits — deposits not credited automatically', ...(role ? [] : ['/cancel — cancel the current action']));
       return lines.join('\n');
     },
     ownerOnly: 'Only the account owner can do this.',
@@ -169,10 +170,10 @@ export const en = {
     cancelled: 'Cancelled.',
     nothingToCancel: 'Nothing to cancel.',
     menuExpired: 'This menu is no longer active.',
-    tooManyAttempts: 'Too many attempts. Start again when ready.',
     useButtons: 'Please use the buttons above, or send /cancel to leave.',
     btnCancel: '✖ Cancel',
     btnBack: '◀ Back',
+    restarted: (command: string) => `The unfinished ${ACTIVITY[command] ?? command} was left; starting again.`,
     left: (command: string) => `The unfinished ${ACTIVITY[command] ?? command} was left. Send ${command} to start again.`,
     idle: (command: string) => `The unfinished ${ACTIVITY[command] ?? command} timed out after 30 minutes without an answer. Send ${command} to start again.`,
   },
@@ -262,7 +263,6 @@ export const en = {
       return lines.join('\n');
     },
     btnConfirm: '✅ Confirm',
-    btnRetry: '🔁 Try again',
     accepted: (o: OrderInfo) =>
       `✅ Order ${o.order_id} accepted: ${described(o)}.\nDebited: ${o.partner_price} ${o.currency}. Status: ${status(o)}.\nI will write when it is done.`,
     already: (o: OrderInfo) => `This confirmation was already used: order ${o.order_id}, status ${status(o)}.`,
@@ -311,7 +311,7 @@ export const en = {
     details: (o: OrderInfo) =>
       [
         `Order ${o.order_id}`,
-        o.label,
+        described(o),
         `Status: ${status(o)}`,
         `Price: ${o.partner_price} ${o.currency}`,
         `Created: ${zonedTime(o.created_at)}`,

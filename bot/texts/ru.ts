@@ -151,11 +151,12 @@ export const ru: Texts = {
       const lines: string[] = [];
       if (role) {
         lines.push(`Ваша роль — ${ROLE[role] ?? role}. Команды:`);
-        lines.push('/balance — балансы', '/order — новый заказ', '/orders — последние заказы', '/status <номер заказа> — статус заказа', '/notices — какие уведомления получать в этом чате');
+        lines.push('/balance — балансы', '/order — новый заказ', '/orders — последние заказы', '/status <номер заказа> — статус заказа', '/notices — какие уведомления получать в этом чате', '/app — кабинет');
         if (role === 'owner') lines.push('/topup — как пополнить баланс', '/apikey — выпустить API-ключ', '/webhook — адрес и секрет вебхука');
         lines.push('/cancel — отменить текущее действие');
       }
-      if (operator) lines.push(...(lines.length ? [''] : []), 'Оператор:', '/reviews — заказы на ручной проверке', '/deposits — поступления, не зачисленные автоматически');
+      if (operator)
+        lines.push(...(lines.length ? [''] : []), 'Оператор:', '/reviews — заказы на ручной проверке', '/deposits — поступления, не зачисленные автоматически', ...(role ? [] : ['/cancel — отменить текущее действие']));
       return lines.join('\n');
     },
     ownerOnly: 'Это может сделать только владелец аккаунта.',
@@ -164,10 +165,10 @@ export const ru: Texts = {
     cancelled: 'Отменено.',
     nothingToCancel: 'Нечего отменять.',
     menuExpired: 'Это меню уже неактивно.',
-    tooManyAttempts: 'Слишком много попыток. Начните заново, когда будете готовы.',
     useButtons: 'Воспользуйтесь кнопками выше или отправьте /cancel, чтобы выйти.',
     btnCancel: '✖ Отмена',
     btnBack: '◀ Назад',
+    restarted: (command: string) => `Незавершённое действие (${ACTIVITY[command] ?? command}) прервано; начинаем заново.`,
     left: (command: string) => `Незавершённое действие (${ACTIVITY[command] ?? command}) прервано. Чтобы начать заново, отправьте ${command}.`,
     idle: (command: string) => `Незавершённое действие (${ACTIVITY[command] ?? command}) прервано: 30 минут без ответа. Чтобы начать заново, отправьте ${command}.`,
   },
@@ -255,7 +256,6 @@ export const ru: Texts = {
       return lines.join('\n');
     },
     btnConfirm: '✅ Подтвердить',
-    btnRetry: '🔁 Повторить',
     accepted: (o: OrderInfo) =>
       `✅ Заказ ${o.order_id} принят: ${o.label}.\nСписано: ${o.partner_price} ${o.currency}. Статус: ${status(o)}.\nНапишу, когда он будет выполнен.`,
     already: (o: OrderInfo) => `Это подтверждение уже использовано: заказ ${o.order_id}, статус — ${status(o)}.`,

@@ -250,6 +250,9 @@ describe('orders list', () => {
     await chat.say('/orders');
     const page1 = await chat.expectMenu('Recent orders (page 1)');
     expect(page1.text).toContain(ids[6]);
+    expect(page1.text).toMatch(/^⭐ 56 → @user_6x · in progress ⏳\n0\.89 USD · \d{4}-\d\d-\d\d \d\d:\d\d UTC · PA-\d+$/m);
+    // five order rows and one of paging, none empty
+    expect(page1.buttons.map((r) => r.length)).toEqual([1, 1, 1, 1, 1, 1]);
     expect(page1.text).not.toContain(ids[1]);
     await chat.press(page1, button(page1, 'Older'));
     const page2 = await waitFor(() => {
@@ -262,7 +265,8 @@ describe('orders list', () => {
     await chat.press(page2, button(page2, '⭐ 50 → @user_0x'));
     const details = await chat.expect(`Order ${ids[0]}`);
     expect(details.text).toContain('Status: in progress');
-    expect(details.text).toContain('50 звёзд Telegram для @user_0x');
+    expect(details.text).toContain('50 stars for @user_0x (order label: 50 звёзд Telegram для @user_0x)');
+    expect(details.text).toMatch(/Created: \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
 
     // the same message is edited in place: back to the newest page
     await chat.press(page2, button(page2, 'Newer'));

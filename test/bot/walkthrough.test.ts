@@ -286,6 +286,34 @@ describe('clumsy steps of /order and /topup', () => {
     expect(withButtons(chat)).toEqual([]);
   });
 
+  it('a command in the middle is answered and the order goes on; one the user may not use leaves nothing; /order again starts over', async () => {
+    const p = await w.t.newPartner();
+    const chat = await linked(p, 'staff');
+    await chat.say('/order');
+    const products = await chat.expectMenu('What would you like to order?');
+    await chat.say('how long does delivery take?');
+    await chat.expect('Please use the buttons above, or send /cancel to leave.');
+    await chat.press(products, button(products, 'Stars'));
+    const amounts = await chat.expectMenu('How many stars?');
+    await chat.press(amounts, button(amounts, /^50$/));
+    await chat.expect('Send the recipient');
+    // staff may not top up: refused, and the order is not lost
+    await chat.say('/topup');
+    await chat.expect('Only the account owner can do this.');
+    await chat.say('/balance');
+    await chat.expect('Balances:');
+    await chat.say('xena_user');
+    await chat.expectMenu('Please check the order');
+    // /order again: the unfinished one is left and a new one starts at once
+    await chat.say('/order');
+    await chat.expect('The unfinished order was left; starting again.');
+    await chat.expectMenu('What would you like to order?');
+    expect(withButtons(chat).map((m) => m.text)).toEqual(['What would you like to order?']);
+    await chat.say('/cancel');
+    await chat.expect('Cancelled.');
+    expect(withButtons(chat)).toEqual([]);
+  });
+
   it('gift pages: Back to the collections; what the balance cannot pay is marked', async () => {
     const p = await w.t.newPartner({ ton: '600.000' });
     const chat = await linked(p, 'staff');
@@ -396,7 +424,37 @@ describe('command menus per scope', () => {
     const op = w.chat(OPERATOR);
     await op.say('/help');
     const help = await op.expect('/reviews');
-    expect(help.text.startsWith('Operator:')).toBe(true);
+    expect(help.text).toBe('Operator:\n/reviews — orders waiting for manual review\n/deposits — deposits not credited automatically\n/cancel — cancel the current action');
+  });
+});
+
+describe('/start and /help', () => {
+  it('start with their first line, for every role and language', async () => {
+    const p = await w.t.newPartner();
+    const ownerRu = w.chat(newUser('ru'));
+    const inv = await w.t.admin('POST', `/partners/${p.id}/invites`, { role: 'owner' });
+    await ownerRu.say(`/start ${inv.body.code}`);
+    const linkedMsg = await ownerRu.expect('Готово');
+    expect(linkedMsg.text.split('\n')[0]).toBe(`Готово: аккаунт привязан к партнёру №${p.id}, роль — владелец.`);
+    const staff = await linked(p, 'staff');
+    const stranger = w.chat(newUser());
+    const cases: [Chat, string, string][] = [
+      [ownerRu, '/help', 'Ваша роль — владелец. Команды:'],
+      [ownerRu, '/start', 'Ваша роль — владелец. Команды:'],
+      [staff, '/help', 'You are linked as staff. Commands:'],
+      [staff, '/start', 'You are linked as staff. Commands:'],
+      [stranger, '/start', 'This bot serves partners of the ordering service.'],
+      [w.chat(RU_OPERATOR), '/start', 'Оператор:'],
+    ];
+    for (const [chat, cmd, first] of cases) {
+      await chat.say(cmd);
+      const m = await waitFor(() => chat.fresh[0], `${cmd} answered`);
+      expect(m.text.startsWith(first), m.text).toBe(true);
+      expect(m.text.split('\n')[0].trim()).not.toBe('');
+    }
+    const help = ownerRu.fresh[0].text;
+    expect(help).toContain('/notices — какие уведомления получать в этом чате');
+    expect(help).toContain('/app — кабинет');
   });
 });
 
