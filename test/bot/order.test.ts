@@ -93,8 +93,11 @@ describe('ordering Stars', () => {
     const amounts = await chat.expectMenu('How many stars?');
     await chat.press(amounts, button(amounts, 'Other amount'));
     await chat.expect('a whole number from 50 to 50000');
-    await chat.say('49');
-    await chat.expect('not a whole number from 50 to 50000');
+    // wrong as often as they like: each is explained, none ends the order
+    for (const wrong of ['49', 'fifty', '50001', '12.5', '-100']) {
+      await chat.say(wrong);
+      await chat.expect('That is not a whole number from 50 to 50000. Try again or send /cancel.');
+    }
     w.tg.sendSticker(chat.user);
     await chat.expect('Please use the buttons above, or send /cancel to leave');
     await chat.say('12345');

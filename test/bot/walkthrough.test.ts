@@ -29,6 +29,7 @@ async function linked(p: TestPartner, role: 'owner' | 'staff', language = 'en'):
 }
 
 const current = (m: BotMessage) => w.tg.messages.find((x) => x.message_id === m.message_id)!;
+const labels = (m: BotMessage) => m.buttons.flat().map((b) => b.text);
 /** Every message the bot left in the chat, with buttons still on it. */
 const withButtons = (chat: Chat) => chat.all.filter((m) => !m.deleted && m.buttons.length > 0);
 const sessionRows = () => w.t.db.$client.prepare("select key, length(value) as n from bot_sessions where key like 'conversation:%'").all() as { key: string; n: number }[];
@@ -321,7 +322,22 @@ describe('clumsy steps of /order and /topup', () => {
     expect(page.text).toMatch(/— 5\d\d\.\d{3} TON\n/);
     expect(page.text).toMatch(/— 6\d\d\.\d{3} TON 🔒/);
     expect(page.text).toContain('🔒 above your TON balance (600.000 TON)');
-    await chat.press(page, button(page, 'Back'));
+    // a gift out of reach: its confirmation says how much is missing, with no ✅ and no negative "after"
+    const locked = page.buttons.flat().find((b) => b.text.includes('🔒'))!;
+    await chat.press(page, locked.callback_data!);
+    await chat.expect('Send the recipient');
+    await chat.say('zora_user');
+    const short = await chat.expectMenu('Please check the order');
+    expect(short.text).toMatch(/⚠️ The TON balance is \d+\.\d{3} TON short of this gift\. Top up the balance \(the account owner: \/topup\), then order again\./);
+    expect(short.text).not.toContain('after the order');
+    expect(labels(short)).toEqual(['◀ Back', '✖ Cancel']);
+    // Back twice: the recipient, then the same gift page
+    await chat.press(short, button(short, 'Back'));
+    const again = await chat.expectMenu('Send the recipient');
+    await chat.press(again, button(again, 'Back'));
+    await chat.expectMenu('Plush Pepe: gifts from the cheapest (page 1 of 30)');
+    const pageAgain = withButtons(chat).at(-1)!;
+    await chat.press(pageAgain, button(pageAgain, 'Back'));
     const cols = await chat.expectMenu('Choose a collection');
     await chat.press(cols, cols.buttons[4][0].callback_data!);
     const cakes = await chat.expectMenu('Homemade Cake: gifts from the cheapest');
@@ -488,6 +504,33 @@ describe('what orders tell their people', () => {
     await owner.press(list, button(list, '🎁'));
     const details = await owner.expect(`Order ${giftOrder}`);
     expect(details.text).toContain(`Gift page: https://t.me/nft/${g.gift}`);
+  });
+});
+
+describe('gift failures in words', () => {
+  it('when a gift order fails (sold meanwhile, price above the confirmed cap), then the chat hears why, that the money is back, and what to do', async () => {
+    const p = await w.t.newPartner();
+    const owner = await linked(p, 'owner', 'ru');
+    const staff = await linked(p, 'staff');
+    const col = (await p.call('GET', '/nft/collections')).body.items[3].collection;
+    const [a, b] = (await p.call('GET', `/nft/gifts?collection=${col}&limit=2`)).body.items;
+    expect((await w.t.admin('PUT', `/sandbox/gifts/${a.gift}`, { outcome: 'gift_not_for_sale' })).status).toBe(200);
+    expect((await w.t.admin('PUT', `/sandbox/gifts/${b.gift}`, { outcome: 'price_above_cap' })).status).toBe(200);
+    const sold = (await p.order('nft', { gift: a.gift, recipient: 'abel_user', max_price: a.partner_price })).body.order_id as string;
+    const capped = (await p.order('nft', { gift: b.gift, recipient: 'abel_user', max_price: b.partner_price })).body.order_id as string;
+    for (let i = 0; i < 30 && !(staff.all.some((m) => m.text.includes(sold)) && staff.all.some((m) => m.text.includes(capped))); i++) await w.t.advance(5);
+    await settle(w);
+    const [soldMsg] = staff.all.filter((m) => m.text.includes(sold));
+    expect(soldMsg.text).toContain(`❌ Order ${sold} failed: gift ${a.name} #${a.num} for @abel_user`);
+    expect(soldMsg.text).toContain('Why: the gift was sold to someone else before the purchase');
+    expect(soldMsg.text).toContain(`${a.partner_price} TON returned to the balance. Choose another gift with /order.`);
+    const [cappedMsg] = staff.all.filter((m) => m.text.includes(capped));
+    expect(cappedMsg.text).toContain('Why: the gift became more expensive than the price you confirmed; it is never bought above it');
+    expect(cappedMsg.text).toContain('You can order it again at today’s price with /order.');
+    const [ruMsg] = owner.all.filter((m) => m.text.includes(capped));
+    expect(ruMsg.text).toContain('Причина: подарок подорожал выше подтверждённой вами цены; дороже он не покупается');
+    expect(ruMsg.text).toContain('Можно заказать его снова по сегодняшней цене через /order.');
+    expect(owner.all.filter((m) => m.text.includes(sold))).toHaveLength(1);
   });
 });
 
