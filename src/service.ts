@@ -10,6 +10,7 @@ import { OrderWaits } from './app/orders/waits.js';
 import { GiftCatalog } from './app/nft/gift-catalog.js';
 import { integratorRoutes } from './http/partner/integrator-routes.js';
 import { nftRoutes } from './http/partner/nft-routes.js';
+import { reportRoutes } from './http/partner/report-routes.js';
 import { SecretBox } from './app/secrets.js';
 import { SettingsStore } from './app/settings.js';
 import { WEBHOOK_JOB } from './app/webhooks/outbox.js';
@@ -129,7 +130,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     limiter,
     adminToken,
     logger: opts.httpLogger,
-    partnerExtra: [nftRoutes(catalog), integratorRoutes()],
+    partnerExtra: [nftRoutes(catalog), integratorRoutes(), reportRoutes()],
     more: [
       { plugin: appApi({ deps, keys, limiter, catalog }), prefix: '/api/app/v1' },
       { plugin: webappRoutes() },
