@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { ERRORS, type ErrorCode } from '../../domain/errors.js';
 import { partnerSchemas } from '../schemas/partner.js';
-import { PARTNER_ENDPOINTS, type Endpoint } from './endpoints.js';
+import { PARTNER_ENDPOINTS } from '../partner/index.js';
+import type { Endpoint } from './endpoint.js';
 
 /**
  * The OpenAPI 3.0.3 description of the partner API, generated from the zod schemas in
- * src/http/schemas/partner.ts and the endpoint table in ./endpoints.ts.
+ * src/http/schemas/partner.ts and the endpoint entries that sit next to each route in src/http/partner/.
  */
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
