@@ -6,6 +6,7 @@ import type { Deps } from './app/deps.js';
 import { EventBus } from './app/event-bus.js';
 import { KeyCache } from './app/keys.js';
 import { SupplierCalls } from './app/orders/supplier-calls.js';
+import { OrderWaits } from './app/orders/waits.js';
 import { GiftCatalog } from './app/nft/gift-catalog.js';
 import { SecretBox } from './app/secrets.js';
 import { SettingsStore } from './app/settings.js';
@@ -90,6 +91,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     wake: () => scheduler?.nudge(),
     inFlight: new Map(),
     supplierCalls: new SupplierCalls(),
+    orderWaits: new OrderWaits(clock, bus, config.ORDER_WAIT_MAX_PER_KEY),
     commits: new GroupCommit(db),
   };
 
@@ -120,6 +122,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     limiter,
     adminToken,
     catalog,
+    sender: dispatcher,
     sandbox,
     scheduler,
     fragment,
@@ -154,6 +157,8 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
       closed = true;
       ops.readiness.beginDrain();
       fragment?.stop();
+      // waiting requests answer now (the order as it is), so that they do not hold the server open
+      deps.orderWaits.close();
       await app.close();
       await scheduler!.stop();
       await dispatcher.close();

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { pythonStyleJson } from './python-style-json.js';
 
-/** Webhook bodies and signatures (partner-api.md "Events"). */
-export function webhookBody(event: string, orderId: string, data: Record<string, unknown>): string {
+/** Webhook bodies and signatures (partner-api.md "Events"). `orderId` is null for an event without an order (webhook.test). */
+export function webhookBody(event: string, orderId: string | null, data: Record<string, unknown>): string {
   return pythonStyleJson({ event, order_id: orderId, data });
 }
 

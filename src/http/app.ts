@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Deps } from '../app/deps.js';
 import type { KeyCache } from '../app/keys.js';
 import type { GiftCatalog } from '../app/nft/gift-catalog.js';
+import type { DeliverySender } from '../app/webhooks/sender.js';
 import type { FragmentUpstream } from '../suppliers/fragment/fragment-upstream.js';
 import type { SandboxUpstream } from '../suppliers/sandbox/sandbox-upstream.js';
 import type { Scheduler } from '../workers/scheduler.js';
@@ -20,6 +21,8 @@ export interface HttpDeps {
   limiter: RateLimiter;
   /** The gift catalog and its cache, shared with the bot. */
   catalog: GiftCatalog;
+  /** Sends a webhook now (redelivery, the test event): the webhook dispatcher. */
+  sender: DeliverySender;
   adminToken: string | undefined;
   /** The sandbox market: gift pictures in every mode (gifts stay on it), its operator routes with UPSTREAM=sandbox. */
   sandbox: SandboxUpstream;
@@ -61,7 +64,7 @@ export async function buildHttpApp(h: HttpDeps): Promise<FastifyInstance> {
   });
 
   await registerOpenApi(app, deps.config.publicBaseUrl);
-  await app.register(partnerApi({ deps, keys, limiter, catalog }), { prefix: '/api/partner/v1' });
+  await app.register(partnerApi({ deps, keys, limiter, catalog, sender: h.sender }), { prefix: '/api/partner/v1' });
   await app.register(adminApi({ deps, keys, adminToken: h.adminToken, scheduler: h.scheduler, sandbox: h.sandbox, fragment: h.fragment }), { prefix: '/api/admin/v1' });
   await app.register(appApi({ deps, keys, limiter, catalog }), { prefix: '/api/app/v1' });
   await app.register(webappRoutes());

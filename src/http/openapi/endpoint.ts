@@ -17,7 +17,8 @@ export interface Endpoint {
   okDescription: string;
   responseExample?: unknown;
   errors: ErrorCode[];
-  callbacks?: boolean;
+  /** The webhook events documented as callbacks of this operation. */
+  callbacks?: string[];
 }
 
 /** A query parameter of an endpoint. */

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { createOrder } from '../../app/orders/create.js';
-import { getOwnOrder, listOwnOrders } from '../../app/orders/query.js';
+import { listOwnOrders, readOwnOrder } from '../../app/orders/query.js';
 import { ORDER_STATUSES, ORDER_TYPES } from '../../domain/enums.js';
 import { sendJson } from '../frozen-json.js';
 import { documented, pathParam, q, type Endpoint } from '../openapi/endpoint.js';
-import { partnerOf, type PartnerContext } from './context.js';
+import { clientGone, partnerOf, type PartnerContext } from './context.js';
 
 const CREATE: Endpoint = {
   method: 'post',
@@ -31,7 +31,7 @@ const CREATE: Endpoint = {
     'bad_webhook_url', 'insufficient_balance', 'gift_not_for_sale', 'gift_reserved', 'price_changed', 'idempotency_key_reuse', 'order_in_progress', 'deferred_order_exists',
     'resolver_error', 'product_unavailable', 'ledger_unavailable',
   ],
-  callbacks: true,
+  callbacks: ['order.completed', 'order.failed', 'order.refunded'],
 };
 
 const LIST: Endpoint = {
@@ -61,11 +61,15 @@ const GET: Endpoint = {
   operationId: 'getOrder',
   tag: 'Orders',
   summary: 'Read one order',
-  description: 'Another partner\'s order is `not_found` too.',
-  parameters: [pathParam('order_id')],
+  description:
+    'Another partner\'s order is `not_found` too. With `wait=N` the answer comes as soon as the order is final (completed, or failed/canceled outside manual review), or after N seconds with the order as it is then (check `status`); an order already final answers at once. A key may have `ORDER_WAIT_MAX_PER_KEY` (default 10) waiting requests open at once; past that 429 `rate_limited` with scope `wait` (`limit` is that number, `window_seconds` the longest wait, 30, and `retry_after` when the key\'s soonest wait ends at the latest). Waiting is a convenience: webhooks stay the reliable channel. Other query parameters are ignored.',
+  parameters: [
+    pathParam('order_id'),
+    q('wait', 'seconds to wait for the outcome: a whole number from 1 to 30 (else 400 bad_param)', { type: 'integer', minimum: 1, maximum: 30 }),
+  ],
   response: 'Order',
-  okDescription: 'The order.',
-  errors: ['not_found'],
+  okDescription: 'The order (final, or as it is when the wait ran out).',
+  errors: ['not_found', 'bad_param'],
 };
 
 export const orderEndpoints = [CREATE, LIST, GET];
@@ -80,5 +84,7 @@ export function orderRoutes(app: FastifyInstance, { deps, limiter }: PartnerCont
     return sendJson(reply, r.order);
   });
   documented(app, LIST, async (req, reply) => sendJson(reply, listOwnOrders(deps, partnerOf(req), req.query as Record<string, unknown>)));
-  documented<{ Params: { order_id: string } }>(app, GET, async (req, reply) => sendJson(reply, getOwnOrder(deps, partnerOf(req), req.params.order_id)));
+  documented<{ Params: { order_id: string } }>(app, GET, async (req, reply) =>
+    sendJson(reply, await readOwnOrder(deps, req.partner!, req.params.order_id, req.query as Record<string, unknown>, () => clientGone(reply))),
+  );
 }
