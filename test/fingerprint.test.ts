@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fingerprintOf } from '../src/app/orders/idempotency.js';
-import { serializeWebhookJson } from '../src/domain/webhook-signing.js';
+import { pythonStyleJson } from '../src/domain/python-style-json.js';
 
 /**
  * The request fingerprint is stored with every bound idempotency key: it must never change for the same
@@ -34,7 +34,7 @@ describe('request fingerprint', () => {
   });
 
   it('serialises like Python json.dumps(sort_keys=True, ensure_ascii=False)', () => {
-    expect(serializeWebhookJson({ b: [1, 'é', null], a: { d: false, c: 0.5 } }, { sortKeys: true })).toBe('{"a": {"c": 0.5, "d": false}, "b": [1, "é", null]}');
-    expect(serializeWebhookJson({ b: 1, a: 2 })).toBe('{"b": 1, "a": 2}');
+    expect(pythonStyleJson({ b: [1, 'é', null], a: { d: false, c: 0.5 } }, { sortKeys: true })).toBe('{"a": {"c": 0.5, "d": false}, "b": [1, "é", null]}');
+    expect(pythonStyleJson({ b: 1, a: 2 })).toBe('{"b": 1, "a": 2}');
   });
 });

@@ -68,6 +68,7 @@ export const ERRORS = {
   resolver_error: spec(502, 'flat', 'Recipient resolution failed. Retry later.'),
   product_unavailable: spec(503, 'flat', 'The product is temporarily unavailable.'),
   ledger_unavailable: spec(503, 'flat', 'The idempotency check is unavailable. Retry the same request with the same key.'),
+  webhook_not_configured: spec(409, 'flat', 'No webhook address and secret are saved: save the Webhook block first.'),
 
   // operator API (flat)
   validation_error: spec(400, 'flat', 'The request body is invalid.'),

@@ -7,7 +7,7 @@ import { CURRENCIES, ORDER_STATUSES, ORDER_TYPES } from '../../domain/enums.js';
  */
 export const partnerSchemas = z.registry<{ id: string; description?: string; example?: unknown }>();
 
-const reg = <T extends z.ZodType>(id: string, schema: T, description: string, example?: unknown): T => {
+export const reg = <T extends z.ZodType>(id: string, schema: T, description: string, example?: unknown): T => {
   partnerSchemas.add(schema, { id, description, ...(example === undefined ? {} : { example }) });
   return schema;
 };
@@ -15,7 +15,7 @@ const reg = <T extends z.ZodType>(id: string, schema: T, description: string, ex
 const usd = z.string().regex(/^-?\d+\.\d{2}$/).meta({ description: 'USD amount, two decimals', example: '15.75' });
 const tonAmt = z.string().regex(/^-?\d+\.\d{3}$/).meta({ description: 'TON amount, three decimals', example: '12.345' });
 const localTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/).meta({ description: 'ISO 8601 local time with microseconds, no offset', example: '2026-03-01T12:00:00.000000' });
-const offsetTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/).meta({ description: 'ISO 8601 with UTC offset', example: '2026-03-01T12:00:03.000000+00:00' });
+export const offsetTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/).meta({ description: 'ISO 8601 with UTC offset', example: '2026-03-01T12:00:03.000000+00:00' });
 
 // --- errors --------------------------------------------------------------------------------------
 

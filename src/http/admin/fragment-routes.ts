@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { fail } from '../../domain/errors.js';
-import type { FragmentUpstream } from './fragment-upstream.js';
+import type { FragmentUpstream } from '../../suppliers/fragment/fragment-upstream.js';
 
 /**
  * Operator routes of UPSTREAM=fragment (under /api/admin/v1, operator token):

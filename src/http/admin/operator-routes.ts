@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { fail } from '../../domain/errors.js';
 import type { Deps } from '../../app/deps.js';
@@ -12,12 +11,6 @@ import { saveWebhook } from '../../app/webhooks/config.js';
 import { listDeliveries } from '../../app/webhooks/deliveries.js';
 import { parseOrFail } from '../../app/validation.js';
 
-export interface AdminRouteDeps {
-  deps: Deps;
-  keys: KeyCache;
-  adminToken: string | undefined;
-  extra?: ((app: FastifyInstance) => void)[];
-}
 
 type P = { Params: { partner_id: string } };
 type O = { Params: { order_id: string } };
@@ -36,23 +29,9 @@ function pid(raw: string): number {
   return Number(raw);
 }
 
-function tokenMatches(given: string | undefined, expected: string | undefined): boolean {
-  if (!expected || !given) return false;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(given);
-  if (!m) return false;
-  const a = crypto.createHash('sha256').update(m[1]).digest();
-  const b = crypto.createHash('sha256').update(expected).digest();
-  return crypto.timingSafeEqual(a, b);
-}
-
-/** The operator API, /api/admin/v1 (operator-api.md section 2). */
-export function adminRoutes(ctx: AdminRouteDeps) {
-  const { deps, keys } = ctx;
-  return async (app: FastifyInstance) => {
-    app.addHook('onRequest', async (req) => {
-      if (!tokenMatches(req.headers.authorization, ctx.adminToken)) fail('unauthorized', 'Missing or invalid operator token.');
-    });
-
+/** The operator API's partners, keys, webhooks, settings, orders, reviews and ledger (operator-api.md section 2). */
+export function operatorRoutes(deps: Deps, keys: KeyCache) {
+  return (app: FastifyInstance) => {
     app.post('/partners', async (req, reply) => {
       const b = body(req);
       if (typeof b.name !== 'string' || b.name.trim() === '' || b.name.length > 200) fail('validation_error', 'name must be a non-empty string.');
@@ -86,7 +65,5 @@ export function adminRoutes(ctx: AdminRouteDeps) {
 
     app.get('/webhook-deliveries', async (req) => listDeliveries(deps, req.query as Record<string, unknown>));
     app.get('/ledger/check', async () => ledgerCheck(deps));
-
-    for (const register of ctx.extra ?? []) register(app);
   };
 }
