@@ -6,6 +6,7 @@ import { fail } from '../../domain/errors.js';
 import type { FragmentUpstream } from '../../suppliers/fragment/fragment-upstream.js';
 import type { SandboxUpstream } from '../../suppliers/sandbox/sandbox-upstream.js';
 import type { Scheduler } from '../../workers/scheduler.js';
+import { exportRoutes } from './export-routes.js';
 import { fragmentAdminRoutes } from './fragment-routes.js';
 import { inviteRoutes } from './invite-routes.js';
 import { operatorRoutes } from './operator-routes.js';
@@ -44,6 +45,7 @@ export function adminApi(ctx: AdminContext) {
     operatorRoutes(deps, ctx.keys)(app);
     inviteRoutes(deps)(app);
     topupRoutes(deps)(app);
+    exportRoutes(deps)(app);
     if (ctx.fragment) fragmentAdminRoutes(ctx.fragment)(app);
     if (deps.config.UPSTREAM === 'sandbox') {
       sandboxRoutes(deps, ctx.sandbox, ctx.scheduler)(app);

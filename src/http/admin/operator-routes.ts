@@ -24,7 +24,7 @@ function body(req: { body: unknown }): Record<string, unknown> {
   return b as Record<string, unknown>;
 }
 
-function pid(raw: string): number {
+export function pid(raw: string): number {
   if (!/^\d{1,15}$/.test(raw)) fail('not_found', 'No such partner.');
   return Number(raw);
 }

@@ -127,7 +127,13 @@ function operation(e: Endpoint) {
       ? { requestBody: { required: true, content: { 'application/json': { schema: ref(e.body), ...(e.bodyExamples ? { examples: e.bodyExamples } : {}) } } } }
       : {}),
     responses: {
-      '200': { description: e.okDescription, headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: ref(e.response), ...(e.responseExample ? { example: e.responseExample } : {}) } } },
+      '200': e.csv
+        ? {
+            description: e.okDescription,
+            headers: { ...RATE_LIMIT_HEADERS, 'Content-Disposition': { description: 'attachment; filename="…csv"', schema: { type: 'string' } } },
+            content: { 'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV in UTF-8: a header line, CRLF line ends, fields quoted when they hold a comma, quote or line break' }, example: e.csv.example } },
+          }
+        : { description: e.okDescription, headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: ref(e.response!), ...(e.responseExample ? { example: e.responseExample } : {}) } } },
       ...errorResponses([...new Set(codes)]),
     },
     ...(e.callbacks ? { callbacks: webhookCallbacks(e.callbacks) } : {}),

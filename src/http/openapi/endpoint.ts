@@ -13,7 +13,10 @@ export interface Endpoint {
   parameters?: Record<string, unknown>[];
   body?: string;
   bodyExamples?: Record<string, unknown>;
-  response: string;
+  /** The component schema of the JSON answer (absent for a CSV answer). */
+  response?: string;
+  /** A CSV answer (text/csv; charset=utf-8, streamed, with a Content-Disposition filename) in place of JSON. */
+  csv?: { example: string };
   okDescription: string;
   responseExample?: unknown;
   errors: ErrorCode[];
