@@ -49,7 +49,7 @@ describe('when the OpenAPI document is read', () => {
     expect(doc.openapi).toBe('3.0.3');
     expect(doc.info.version).toBe('1.0');
     expect(doc.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
-    expect(Object.keys(doc.paths).sort()).toEqual(['/ledger', '/me', '/nft/collections', '/nft/gifts', '/nft/gifts/{gift}', '/orders', '/orders/{order_id}', '/products', '/validate/game', '/validate/recipient', '/webhook-deliveries', '/webhook-deliveries/{delivery_id}/redeliver', '/webhook/test']);
+    expect(Object.keys(doc.paths).sort()).toEqual(['/ledger', '/me', '/nft/collections', '/nft/gifts', '/nft/gifts/{gift}', '/orders', '/orders/{order_id}', '/products', '/stats', '/validate/game', '/validate/recipient', '/webhook-deliveries', '/webhook-deliveries/{delivery_id}/redeliver', '/webhook/test']);
     expect(Object.keys(doc.paths['/orders'].post.callbacks)).toEqual(['order.completed', 'order.failed', 'order.refunded']);
     expect(doc.paths['/orders'].post.responses['429'].headers['Retry-After']).toBeDefined();
   });

@@ -7,13 +7,14 @@ import type { PartnerContext } from './context.js';
 import { ledgerEndpoints, ledgerRoutes } from './ledger-routes.js';
 import { nftEndpoints, nftRoutes } from './nft-routes.js';
 import { orderEndpoints, orderRoutes } from './order-routes.js';
+import { reportEndpoints, reportRoutes } from './report-routes.js';
 import { validationEndpoints, validationRoutes } from './validation-routes.js';
 import { webhookLogEndpoints, webhookLogRoutes } from './webhook-log-routes.js';
 
 export type { PartnerContext } from './context.js';
 
 /** Every partner endpoint's documentation, in the order of the OpenAPI document. */
-export const PARTNER_ENDPOINTS: Endpoint[] = [...accountEndpoints, ...validationEndpoints, ...orderEndpoints, ...nftEndpoints, ...ledgerEndpoints, ...webhookLogEndpoints];
+export const PARTNER_ENDPOINTS: Endpoint[] = [...accountEndpoints, ...validationEndpoints, ...orderEndpoints, ...nftEndpoints, ...ledgerEndpoints, ...reportEndpoints, ...webhookLogEndpoints];
 
 /** The partner API, /api/partner/v1: authentication and the per-key limit run once for every route. */
 export function partnerApi(ctx: PartnerContext) {
@@ -31,6 +32,6 @@ export function partnerApi(ctx: PartnerContext) {
       }
       done();
     });
-    for (const group of [accountRoutes, validationRoutes, orderRoutes, nftRoutes, ledgerRoutes, webhookLogRoutes]) group(app, ctx);
+    for (const group of [accountRoutes, validationRoutes, orderRoutes, nftRoutes, ledgerRoutes, reportRoutes, webhookLogRoutes]) group(app, ctx);
   };
 }
