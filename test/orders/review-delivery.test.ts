@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeOf, startService, stopService, type TestPartner, type TestService } from './helpers.js';
+import { codeOf, startService, stopService, type TestPartner, type TestService } from '../helpers.js';
 
 /**
  * An order resolved as delivered by an operator carries the delivery block of its type (partner-api.md

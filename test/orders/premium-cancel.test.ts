@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeliveryOutcome, DeliveryRequest } from '../src/suppliers/types.js';
-import { codeOf, startService, stopService, type Res, type TestPartner, type TestService } from './helpers.js';
+import type { DeliveryOutcome, DeliveryRequest } from '../../src/suppliers/types.js';
+import { codeOf, startService, stopService, type Res, type TestPartner, type TestService } from '../helpers.js';
 
 /**
  * Support's cancellation of an unfinished Premium order (operator-api.md §2 POST /orders/{id}/cancel,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeOf, settleOrder, toRes, startService, stopService, type TestPartner, type TestService } from './helpers.js';
+import { codeOf, settleOrder, toRes, startService, stopService, type TestPartner, type TestService } from '../helpers.js';
 
 let t: TestService;
 beforeAll(async () => {

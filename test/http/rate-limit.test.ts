@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { codeOf, startService, stopService, type Res, type TestPartner, type TestService } from './helpers.js';
+import { codeOf, startService, stopService, type Res, type TestPartner, type TestService } from '../helpers.js';
 
 let t: TestService | undefined;
 afterEach(async () => {

@@ -1,8 +1,8 @@
 import { Ajv } from 'ajv';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeOf, startService, stopService, type TestPartner, type TestService } from './helpers.js';
-import { conformanceHook, conformanceProblems, DOC } from './openapi-conformance.js';
+import { codeOf, startService, stopService, type TestPartner, type TestService } from '../helpers.js';
+import { conformanceHook, conformanceProblems, DOC } from '../openapi-conformance.js';
 
 /**
  * The OpenAPI document says exactly what the service does (issue 13): POST /orders is a union chosen by

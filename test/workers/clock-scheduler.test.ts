@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ServiceClock } from '../src/clock.js';
-import { silentLogger } from '../src/log.js';
-import { openDatabase, type Db } from '../src/store/db.js';
-import { completeJob, scheduleJob, type JobRow } from '../src/store/jobs-repo.js';
-import { Scheduler } from '../src/workers/scheduler.js';
-import { START, startService, stopService, type TestService } from './helpers.js';
+import { ServiceClock } from '../../src/clock.js';
+import { silentLogger } from '../../src/log.js';
+import { openDatabase, type Db } from '../../src/store/db.js';
+import { completeJob, scheduleJob, type JobRow } from '../../src/store/jobs-repo.js';
+import { Scheduler } from '../../src/workers/scheduler.js';
+import { START, startService, stopService, type TestService } from '../helpers.js';
 
 const OFFSET_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;
 const iso = (ms: number) => new Date(ms).toISOString().replace('Z', '000+00:00');

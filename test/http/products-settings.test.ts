@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { codeOf, startService, stopService, type Res, type TestPartner, type TestService } from './helpers.js';
+import { codeOf, startService, stopService, type Res, type TestPartner, type TestService } from '../helpers.js';
 
 let t: TestService;
 beforeEach(async () => {

@@ -5,7 +5,7 @@
  * bytes, the emission rules for failed and reviewed orders, the per-order `webhook_url`, and the partner
  * verification code of README.md ("Verifying webhooks") run against real received webhooks.
  *
- * Retries, alerts and crashes: test/webhook-retries.test.ts. Address policy and DNS: test/webhook-addresses.test.ts.
+ * Retries, alerts and crashes: test/webhooks/retries.test.ts. Address policy and DNS: test/webhooks/addresses.test.ts.
  */
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -16,9 +16,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { type Received, type Res, type TestPartner, type TestService, perTest, hdr } from './helpers.js';
+import { type Received, type Res, type TestPartner, type TestService, perTest, hdr } from '../helpers.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 const { service, receiver, cleanup } = perTest();
 

@@ -3,9 +3,9 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import createClient from 'openapi-fetch';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERRORS, type ErrorCode } from '../src/domain/errors.js';
-import { conformanceProblems } from './openapi-conformance.js';
-import { codeOf, settleOrder, startService, stopService, type Res, type TestPartner, type TestService } from './helpers.js';
+import { ERRORS, type ErrorCode } from '../../src/domain/errors.js';
+import { conformanceProblems } from '../openapi-conformance.js';
+import { codeOf, settleOrder, startService, stopService, type Res, type TestPartner, type TestService } from '../helpers.js';
 
 let t: TestService;
 let p: TestPartner;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTronAddress, normalizeAddress, sameAddress, tonFriendlyAddress, tonRawAddress } from '../src/domain/chain-address.js';
+import { isTronAddress, normalizeAddress, sameAddress, tonFriendlyAddress, tonRawAddress } from '../../src/domain/chain-address.js';
 import {
   COMMENT_CODE_ALPHABET,
   MAX_AMOUNT_STEPS,
@@ -17,8 +17,8 @@ import {
   type DepositAddress,
   type MatchResult,
   type RequestLike,
-} from '../src/domain/deposit-matching.js';
-import { SANDBOX_DEPOSIT_ADDRESSES } from '../src/config/deposit-addresses.js';
+} from '../../src/domain/deposit-matching.js';
+import { SANDBOX_DEPOSIT_ADDRESSES } from '../../src/config/deposit-addresses.js';
 
 /** Pure rules of automatic top-ups: exact amounts, comment codes, chain amounts and matching. */
 

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Alert, TopupCredited } from '../src/app/event-bus.js';
-import { SANDBOX_DEPOSIT_ADDRESSES, depositAddresses } from '../src/config/deposit-addresses.js';
-import { requestAddresses } from '../src/app/topup-requests.js';
-import { ApiError } from '../src/domain/errors.js';
-import { codeOf, startService, stopService, type Res, type TestService } from './helpers.js';
+import type { Alert, TopupCredited } from '../../src/app/event-bus.js';
+import { SANDBOX_DEPOSIT_ADDRESSES, depositAddresses } from '../../src/config/deposit-addresses.js';
+import { requestAddresses } from '../../src/app/topup-requests.js';
+import { ApiError } from '../../src/domain/errors.js';
+import { codeOf, startService, stopService, type Res, type TestService } from '../helpers.js';
 
 /**
  * Automatic top-ups through the operator API and the sandbox: exact-amount requests, deposits reported as

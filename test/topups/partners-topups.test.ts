@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { codeOf, startService, stopService, type Res, type TestService } from './helpers.js';
+import { codeOf, startService, stopService, type Res, type TestService } from '../helpers.js';
 
 const OFFSET_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 let t: TestService;

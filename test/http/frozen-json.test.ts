@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonOf } from '../src/http/frozen-json.js';
+import { jsonOf } from '../../src/http/frozen-json.js';
 
 /** The answers built from cached texts must be byte for byte what JSON.stringify makes. */
 describe('jsonOf', () => {

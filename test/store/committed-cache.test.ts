@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { inTx, openDatabase, type Db } from '../src/store/db.js';
-import { balancesOf, cachedBalancesOf, postEntry } from '../src/store/ledger-repo.js';
-import { getPartner, insertPartner, setPartnerStatus, setWebhook } from '../src/store/partners-repo.js';
+import { inTx, openDatabase, type Db } from '../../src/store/db.js';
+import { balancesOf, cachedBalancesOf, postEntry } from '../../src/store/ledger-repo.js';
+import { getPartner, insertPartner, setPartnerStatus, setWebhook } from '../../src/store/partners-repo.js';
 
 /**
  * The committed-value caches on a real SQLite file: a value is kept only when read outside a transaction,

@@ -6,9 +6,9 @@
  * connection, Host header kept), and a name that does not resolve at all.
  */
 import { describe, expect, it } from 'vitest';
-import { urlPolicy } from '../src/app/webhooks/config.js';
-import { checkWebhookUrl } from '../src/domain/webhook-url-policy.js';
-import { startService, stopService, type TestPartner, type TestService, perTest, hdr } from './helpers.js';
+import { urlPolicy } from '../../src/app/webhooks/config.js';
+import { checkWebhookUrl } from '../../src/domain/webhook-url-policy.js';
+import { startService, stopService, type TestPartner, type TestService, perTest, hdr } from '../helpers.js';
 
 
 const { service, receiver, cleanup } = perTest();

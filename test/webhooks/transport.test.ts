@@ -9,7 +9,7 @@ import {
   postPinned,
   resolveAndCheck,
   type DnsOverrides,
-} from '../src/http-out/webhook-transport.js';
+} from '../../src/http-out/webhook-transport.js';
 
 // Linux routes all of 127/8 to loopback; 127.0.0.2 proves the connection goes to the pinned address.
 const ADDR = '127.0.0.2';

@@ -4,14 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { freePort } from './helpers.js';
+import { freePort } from '../helpers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * The real service as a process: `tsx src/main.ts` (the local binary `npx tsx` runs), on a free port,
  * started in an empty folder so no .env file interferes.
  */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 const MAIN = path.join(ROOT, 'src', 'main.ts');
 const ADMIN = 'adm_lifecycle_token_0123456789';

@@ -5,11 +5,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import drizzleConfig from '../drizzle.config.js';
-import { MIGRATIONS_FOLDER, openDatabase } from '../src/store/db.js';
+import drizzleConfig from '../../drizzle.config.js';
+import { MIGRATIONS_FOLDER, openDatabase } from '../../src/store/db.js';
 
 const run = promisify(execFile);
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DRIZZLE_KIT = path.join(ROOT, 'node_modules', '.bin', 'drizzle-kit');
 const tmpDirs: string[] = [];
 

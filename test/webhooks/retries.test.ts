@@ -10,11 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { Alert } from '../src/app/event-bus.js';
-import { ADMIN_TOKEN, startService, stopService, type Received, type TestService, perTest, hdr, freePort } from './helpers.js';
+import type { Alert } from '../../src/app/event-bus.js';
+import { ADMIN_TOKEN, startService, stopService, type Received, type TestService, perTest, hdr, freePort } from '../helpers.js';
 
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 const { service, receiver, cleanup } = perTest();
 

@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../src/store/db.js';
-import { GroupCommit } from '../src/store/group-commit.js';
-import { kv } from '../src/store/schema.js';
-import { kvGet } from '../src/store/kv-repo.js';
+import { openDatabase, type Db } from '../../src/store/db.js';
+import { GroupCommit } from '../../src/store/group-commit.js';
+import { kv } from '../../src/store/schema.js';
+import { kvGet } from '../../src/store/kv-repo.js';
 
 /** Group commit on a real SQLite file: units committed together, each atomic on its own. */
 const dirs: string[] = [];

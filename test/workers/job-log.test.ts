@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServiceClock } from '../src/clock.js';
-import { openDatabase } from '../src/store/db.js';
-import { completeJob, getJob, scheduleJob, type JobRow } from '../src/store/jobs-repo.js';
-import { Scheduler } from '../src/workers/scheduler.js';
-import { settleOrder, START, startService, stopService, type TestService } from './helpers.js';
+import { ServiceClock } from '../../src/clock.js';
+import { openDatabase } from '../../src/store/db.js';
+import { completeJob, getJob, scheduleJob, type JobRow } from '../../src/store/jobs-repo.js';
+import { Scheduler } from '../../src/workers/scheduler.js';
+import { settleOrder, START, startService, stopService, type TestService } from '../helpers.js';
 
 /** Issue 16 bug 7: the log warns about real faults only, not about handlers that wait on purpose. */
 

@@ -1,14 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TopupCredited } from '../src/app/event-bus.js';
-import { tonRawAddress } from '../src/domain/chain-address.js';
-import { BscWatcher, TRANSFER_TOPIC } from '../src/suppliers/chains/bsc-rpc.js';
-import { WATCHER_JOB, watcherBackoffMs } from '../src/workers/deposit-watchers.js';
-import { TonWatcher } from '../src/suppliers/chains/toncenter.js';
-import { TronWatcher } from '../src/suppliers/chains/trongrid.js';
-import type { ObservedTransfer } from '../src/suppliers/chains/chain-watcher.js';
-import { startService, stopService, type TestService } from './helpers.js';
+import type { TopupCredited } from '../../src/app/event-bus.js';
+import { tonRawAddress } from '../../src/domain/chain-address.js';
+import { BscWatcher, TRANSFER_TOPIC } from '../../src/suppliers/chains/bsc-rpc.js';
+import { WATCHER_JOB, watcherBackoffMs } from '../../src/workers/deposit-watchers.js';
+import { TonWatcher } from '../../src/suppliers/chains/toncenter.js';
+import { TronWatcher } from '../../src/suppliers/chains/trongrid.js';
+import type { ObservedTransfer } from '../../src/suppliers/chains/chain-watcher.js';
+import { startService, stopService, type TestService } from '../helpers.js';
 
 /**
  * The chain watchers against fake HTTP servers on 127.0.0.1 that answer in the shape of each network's

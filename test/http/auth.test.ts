@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, codeOf, startService, stopService, toRes, type Res, type TestService } from './helpers.js';
+import { ADMIN_TOKEN, codeOf, startService, stopService, toRes, type Res, type TestService } from '../helpers.js';
 
 let t: TestService | undefined;
 afterEach(async () => {

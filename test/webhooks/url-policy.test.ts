@@ -5,7 +5,7 @@ import {
   isValidSubnet,
   type WebhookUrlPolicy,
   type WebhookUrlReason,
-} from '../src/domain/webhook-url-policy.js';
+} from '../../src/domain/webhook-url-policy.js';
 
 const base: WebhookUrlPolicy = { requireHttps: false, standardPortsOnly: false, maxLength: 2048, allowSubnets: [] };
 

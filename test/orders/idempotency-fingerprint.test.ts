@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fingerprintOf } from '../src/app/orders/idempotency.js';
-import { pythonStyleJson } from '../src/domain/python-style-json.js';
+import { fingerprintOf } from '../../src/app/orders/idempotency.js';
+import { pythonStyleJson } from '../../src/domain/python-style-json.js';
 
 /**
  * The request fingerprint is stored with every bound idempotency key: it must never change for the same
