@@ -1,4 +1,4 @@
-import { findDeposit, resolveDeposit } from '../../src/app/deposits.js';
+import { findDeposit, resolveDeposit, type DepositView } from '../../src/app/deposits.js';
 import { partnerView, searchPartners, type PartnerMatch } from '../../src/app/partners.js';
 import type { BotDeps, ConvContext } from '../context.js';
 import type { Texts } from '../texts/index.js';
@@ -14,12 +14,14 @@ import { flowConversation, retry, type Flow } from './flow.js';
  */
 export const DEPOSIT_CONVERSATION = 'deposit';
 
-/** Appends the outcome to the alert (or /deposits item) the operator pressed, removing its buttons. */
-async function markPressed(ctx: ConvContext, line: string): Promise<void> {
-  const before = ctx.callbackQuery?.message?.text;
-  if (before === undefined) return;
+/**
+ * Rewrites the alert (or /deposits item) the operator pressed with the outcome, in the presser's language
+ * (the alert may have been sent in another operator's), removing its buttons.
+ */
+async function markPressed(ctx: ConvContext, t: Texts, d: DepositView | null, line: string): Promise<void> {
+  if (!ctx.callbackQuery?.message) return;
   try {
-    await ctx.editMessageText(`${before}\n\n${line}`);
+    await ctx.editMessageText(d ? `${t.operator.deposit(d)}\n\n${line}` : line);
   } catch {
     // too old to edit, or already edited
   }
@@ -41,7 +43,7 @@ export function depositConversation(env: BotDeps) {
     const d = await conversation.external(() => findDeposit(deps, depositId));
     if (!d || d.status !== 'unmatched') {
       const text = t.operator.depositGone(depositId, d?.status ?? null);
-      await markPressed(ctx, text);
+      await markPressed(ctx, t, d ?? null, text);
       return void (await ctx.reply(text));
     }
 
@@ -52,7 +54,7 @@ export function depositConversation(env: BotDeps) {
         if (r.ok) return { text: t.operator.depositClosed(r.value) };
         return r.code === 'validation_error' ? retry(t.operator.depositError(r, null)) : { text: t.operator.depositError(r, null), failed: true };
       });
-      if (!done.value.failed) await markPressed(ctx, done.value.text);
+      if (!done.value.failed) await markPressed(ctx, t, d, done.value.text);
       return void (await done.ctx.reply(done.value.text));
     }
 
@@ -91,12 +93,12 @@ export function depositConversation(env: BotDeps) {
     if (r.ok) {
       const text = t.operator.depositCredited(r.value, label);
       await flow.settle(sure, text);
-      return void (await markPressed(ctx, text));
+      return void (await markPressed(ctx, t, d, text));
     }
     const why = t.operator.depositError(r, label);
     await flow.settle(sure, why);
     // Below that partner's minimum (say): the matches again, to choose another partner or go back.
     if (anotherPartner(r)) return conversation.rewind(atResults);
-    await markPressed(ctx, why);
+    await markPressed(ctx, t, d, why);
   });
 }

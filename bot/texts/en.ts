@@ -431,7 +431,7 @@ export const en = {
     deposit: (d: DepositView) =>
       [
         `💰 Deposit ${d.deposit_id}: ${d.amount} ${d.asset} on ${network(d.network)}, ${zonedTime(d.created_at)}`,
-        `Why it waits: ${DEPOSIT_REASON[d.reason ?? ''] ?? 'it could not be matched'}.${d.note ? ` ${d.note}` : ''}`,
+        `Not credited automatically: ${DEPOSIT_REASON[d.reason ?? ''] ?? 'it could not be matched'}.${d.note ? ` ${d.note}` : ''}`,
         `Transaction: ${d.tx_hash}${d.from ? ` from ${d.from}` : ''}`,
         ...(d.comment ? [`Comment: ${d.comment}`] : []),
       ].join('\n'),

@@ -425,7 +425,7 @@ export const ru: Texts = {
     deposit: (d: DepositView) =>
       [
         `💰 Поступление ${d.deposit_id}: ${d.amount} ${d.asset} в сети ${network(d.network)}, ${zonedTime(d.created_at)}`,
-        `Почему ждёт: ${DEPOSIT_REASON[d.reason ?? ''] ?? 'его не удалось сопоставить'}.${d.request_id ? ` Похоже на запрос ${d.request_id}.` : ''}`,
+        `Не зачислено автоматически: ${DEPOSIT_REASON[d.reason ?? ''] ?? 'его не удалось сопоставить'}.${d.request_id ? ` Похоже на запрос ${d.request_id}.` : ''}`,
         `Транзакция: ${d.tx_hash}${d.from ? ` от ${d.from}` : ''}`,
         ...(d.comment ? [`Комментарий: ${d.comment}`] : []),
       ].join('\n'),

@@ -145,6 +145,23 @@ describe('unmatched deposits', () => {
     }
   });
 
+  it('an alert sent in English and handled by a Russian operator is rewritten in Russian, not appended to', async () => {
+    await operatorChat('en');
+    const d = await usdt('23.45');
+    const alert = await w.chat(OPERATOR).expectMenu(`Deposit ${d.deposit_id} of 23.45 USDT`);
+    const ruOp = w.chat({ ...OPERATOR, language_code: 'ru' });
+    await ruOp.press(alert, button(alert, 'Close'));
+    await ruOp.expect('Отправьте короткую пометку');
+    await ruOp.say('тестовый перевод');
+    await ruOp.expect(`Поступление ${d.deposit_id} закрыто: тестовый перевод`);
+    await waitFor(() => current(alert.message_id).buttons.length === 0, 'the alert rewritten');
+    const text = current(alert.message_id).text;
+    expect(text.startsWith(`💰 Поступление ${d.deposit_id}: 23.45 USDT в сети TRC-20 (TRON)`)).toBe(true);
+    expect(text).toContain('Не зачислено автоматически: ни один открытый запрос на пополнение не ждёт такой суммы.');
+    expect(text.endsWith(`✖ Поступление ${d.deposit_id} закрыто: тестовый перевод`)).toBe(true);
+    expect(text).not.toMatch(/Deposit|credited|partner/);
+  });
+
   it('many matches: the first 8 as buttons, and the operator is asked to type more', async () => {
     for (let i = 1; i <= 9; i++) await partnerNamed(`Orbit ${i}`);
     const op = await operatorChat();
@@ -176,7 +193,7 @@ describe('unmatched deposits', () => {
     expect(items.map((m) => /Deposit (dep_\w+)/.exec(m.text)![1]).sort()).toEqual([...waiting].sort());
     const item = items.find((m) => m.text.includes(d.deposit_id))!;
     expect(item.text).toContain('777.00 USDT on TRC-20 (TRON)');
-    expect(item.text).toContain('Why it waits: no open top-up request asks for this amount.');
+    expect(item.text).toContain('Not credited automatically: no open top-up request asks for this amount.');
     expect(button(item, 'Close')).toBe(`dp:x:${d.deposit_id}`);
 
     // closed from the list, the list is then empty
