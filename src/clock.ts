@@ -51,7 +51,3 @@ export class ServiceClock implements Clock {
   }
 }
 
-/** Real time stood still: for tests, where only advancing moves the clock. */
-export function frozenRealTime(start: number): () => number {
-  return () => start;
-}

@@ -19,7 +19,10 @@ export const DOC = buildOpenApiDocument(`http://conformance.test${PREFIX}`) as a
 const ajv = new Ajv({ strict: false, allErrors: true });
 ajv.addSchema({ $id: 'doc', components: DOC.components });
 
-const routes = Object.keys(DOC.paths).map((p) => ({ path: p, re: new RegExp(`^${p.replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
+// literal paths first: `/orders/export.csv` is its own operation, not an `/orders/{order_id}` (the router prefers it too)
+const routes = Object.keys(DOC.paths)
+  .sort((a, b) => Number(a.includes('{')) - Number(b.includes('{')))
+  .map((p) => ({ path: p, re: new RegExp(`^${p.replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
 const compiled = new Map<string, ValidateFunction>();
 
 /** The document's path template of a request URL, or undefined when the document does not have it. */

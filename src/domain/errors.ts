@@ -52,6 +52,7 @@ export const ERRORS = {
   bad_status: spec(400, 'flat', 'status must be one of processing, completed, partial, canceled, failed.'),
   bad_limit: spec(400, 'flat', 'limit is out of range.'),
   bad_time: spec(400, 'flat', 'from/to must be an ISO 8601 date or date-time, or unix seconds.'),
+  bad_range: spec(400, 'flat', 'from must not be after to, and the range may cover at most 366 days.'),
   bad_username: spec(400, 'flat', 'username must be a string.'),
   recipient_required: spec(400, 'flat', 'recipient is required.'),
   recipient_not_found: spec(400, 'flat', 'The recipient was not found or cannot be reached.'),

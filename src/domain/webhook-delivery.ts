@@ -1,4 +1,4 @@
-import { nextAttemptDelay } from './webhook-signing.js';
+import { nextAttemptDelay } from './webhook-retry-schedule.js';
 
 /**
  * Webhook event kinds and the rules of a delivery's state after one attempt (pure).

@@ -139,7 +139,33 @@ export const orders = sqliteTable(
     index('orders_open_premium').on(t.account).where(sql`${t.type} = 'premium' and ${t.status} = 'processing'`),
     // GET /orders?client_reference=: partial too, so an order without a reference pays nothing for it
     index('orders_partner_ref_seq').on(t.partnerId, t.clientReference, t.seq).where(sql`${t.clientReference} is not null`),
+    // GET /stats: the orders of the partial first and last hour of a range (whole hours come from order_stats_hourly)
+    index('orders_partner_created').on(t.partnerId, t.createdAt),
   ],
+);
+
+/**
+ * GET /stats (issue 15): the orders of each partner counted and summed per hour of creation
+ * (`created_at / 3600000`), type, current status, currency and refunded flag. Kept by SQLite triggers on
+ * `orders` (migration 0010_order_stats_triggers), so every write of an order, whatever its path, moves it
+ * in the same transaction. A year of stats reads at most a few rows per hour instead of every order; only
+ * the partial hours at a range's edges are counted from the orders.
+ */
+export const orderStatsHourly = sqliteTable(
+  'order_stats_hourly',
+  {
+    partnerId: integer('partner_id').notNull(),
+    hour: integer('hour').notNull(),
+    type: text('type', { enum: ORDER_TYPES }).notNull(),
+    status: text('status', { enum: ORDER_STATUSES }).notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
+    refunded: integer('refunded', { mode: 'boolean' }).notNull(),
+    /** Orders in this bucket (0 once they all moved on). */
+    orders: integer('orders').notNull(),
+    /** Their partner prices, minor units. */
+    amount: integer('amount').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.partnerId, t.hour, t.type, t.status, t.currency, t.refunded] })],
 );
 
 export const idempotencyKeys = sqliteTable(

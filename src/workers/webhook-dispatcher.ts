@@ -1,6 +1,7 @@
 import { unixSeconds } from '../domain/time-format.js';
 import { afterManualAttempt, afterScheduledAttempt, nextAttemptNumber, type DeliveryStatus } from '../domain/webhook-delivery.js';
-import { MAX_ATTEMPTS, nextAttemptDelay, webhookHeaders } from '../domain/webhook-signing.js';
+import { MAX_ATTEMPTS, nextAttemptDelay } from '../domain/webhook-retry-schedule.js';
+import { webhookHeaders } from '../domain/webhook-signing.js';
 import { checkWebhookUrl } from '../domain/webhook-url-policy.js';
 import { completeJob, scheduleJob, type JobRow } from '../store/jobs-repo.js';
 import { getPartner } from '../store/partners-repo.js';

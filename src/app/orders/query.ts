@@ -60,9 +60,17 @@ export function committedOrderView(o: Readonly<OrderRow>): Readonly<Record<strin
   return v;
 }
 
-/** GET /orders: newest first, keyset paging by an opaque cursor. */
-export function listOwnOrders(deps: Deps, partnerId: number, q: Record<string, unknown>) {
-  for (const k of Object.keys(q)) if (!KNOWN.has(k)) fail('bad_param', `Unknown query parameter: ${k}.`, { param: k });
+export interface OrderFilters {
+  status?: string;
+  type?: string;
+  clientReference?: string;
+  from?: number;
+  to?: number;
+}
+
+/** The filters of GET /orders, shared with its CSV export (which knows no `cursor` or `limit`). */
+export function parseOrderFilters(q: Record<string, unknown>, known: Set<string> = KNOWN): OrderFilters {
+  for (const k of Object.keys(q)) if (!known.has(k)) fail('bad_param', `Unknown query parameter: ${k}.`, { param: k });
   for (const [k, v] of Object.entries(q)) if (typeof v !== 'string') fail('bad_param', `${k} is given more than once.`, { param: k });
   const status = q.status as string | undefined;
   if (status !== undefined && !isOrderStatus(status)) fail('bad_status');
@@ -73,6 +81,12 @@ export function listOwnOrders(deps: Deps, partnerId: number, q: Record<string, u
     fail('bad_param', `client_reference must be 1 to ${CLIENT_REFERENCE_MAX} printable characters.`, { param: 'client_reference' });
   const from = q.from === undefined ? undefined : parseTimeFilter(q.from as string) ?? fail('bad_time', 'from is not a valid time.');
   const to = q.to === undefined ? undefined : parseTimeFilter(q.to as string) ?? fail('bad_time', 'to is not a valid time.');
+  return { status, type, clientReference, from, to };
+}
+
+/** GET /orders: newest first, keyset paging by an opaque cursor. */
+export function listOwnOrders(deps: Deps, partnerId: number, q: Record<string, unknown>) {
+  const { status, type, clientReference, from, to } = parseOrderFilters(q);
   const limit = parseLimit(q.limit, ORDERS_PAGE_DEFAULT, ORDERS_PAGE_MAX);
   const beforeSeq = q.cursor === undefined ? undefined : decodeCursor(q.cursor, 'o');
   const ids = listOrderIds(deps.db, { partnerId, status, type, clientReference, from, to, beforeSeq, limit: limit + 1 });

@@ -3,11 +3,12 @@ import { ERRORS, type ErrorCode } from '../../domain/errors.js';
 import { partnerSchemas } from '../schemas/partner.js';
 // registers its schemas in partnerSchemas
 import '../schemas/webhook-log.js';
-import { PARTNER_ENDPOINTS, type Endpoint } from './endpoints.js';
+import { PARTNER_ENDPOINTS } from '../partner/index.js';
+import type { Endpoint } from './endpoint.js';
 
 /**
  * The OpenAPI 3.0.3 description of the partner API, generated from the zod schemas in
- * src/http/schemas/partner.ts and the endpoint table in ./endpoints.ts.
+ * src/http/schemas/partner.ts and the endpoint entries that sit next to each route in src/http/partner/.
  */
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
@@ -126,7 +127,13 @@ function operation(e: Endpoint) {
       ? { requestBody: { required: true, content: { 'application/json': { schema: ref(e.body), ...(e.bodyExamples ? { examples: e.bodyExamples } : {}) } } } }
       : {}),
     responses: {
-      '200': { description: e.okDescription, headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: ref(e.response), ...(e.responseExample ? { example: e.responseExample } : {}) } } },
+      '200': e.csv
+        ? {
+            description: e.okDescription,
+            headers: { ...RATE_LIMIT_HEADERS, 'Content-Disposition': { description: 'attachment; filename="…csv"', schema: { type: 'string' } } },
+            content: { 'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV in UTF-8: a header line, CRLF line ends, fields quoted when they hold a comma, quote or line break' }, example: e.csv.example } },
+          }
+        : { description: e.okDescription, headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: ref(e.response!), ...(e.responseExample ? { example: e.responseExample } : {}) } } },
       ...errorResponses([...new Set(codes)]),
     },
     ...(e.callbacks ? { callbacks: webhookCallbacks(e.callbacks) } : {}),
