@@ -12,6 +12,7 @@ describe('Mini App API: owner-only endpoints', () => {
   it('staff get 403 forbidden on every owner endpoint, and nothing changes', async () => {
     const { t, staff } = await w.start();
     const calls: [string, string, unknown?][] = [
+      ['GET', '/ledger'],
       ['GET', '/funding'],
       ['POST', '/topup-requests', { currency: 'USD', amount: '50' }],
       ['GET', '/topup-requests/rq_0000000000000000'],
@@ -29,6 +30,46 @@ describe('Mini App API: owner-only endpoints', () => {
       expect([m, u, r.status, r.body?.detail?.code]).toEqual([m, u, 403, 'forbidden']);
     }
     expect(audits(t, 'key.issue')).toHaveLength(1); // the test partner's own key only
+  });
+});
+
+describe('Mini App API: the ledger (owners)', () => {
+  it('the partner API\'s GET /ledger for the owner: own entries newest first, the same filters, paging and errors', async () => {
+    const { t, p, owner, staff } = await w.start();
+    const other = await t.newPartner();
+    await other.order('stars', { quantity: 50, recipient: '@other_user' });
+    const o = await staff.call('POST', '/orders', { type: 'stars', idempotency_key: 'ledger-0001', params: { quantity: 100, recipient: 'alice_w' } });
+    expect(o.status).toBe(200);
+    const r = await owner.call('GET', '/ledger');
+    expect(r.status).toBe(200);
+    expect(r.body.count).toBe(3);
+    expect(r.body.next_cursor).toBeNull();
+    expect(r.body.items.map((e: any) => [e.kind, e.currency, e.amount, e.balance_after, e.order_id])).toEqual([
+      ['order_debit', 'USD', '-1.58', '998.42', o.body.order_id],
+      ['topup', 'TON', '1000.000', '1000.000', null],
+      ['topup', 'USD', '1000.00', '1000.00', null],
+    ]);
+    expect(r.body.items[0]).toEqual({ entry_id: expect.any(Number), kind: 'order_debit', currency: 'USD', amount: '-1.58', balance_after: '998.42', order_id: o.body.order_id, topup_id: null, created_at: '2026-03-01T12:00:00.000000+00:00' });
+    // the same answer as the partner's own GET /ledger
+    expect((await p.call('GET', '/ledger')).body).toEqual(r.body);
+    expect((await owner.call('GET', '/ledger?currency=TON')).body.items.map((e: any) => e.kind)).toEqual(['topup']);
+    const page1 = await owner.call('GET', '/ledger?limit=2');
+    expect(page1.body.count).toBe(2);
+    const page2 = await owner.call('GET', `/ledger?limit=2&cursor=${page1.body.next_cursor}`);
+    expect([...page1.body.items, ...page2.body.items]).toEqual(r.body.items);
+    expect(page2.body.next_cursor).toBeNull();
+    const bad: [string, string][] = [
+      ['/ledger?currency=EUR', 'bad_param'],
+      ['/ledger?colour=red', 'bad_param'],
+      ['/ledger?from=yesterday', 'bad_time'],
+      ['/ledger?limit=0', 'bad_limit'],
+      ['/ledger?cursor=zzz', 'bad_cursor'],
+    ];
+    for (const [url, code] of bad) {
+      const x = await owner.call('GET', url);
+      expect([url, x.status, codeOf(x)]).toEqual([url, 400, code]);
+    }
+    expect(codeOf(await staff.call('GET', '/ledger'))).toBe('forbidden');
   });
 });
 
