@@ -66,3 +66,9 @@ export function setMain(b: { text: string; onClick: () => void; busy?: boolean; 
 export function haptic(kind: 'success' | 'error'): void {
   if (inTelegram) WebApp.HapticFeedback.notificationOccurred(kind);
 }
+
+/** A yes/no question before a change that cannot be undone: Telegram's own popup, or the browser's outside it. */
+export function confirmDialog(text: string): Promise<boolean> {
+  if (!inTelegram) return Promise.resolve(window.confirm(text));
+  return new Promise((resolve) => WebApp.showConfirm(text, (ok) => resolve(ok)));
+}

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { t } from '../i18n';
+import { confirmDialog } from '../tg';
 import type { Nav } from '../main';
 import { Button, Copy, ErrorNote, fmtTime, Loading, Row, Section, useLoad } from '../ui';
 
@@ -17,6 +18,7 @@ export function ApiPage(_: { nav: Nav }) {
   const [saved, setSaved] = useState(false);
 
   const issue = async () => {
+    if (key.data?.key && !(await confirmDialog(t.reissueConfirm))) return;
     setKeyError(null);
     try {
       const r = await api('POST', '/api-key', { ip_whitelist: whitelist.split(/[\s,;]+/).filter(Boolean) });
@@ -27,6 +29,7 @@ export function ApiPage(_: { nav: Nav }) {
     }
   };
   const save = async (regenerate: boolean) => {
+    if (regenerate && !(await confirmDialog(t.regenerateConfirm))) return;
     setHookError(null);
     setSaved(false);
     try {

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { t } from '../i18n';
+import { t, words } from '../i18n';
 import type { Nav } from '../main';
 import { Button, ErrorNote, fmtTime, Loading, Row, Section, Status, useLoad } from '../ui';
 import { OrderRows } from './home';
@@ -74,14 +74,16 @@ export function OrderDetailPage({ nav, id }: { nav: Nav; id: string }) {
         <Row label={t.created} value={fmtTime(order.created_at)} />
         <Row label="ID" value={<small>{order.order_id}</small>} />
         {order.delivery?.nft_public_url && <Row label="NFT" value={<a href={order.delivery.nft_public_url} target="_blank" rel="noreferrer">{order.delivery.nft_public_url.replace('https://', '')}</a>} />}
-        {order.failure && <Row label={t.status} value={`${order.failure.stage}: ${order.failure.reason}`} />}
+        {(order.status === 'failed' || order.status === 'canceled') && (
+          <Row label={t.why} value={<span data-testid="failure-why">{words.failureWhy({ type: order.type, status: order.status, failureReason: order.failure?.reason ?? null })}</span>} />
+        )}
         <Row label={t.refund} value={refund.refunded ? t.refunded : refund.in_review ? t.inReview : '—'} />
       </Section>
       <Section title={t.timeline}>
         <ol class="timeline" data-testid="timeline">
           {timeline.map((x: any) => (
             <li class={x.state}>
-              <span>{x.name}</span>
+              <span>{t.stage[x.name] ?? x.name}</span>
               <small class="muted">{x.at ? fmtTime(x.at) : t.stateName[x.state]}</small>
             </li>
           ))}
@@ -92,7 +94,24 @@ export function OrderDetailPage({ nav, id }: { nav: Nav; id: string }) {
           {deliveries.length === 0 ? (
             <p class="muted pad">{t.noDeliveries}</p>
           ) : (
-            deliveries.map((w: any) => <Row label={<>{w.event}<small class="muted block">{w.url}</small></>} value={`${w.status} · ${w.attempts}`} />)
+            deliveries.map((w: any) => (
+              <Row
+                testid={`delivery-${w.webhook_id}`}
+                label={
+                  <>
+                    {w.event}
+                    <small class="muted block">{w.url}</small>
+                    <small class="muted block">
+                      {t.attempts(w.attempts)}
+                      {w.last_status_code !== null && ` · HTTP ${w.last_status_code}`}
+                      {w.last_error && ` · ${w.last_error}`}
+                      {w.next_attempt_at && ` · ${t.nextAttempt} ${fmtTime(w.next_attempt_at)}`}
+                    </small>
+                  </>
+                }
+                value={<span class={`badge ${w.status === 'delivered' ? 'completed' : w.status === 'failed' ? 'failed' : 'processing'}`}>{t.dl[w.status] ?? w.status}</span>}
+              />
+            ))
           )}
         </Section>
       )}
