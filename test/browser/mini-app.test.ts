@@ -219,7 +219,9 @@ describe.runIf(have)('the Mini App in Chromium', { timeout: 120_000 }, () => {
 
     const visitAll = async (app: TgPage, width: number, ru = false) => {
       const { page } = app;
-      const fits = async (what: string) => expect([what, await page.evaluate(() => document.documentElement.scrollWidth)]).toEqual([what, width]);
+      // nothing wider than the screen, and every tab label whole
+      const fits = async (what: string) =>
+        expect([what, await page.evaluate(() => [document.documentElement.scrollWidth, [...document.querySelectorAll('.tabs button')].filter((b) => b.scrollWidth > b.clientWidth).map((b) => b.textContent)])]).toEqual([what, [width, []]]);
       await page.getByTestId('balances').getByText('USD').waitFor();
       await app.shot('home');
       await fits('home');
@@ -245,7 +247,7 @@ describe.runIf(have)('the Mini App in Chromium', { timeout: 120_000 }, () => {
       await fits('premium');
       await page.getByTestId('tab-orders').click();
       await page.getByTestId(`order-${failed}`).click();
-      await page.getByTestId('failure-why').waitFor();
+      await page.getByTestId('failure-why').getByText(ru ? 'Звёзды не удалось доставить.' : 'The stars could not be delivered.').waitFor();
       await page.locator('[data-testid^=delivery-]').first().waitFor();
       await app.shot('order-failed');
       await fits('order page');

@@ -108,7 +108,7 @@ export function TopupPage(_: { nav: Nav }) {
       <Section>
         <div class="pad">
           <label class="field">
-            <span>{t.amount}</span>
+            <span>{t.sum}</span>
             <input inputMode="decimal" value={amount} onInput={(e) => setAmount(e.currentTarget.value)} placeholder={info.data.minimums[currency]} data-testid="topup-amount" />
             <small class="muted">{t.minimum(info.data.minimums[currency], currency)}</small>
           </label>
