@@ -41,6 +41,11 @@ describe('Mini App API: initData', () => {
     // older than APP_INIT_DATA_MAX_AGE_SECONDS (3600) by auth_date
     await expectUnauthorized({ authorization: `tma ${initData(owner.id, { authDate: START - 3601_000 })}` });
     expect((await raw(t, 'GET', '/session', undefined, { authorization: `tma ${initData(owner.id, { authDate: START - 3599_000 })}` })).status).toBe(200);
+    // dated more than a minute ahead of the service clock
+    await expectUnauthorized({ authorization: `tma ${initData(owner.id, { authDate: START + 120_000 })}` });
+    expect((await raw(t, 'GET', '/session', undefined, { authorization: `tma ${initData(owner.id, { authDate: START + 30_000 })}` })).status).toBe(200);
+    // a field added after signing
+    await expectUnauthorized({ authorization: `tma ${owner.tma}&chat_type=private` });
     // the same data expires as the service clock moves
     await t.advance(3601);
     await expectUnauthorized({ authorization: `tma ${owner.tma}` });

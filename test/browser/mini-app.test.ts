@@ -57,17 +57,46 @@ describe.runIf(have)('the Mini App in Chromium', { timeout: 120_000 }, () => {
     const total = Number((await page.getByTestId('gift-total').innerText()).match(/\d+/)![0]);
     expect(total).toBe(750);
 
-    // the filters narrow the grid: collection, then a model and a backdrop offered for it
+    const tiles = page.getByTestId('gift-grid').locator('.tile');
+    const gifts = async (q: string) => (await staff.call('GET', `/gifts?${q}`)).body;
+    const totalIs = (n: number) => page.getByTestId('gift-total').getByText(new RegExp(`^${n} gifts?$`)).waitFor();
+    // paging: "show more" adds the next page of the market, without repeats
+    expect(await tiles.count()).toBe(24);
+    await page.getByTestId('more-gifts').click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=gift-grid] .tile').length === 48);
+    const shown = await tiles.evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+    expect(shown).toEqual((await gifts('limit=48')).items.map((g: any) => `gift-${g.gift}`));
+    // search by number: the gifts whose number starts with the digits typed
+    const probe = (await gifts('limit=1&sort=price_desc')).items[0];
+    await page.getByTestId('f-number').fill(String(probe.num));
+    await totalIs((await gifts(`number=${probe.num}`)).total);
+    await page.getByTestId(`gift-${probe.gift}`).waitFor();
+    await page.getByTestId('f-number').fill('');
+    await totalIs(750);
+
+    // the filters narrow the grid: collection, a model offered for it, then that gift's backdrop and symbol
     await page.getByTestId('f-collection').selectOption('HomemadeCake');
-    await page.getByTestId('gift-total').getByText('150').waitFor();
+    await totalIs(150);
     const model = await page.getByTestId('f-model').locator('option').nth(1).evaluate((o) => (o as HTMLOptionElement).value);
     await page.getByTestId('f-model').selectOption(model!);
-    await page.waitForFunction((m) => [...document.querySelectorAll('[data-testid=gift-total]')].some((e) => !/\b150\b/.test(e.textContent ?? '')), model);
-    const filtered = await t.app.inject({ method: 'GET', url: `/api/app/v1/gifts?collection=HomemadeCake&model=${encodeURIComponent(model!)}&limit=100`, headers: { authorization: `tma ${staff.tma}` } });
-    const expected = JSON.parse(filtered.body);
-    await page.getByTestId('gift-total').getByText(String(expected.total)).waitFor();
-    const tiles = page.getByTestId('gift-grid').locator('.tile');
-    expect(await tiles.count()).toBe(Math.min(24, expected.total));
+    const q = new URLSearchParams({ collection: 'HomemadeCake', model });
+    const byModel = await gifts(`${q}`);
+    await totalIs(byModel.total);
+    const { backdrop, symbol } = byModel.items[0].attributes;
+    await page.getByTestId('f-backdrop').selectOption(backdrop);
+    q.set('backdrop', backdrop);
+    await totalIs((await gifts(`${q}`)).total);
+    await page.getByTestId('f-symbol').selectOption(symbol);
+    q.set('symbol', symbol);
+    // sorted by price, the most expensive first
+    await page.getByTestId('f-sort').selectOption('price_desc');
+    q.set('sort', 'price_desc');
+    const expected = await gifts(`${q}&limit=100`);
+    expect(expected.total).toBeGreaterThan(0);
+    for (const g of expected.items) expect(g.attributes).toMatchObject({ model, backdrop, symbol });
+    await totalIs(expected.total);
+    await page.waitForFunction((id) => document.querySelector('[data-testid=gift-grid] .tile')?.getAttribute('data-testid') === id, `gift-${expected.items[0].gift}`);
+    expect(await tiles.evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')))).toEqual(expected.items.slice(0, 24).map((g: any) => `gift-${g.gift}`));
     // every picture is the sandbox's SVG of that gift, and loads
     const first = expected.items[0];
     // each tile shows the name, the number and the price
@@ -79,6 +108,14 @@ describe.runIf(have)('the Mini App in Chromium', { timeout: 120_000 }, () => {
 
     await tiles.first().click();
     await page.getByTestId('gift-title').getByText(`#${first.num}`).waitFor();
+    // the detail view lists the attributes
+    expect(await page.locator('.section').first().innerText()).toContain(`Model\n${first.attributes.model}`);
+    // the recipient is checked as it is typed: not found, cannot receive gifts (no confirmation), found
+    await page.getByTestId('recipient').fill('ghost_x1');
+    await page.getByTestId('recipient-state').getByText('Not found').waitFor();
+    await page.getByTestId('recipient').fill('nogift_carl');
+    await page.getByTestId('recipient-state').getByText('Cannot receive gifts').waitFor();
+    expect((await mainButton(app))?.is_active).toBe(false);
     await page.getByTestId('recipient').fill('alice_w');
     await page.getByTestId('recipient-state').getByText('Found').waitFor();
     await page.getByTestId('price').getByText(`${first.partner_price} TON`).waitFor();
@@ -112,6 +149,47 @@ describe.runIf(have)('the Mini App in Chromium', { timeout: 120_000 }, () => {
     await page.getByTestId('gift-grid').locator('.tile').first().waitFor();
     expect(await page.getByTestId('order-status').count()).toBe(0);
     expect(await backButtonVisible(app)).toBe(false);
+    await closeAll(app);
+  });
+
+  it('Stars with a preset or a typed amount within the limits, Premium for 3, 6 or 12 months; the main button confirms once', async () => {
+    const app = await openInTelegram(browser, t, base, staff.id, 'light');
+    const { page } = app;
+    await page.getByTestId('tab-order').click();
+    await page.getByTestId('product-stars').click();
+    // the limits are the service's (GET /products)
+    expect(await page.getByTestId('stars-amount').getAttribute('placeholder')).toBe('50 – 50000');
+    await page.getByTestId('recipient').fill('alice_w');
+    await page.getByTestId('price').getByText('1.58 USD').waitFor(); // the preset 100
+    await page.getByTestId('stars-amount').fill('10');
+    await page.getByTestId('amount-error').getByText('The number of stars must be a whole number from 50 to 50000.').waitFor();
+    expect(await page.getByTestId('price').count()).toBe(0);
+    expect((await mainButton(app))?.is_active).toBe(false);
+    await page.getByTestId('stars-amount').fill('250');
+    await page.getByTestId('price').getByText('3.94 USD').waitFor();
+    await page.waitForFunction(() => (window as any).__tgEvents.filter((e: any) => e[0] === 'web_app_setup_main_button').at(-1)?.[1].is_active);
+    expect((await mainButton(app))!.text).toBe('Pay 3.94 USD');
+    await app.pressMain();
+    await app.pressMain();
+    await page.getByTestId('order-status').getByText('Processing').waitFor();
+    const stars = (await staff.call('GET', '/orders?type=stars')).body;
+    expect(stars.items.filter((o: any) => o.quantity === 250)).toHaveLength(1);
+    await t.advance(5);
+    await page.getByTestId('order-status').getByText('Completed').waitFor({ timeout: 15_000 });
+
+    await app.pressBack();
+    await page.getByTestId('product-premium').click();
+    await page.getByTestId('months-12').click();
+    await page.getByTestId('recipient').fill('alice_w');
+    await page.getByTestId('recipient-state').getByText('Found', { exact: false }).waitFor();
+    const price12 = (await staff.call('POST', '/recipient-check', { type: 'premium', username: 'alice_w', months: 12 })).body.price;
+    await page.getByTestId('price').getByText(`${price12} USD`).waitFor();
+    await page.waitForFunction(() => (window as any).__tgEvents.filter((e: any) => e[0] === 'web_app_setup_main_button').at(-1)?.[1].is_active);
+    await app.pressMain();
+    await page.getByTestId('order-status').waitFor();
+    const premium = (await staff.call('GET', '/orders?type=premium')).body.items;
+    expect(premium).toHaveLength(1);
+    expect(premium[0]).toMatchObject({ quantity: 12, recipient: 'alice_w', partner_price: price12 });
     await closeAll(app);
   });
 
@@ -265,7 +343,8 @@ describe.runIf(have)('the Mini App in Chromium', { timeout: 120_000 }, () => {
       await fits('api');
       await page.getByTestId('tab-team').click();
       await page.getByTestId('invite-staff').click();
-      await page.getByTestId('invite-link').waitFor();
+      await page.getByTestId('invite-link').getByText(/^https:\/\/t\.me\/your_bot\?start=[A-Za-z0-9_-]{24}$/).waitFor();
+      expect(await page.getByTestId('invite-qr').locator('svg').count()).toBe(1);
       await app.shot('team');
       await fits('team');
     };
