@@ -1,8 +1,10 @@
 import type { Deps } from '../../src/app/deps.js';
+import { botOrderKey } from '../../src/domain/order-origin.js';
 import type { GiftCatalog } from '../../src/app/nft/gift-catalog.js';
 import { orderingBalance } from '../../src/app/orders/quote.js';
 import { formatAmount, parseAmount } from '../../src/domain/money.js';
 import type { BotEnv } from '../context.js';
+import { GIFT_ACTION, giftToken } from '../keyboards/data.js';
 import { collectionRows, giftPageRows } from '../keyboards/gift.js';
 import type { GiftCollectionInfo, GiftItem, GiftPage, GiftQuote } from '../texts/index.js';
 import { askRecipient, confirmAndPlace } from './checkout.js';
@@ -106,11 +108,18 @@ export async function giftFlow(flow: Flow, env: BotEnv, partnerId: number, atPro
     return true;
   };
   const chosen = await flow.choose(pageMenu, turn);
-  const g = /^gg:(.+)$/.exec(chosen.action);
+  const g = GIFT_ACTION.exec(chosen.action);
   if (!g) return conversation.skip();
-  const gift = g[1];
-  const listed = await conversation.external(() => attempt(async () => gifts.quote(gift)));
-  if (!listed.ok || !listed.value.available) return flow.again(chosen.ctx, t.gifts.soldMeanwhile);
+  // The button names the gift by its token: the gift of the collection on screen with that token.
+  const token = g[1];
+  const listed = await conversation.external(() =>
+    attempt(async () => {
+      const found = ((await gifts.listings(col.collection)) ?? []).find((x) => giftToken(x.gift) === token);
+      return found ? gifts.quote(found.gift) : null;
+    }),
+  );
+  if (!listed.ok || !listed.value?.available) return flow.again(chosen.ctx, t.gifts.soldMeanwhile);
+  const gift = listed.value.gift;
   await flow.settle(pageMenu, t.gifts.chosen({ name: listed.value.name, num: listed.value.num }));
 
   // 3. recipient
@@ -122,7 +131,7 @@ export async function giftFlow(flow: Flow, env: BotEnv, partnerId: number, atPro
   let priceNote: string | null = null;
   for (;;) {
     const prepared = await conversation.external(() =>
-      attempt(async () => ({ quote: giftQuote(deps, partnerId, await gifts.quote(gift), recipient), key: `bot-${deps.ids.hex(12)}` })),
+      attempt(async () => ({ quote: giftQuote(deps, partnerId, await gifts.quote(gift), recipient), key: botOrderKey(ctx.from?.id ?? 0, deps.ids.hex(10)) })),
     );
     if (!prepared.ok) return void (await ctx.reply(t.error(prepared)));
     const { quote: q, key } = prepared.value;
