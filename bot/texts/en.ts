@@ -4,6 +4,7 @@ import { WORDS } from './words.js';
 
 const W = WORDS.en;
 const ROLE = W.role;
+const WEBHOOK_REASONS = W.webhookReasons;
 const failureWhy = W.failureWhy;
 const assetLabel = W.assetLabel;
 

@@ -6,6 +6,7 @@ import { WORDS } from './words.js';
 
 const W = WORDS.ru;
 const ROLE = W.role;
+const WEBHOOK_REASONS = W.webhookReasons;
 const failureWhy = W.failureWhy;
 const assetLabel = W.assetLabel;
 
