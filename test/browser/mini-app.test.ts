@@ -158,7 +158,7 @@ describe.runIf(have)('the Mini App in Chromium', { timeout: 120_000 }, () => {
     await page.getByTestId('tab-order').click();
     await page.getByTestId('product-stars').click();
     // the limits are the service's (GET /products)
-    expect(await page.getByTestId('stars-amount').getAttribute('placeholder')).toBe('50 – 50000');
+    await page.waitForFunction(() => document.querySelector('[data-testid=stars-amount]')?.getAttribute('placeholder') === '50 – 50000');
     await page.getByTestId('recipient').fill('alice_w');
     await page.getByTestId('price').getByText('1.58 USD').waitFor(); // the preset 100
     await page.getByTestId('stars-amount').fill('10');
@@ -341,6 +341,11 @@ describe.runIf(have)('the Mini App in Chromium', { timeout: 120_000 }, () => {
       await page.getByTestId('webhook-url').waitFor();
       await app.shot('api-page');
       await fits('api');
+      await page.getByTestId('open-deliveries').click();
+      await page.locator('[data-testid^=delivery-]').first().waitFor();
+      await app.shot('deliveries');
+      await fits('delivery log');
+      await app.pressBack();
       await page.getByTestId('tab-team').click();
       await page.getByTestId('invite-staff').click();
       await page.getByTestId('invite-link').getByText(/^https:\/\/t\.me\/your_bot\?start=[A-Za-z0-9_-]{24}$/).waitFor();
@@ -379,6 +384,27 @@ describe.runIf(have)('the Mini App in Chromium', { timeout: 120_000 }, () => {
     await page.getByTestId(`order-${slow}`).getByText('Processing').waitFor();
     await t.advance(660);
     await page.getByTestId(`order-${slow}`).getByText('Completed').waitFor({ timeout: 15_000 });
+    // the webhook block: a test webhook reaches the receiver; the delivery log sends a delivery again
+    await page.getByTestId('tab-api').click();
+    const before = hook.requests.length;
+    await page.getByTestId('test-webhook').click();
+    await page.getByTestId('test-result').getByText('The test webhook was delivered.').waitFor();
+    expect(hook.requests.length).toBe(before + 1);
+    expect(JSON.parse(hook.requests.at(-1)!.raw.toString()).event).toBe('webhook.test');
+    await page.getByTestId('open-deliveries').click();
+    const log = (await owner.call('GET', '/webhook-deliveries')).body.items;
+    expect(log[0].event).toBe('webhook.test');
+    const failedHook = log.find((d: any) => d.order_id === failed && d.event === 'order.failed');
+    const card = page.getByTestId(`delivery-${failedHook.delivery_id}`);
+    await card.locator('.attempts li').first().waitFor();
+    expect(await card.locator('.attempts li').count()).toBe(1);
+    await card.getByTestId('redeliver').click();
+    await card.locator('.attempts li').nth(1).getByText('#2 · sent again by hand · HTTP 200').waitFor();
+    expect(hook.requests.at(-1)!.headers['x-webhook-id']).toBe(failedHook.delivery_id);
+    await page.getByTestId('deliveries-failed').click();
+    await page.getByText('No webhook deliveries.').waitFor();
+    await app.pressBack();
+
     await page.getByTestId('tab-team').click();
     await page.getByTestId(`unlink-${leaving.id}`).click();
     expect((await app.answerPopup('ok')).message).toBe(`Unlink ${leaving.id}? They lose access at once.`);

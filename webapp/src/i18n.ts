@@ -14,8 +14,9 @@ const en = {
   tolerance: 'Accept a price rise up to', maxPrice: 'Max price', buy: 'Buy', attributes: 'Attributes', back: 'Back',
   status: 'Status', type: 'Type', timeline: 'Timeline', refund: 'Refund', refunded: 'Refunded', inReview: 'In manual review',
   deliveries: 'Webhook deliveries', noDeliveries: 'No webhook deliveries.', created: 'Created', why: 'Why',
-  attempts: (n: number) => `${n} ${n === 1 ? 'attempt' : 'attempts'}`, nextAttempt: 'next attempt',
-  dl: { pending: 'retrying', delivered: 'delivered', failed: 'given up' } as Record<string, string>,
+  nextAttempt: 'Next attempt', manual: 'sent again by hand', sendAgain: 'Send again', deliveryLog: 'Delivery log', deliveryLogHint: 'Every event sent to the webhook, with each attempt',
+  testWebhook: 'Send a test webhook', testResult: (ok: boolean): string => (ok ? 'The test webhook was delivered.' : 'The test webhook was not delivered:'),
+  dl: { pending: 'pending', delivered: 'delivered', failed: 'given up' } as Record<string, string>,
   stage: {
     created: 'Order placed', create: 'Created at the market', confirm: 'Confirmed', queue: 'In the purchase queue', pricing: 'Price checked',
     balance: 'Paid from the purchase wallet', purchase: 'Bought', transfer: 'Sent to the recipient',
@@ -61,8 +62,9 @@ const ru: Dict = {
   tolerance: 'Допустимый рост цены до', maxPrice: 'Макс. цена', buy: 'Купить', attributes: 'Атрибуты', back: 'Назад',
   status: 'Статус', type: 'Тип', timeline: 'Ход заказа', refund: 'Возврат', refunded: 'Возвращено', inReview: 'На ручной проверке',
   deliveries: 'Доставка вебхуков', noDeliveries: 'Вебхуков нет.', created: 'Создан', why: 'Причина',
-  attempts: (n: number) => `попыток: ${n}`, nextAttempt: 'следующая попытка',
-  dl: { pending: 'повтор', delivered: 'доставлен', failed: 'не доставлен' },
+  nextAttempt: 'Следующая попытка', manual: 'отправлен вручную', sendAgain: 'Отправить снова', deliveryLog: 'Журнал доставки', deliveryLogHint: 'Все события, отправленные на вебхук, с каждой попыткой',
+  testWebhook: 'Отправить тестовый вебхук', testResult: (ok: boolean) => (ok ? 'Тестовый вебхук доставлен.' : 'Тестовый вебхук не доставлен:'),
+  dl: { pending: 'ожидает', delivered: 'доставлен', failed: 'не доставлен' },
   stage: {
     created: 'Заказ создан', create: 'Создан на маркете', confirm: 'Подтверждён', queue: 'В очереди на покупку', pricing: 'Цена проверена',
     balance: 'Оплачен с кошелька покупок', purchase: 'Куплен', transfer: 'Отправлен получателю',

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, prefetch } from './api';
 import { t } from './i18n';
 import { ApiPage } from './pages/api-page';
+import { DeliveriesPage } from './pages/deliveries';
 import { HomePage } from './pages/home';
 import { LedgerPage } from './pages/ledger';
 import { OrderPage } from './pages/order';
@@ -17,7 +18,7 @@ export interface Session {
   partner: { partner_id: number; name: string; status: string };
 }
 
-export type Route = { page: 'home' | 'order' | 'orders' | 'topup' | 'api' | 'team' | 'ledger' } | { page: 'order-detail'; id: string };
+export type Route = { page: 'home' | 'order' | 'orders' | 'topup' | 'api' | 'team' | 'ledger' | 'deliveries' } | { page: 'order-detail'; id: string };
 
 export interface Nav {
   go(r: Route): void;
@@ -94,6 +95,7 @@ function App() {
         {route.page === 'orders' && <OrdersPage nav={nav} />}
         {route.page === 'order-detail' && <OrderDetailPage nav={nav} id={route.id} />}
         {route.page === 'ledger' && owner && <LedgerPage nav={nav} />}
+        {route.page === 'deliveries' && owner && <DeliveriesPage nav={nav} />}
         {route.page === 'topup' && owner && <TopupPage nav={nav} />}
         {route.page === 'api' && owner && <ApiPage nav={nav} />}
         {route.page === 'team' && owner && <TeamPage nav={nav} />}

@@ -3,6 +3,7 @@ import { api } from '../api';
 import { t, words } from '../i18n';
 import type { Nav } from '../main';
 import { Button, ErrorNote, fmtTime, Loading, Row, Section, Status, useLoad } from '../ui';
+import { DeliveryCard, type Delivery } from './deliveries';
 import { OrderRows } from './home';
 
 /** The bot's clause ("the stars could not be delivered") as a sentence on its own. */
@@ -97,24 +98,7 @@ export function OrderDetailPage({ nav, id }: { nav: Nav; id: string }) {
           {deliveries.length === 0 ? (
             <p class="muted pad">{t.noDeliveries}</p>
           ) : (
-            deliveries.map((w: any) => (
-              <Row
-                testid={`delivery-${w.webhook_id}`}
-                label={
-                  <>
-                    {w.event}
-                    <small class="muted block">{w.url}</small>
-                    <small class="muted block">
-                      {t.attempts(w.attempts)}
-                      {w.last_status_code !== null && ` · HTTP ${w.last_status_code}`}
-                      {w.last_error && ` · ${w.last_error}`}
-                      {w.next_attempt_at && ` · ${t.nextAttempt} ${fmtTime(w.next_attempt_at)}`}
-                    </small>
-                  </>
-                }
-                value={<span class={`badge ${w.status === 'delivered' ? 'completed' : w.status === 'failed' ? 'failed' : 'processing'}`}>{t.dl[w.status] ?? w.status}</span>}
-              />
-            ))
+            deliveries.map((w: Delivery) => <DeliveryCard key={w.delivery_id} d={w} onChange={d.reload} />)
           )}
         </Section>
       )}
