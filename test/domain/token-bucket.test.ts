@@ -50,6 +50,7 @@ describe('refill over time', () => {
       [1500, true, 0, 0],
     ]],
     ['CATALOG: a token every 2 s', CATALOG, [
+      [800, false, 2, 0.4], // 1.2 s to go → 2 s (rounded up, not to the nearest)
       [1000, false, 1, 0.5], // half a token, 1 s to go
       [1999, false, 1, 0.9995],
       [2000, true, 0, 0],
