@@ -39,7 +39,8 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   });
 }
 
-export type FragmentMode = 'ok' | 'session_expired' | 'need_verify' | 'down';
+/** `bad_hash`: Fragment's answer to an unknown or stale page hash (HTTP 200 `{error: "Bad request"}`). */
+export type FragmentMode = 'ok' | 'session_expired' | 'need_verify' | 'down' | 'bad_hash';
 
 export interface FakeFragment {
   url: string;
@@ -53,6 +54,10 @@ export interface FakeFragment {
   linkOverride: ((tx: { validUntil: number; messages: { address: string; amount: string; payload: string }[] }) => unknown) | null;
   /** an init answer that is an error (e.g. Fragment refusing the request) */
   initError: string | null;
+  /** a search answer that is an error Fragment has never been seen to give */
+  searchError: string | null;
+  /** the confirm calls received (`confirmReq` with the signed boc) */
+  confirmed: { id: string; boc: string }[];
   nowSec: () => number;
   close(): Promise<void>;
 }
@@ -67,10 +72,13 @@ export async function startFakeFragment(nowSec: () => number): Promise<FakeFragm
     calls: [],
     linkOverride: null,
     initError: null,
+    searchError: null,
+    confirmed: [],
     nowSec,
     close: async () => close(server),
   };
   const requests = new Map<string, { product: string; amountNano: bigint }>();
+  const states = new Set<string>();
   const server = http.createServer(async (req, res) => {
     const text = await readBody(req);
     const params = Object.fromEntries(new URLSearchParams(text));
@@ -82,12 +90,21 @@ export async function startFakeFragment(nowSec: () => number): Promise<FakeFragm
     };
     if (f.mode === 'down') return send(502, '<html>Bad Gateway</html>');
     const cookieOk = COOKIES.split('; ').every((c) => String(req.headers.cookie ?? '').includes(c));
-    if (f.mode === 'session_expired' || !cookieOk || url.pathname !== '/api' || url.searchParams.get('hash') !== FRAGMENT_HASH)
-      return send(200, { error: 'Session expired' });
+    if (f.mode === 'bad_hash' || url.searchParams.get('hash') !== FRAGMENT_HASH) return send(200, { error: 'Bad request' });
+    if (f.mode === 'session_expired' || !cookieOk || url.pathname !== '/api') return send(200, { error: 'Session expired' });
+    // the page state the purchase pages open before a request (the nonce `dh` changes with every call)
+    const opened = (product: string) => states.has(product);
     const user = (q: string) => f.users.get(q.replace(/^@/, '').toLowerCase());
     switch (params.method) {
+      case 'updateStarsBuyState':
+      case 'updatePremiumState': {
+        if (params.mode !== 'new' || !/^\d+$/.test(params.dh ?? '')) return send(200, { error: 'Bad request' });
+        states.add(params.method === 'updateStarsBuyState' ? 'stars' : 'premium');
+        return send(200, { ok: true, mode: 'new', need_update: false, dh: params.dh });
+      }
       case 'searchStarsRecipient':
       case 'searchPremiumGiftRecipient': {
+        if (f.searchError) return send(200, { error: f.searchError });
         const u = user(params.query ?? '');
         if (!u) return send(200, { error: 'No Telegram users found.' });
         if (params.method === 'searchPremiumGiftRecipient' && u.premium)
@@ -98,6 +115,7 @@ export async function startFakeFragment(nowSec: () => number): Promise<FakeFragm
       case 'initGiftPremiumRequest': {
         if (f.initError) return send(200, { error: f.initError });
         const stars = params.method === 'initBuyStarsRequest';
+        if (!opened(stars ? 'stars' : 'premium') || params.payment_method !== 'ton') return send(200, { error: 'Bad request' });
         const amountTon = stars ? (Number(f.prices.stars1000) * Number(params.quantity)) / 1000 : Number(f.prices.premium[params.months]);
         const id = `req_${++reqSeq}`;
         requests.set(id, { product: stars ? 'stars' : 'premium', amountNano: toNano(amountTon.toFixed(9)) });
@@ -111,6 +129,11 @@ export async function startFakeFragment(nowSec: () => number): Promise<FakeFragm
         const payload = beginCell().storeUint(0, 32).storeStringTail(`${r.product === 'stars' ? 'Telegram Stars purchase' : 'Telegram Premium gift'}. Ref#${params.id}`).endCell().toBoc().toString('base64');
         const tx = { validUntil: f.nowSec() + 300, messages: [{ address: FRAGMENT_ADDRESS.toString({ bounceable: true }), amount: r.amountNano.toString(), payload }] };
         return send(200, { ok: true, transaction: f.linkOverride ? f.linkOverride(tx) : tx, confirm_method: 'confirmReq', confirm_params: { id: params.id } });
+      }
+      case 'confirmReq': {
+        if (!requests.has(params.id) || !params.boc || !params.account) return send(200, { error: 'Request not found' });
+        f.confirmed.push({ id: params.id, boc: params.boc });
+        return send(200, { ok: true });
       }
       default:
         return send(200, { error: 'Unknown method' });

@@ -103,6 +103,9 @@ export async function cancelPremium(deps: Deps, orderId: string, note: unknown, 
     if (!(await deps.supplierCalls.idle(orderId)))
       fail('not_cancelable', 'A delivery attempt for this order is still under way at the supplier. Retry the cancellation in a few seconds.', { reason: 'delivery_in_progress' });
   }
+  // a payment that may have left is settled by the supplier first (delivered, or proven unpaid)
+  if (deps.suppliers.goods.paymentInFlight?.(orderId))
+    fail('not_cancelable', 'A payment for this order has been sent and is not settled yet. Retry the cancellation once it is.', { reason: 'delivery_in_progress' });
   const updated = unitOfWork(deps, (tx, after) => {
     const fresh = getOrder(tx, orderId)!;
     if (fresh.status !== 'processing') {
