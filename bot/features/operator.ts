@@ -135,6 +135,8 @@ export function alertMessage(env: BotDeps, t: Texts, a: Alert): { text: string; 
       return { text: t.operator.storageDown(a.reason, a.detail) };
     case 'storage_recovered':
       return { text: t.operator.storageUp(a.reason, a.downSeconds) };
+    case 'supplier':
+      return { text: t.operator.supplier(a.supplier, a.problem, a.detail, a.balance_ton, a.need_ton) };
     default: {
       // a kind this bot does not know yet: still tell the operators
       const other = a as { kind: string };

@@ -329,6 +329,18 @@ export const en = {
     storageDown: (reason: string, detail: string) =>
       `🛑 Storage unavailable (${reason}): new orders and every other write answer 503 storage_unavailable; reads keep working. ${detail}`,
     storageUp: (reason: string, seconds: number) => `✅ Storage available again after ${seconds} s (${reason}): writes are accepted.`,
+    supplier: (supplier: string, problem: string, detail: string, balance?: string, need?: string) => {
+      const what: Record<string, string> = {
+        session_expired: 'the session has expired: log in again and renew the cookies and the page hash. New Stars and Premium orders get 503; accepted orders wait.',
+        need_verify: 'the account must pass verification (KYC) before it can pay. New Stars and Premium orders get 503; accepted orders wait.',
+        unreachable: 'it does not answer. New Stars and Premium orders get 503; accepted orders wait and retry.',
+        wallet_funds_low: 'the hot wallet cannot pay the next order: top it up. New Stars and Premium orders get 503; accepted orders wait.',
+        wallet_below_min: 'the hot wallet balance is below the alert threshold: top it up.',
+        payment_refused: 'a payment was refused before signing (the order was refunded).',
+      };
+      const money = balance ? ` Balance ${balance} TON${need ? `, needed ${need} TON` : ''}.` : '';
+      return `⚠️ Supplier ${supplier}: ${what[problem] ?? problem}${money} ${detail}`;
+    },
     other: (kind: string, details: string) => `⚠️ Alert ${kind}: ${details}`,
     btnDeliver: '✅ Deliver',
     btnRefund: '↩️ Refund',

@@ -323,6 +323,18 @@ export const ru: Texts = {
     storageDown: (reason: string, detail: string) =>
       `🛑 Хранилище недоступно (${reason}): новые заказы и все записи получают 503 storage_unavailable; чтение работает. ${detail}`,
     storageUp: (reason: string, seconds: number) => `✅ Хранилище снова доступно через ${seconds} с (${reason}): записи принимаются.`,
+    supplier: (supplier: string, problem: string, detail: string, balance?: string, need?: string) => {
+      const what: Record<string, string> = {
+        session_expired: 'сессия истекла: войдите снова и обновите cookies и hash страницы. Новые заказы Stars и Premium получают 503; принятые ждут.',
+        need_verify: 'аккаунт должен пройти верификацию (KYC), прежде чем сможет платить. Новые заказы Stars и Premium получают 503; принятые ждут.',
+        unreachable: 'не отвечает. Новые заказы Stars и Premium получают 503; принятые ждут и повторяются.',
+        wallet_funds_low: 'горячему кошельку не хватает на следующий заказ: пополните его. Новые заказы Stars и Premium получают 503; принятые ждут.',
+        wallet_below_min: 'баланс горячего кошелька ниже порога оповещения: пополните его.',
+        payment_refused: 'платёж отклонён до подписи (деньги за заказ возвращены).',
+      };
+      const money = balance ? ` Баланс ${balance} TON${need ? `, нужно ${need} TON` : ''}.` : '';
+      return `⚠️ Поставщик ${supplier}: ${what[problem] ?? problem}${money} ${detail}`;
+    },
     other: (kind: string, details: string) => `⚠️ Оповещение ${kind}: ${details}`,
     btnDeliver: '✅ Доставлен',
     btnRefund: '↩️ Вернуть деньги',

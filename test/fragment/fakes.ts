@@ -56,6 +56,8 @@ export interface FakeFragment {
   initError: string | null;
   /** a search answer that is an error Fragment has never been seen to give */
   searchError: string | null;
+  /** init answers write amounts with thousands separators ("1,234.5"), as Fragment does for large ones */
+  thousands: boolean;
   /** the confirm calls received (`confirmReq` with the signed boc) */
   confirmed: { id: string; boc: string }[];
   nowSec: () => number;
@@ -73,6 +75,7 @@ export async function startFakeFragment(nowSec: () => number): Promise<FakeFragm
     linkOverride: null,
     initError: null,
     searchError: null,
+    thousands: false,
     confirmed: [],
     nowSec,
     close: async () => close(server),
@@ -119,7 +122,8 @@ export async function startFakeFragment(nowSec: () => number): Promise<FakeFragm
         const amountTon = stars ? (Number(f.prices.stars1000) * Number(params.quantity)) / 1000 : Number(f.prices.premium[params.months]);
         const id = `req_${++reqSeq}`;
         requests.set(id, { product: stars ? 'stars' : 'premium', amountNano: toNano(amountTon.toFixed(9)) });
-        return send(200, { req_id: id, myself: false, to_bot: false, amount: amountTon.toFixed(4).replace(/0+$/, '').replace(/\.$/, ''), item_title: stars ? `${params.quantity} Telegram Stars` : `Telegram Premium for ${params.months} months`, content: '<div/>', button: '<button/>' });
+        const shown = amountTon.toFixed(4).replace(/0+$/, '').replace(/\.$/, '');
+        return send(200, { req_id: id, myself: false, to_bot: false, amount: f.thousands ? shown.replace(/^(\d+?)(\d{3})(?=\.|$)/, '$1,$2') : shown, item_title: stars ? `${params.quantity} Telegram Stars` : `Telegram Premium for ${params.months} months`, content: '<div/>', button: '<button/>' });
       }
       case 'getBuyStarsLink':
       case 'getGiftPremiumLink': {
@@ -155,6 +159,10 @@ export interface FakeToncenter {
   sendMode: 'ok' | 'hang' | 'drop' | 'fail500';
   /** lookups answer 503 while true */
   indexDown: boolean;
+  /** getWalletInformation answers 503 while true */
+  walletDown: boolean;
+  /** getWalletInformation reports this seqno instead of the chain's (a lagging node) */
+  staleSeqno: number | null;
   onSend: (() => void) | null;
   /** messages held back (drop mode), to execute later */
   held: Message[];
@@ -175,6 +183,8 @@ export async function startFakeToncenter(nowSec: () => number): Promise<FakeTonc
     executed: new Map(),
     sendMode: 'ok',
     indexDown: false,
+    walletDown: false,
+    staleSeqno: null,
     onSend: null,
     held: [],
     async execute(m: Message) {
@@ -202,10 +212,11 @@ export async function startFakeToncenter(nowSec: () => number): Promise<FakeTonc
       res.end(JSON.stringify(b));
     };
     if (url.pathname === '/api/v2/getWalletInformation') {
+      if (t.walletDown) return send(503, { ok: false, error: 'service unavailable', code: 503 });
       const c = await chain.getContract(Address.parse(url.searchParams.get('address')!));
       const state = c.accountState?.type;
       let seqno: number | undefined;
-      if (state === 'active') seqno = Number((await c.get('seqno')).stackReader.readBigNumber());
+      if (state === 'active') seqno = t.staleSeqno ?? Number((await c.get('seqno')).stackReader.readBigNumber());
       return send(200, { ok: true, result: { wallet: state === 'active', balance: c.balance.toString(), account_state: state === 'active' ? 'active' : 'uninitialized', ...(seqno === undefined ? {} : { seqno, wallet_type: 'wallet v4 r2' }) } });
     }
     if (url.pathname === '/api/v2/sendBoc' && req.method === 'POST') {

@@ -396,6 +396,7 @@ export class FragmentUpstream implements Suppliers {
     try {
       await this.api.confirm(row.product as FragmentProduct, { method: row.confirmMethod, params: row.confirmParams ?? {} }, this.wallet.account(), row.boc);
       updatePayment(this.deps.db, row.orderId, { confirmedAt: this.deps.clock.now() });
+      this.cleared('call');
     } catch (e) {
       if (e instanceof FragmentDown) this.markProblem(e);
       this.deps.log.warn({ orderId: row.orderId, err: e }, 'fragment confirm call failed (the chain settles the payment)');
