@@ -59,7 +59,8 @@ export class FragmentUpstream implements Suppliers {
   readonly gifts: Suppliers['gifts'];
 
   private problem: { kind: FragmentProblem; detail: string; since: number } | null = null;
-  private fundsLow: { balanceNano: bigint; needNano: bigint } | null = null;
+  /** Per product: the wallet could not pay that product's next order (new orders of it get 503 until topped up). */
+  private fundsLow: Partial<Record<GoodsProduct, { balanceNano: bigint; needNano: bigint }>> = {};
   private belowMinAlerted = false;
   private prices: Prices | null = null;
   private lastWallet: (WalletState & { at: number }) | null = null;
@@ -139,7 +140,7 @@ export class FragmentUpstream implements Suppliers {
         this.alert('wallet_below_min', `hot wallet balance below FRAGMENT_WALLET_MIN_TON`, { balance_ton: fromNano(w.balanceNano), need_ton: fromNano(this.cfg.walletMinNano) });
       this.belowMinAlerted = true;
     } else this.belowMinAlerted = false;
-    if (this.fundsLow && w.balanceNano >= this.fundsLow.needNano) this.fundsLow = null;
+    for (const [product, low] of Object.entries(this.fundsLow) as [GoodsProduct, { needNano: bigint }][]) if (w.balanceNano >= low.needNano) delete this.fundsLow[product];
     return w;
   }
 
@@ -157,7 +158,9 @@ export class FragmentUpstream implements Suppliers {
       checked_at: w ? new Date(w.at).toISOString() : null,
       min_ton: fromNano(this.cfg.walletMinNano),
       below_min: w ? w.balanceNano < this.cfg.walletMinNano : null,
-      funds_low: this.fundsLow ? { balance_ton: fromNano(this.fundsLow.balanceNano), need_ton: fromNano(this.fundsLow.needNano) } : null,
+      funds_low: Object.keys(this.fundsLow).length
+        ? Object.fromEntries(Object.entries(this.fundsLow).map(([product, l]) => [product, { balance_ton: fromNano(l.balanceNano), need_ton: fromNano(l.needNano) }]))
+        : null,
       fragment: this.problem ? { ok: false, problem: this.problem.kind, since: new Date(this.problem.since).toISOString() } : { ok: true, problem: null, since: null },
       prices_at: this.prices ? new Date(this.prices.at).toISOString() : null,
     };
@@ -171,7 +174,7 @@ export class FragmentUpstream implements Suppliers {
       version: this.wallet.version,
       balanceTon: w ? Number(fromNano(w.balanceNano)) : null,
       minTon: Number(fromNano(this.cfg.walletMinNano)),
-      up: this.problem === null && this.fundsLow === null,
+      up: this.problem === null && Object.keys(this.fundsLow).length === 0,
     };
   }
 
@@ -272,7 +275,7 @@ export class FragmentUpstream implements Suppliers {
     status: (product: GoodsProduct | 'nft') => {
       if (product === 'nft') return this.nftStatus('nft');
       if (this.problem) return { up: false, retryAfterSec: DOWN_RETRY_SEC } as const;
-      if (this.fundsLow) return { up: false, retryAfterSec: FUNDS_RETRY_SEC } as const;
+      if (this.fundsLow[product]) return { up: false, retryAfterSec: FUNDS_RETRY_SEC } as const;
       return { up: true } as const;
     },
     deliver: (req: DeliveryRequest): Promise<DeliveryOutcome> => this.deliver(req),
@@ -347,8 +350,8 @@ export class FragmentUpstream implements Suppliers {
     if (used !== null && w.seqno <= used) return this.pending(SETTLE_POLL_MS);
     const needNano = check.totalNano + this.cfg.feeReserveNano;
     if (w.balanceNano < needNano) {
-      if (!this.fundsLow) this.alert('wallet_funds_low', `the hot wallet cannot pay the next ${product} order`, { balance_ton: fromNano(w.balanceNano), need_ton: fromNano(needNano) });
-      this.fundsLow = { balanceNano: w.balanceNano, needNano };
+      if (!this.fundsLow[product]) this.alert('wallet_funds_low', `the hot wallet cannot pay the next ${product} order`, { balance_ton: fromNano(w.balanceNano), need_ton: fromNano(needNano) });
+      this.fundsLow[product] = { balanceNano: w.balanceNano, needNano };
       throw new UpstreamUnavailable(FUNDS_RETRY_SEC, 'hot wallet balance too low');
     }
     const validUntil = Math.min(tx.validUntil, nowSec + this.cfg.sendTtlSec);
