@@ -14,6 +14,7 @@ const BIG_ROUNDS = 5;
 import Database from 'better-sqlite3';
 import { seedOrders } from './seed.js';
 import { metricsOverhead, snapshotDuringCreate } from './ops.js';
+import { exportMemory, statsLatency, type ExportMemory, type StatsTiming } from './reports.js';
 
 /**
  * npm run bench: the order path against the machine's own limit.
@@ -122,6 +123,8 @@ async function main() {
 
   // --- a database of 1,000,000 orders ------------------------------------------------------------------
   let bigResults: Record<string, number> | null = null;
+  let statsTimings: StatsTiming[] = [];
+  const exportRuns: ExportMemory[] = [];
   if (big) {
     const bigDb = path.join(dir, 'big.db');
     const s0 = await startService(bigDb);
@@ -158,6 +161,10 @@ async function main() {
     }
     add(await load('service: GET /orders deep page (1M orders)', sBig.base, sides[1].auth, () => ({ method: 'GET', path: `/api/partner/v1/orders?limit=50&cursor=${deepCursor}` }), slice));
     add(await load('service: GET /orders?status=failed (1M orders)', sBig.base, sides[1].auth, () => ({ method: 'GET', path: '/api/partner/v1/orders?limit=50&status=failed' }), slice));
+    // GET /stats over a year of the 1M-order partner (issue 15 point 5: under 200 ms)
+    statsTimings = await statsLatency(sBig.base, sides[1].auth);
+    // CSV exports of every order and ledger entry of that partner (point 6: memory grows ≤ 50 MB)
+    for (const p of ['/api/partner/v1/orders/export.csv', '/api/partner/v1/ledger/export.csv']) exportRuns.push(await exportMemory(sBig.base, sides[1].auth, sBig.proc.pid!, p));
     // creation while `npm run backup` snapshots the 1M-order database
     const snap = await snapshotDuringCreate(sBig, sides[1].auth, bigDb, path.join(dir, 'backup', 'big-snapshot.db'));
     for (const side of sides) {
@@ -201,6 +208,8 @@ async function main() {
     metrics_cpu_us_per_order: metrics.cpuUsPerOrder,
     metrics_on_rate_by_cpu_pct: metrics.cpuRatioPct,
     big: bigResults,
+    stats_1m: statsTimings,
+    exports_1m: exportRuns,
   };
   const line = (r: Result) => `| ${r.name.padEnd(46)} | ${r.rps.toFixed(0).padStart(8)} | ${r.p50.toFixed(2).padStart(7)} | ${r.p99.toFixed(2).padStart(7)} | ${String(r.errors).padStart(6)} |`;
   console.log(`\n| ${'scenario'.padEnd(46)} | ${'req/s'.padStart(8)} | ${'p50 ms'.padStart(7)} | ${'p99 ms'.padStart(7)} | ${'errors'.padStart(6)} |`);
@@ -214,7 +223,9 @@ webhooks: ${delivered} signed order.completed in ${webhookSeconds.toFixed(2)} s 
 service RSS after the run: ${rss.toFixed(0)} MB (target < 200 MB: ${check(rss < 200)})
 metrics on: create at ${metrics.ratioPct.toFixed(1)} % of the rate with metrics off (median of ${metrics.roundsPct.length} alternating rounds: ${metrics.roundsPct.map((x) => x.toFixed(1)).join(', ')} %) (target ≥ 97 %: ${check(metrics.ratioPct >= 97)}); service CPU per order ${metrics.cpuUsPerOrder.off.toFixed(0)} µs off, ${metrics.cpuUsPerOrder.on.toFixed(0)} µs on: the rate it allows is ${metrics.cpuRatioPct.toFixed(1)} %${bigResults ? `
 1,000,000 orders: creation ${bigResults.create_slowdown_pct.toFixed(1)} % slower than on a small database (target < 10 %: ${check(bigResults.create_slowdown_pct < 10)}), GET /orders at ${bigResults.list_vs_small_pct.toFixed(0)} % of the small-database rate (as fast: ${check(bigResults.list_vs_small_pct >= 90)}); medians of ${BIG_ROUNDS} alternating rounds (seeded in ${bigResults.seed_seconds.toFixed(0)} s)
-during a snapshot of the 1M-order database (${bigResults.snapshot_seconds.toFixed(1)} s): create ${bigResults.create_during_snapshot_rps.toFixed(0)}/s against ${bigResults.create_before_snapshot_rps.toFixed(0)}/s before and ${bigResults.create_after_snapshot_rps.toFixed(0)}/s after: ${bigResults.create_slowdown_during_snapshot_pct.toFixed(1)} % lower (target ≤ 20 %: ${check(bigResults.create_slowdown_during_snapshot_pct <= 20)})` : ''}
+during a snapshot of the 1M-order database (${bigResults.snapshot_seconds.toFixed(1)} s): create ${bigResults.create_during_snapshot_rps.toFixed(0)}/s against ${bigResults.create_before_snapshot_rps.toFixed(0)}/s before and ${bigResults.create_after_snapshot_rps.toFixed(0)}/s after: ${bigResults.create_slowdown_during_snapshot_pct.toFixed(1)} % lower (target ≤ 20 %: ${check(bigResults.create_slowdown_during_snapshot_pct <= 20)})
+${statsTimings.map((x) => `GET ${x.query} on 1,000,000 orders: median ${x.p50_ms.toFixed(1)} ms, slowest ${x.max_ms.toFixed(1)} ms of 20 (target < 200 ms: ${check(x.max_ms < 200)})`).join('\n')}
+${exportRuns.map((x) => `GET ${x.path.replace('/api/partner/v1', '')}: ${x.rows} rows in ${x.seconds.toFixed(1)} s; service RSS ${x.rss_before_mb.toFixed(0)} MB before, ${x.rss_peak_mb.toFixed(0)} MB at the peak, ${x.rss_after_mb.toFixed(0)} MB after: +${x.growth_mb.toFixed(1)} MB (target ≤ 50 MB: ${check(x.growth_mb <= 50)})`).join('\n')}` : ''}
 `);
   fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
   fs.writeFileSync(path.join(ROOT, 'bench/results/latest.json'), JSON.stringify({ at: new Date().toISOString(), summary, results: results.map(({ latencies: _l, ...r }) => r) }, null, 2));

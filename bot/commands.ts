@@ -24,6 +24,7 @@ export function commandsFor(lang: Lang, role: 'owner' | 'staff' | null, operator
     add('balance');
     add('status');
     add('app');
+    add('notices');
     if (role === 'owner') {
       add('topup');
       add('apikey');

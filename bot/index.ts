@@ -18,6 +18,7 @@ import { balanceFeature } from './features/balance.js';
 import { gateFeature } from './features/gate.js';
 import { operatorFeature } from './features/operator.js';
 import { orderFeature } from './features/order.js';
+import { noticesFeature } from './features/notices.js';
 import { ordersFeature } from './features/orders.js';
 import { ownerFeature } from './features/owner.js';
 import { startFeature } from './features/start.js';
@@ -115,6 +116,7 @@ export function createBot(token: string, input: BotDeps): Bot<BotContext> {
   root.use(balanceFeature());
   root.use(orderFeature());
   root.use(ordersFeature());
+  root.use(noticesFeature());
   root.use(ownerFeature());
   root.use(unhandledFeature());
   return bot;

@@ -10,6 +10,7 @@ export interface Clock {
 export class ServiceClock implements Clock {
   private offsetMs: number;
   private lastNow = 0;
+  private readonly moveListeners = new Set<(now: number) => void>();
 
   constructor(
     private readonly realNow: () => number = Date.now,
@@ -32,6 +33,17 @@ export class ServiceClock implements Clock {
     if (t <= current) return;
     this.offsetMs += t - current;
     this.persist(this.offsetMs);
+    const now = this.now();
+    for (const fn of this.moveListeners) fn(now);
+  }
+
+  /**
+   * Calls `fn` after every move forward. For what waits in memory on the service clock (GET /orders/{id}?wait):
+   * real timers cover the passing of real time, this covers the sandbox's jumps. Returns the unsubscribe.
+   */
+  onMove(fn: (now: number) => void): () => void {
+    this.moveListeners.add(fn);
+    return () => this.moveListeners.delete(fn);
   }
 
   get offset(): number {
@@ -39,7 +51,3 @@ export class ServiceClock implements Clock {
   }
 }
 
-/** Real time stood still: for tests, where only advancing moves the clock. */
-export function frozenRealTime(start: number): () => number {
-  return () => start;
-}

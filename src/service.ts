@@ -6,9 +6,8 @@ import type { Deps } from './app/deps.js';
 import { EventBus } from './app/event-bus.js';
 import { KeyCache } from './app/keys.js';
 import { SupplierCalls } from './app/orders/supplier-calls.js';
+import { OrderWaits } from './app/orders/waits.js';
 import { GiftCatalog } from './app/nft/gift-catalog.js';
-import { integratorRoutes } from './http/partner/integrator-routes.js';
-import { nftRoutes } from './http/partner/nft-routes.js';
 import { SecretBox } from './app/secrets.js';
 import { SettingsStore } from './app/settings.js';
 import { WEBHOOK_JOB } from './app/webhooks/outbox.js';
@@ -16,13 +15,6 @@ import { WebhookDispatcher } from './workers/webhook-dispatcher.js';
 import { orderJobHandlers } from './workers/order-job.js';
 import { createWebhookTransport } from './http-out/webhook-transport.js';
 import { buildHttpApp } from './http/app.js';
-import { appApi } from './http/app-api/index.js';
-import { sandboxPictureRoutes } from './http/sandbox-pictures.js';
-import { webappRoutes } from './http/webapp.js';
-import { sandboxRoutes } from './http/admin/sandbox-routes.js';
-import { inviteRoutes } from './http/admin/invite-routes.js';
-import { topupRoutes } from './http/admin/topup-routes.js';
-import { sandboxDepositRoutes } from './http/admin/sandbox-deposit-routes.js';
 import { setupWatchers } from './workers/deposit-watchers.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { openDatabase, type Db } from './store/db.js';
@@ -99,6 +91,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     wake: () => scheduler?.nudge(),
     inFlight: new Map(),
     supplierCalls: new SupplierCalls(),
+    orderWaits: new OrderWaits(clock, bus, config.ORDER_WAIT_MAX_PER_KEY),
     commits: new GroupCommit(db),
   };
 
@@ -116,6 +109,8 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     nft_catalog: { capacity: config.NFT_CATALOG_RATE_LIMIT, perMinute: config.NFT_CATALOG_RATE_LIMIT, limit: config.NFT_CATALOG_RATE_LIMIT },
     nft_orders: { capacity: config.NFT_ORDERS_RATE_LIMIT, perMinute: config.NFT_ORDERS_RATE_LIMIT, limit: config.NFT_ORDERS_RATE_LIMIT },
     app_user: { capacity: config.APP_RATE_LIMIT, perMinute: config.APP_RATE_LIMIT, limit: config.APP_RATE_LIMIT },
+    // unknown URLs, per client address: the budget of a key
+    not_found: { capacity: config.API_RATE_BURST, perMinute: config.API_RATE_LIMIT, limit: config.API_RATE_LIMIT },
   });
   const catalog = new GiftCatalog(deps);
   sandbox.onGiftChange(() => catalog.invalidate());
@@ -126,15 +121,12 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     keys,
     limiter,
     adminToken,
+    catalog,
+    sender: dispatcher,
+    sandbox,
+    scheduler,
+    fragment,
     logger: opts.httpLogger,
-    partnerExtra: [nftRoutes(catalog), integratorRoutes()],
-    more: [
-      { plugin: appApi({ deps, keys, limiter, catalog }), prefix: '/api/app/v1' },
-      { plugin: webappRoutes() },
-      // gifts come from the sandbox market with either upstream (UPSTREAM=fragment buys only Stars and Premium)
-      { plugin: sandboxPictureRoutes(sandbox) },
-    ],
-    adminExtra: [inviteRoutes(deps), topupRoutes(deps), ...(fragment && fragmentModule ? [fragmentModule.fragmentAdminRoutes(fragment)] : []), ...(config.UPSTREAM === 'sandbox' ? [sandboxRoutes(deps, sandbox, scheduler), sandboxDepositRoutes(deps)] : [])],
     ready: () => ready,
     ops: ops.httpInstallers,
     observeError: (e) => ops.observeError(e),
@@ -165,6 +157,8 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
       closed = true;
       ops.readiness.beginDrain();
       fragment?.stop();
+      // waiting requests answer now (the order as it is), so that they do not hold the server open
+      deps.orderWaits.close();
       await app.close();
       await scheduler!.stop();
       await dispatcher.close();

@@ -176,10 +176,13 @@ export interface Received {
   raw: Buffer;
 }
 
+/** What the receiver answers to one request: a status, never, or a status after a real pause (a slow receiver). */
+export type ReceiverAnswer = number | 'hang' | { status: number; delayMs: number };
+
 /** A real HTTP webhook receiver on 127.0.0.2 answering scripted statuses (200 when the script is empty). */
-export async function startReceiver(host = '127.0.0.2'): Promise<{ url: string; port: number; requests: Received[]; script: (number | 'hang')[]; close(): Promise<void> }> {
+export async function startReceiver(host = '127.0.0.2'): Promise<{ url: string; port: number; requests: Received[]; script: ReceiverAnswer[]; close(): Promise<void> }> {
   const requests: Received[] = [];
-  const script: (number | 'hang')[] = [];
+  const script: ReceiverAnswer[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c) => chunks.push(c));
@@ -187,9 +190,14 @@ export async function startReceiver(host = '127.0.0.2'): Promise<{ url: string; 
       requests.push({ method: req.method!, path: req.url!, headers: req.headers, raw: Buffer.concat(chunks) });
       const next = script.shift() ?? 200;
       if (next === 'hang') return; // never answer
-      if (next >= 300 && next < 400) res.setHeader('Location', `http://${host}:${port}/redirected`);
-      res.writeHead(next);
-      res.end();
+      const status = typeof next === 'number' ? next : next.status;
+      const answer = () => {
+        if (status >= 300 && status < 400) res.setHeader('Location', `http://${host}:${port}/redirected`);
+        res.writeHead(status);
+        res.end();
+      };
+      if (typeof next === 'number') answer();
+      else setTimeout(answer, next.delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, host, resolve));

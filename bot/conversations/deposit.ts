@@ -1,26 +1,39 @@
-import { findDeposit, resolveDeposit } from '../../src/app/deposits.js';
+import { findDeposit, resolveDeposit, type DepositView } from '../../src/app/deposits.js';
+import { partnerView, searchPartners, type PartnerMatch } from '../../src/app/partners.js';
 import type { BotDeps, ConvContext } from '../context.js';
+import type { Texts } from '../texts/index.js';
 import { attempt } from './common.js';
-import { flowConversation, retry } from './flow.js';
+import { flowConversation, retry, type Flow } from './flow.js';
 
 /**
- * An operator's handling of an unmatched deposit, entered from the buttons of its alert or of /deposits:
- * "credit" asks for the partner id, "close" for a short note; both go through `resolveDeposit`, the code
- * of POST /deposits/{id}/resolve, with its rules and errors. The message with the buttons then shows the
- * outcome instead of the buttons.
+ * An operator's handling of an unmatched deposit, entered from the buttons of its alert or of /deposits.
+ * "Credit" finds the partner by part of its name (or its number) with `searchPartners`, offers the matches
+ * as buttons, asks "are you sure?" and credits; "close" asks for a short note. Both go through
+ * `resolveDeposit`, the code of POST /deposits/{id}/resolve, with its rules and errors. The message with the
+ * buttons then shows the outcome instead of the buttons. Every step after the first has a Back button.
  */
 export const DEPOSIT_CONVERSATION = 'deposit';
 
-/** Appends the outcome to the alert (or /deposits item) the operator pressed, removing its buttons. */
-async function markPressed(ctx: ConvContext, line: string): Promise<void> {
-  const before = ctx.callbackQuery?.message?.text;
-  if (before === undefined) return;
+/**
+ * Rewrites the alert (or /deposits item) the operator pressed with the outcome, in the presser's language
+ * (the alert may have been sent in another operator's), removing its buttons.
+ */
+async function markPressed(ctx: ConvContext, t: Texts, d: DepositView | null, line: string): Promise<void> {
+  if (!ctx.callbackQuery?.message) return;
   try {
-    await ctx.editMessageText(`${before}\n\n${line}`);
+    await ctx.editMessageText(d ? `${t.operator.deposit(d)}\n\n${line}` : line);
   } catch {
     // too old to edit, or already edited
   }
 }
+
+/** One button per matching partner: its name and number (and whether its account is activated). */
+function partnerRows(flow: Flow, t: Texts, items: PartnerMatch[]) {
+  return items.map((p) => [flow.button(t.operator.partnerButton(p.name, p.partner_id, p.status === 'active'), `pt:${p.partner_id}`)]);
+}
+
+/** Refusals after which another partner may be chosen: below that partner's minimum, the partner gone. */
+const anotherPartner = (e: { code: string; detail: string }) => e.code === 'topup_below_minimum' || (e.code === 'not_found' && /partner/i.test(e.detail));
 
 export function depositConversation(env: BotDeps) {
   const { deps } = env;
@@ -30,7 +43,7 @@ export function depositConversation(env: BotDeps) {
     const d = await conversation.external(() => findDeposit(deps, depositId));
     if (!d || d.status !== 'unmatched') {
       const text = t.operator.depositGone(depositId, d?.status ?? null);
-      await markPressed(ctx, text);
+      await markPressed(ctx, t, d ?? null, text);
       return void (await ctx.reply(text));
     }
 
@@ -39,24 +52,53 @@ export function depositConversation(env: BotDeps) {
       const done = await flow.ask(ask, async (note) => {
         const r = await conversation.external(() => attempt(() => resolveDeposit(deps, depositId, { action: 'close', note }, actor)));
         if (r.ok) return { text: t.operator.depositClosed(r.value) };
-        return r.code === 'validation_error' ? retry(t.operator.depositError(r, 0)) : { text: t.operator.depositError(r, 0), failed: true };
+        return r.code === 'validation_error' ? retry(t.operator.depositError(r, null)) : { text: t.operator.depositError(r, null), failed: true };
       });
-      if (!done.value.failed) await markPressed(ctx, done.value.text);
+      if (!done.value.failed) await markPressed(ctx, t, d, done.value.text);
       return void (await done.ctx.reply(done.value.text));
     }
 
-    const ask = await flow.menu(t.operator.askPartnerId(d), []);
-    const done = await flow.ask(ask, async (text) => {
-      const m = /^(?:#|№)?\s*(\d{1,9})$/.exec(text);
-      if (!m) return retry(t.operator.badPartnerId);
-      const partnerId = Number(m[1]);
-      const r = await conversation.external(() => attempt(() => resolveDeposit(deps, depositId, { action: 'credit', partner_id: partnerId }, actor)));
-      if (r.ok) return { text: t.operator.depositCredited(r.value) };
-      // Another partner id may do (unknown partner, below that partner's minimum); anything else ends here.
-      const again = r.code === 'topup_below_minimum' || r.code === 'validation_error' || (r.code === 'not_found' && /partner/i.test(r.detail));
-      return again ? retry(t.operator.depositError(r, partnerId)) : { text: t.operator.depositError(r, partnerId), failed: true };
+    // 1. who: part of the name (or the number)
+    const search = (text: string) => conversation.external(() => attempt(() => searchPartners(deps, text)));
+    const atSearch = conversation.checkpoint();
+    const ask = await flow.menu(t.operator.askPartner(d), []);
+    const { value: first } = await flow.ask(ask, async (text) => {
+      const r = await search(text);
+      if (!r.ok) return retry(t.operator.searchTooLong);
+      return r.value.items.length ? { query: text, ...r.value } : retry(t.operator.noPartnerMatch(text));
     });
-    if (!done.value.failed) await markPressed(ctx, done.value.text);
-    await done.ctx.reply(done.value.text);
+
+    // 2. the matches as buttons; another text typed here is a new search shown in the same message
+    const atResults = conversation.checkpoint();
+    const results = await flow.menu(t.operator.partnerMatches(first.query, first.items.length, first.more), partnerRows(flow, t, first.items), { back: atSearch });
+    const picked = await flow.choose(results, undefined, async (text, c) => {
+      const r = await search(text);
+      if (!r.ok) return void (await c.reply(t.operator.searchTooLong));
+      if (!r.value.items.length) return void (await c.reply(t.operator.noPartnerMatch(text)));
+      await flow.redraw(results, t.operator.partnerMatches(text, r.value.items.length, r.value.more), partnerRows(flow, t, r.value.items));
+    });
+    const m = /^pt:(\d{1,9})$/.exec(picked.action);
+    if (!m) return conversation.skip();
+    const partnerId = Number(m[1]);
+    const partner = await conversation.external(() => attempt(() => partnerView(deps, partnerId)));
+    if (!partner.ok) return flow.again(picked.ctx, t.operator.depositError(partner, null));
+    const label = t.operator.partner(partner.value.name, partnerId);
+    await flow.settle(results, label);
+
+    // 3. are you sure? (it moves money), then the credit
+    const sure = await flow.menu(t.operator.confirmCredit(d, label, partner.value.status === 'active'), [[flow.button(t.operator.btnSureCredit, 'credit')]], { back: atResults });
+    const yes = await flow.choose(sure);
+    if (yes.action !== 'credit') return conversation.skip();
+    const r = await conversation.external(() => attempt(() => resolveDeposit(deps, depositId, { action: 'credit', partner_id: partnerId }, actor)));
+    if (r.ok) {
+      const text = t.operator.depositCredited(r.value, label);
+      await flow.settle(sure, text);
+      return void (await markPressed(ctx, t, d, text));
+    }
+    const why = t.operator.depositError(r, label);
+    await flow.settle(sure, why);
+    // Below that partner's minimum (say): the matches again, to choose another partner or go back.
+    if (anotherPartner(r)) return conversation.rewind(atResults);
+    await markPressed(ctx, t, d, why);
   });
 }

@@ -1,4 +1,6 @@
+import { GrammyError } from 'grammy';
 import type { InlineKeyboardButton } from 'grammy/types';
+import { findLink } from '../../src/app/bot-users.js';
 import type { Deps } from '../../src/app/deps.js';
 import type { Conv, ConvContext } from '../context.js';
 import { convData } from '../keyboards/data.js';
@@ -21,8 +23,12 @@ import { textsFor, type Texts } from '../texts/index.js';
 /** A conversation waiting longer than this (service clock) for its user is left at the next update. */
 export const IDLE_MS = 30 * 60_000;
 
-/** Commands that start another conversation: the one under way is left (and says so) before they run. */
-const LEAVING = new Set(['order', 'topup', 'apikey', 'webhook', 'deposits']);
+/**
+ * Commands that start another conversation, and who may start it: the one under way is left (and says so)
+ * before they run, but only for someone they will serve (staff typing /topup are refused by it and keep
+ * their order).
+ */
+const LEAVING: Record<string, 'linked' | 'owner' | 'operator'> = { order: 'linked', topup: 'owner', apikey: 'owner', webhook: 'owner', deposits: 'operator' };
 
 export type Checkpoint = ReturnType<Conv['checkpoint']>;
 
@@ -89,7 +95,12 @@ export class Flow {
     const keyboard = rows.filter((r) => r.length > 0);
     if (menu.back) keyboard.push([this.button(this.t.common.btnBack, 'back')]);
     keyboard.push([this.button(this.t.common.btnCancel, 'cancel')]);
-    await this.ctx.api.editMessageText(menu.chatId, menu.messageId, text, { reply_markup: { inline_keyboard: keyboard } });
+    try {
+      await this.ctx.api.editMessageText(menu.chatId, menu.messageId, text, { reply_markup: { inline_keyboard: keyboard } });
+    } catch (err) {
+      // Two taps that crossed ask for the same content: the message already shows it.
+      if (!(err instanceof GrammyError && /message is not modified/.test(err.description))) throw err;
+    }
   }
 
   /** Closes a menu: its buttons go, and with `text` the message shows what was chosen. */
@@ -109,10 +120,18 @@ export class Flow {
     for (const m of [...this.open.values()]) await this.settle(m);
   }
 
-  /** Waits for a button of `menu`; typed text gets a hint. `turn` may handle a button in place (a page turn). */
-  async choose(menu: Menu, turn?: (p: Pressed) => Promise<boolean>): Promise<Pressed> {
+  /**
+   * Waits for a button of `menu`; typed text gets a hint, or goes to `typed` when given (a new search that
+   * redraws the menu). `turn` may handle a button in place (a page turn). Either way the update is then
+   * dropped, so the menu's content lives only in its message and its buttons.
+   */
+  async choose(menu: Menu, turn?: (p: Pressed) => Promise<boolean>, typed?: (text: string, ctx: ConvContext) => Promise<void>): Promise<Pressed> {
     const input = await this.next(menu);
-    if (input.kind === 'text') return this.again(input.ctx, this.t.common.useButtons);
+    if (input.kind === 'text') {
+      if (!typed) return this.again(input.ctx, this.t.common.useButtons);
+      await typed(input.text, input.ctx);
+      return this.conversation.skip();
+    }
     if (turn && (await turn(input))) return this.conversation.skip();
     return input;
   }
@@ -144,6 +163,18 @@ export class Flow {
     await this.clear();
     if (!menu) await ctx.reply(this.t.common.cancelled);
     return this.conversation.halt();
+  }
+
+  /** Whether the command would start its conversation for this user (it refuses otherwise). */
+  private async mayStart(command: string, ctx: ConvContext): Promise<boolean> {
+    const who = LEAVING[command];
+    const userId = ctx.from?.id;
+    const chatId = ctx.chat?.id;
+    return this.conversation.external(() => {
+      if (who === 'operator') return chatId !== undefined && this.deps.config.ADMIN_CHAT_IDS.includes(String(chatId));
+      const link = userId === undefined ? null : findLink(this.deps, userId);
+      return who === 'owner' ? link?.role === 'owner' : link !== null;
+    });
   }
 
   private async next(menu: Menu): Promise<{ kind: 'button'; action: string; ctx: ConvContext } | { kind: 'text'; text: string; ctx: ConvContext }> {
@@ -198,9 +229,9 @@ export class Flow {
 
     if (text !== undefined) {
       if (command === 'cancel') return this.cancel(ctx);
-      if (command !== undefined && LEAVING.has(command)) {
+      if (command !== undefined && LEAVING[command] !== undefined && (await this.mayStart(command, ctx))) {
         await this.clear();
-        await ctx.reply(t.common.left(this.resume));
+        await ctx.reply(`/${command}` === this.resume ? t.common.restarted(this.resume) : t.common.left(this.resume));
         return conversation.halt({ next: true });
       }
       // Other commands (/balance, /orders, /help …) are answered as usual and this conversation waits on.

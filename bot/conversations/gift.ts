@@ -1,8 +1,10 @@
 import type { Deps } from '../../src/app/deps.js';
+import { botOrderKey } from '../../src/domain/order-origin.js';
 import type { GiftCatalog } from '../../src/app/nft/gift-catalog.js';
 import { orderingBalance } from '../../src/app/orders/quote.js';
-import { formatAmount, parseAmount } from '../../src/domain/money.js';
+import { formatAmount } from '../../src/domain/money.js';
 import type { BotEnv } from '../context.js';
+import { GIFT_ACTION, giftToken } from '../keyboards/data.js';
 import { collectionRows, giftPageRows } from '../keyboards/gift.js';
 import type { GiftCollectionInfo, GiftItem, GiftPage, GiftQuote } from '../texts/index.js';
 import { askRecipient, confirmAndPlace } from './checkout.js';
@@ -24,8 +26,8 @@ export const COLLECTIONS_SHOWN = 8;
 /** The catalog's largest page (GIFTS_PAGE_MAX): used to walk to a far page in few reads. */
 const WALK = 100;
 
-function toItem(g: { gift: string; name: string; num: number; partner_price: string }, balanceMilli: number): GiftItem {
-  return { gift: g.gift, name: g.name, num: g.num, partner_price: g.partner_price, affordable: (parseAmount(g.partner_price, 'TON') ?? 0) <= balanceMilli };
+function toItem({ item: g, partnerMilli }: { item: { gift: string; name: string; num: number; partner_price: string }; partnerMilli: number }, balanceMilli: number): GiftItem {
+  return { gift: g.gift, name: g.name, num: g.num, partner_price: g.partner_price, affordable: partnerMilli <= balanceMilli };
 }
 
 /** Page `page` (from 0) of a collection, cheapest first, walked by keyset cursors from the start. */
@@ -38,7 +40,7 @@ async function giftPage(deps: Deps, gifts: GiftCatalog, partnerId: number, col: 
     cursor = r.next_cursor;
     if (!cursor) return { collection: col.name, page, pages: Math.max(1, Math.ceil(col.count / GIFT_PAGE_SIZE)), items: [], hasNext: false, balance: '' };
   }
-  const r = await gifts.list({ collection: col.collection, sort, limit: String(GIFT_PAGE_SIZE), ...(cursor ? { cursor } : {}) });
+  const r = await gifts.listPriced({ collection: col.collection, sort, limit: String(GIFT_PAGE_SIZE), ...(cursor ? { cursor } : {}) });
   const balance = orderingBalance(deps, partnerId, 'TON');
   return {
     collection: col.name,
@@ -50,10 +52,9 @@ async function giftPage(deps: Deps, gifts: GiftCatalog, partnerId: number, col: 
   };
 }
 
-function giftQuote(deps: Deps, partnerId: number, q: Awaited<ReturnType<GiftCatalog['quote']>>, recipient: string): GiftQuote | null {
+function giftQuote(deps: Deps, partnerId: number, { quote: q, partnerMilli: price }: Awaited<ReturnType<GiftCatalog['quotePriced']>>, recipient: string): GiftQuote | null {
   const balance = orderingBalance(deps, partnerId, 'TON');
   if (!q.available) return null;
-  const price = parseAmount(q.partner_price, 'TON')!;
   return {
     gift: q.gift,
     name: q.name,
@@ -106,11 +107,18 @@ export async function giftFlow(flow: Flow, env: BotEnv, partnerId: number, atPro
     return true;
   };
   const chosen = await flow.choose(pageMenu, turn);
-  const g = /^gg:(.+)$/.exec(chosen.action);
+  const g = GIFT_ACTION.exec(chosen.action);
   if (!g) return conversation.skip();
-  const gift = g[1];
-  const listed = await conversation.external(() => attempt(async () => gifts.quote(gift)));
-  if (!listed.ok || !listed.value.available) return flow.again(chosen.ctx, t.gifts.soldMeanwhile);
+  // The button names the gift by its token: the gift of the collection on screen with that token.
+  const token = g[1];
+  const listed = await conversation.external(() =>
+    attempt(async () => {
+      const found = ((await gifts.listings(col.collection)) ?? []).find((x) => giftToken(x.gift) === token);
+      return found ? gifts.quote(found.gift) : null;
+    }),
+  );
+  if (!listed.ok || !listed.value?.available) return flow.again(chosen.ctx, t.gifts.soldMeanwhile);
+  const gift = listed.value.gift;
   await flow.settle(pageMenu, t.gifts.chosen({ name: listed.value.name, num: listed.value.num }));
 
   // 3. recipient
@@ -122,7 +130,7 @@ export async function giftFlow(flow: Flow, env: BotEnv, partnerId: number, atPro
   let priceNote: string | null = null;
   for (;;) {
     const prepared = await conversation.external(() =>
-      attempt(async () => ({ quote: giftQuote(deps, partnerId, await gifts.quote(gift), recipient), key: `bot-${deps.ids.hex(12)}` })),
+      attempt(async () => ({ quote: giftQuote(deps, partnerId, await gifts.quotePriced(gift), recipient), key: botOrderKey(ctx.from?.id ?? 0, deps.ids.hex(10)) })),
     );
     if (!prepared.ok) return void (await ctx.reply(t.error(prepared)));
     const { quote: q, key } = prepared.value;

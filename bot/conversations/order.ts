@@ -1,4 +1,5 @@
 import type { Deps } from '../../src/app/deps.js';
+import { botOrderKey } from '../../src/domain/order-origin.js';
 import { orderMenu, quoteGoodsOrder } from '../../src/app/orders/quote.js';
 import { formatAmount } from '../../src/domain/money.js';
 import type { BotEnv } from '../context.js';
@@ -94,7 +95,7 @@ export function orderConversation(env: BotEnv) {
     // 4. confirmation: price, balance after, and the idempotency key of this confirmation
     const qty = quantity;
     const prepared = await conversation.external(() =>
-      attempt(() => ({ quote: quote(deps, partnerId, product, qty, recipient, alreadyPremium), key: `bot-${deps.ids.hex(12)}` })),
+      attempt(() => ({ quote: quote(deps, partnerId, product, qty, recipient, alreadyPremium), key: botOrderKey(ctx.from?.id ?? 0, deps.ids.hex(10)) })),
     );
     if (!prepared.ok) return void (await ctx.reply(t.error(prepared)));
     const { quote: q, key } = prepared.value;

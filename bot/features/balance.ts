@@ -1,6 +1,6 @@
 import { Composer } from 'grammy';
 import { partnerActive } from '../../src/app/partners.js';
-import { account } from '../../src/app/catalog.js';
+import { account } from '../../src/app/account.js';
 import type { BotContext } from '../context.js';
 
 /** /balance: both balances (staff and owner). */

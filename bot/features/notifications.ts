@@ -1,53 +1,41 @@
 import type { Api } from 'grammy';
-import { ownerChats, partnerChats } from '../../src/app/bot-users.js';
 import type { Alert, OrderOutcome, TopupCredited } from '../../src/app/event-bus.js';
+import { orderNoticeChats, topupNoticeChats, webhookNoticeChats, type NoticeChat } from '../../src/app/notices.js';
 import { getOwnOrder } from '../../src/app/orders/query.js';
 import type { BotDeps } from '../context.js';
-import { orderInfo, textsOf } from '../texts/index.js';
+import { orderInfo, textsOf, type Texts } from '../texts/index.js';
 
-/** Tells the partner's linked chats that one of their orders completed, failed or was refunded. */
-export async function notifyOrderOutcome(api: Api, env: BotDeps, e: OrderOutcome): Promise<void> {
-  const chats = partnerChats(env.deps, e.partnerId);
-  if (!chats.length) return;
-  const o = orderInfo(getOwnOrder(env.deps, e.partnerId, e.orderId));
-  // One message per outcome: a failure that was refunded is told once, by its failure message (which
-  // says why and that the money is back); the separate refund event then adds nothing.
-  if (e.event === 'order.refunded' && (o.status === 'failed' || o.status === 'canceled')) return;
+/** Sends one notice to each chat in its language; a chat that fails (blocked the bot, say) does not stop the others. */
+async function tell(api: Api, env: BotDeps, chats: NoticeChat[], text: (t: Texts) => string, about: Record<string, unknown>): Promise<void> {
   await Promise.all(
     chats.map(async ({ chatId, language }) => {
-      const t = textsOf(language);
-      const text = e.event === 'order.completed' ? t.notify.completed(o) : e.event === 'order.failed' ? t.notify.failed(o) : t.notify.refunded(o);
       try {
-        await api.sendMessage(chatId, text);
+        await api.sendMessage(chatId, text(textsOf(language)));
       } catch (err) {
-        env.deps.log.warn({ err, chatId, orderId: e.orderId }, 'order notification not delivered');
+        env.deps.log.warn({ err, chatId, ...about }, 'bot notice not delivered');
       }
     }),
   );
+}
+
+/**
+ * Tells the partner's linked chats that one of their orders completed or failed (a failure says why and
+ * that the money is back: one message per outcome). Who hears it is the rule of src/app/notices.ts, with
+ * each chat's /notices setting.
+ */
+export async function notifyOrderOutcome(api: Api, env: BotDeps, e: OrderOutcome): Promise<void> {
+  const chats = orderNoticeChats(env.deps, e.partnerId, e.orderId, e.event);
+  if (!chats.length) return;
+  const o = orderInfo(getOwnOrder(env.deps, e.partnerId, e.orderId));
+  await tell(api, env, chats, (t) => (e.event === 'order.completed' ? t.notify.completed(o) : t.notify.failed(o)), { orderId: e.orderId });
 }
 
 /** Tells the partner's owners that their webhook server did not take an event after its last retry. */
 export async function notifyWebhookGaveUp(api: Api, env: BotDeps, a: Extract<Alert, { kind: 'webhook_gave_up' }>): Promise<void> {
-  await Promise.all(
-    ownerChats(env.deps, a.partnerId).map(async ({ chatId, language }) => {
-      try {
-        await api.sendMessage(chatId, textsOf(language).notify.webhookGaveUp(a.event, a.orderId, a.reason));
-      } catch (err) {
-        env.deps.log.warn({ err, chatId, orderId: a.orderId }, 'webhook give-up notice not delivered');
-      }
-    }),
-  );
+  await tell(api, env, webhookNoticeChats(env.deps, a.partnerId), (t) => t.notify.webhookGaveUp(a.event, a.orderId, a.reason), { orderId: a.orderId });
 }
 
 /** Tells the partner's owners that a top-up was credited. */
 export async function notifyTopupCredited(api: Api, env: BotDeps, e: TopupCredited): Promise<void> {
-  await Promise.all(
-    ownerChats(env.deps, e.partnerId).map(async ({ chatId, language }) => {
-      try {
-        await api.sendMessage(chatId, textsOf(language).notify.topupCredited(e.amount, e.currency));
-      } catch (err) {
-        env.deps.log.warn({ err, chatId, topupId: e.topupId }, 'top-up notification not delivered');
-      }
-    }),
-  );
+  await tell(api, env, topupNoticeChats(env.deps, e.partnerId), (t) => t.notify.topupCredited(e.amount, e.currency), { topupId: e.topupId });
 }

@@ -136,7 +136,7 @@ export function alertMessage(env: BotDeps, t: Texts, a: Alert): { text: string; 
     case 'storage_recovered':
       return { text: t.operator.storageUp(a.reason, a.downSeconds) };
     case 'supplier':
-      return { text: t.operator.supplier(a.supplier, a.problem, a.detail, a.balance_ton, a.need_ton) };
+      return { text: t.operator.supplier(a) };
     default: {
       // a kind this bot does not know yet: still tell the operators
       const other = a as { kind: string };

@@ -1,26 +1,57 @@
+import { createHash } from 'node:crypto';
+
 /**
- * Callback data of every inline button (at most 64 bytes each):
- * - `c:<nonce>:<action>`  a button of one conversation instance (the nonce is fresh per conversation);
- *   the order confirmation is `c:<nonce>:ok:<idempotency key>`
+ * Callback data of every inline button. Telegram refuses a keyboard with a button whose data is over
+ * 64 bytes (BUTTON_DATA_INVALID), so every builder below goes through `fit`, and each part is bounded:
+ * - `c:<nonce>:<action>`  a button of one conversation instance (nonce: 8 hex, fresh per conversation);
+ *   actions are fixed words, numbers, `ok:<idempotency key>` (the bot's own key, `bot-<Telegram user id>-
+ *   <20 hex>`: at most 4 + 16 + 1 + 20 = 41 characters, user ids being below 2^53) and `gg:<gift token>`
+ *   (12 characters, never the gift id itself: `giftToken`)
  * - `ol:<page>`            a page of /orders
- * - `os:<order id>`        the status of one order
+ * - `os:<order id>`        the status of one order (order ids are the service's: `PA-<seq>` or `pa_<uuid>`)
  * - `rv:d|r:<order id>`    an operator's review outcome (deliver / refund), asked to be confirmed;
  *   `rv:D|R:<order id>` the confirmed outcome, `rv:n:<order id>` "no" (the alert's buttons again)
  * - `dp:c|x:<deposit id>`  an operator's handling of an unmatched deposit (credit to a partner / close)
+ * - `nt:<notice>:1|0`      a notice of the chat switched on / off (/notices); `nt:done` closes the settings
+ * The longest is a confirmation: `c:` + 8 + `:ok:` + 41 = 55 bytes.
  */
-export const convData = (nonce: string, action: string) => `c:${nonce}:${action}`;
+export const CALLBACK_DATA_MAX_BYTES = 64;
+
+/** The data as is; a button that Telegram would refuse is a bug here, not a message that silently fails. */
+export function fit(data: string): string {
+  const n = Buffer.byteLength(data, 'utf8');
+  if (n > CALLBACK_DATA_MAX_BYTES) throw new Error(`callback data of ${n} bytes (at most ${CALLBACK_DATA_MAX_BYTES}): ${data.slice(0, 24)}…`);
+  return data;
+}
+
+export const convData = (nonce: string, action: string) => fit(`c:${nonce}:${action}`);
 export const CONV_DATA = /^c:([0-9a-f]+):(.+)$/;
 export const CONFIRM_ACTION = /^ok:(.+)$/;
 
-export const ordersPageData = (page: number) => `ol:${page}`;
+/**
+ * A gift's short token for its button: a gift identifier comes from the market and has no length limit
+ * (partner-api.md: "taken from the catalog"), so the button carries 12 characters of its SHA-256 instead,
+ * and the press is resolved against the listings of the collection on screen (bot/conversations/gift.ts).
+ * 72 bits: two gifts of one collection sharing a token is not a practical concern.
+ */
+export function giftToken(gift: string): string {
+  return createHash('sha256').update(gift).digest('base64url').slice(0, 12);
+}
+export const GIFT_ACTION = /^gg:([A-Za-z0-9_-]{12})$/;
+
+export const ordersPageData = (page: number) => fit(`ol:${page}`);
 export const ORDERS_PAGE_DATA = /^ol:(\d{1,4})$/;
 
-export const orderStatusData = (orderId: string) => `os:${orderId}`;
+export const orderStatusData = (orderId: string) => fit(`os:${orderId}`);
 export const ORDER_STATUS_DATA = /^os:(.{1,60})$/;
 
 export const reviewData = (outcome: 'delivered' | 'refunded' | 'no', orderId: string, confirmed = false) =>
-  `rv:${outcome === 'no' ? 'n' : confirmed ? (outcome === 'delivered' ? 'D' : 'R') : outcome === 'delivered' ? 'd' : 'r'}:${orderId}`;
+  fit(`rv:${outcome === 'no' ? 'n' : confirmed ? (outcome === 'delivered' ? 'D' : 'R') : outcome === 'delivered' ? 'd' : 'r'}:${orderId}`);
 export const REVIEW_DATA = /^rv:([drDRn]):(.{1,58})$/;
 
-export const depositData = (action: 'credit' | 'close', depositId: string) => `dp:${action === 'credit' ? 'c' : 'x'}:${depositId}`;
+export const depositData = (action: 'credit' | 'close', depositId: string) => fit(`dp:${action === 'credit' ? 'c' : 'x'}:${depositId}`);
 export const DEPOSIT_DATA = /^dp:([cx]):(.{1,58})$/;
+
+/** `on`: what pressing asks for (so a press on an older copy of the menu sets, rather than flips, the notice). */
+export const noticeData = (notice: string, on?: boolean) => fit(on === undefined ? `nt:${notice}` : `nt:${notice}:${on ? 1 : 0}`);
+export const NOTICE_DATA = /^nt:([a-z]{1,20})(?::([01]))?$/;

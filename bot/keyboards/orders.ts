@@ -6,7 +6,9 @@ import { orderStatusData, ordersPageData } from './data.js';
 export function ordersKeyboard(t: Texts, items: OrderInfo[], page: number, hasNext: boolean): InlineKeyboard {
   const kb = new InlineKeyboard();
   // One order per row: what, for whom and when (the id is in the message it opens).
-  for (const o of items) kb.text(t.orders.button(o), orderStatusData(o.order_id)).row();
+  // (rows are started between buttons, never after the last: no empty row)
+  items.forEach((o, i) => (i > 0 ? kb.row() : kb).text(t.orders.button(o), orderStatusData(o.order_id)));
+  if (items.length && (page > 0 || hasNext)) kb.row();
   if (page > 0) kb.text(t.orders.btnPrev, ordersPageData(page - 1));
   if (hasNext) kb.text(t.orders.btnNext, ordersPageData(page + 1));
   return kb;

@@ -1,3 +1,4 @@
+import type { Notice } from '../../src/app/notices.js';
 import { code, esc, shortTime, tonTransferLink, zonedTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
 
 /** Every English text of the bot. Order labels stay Russian (partner-api.md rule 7). */
@@ -29,7 +30,58 @@ const ROLE: Record<string, string> = { owner: 'owner', staff: 'staff' };
 const REVIEW_STAGE: Record<string, string> = {
   transfer: 'the gift was bought, its transfer to the recipient failed',
   delivery_unconfirmed: 'the stars were sent, the delivery was never confirmed',
+  delivery_unconfirmed_premium: 'the Premium subscription was paid, the delivery was never confirmed',
 };
+const reviewStage = (stage: string, o: OrderInfo | null) =>
+  REVIEW_STAGE[stage === 'delivery_unconfirmed' && o?.type === 'premium' ? 'delivery_unconfirmed_premium' : stage] ?? 'the delivery could not be finished automatically';
+/** Why a deposit was not credited by itself (src/domain/deposit-matching.ts UnmatchedReason). */
+const DEPOSIT_REASON: Record<string, string> = {
+  wrong_amount: 'its amount matches no open top-up request',
+  expired_request: 'it pays a top-up request that had expired',
+  unknown_request: 'no open top-up request asks for this amount',
+  below_minimum: 'it is below the smallest top-up',
+  wrong_address: 'it was sent to an address that is not the deposit address of this asset',
+  wrong_network: 'it was sent on a network where this asset is not accepted',
+};
+const DEPOSIT_STATUS: Record<string, string> = { credited: 'credited', closed: 'closed', ignored: 'ignored (another token)', pending: 'waiting for confirmations', unmatched: 'waiting' };
+const NETWORK: Record<string, string> = { ton: 'TON', trc20: 'TRC-20 (TRON)', bep20: 'BEP-20 (BNB Smart Chain)' };
+const network = (n: string) => NETWORK[n] ?? n;
+const STORAGE_FAULT: Record<string, string> = {
+  disk_full: 'the disk is full',
+  io_error: 'the disk reports input/output errors',
+  read_only: 'the database file became read-only',
+  busy: 'the database stays locked by another process',
+};
+/** A supplier problem the operators must act on (src/suppliers/fragment), in words. */
+function supplierProblem(a: { problem: string; balance_ton?: string; need_ton?: string }): string {
+  switch (a.problem) {
+    case 'session_expired':
+      return 'its session expired: sign in to Fragment again and update the session settings';
+    case 'need_verify':
+      return 'it asks for the account to be verified (KYC) before it sells more';
+    case 'unreachable':
+      return 'it does not answer; orders wait and are retried';
+    case 'wallet_below_min':
+      return `the purchase wallet holds ${a.balance_ton ?? '?'} TON, below its minimum of ${a.need_ton ?? '?'} TON: top it up`;
+    case 'wallet_funds_low':
+      return `the purchase wallet (${a.balance_ton ?? '?'} TON) cannot pay the next order, which needs ${a.need_ton ?? '?'} TON: top it up`;
+    case 'payment_refused':
+      return 'a payment was stopped by the safety checks';
+    default:
+      return 'it reports a problem';
+  }
+}
+/** Why a webhook delivery was given up, in words (the dispatcher's `HTTP 500`, `timeout`, a refusal reason, a network error). */
+function webhookWhy(reason: string): string {
+  const http = /^HTTP (\d{3})$/.exec(reason);
+  if (http) return `the server answered HTTP ${http[1]}`;
+  if (reason === 'timeout') return 'the server did not answer in time';
+  if (reason === 'dns_failure') return 'the host name could not be resolved';
+  if (reason === 'private_address') return 'the host name points to a private network address';
+  if (reason === 'no_secret') return 'the webhook has no secret yet';
+  if (WEBHOOK_REASONS[reason]) return `the address is refused: ${WEBHOOK_REASONS[reason]}`;
+  return `the connection failed (${reason})`;
+}
 const OPERATOR_REASON: Record<string, string> = {
   insufficient_funds: 'the purchase wallet lacks funds (top it up; the partner was refunded)',
   hub_rejected: 'the supplier hub rejected the purchase (the partner was refunded)',
@@ -104,11 +156,12 @@ export const en = {
       const lines: string[] = [];
       if (role) {
         lines.push(`You are linked as ${ROLE[role] ?? role}. Commands:`);
-        lines.push('/balance — balances', '/order — new order', '/orders — recent orders', '/status <order id> — order status');
+        lines.push('/balance — balances', '/order — new order', '/orders — recent orders', '/status <order id> — order status', '/notices — which notices this chat receives', '/app — the dashboard');
         if (role === 'owner') lines.push('/topup — how to top up', '/apikey — issue the API key', '/webhook — webhook address and secret');
         lines.push('/cancel — cancel the current action');
       }
-      if (operator) lines.push(...(lines.length ? [''] : []), 'Operator:', '/reviews — orders waiting for manual review', '/deposits — deposits not credited automatically');
+      if (operator)
+        lines.push(...(lines.length ? [''] : []), 'Operator:', '/reviews — orders waiting for manual review', '/deposits — deposits not credited automatically', ...(role ? [] : ['/cancel — cancel the current action']));
       return lines.join('\n');
     },
     ownerOnly: 'Only the account owner can do this.',
@@ -117,12 +170,46 @@ export const en = {
     cancelled: 'Cancelled.',
     nothingToCancel: 'Nothing to cancel.',
     menuExpired: 'This menu is no longer active.',
-    tooManyAttempts: 'Too many attempts. Start again when ready.',
     useButtons: 'Please use the buttons above, or send /cancel to leave.',
     btnCancel: '✖ Cancel',
     btnBack: '◀ Back',
+    restarted: (command: string) => `The unfinished ${ACTIVITY[command] ?? command} was left; starting again.`,
     left: (command: string) => `The unfinished ${ACTIVITY[command] ?? command} was left. Send ${command} to start again.`,
     idle: (command: string) => `The unfinished ${ACTIVITY[command] ?? command} timed out after 30 minutes without an answer. Send ${command} to start again.`,
+  },
+  /** /notices: what each notice is (buttons carry the short names). */
+  notices: {
+    name: {
+      completed: 'Completed orders',
+      failed: 'Failed orders',
+      staff: 'Team members’ orders',
+      api: 'API orders',
+      topup: 'Top-ups credited',
+      webhook: 'Webhook failing',
+    } as Record<Notice, string>,
+    hint: {
+      completed: 'an order was delivered',
+      failed: 'an order failed: why, and that the money is back',
+      staff: 'orders placed by others of the team, in the bot or the dashboard',
+      api: 'orders placed over the partner API',
+      topup: 'a top-up reached the balance',
+      webhook: 'your server did not take an event after the last retry (at most once a day)',
+    } as Record<Notice, string>,
+    menu: (items: { notice: Notice; on: boolean }[]) =>
+      [
+        'Notices in this chat (🔔 on, 🔕 off). Tap a button to switch one:',
+        '',
+        ...items.map((i) => `${i.on ? '🔔' : '🔕'} ${en.notices.name[i.notice]}: ${en.notices.hint[i.notice]}`),
+        '',
+        'Orders you place yourself are told whenever completed or failed orders are on.',
+      ].join('\n'),
+    summary: (items: { notice: Notice; on: boolean }[]) => {
+      const names = (on: boolean) => items.filter((i) => i.on === on).map((i) => en.notices.name[i.notice]);
+      return `Notices saved. On: ${names(true).join(', ') || 'none'}. Off: ${names(false).join(', ') || 'none'}. Change them with /notices.`;
+    },
+    btnDone: '✔ Done',
+    switchedOn: 'Switched on.',
+    switchedOff: 'Switched off.',
   },
   /** The command menu (setMyCommands) descriptions. */
   commands: {
@@ -133,6 +220,7 @@ export const en = {
     balance: 'Balances',
     status: 'One order’s status: /status <order id>',
     app: 'Open the dashboard',
+    notices: 'Which notices this chat receives',
     topup: 'Top up a balance',
     apikey: 'Issue the API key',
     webhook: 'Webhook address and secret',
@@ -175,7 +263,6 @@ export const en = {
       return lines.join('\n');
     },
     btnConfirm: '✅ Confirm',
-    btnRetry: '🔁 Try again',
     accepted: (o: OrderInfo) =>
       `✅ Order ${o.order_id} accepted: ${described(o)}.\nDebited: ${o.partner_price} ${o.currency}. Status: ${status(o)}.\nI will write when it is done.`,
     already: (o: OrderInfo) => `This confirmation was already used: order ${o.order_id}, status ${status(o)}.`,
@@ -217,18 +304,18 @@ export const en = {
   orders: {
     title: (page: number) => `Recent orders (page ${page}):`,
     none: 'No orders yet.',
-    line: (o: OrderInfo) => `${o.order_id} · ${status(o)}\n${o.label} · ${o.partner_price} ${o.currency} · ${shortTime(o.created_at)}`,
+    line: (o: OrderInfo) => `${what(o)} → @${o.recipient.replace(/^@/, '')} · ${status(o)}\n${o.partner_price} ${o.currency} · ${zonedTime(o.created_at)} · ${o.order_id}`,
     button: (o: OrderInfo) => `${what(o)} → @${o.recipient.replace(/^@/, '')} · ${shortTime(o.created_at)}`,
     btnPrev: '◀ Newer',
     btnNext: 'Older ▶',
     details: (o: OrderInfo) =>
       [
         `Order ${o.order_id}`,
-        o.label,
+        described(o),
         `Status: ${status(o)}`,
         `Price: ${o.partner_price} ${o.currency}`,
-        `Created: ${shortTime(o.created_at)}`,
-        ...(o.completed_at ? [`Completed: ${shortTime(o.completed_at)}`] : []),
+        `Created: ${zonedTime(o.created_at)}`,
+        ...(o.completed_at ? [`Completed: ${zonedTime(o.completed_at)}`] : []),
         ...(o.giftUrl ? [`Gift page: ${o.giftUrl}`] : []),
         ...(o.status === 'failed' || o.status === 'canceled' ? [`Why: ${failureWhy(o)}`] : []),
         ...(o.refunded ? ['Money returned to the balance.'] : []),
@@ -242,9 +329,8 @@ export const en = {
       o.refunded
         ? `❌ Order ${o.order_id} failed: ${described(o)}.\nWhy: ${failureWhy(o)}\n${o.partner_price} ${o.currency} returned to the balance. ${failureNext(o)}`
         : `⏳ Order ${o.order_id} did not go through automatically: ${described(o)}.\nSupport is checking it; the money is not refunded yet. You will hear the outcome here.`,
-    refunded: (o: OrderInfo) => `↩️ Order ${o.order_id}: ${o.partner_price} ${o.currency} returned to the balance (${described(o)}).\nWhy: ${failureWhy(o)} ${failureNext(o)}`,
     webhookGaveUp: (event: string, orderId: string, reason: string) =>
-      `📭 Your webhook server did not accept ${event} for order ${orderId}, and the last retry is over (${reason}). The order itself is not affected. Check your server and the address (/webhook); GET /orders shows the current state.`,
+      `📭 Your webhook server did not accept ${event} for order ${orderId}, and the last retry is over: ${webhookWhy(reason)}. The order itself is not affected. Check your server and the address (/webhook); GET /orders shows the current state.`,
     topupCredited: (amount: string, currency: string) => `💰 Top-up credited: ${amount} ${currency}. See /balance.`,
   },
   owner: {
@@ -312,35 +398,25 @@ export const en = {
     review: (orderId: string, partner: string, stage: string, o: OrderInfo | null) =>
       [
         `🔎 Manual review needed: order ${orderId} of partner ${partner}.`,
-        `Where it stopped: ${REVIEW_STAGE[stage] ?? stage}.`,
-        ...(o ? [o.label, `${o.partner_price} ${o.currency}`] : []),
+        `Where it stopped: ${reviewStage(stage, o)}.`,
+        ...(o ? [described(o), `${o.partner_price} ${o.currency}`] : []),
       ].join('\n'),
-    failure: (orderId: string, partner: string, reason: string) => `⚠️ Order ${orderId} of partner ${partner} failed: ${OPERATOR_REASON[reason] ?? reason}.`,
+    failure: (orderId: string, partner: string, reason: string) => `⚠️ Order ${orderId} of partner ${partner} failed: ${OPERATOR_REASON[reason] ?? 'the supplier refused it (the partner was refunded)'}.`,
     webhookGaveUp: (orderId: string, partner: string, event: string, reason: string) =>
-      `📭 Webhook ${event} for order ${orderId} of partner ${partner} was given up after its last attempt (${reason}). The owners were told.`,
-    confirmDeliver: (o: OrderInfo | null) => `Mark this order delivered${o ? ` (${o.label})` : ''}? The partner keeps being charged and is told it is completed.`,
+      `📭 Webhook ${event} for order ${orderId} of partner ${partner} was given up after its last attempt: ${webhookWhy(reason)}. The partner’s owners linked in the bot are told too (at most once a day).`,
+    confirmDeliver: (o: OrderInfo | null) => `Mark this order delivered${o ? ` (${described(o)})` : ''}? The partner stays charged and is told it is completed.`,
     confirmRefund: (o: OrderInfo | null) => `Refund this order${o ? `: ${o.partner_price} ${o.currency} back to the partner's balance` : ''}?`,
     partner: (name: string | null, id: number) => (name ? `“${name}” (#${id})` : `#${id}`),
     btnSureDeliver: '✅ Yes, delivered',
     btnSureRefund: '↩️ Yes, refund',
     btnNotSure: '✖ No',
-    unmatchedDeposit: (depositId: string, amount: string, asset: string, network: string, reason: string) =>
-      `💰 Deposit ${depositId} of ${amount} ${asset} on ${network} was not credited automatically: ${reason}. Credit it to a partner or close it with a note.`,
+    unmatchedDeposit: (depositId: string, amount: string, asset: string, net: string, reason: string) =>
+      `💰 Deposit ${depositId} of ${amount} ${asset} on ${network(net)} was not credited automatically: ${DEPOSIT_REASON[reason] ?? 'it could not be matched'}. Credit it to a partner or close it with a note.`,
     storageDown: (reason: string, detail: string) =>
-      `🛑 Storage unavailable (${reason}): new orders and every other write answer 503 storage_unavailable; reads keep working. ${detail}`,
-    storageUp: (reason: string, seconds: number) => `✅ Storage available again after ${seconds} s (${reason}): writes are accepted.`,
-    supplier: (supplier: string, problem: string, detail: string, balance?: string, need?: string) => {
-      const what: Record<string, string> = {
-        session_expired: 'the session has expired: log in again and renew the cookies and the page hash. New Stars and Premium orders get 503; accepted orders wait.',
-        need_verify: 'the account must pass verification (KYC) before it can pay. New Stars and Premium orders get 503; accepted orders wait.',
-        unreachable: 'it does not answer. New Stars and Premium orders get 503; accepted orders wait and retry.',
-        wallet_funds_low: 'the hot wallet cannot pay the next order: top it up. New Stars and Premium orders get 503; accepted orders wait.',
-        wallet_below_min: 'the hot wallet balance is below the alert threshold: top it up.',
-        payment_refused: 'a payment was refused before signing (the order was refunded).',
-      };
-      const money = balance ? ` Balance ${balance} TON${need ? `, needed ${need} TON` : ''}.` : '';
-      return `⚠️ Supplier ${supplier}: ${what[problem] ?? problem}${money} ${detail}`;
-    },
+      `🛑 Storage unavailable: ${STORAGE_FAULT[reason] ?? 'writes fail'}. New orders and every other write answer 503 storage_unavailable; reads keep working. (${detail})`,
+    storageUp: (reason: string, seconds: number) => `✅ Storage available again after ${seconds} s (it was: ${STORAGE_FAULT[reason] ?? 'writes failing'}). Writes are accepted.`,
+    supplier: (a: { supplier: string; problem: string; detail: string; balance_ton?: string; need_ton?: string }) =>
+      `🛠 Supplier ${a.supplier === 'fragment' ? 'Fragment' : a.supplier}: ${supplierProblem(a)}.\nDetails: ${a.detail}`,
     other: (kind: string, details: string) => `⚠️ Alert ${kind}: ${details}`,
     btnDeliver: '✅ Deliver',
     btnRefund: '↩️ Refund',
@@ -354,33 +430,48 @@ export const en = {
     btnCloseDeposit: '✖ Close',
     deposit: (d: DepositView) =>
       [
-        `💰 Deposit ${d.deposit_id}: ${d.amount} ${d.asset} on ${d.network}, ${shortTime(d.created_at)}`,
-        `Reason: ${d.reason ?? 'unknown'}${d.note ? ` (${d.note})` : ''}`,
+        `💰 Deposit ${d.deposit_id}: ${d.amount} ${d.asset} on ${network(d.network)}, ${zonedTime(d.created_at)}`,
+        `Not credited automatically: ${DEPOSIT_REASON[d.reason ?? ''] ?? 'it could not be matched'}.${d.note ? ` ${d.note}` : ''}`,
         `Transaction: ${d.tx_hash}${d.from ? ` from ${d.from}` : ''}`,
         ...(d.comment ? [`Comment: ${d.comment}`] : []),
       ].join('\n'),
     depositsNone: 'No deposits are waiting: every deposit was credited or closed.',
     depositsHeader: (n: number, shown: number) => `Deposits not credited automatically: ${n}${n > shown ? ` (the newest ${shown} below)` : ''}`,
-    askPartnerId: (d: DepositView) => `Credit ${d.amount} ${d.asset} (deposit ${d.deposit_id}) to which partner? Send the partner id, a number.`,
-    badPartnerId: 'That is not a partner id: send a whole number, for example 42, or /cancel.',
+    askPartner: (d: DepositView) =>
+      `Credit ${d.amount} ${d.asset} (deposit ${d.deposit_id}) to which partner? Send a part of the partner’s name, or its number.`,
+    searchTooLong: 'Send a shorter part of the name (at most 100 characters), or /cancel.',
+    noPartnerMatch: (query: string) => `No partner’s name contains “${query}”. Send another part of the name or the number, or /cancel.`,
+    partnerMatches: (query: string, n: number, more: boolean) =>
+      more
+        ? `Partners matching “${query}”: the first ${n} below. Choose one, or send more of the name.`
+        : `Partners matching “${query}”: ${n}. Choose one, or send another part of the name.`,
+    partnerButton: (name: string, id: number, active: boolean) => `${name} · #${id}${active ? '' : ' · not activated'}`,
+    confirmCredit: (d: DepositView, partner: string, active: boolean) =>
+      [
+        `Credit ${d.amount} ${d.asset} (deposit ${d.deposit_id}) to ${partner}?`,
+        active ? 'The top-up rules apply (USD from 5.00, TON from 10.000).' : 'Its account is not activated yet: this first top-up must be at least 10 and activates it.',
+      ].join('\n'),
+    btnSureCredit: '✅ Yes, credit',
+    depositCredited: (d: DepositView, partner: string) => `✅ Deposit ${d.deposit_id} credited to ${partner}: ${d.amount} ${d.asset}.`,
     askCloseNote: (d: DepositView) =>
       `Close deposit ${d.deposit_id} (${d.amount} ${d.asset}) without crediting anyone? Send a short note why (for example "returned to the sender"), or /cancel.`,
-    depositCredited: (d: DepositView) => `✅ Deposit ${d.deposit_id} credited to partner #${d.partner_id}: ${d.amount} ${d.asset}.${d.note ? `\n${d.note}` : ''}`,
     depositClosed: (d: DepositView) => `✖ Deposit ${d.deposit_id} closed: ${d.note ?? ''}`,
     depositGone: (id: string, status: string | null) =>
-      status ? `Deposit ${id} is no longer waiting (it is ${status}); nothing was changed.` : `There is no deposit ${id}.`,
-    depositError: (e: ErrorInfo, partnerId: number): string => {
+      status ? `Deposit ${id} is no longer waiting (it is ${DEPOSIT_STATUS[status] ?? status}); nothing was changed.` : `There is no deposit ${id}.`,
+    depositError: (e: ErrorInfo, partner: string | null): string => {
       switch (e.code) {
         case 'deposit_not_unmatched':
           return 'This deposit is no longer waiting: it was credited or closed in the meantime. Nothing was changed.';
         case 'topup_below_minimum':
-          return `Not credited: for partner #${partnerId} the top-up must be at least ${e.extra.minimum} ${e.extra.currency} (a partner's first top-up is at least 10). Send another partner id, or /cancel and close the deposit.`;
+          return `Not credited: for ${partner ?? 'this partner'} a top-up must be at least ${e.extra.minimum} ${e.extra.currency} (a partner's first top-up at least 10). Choose another partner, or /cancel and close the deposit.`;
         case 'not_found':
-          return /partner/i.test(e.detail) ? `There is no partner #${partnerId}. Check the id and send it again, or /cancel.` : 'This deposit no longer exists.';
+          return /partner/i.test(e.detail) ? 'There is no such partner any more. Choose another one.' : 'This deposit no longer exists.';
         case 'bad_network':
           return 'Not credited: this asset cannot be credited from this network. This deposit can only be closed.';
         case 'tx_hash_conflict':
           return 'Not credited: a top-up with this transaction hash was already credited. Close this deposit with a note.';
+        case 'validation_error':
+          return partner === null ? 'Send a note of 1 to 1000 characters, or /cancel.' : 'This deposit cannot be credited (its asset is not one the service credits). Close it with a note.';
         default:
           return en.error(e);
       }

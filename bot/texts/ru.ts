@@ -1,4 +1,5 @@
 import { ruPlural } from '../../src/domain/labels.js';
+import type { Notice } from '../../src/app/notices.js';
 import type { Texts } from './en.js';
 import { code, esc, shortTime, tonTransferLink, zonedTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
 
@@ -31,7 +32,58 @@ const ROLE: Record<string, string> = { owner: 'владелец', staff: 'сот
 const REVIEW_STAGE: Record<string, string> = {
   transfer: 'подарок куплен, передача получателю не удалась',
   delivery_unconfirmed: 'звёзды отправлены, доставка не подтверждена',
+  delivery_unconfirmed_premium: 'подписка Premium оплачена, доставка не подтверждена',
 };
+const reviewStage = (stage: string, o: OrderInfo | null) =>
+  REVIEW_STAGE[stage === 'delivery_unconfirmed' && o?.type === 'premium' ? 'delivery_unconfirmed_premium' : stage] ?? 'доставку не удалось завершить автоматически';
+/** Почему поступление не зачислилось само (src/domain/deposit-matching.ts UnmatchedReason). */
+const DEPOSIT_REASON: Record<string, string> = {
+  wrong_amount: 'сумма не совпадает ни с одним открытым запросом на пополнение',
+  expired_request: 'оплачен запрос на пополнение, срок которого истёк',
+  unknown_request: 'ни один открытый запрос на пополнение не ждёт такой суммы',
+  below_minimum: 'сумма меньше минимального пополнения',
+  wrong_address: 'отправлено не на адрес пополнения для этого актива',
+  wrong_network: 'отправлено в сети, в которой этот актив не принимается',
+};
+const DEPOSIT_STATUS: Record<string, string> = { credited: 'зачислено', closed: 'закрыто', ignored: 'пропущено (другой токен)', pending: 'ждёт подтверждений сети', unmatched: 'ждёт разбора' };
+const NETWORK: Record<string, string> = { ton: 'TON', trc20: 'TRC-20 (TRON)', bep20: 'BEP-20 (BNB Smart Chain)' };
+const network = (n: string) => NETWORK[n] ?? n;
+const STORAGE_FAULT: Record<string, string> = {
+  disk_full: 'диск заполнен',
+  io_error: 'диск сообщает об ошибках ввода-вывода',
+  read_only: 'файл базы данных стал доступен только для чтения',
+  busy: 'база данных долго заблокирована другим процессом',
+};
+/** Проблема поставщика, которую должны решить операторы (src/suppliers/fragment), словами. */
+function supplierProblem(a: { problem: string; balance_ton?: string; need_ton?: string }): string {
+  switch (a.problem) {
+    case 'session_expired':
+      return 'истекла сессия: войдите в Fragment заново и обновите настройки сессии';
+    case 'need_verify':
+      return 'требуется верификация аккаунта (KYC), пока продажи приостановлены';
+    case 'unreachable':
+      return 'не отвечает; заказы ждут и будут повторены';
+    case 'wallet_below_min':
+      return `на кошельке для покупок ${a.balance_ton ?? '?'} TON — меньше минимума ${a.need_ton ?? '?'} TON: пополните его`;
+    case 'wallet_funds_low':
+      return `кошелёк для покупок (${a.balance_ton ?? '?'} TON) не может оплатить следующий заказ, нужно ${a.need_ton ?? '?'} TON: пополните его`;
+    case 'payment_refused':
+      return 'платёж остановлен проверками безопасности';
+    default:
+      return 'сообщает о проблеме';
+  }
+}
+/** Почему доставка вебхука прекращена, словами. */
+function webhookWhy(reason: string): string {
+  const http = /^HTTP (\d{3})$/.exec(reason);
+  if (http) return `сервер ответил HTTP ${http[1]}`;
+  if (reason === 'timeout') return 'сервер не ответил вовремя';
+  if (reason === 'dns_failure') return 'имя хоста не удалось разрешить';
+  if (reason === 'private_address') return 'имя хоста указывает на адрес частной сети';
+  if (reason === 'no_secret') return 'у вебхука ещё нет секрета';
+  if (WEBHOOK_REASONS[reason]) return `адрес не принят: ${WEBHOOK_REASONS[reason]}`;
+  return 'не удалось соединиться с сервером';
+}
 const OPERATOR_REASON: Record<string, string> = {
   insufficient_funds: 'на кошельке для покупок не хватает средств (пополните его; партнёру деньги вернулись)',
   hub_rejected: 'хаб поставщика отклонил покупку (партнёру деньги вернулись)',
@@ -99,11 +151,12 @@ export const ru: Texts = {
       const lines: string[] = [];
       if (role) {
         lines.push(`Ваша роль — ${ROLE[role] ?? role}. Команды:`);
-        lines.push('/balance — балансы', '/order — новый заказ', '/orders — последние заказы', '/status <номер заказа> — статус заказа');
+        lines.push('/balance — балансы', '/order — новый заказ', '/orders — последние заказы', '/status <номер заказа> — статус заказа', '/notices — какие уведомления получать в этом чате', '/app — кабинет');
         if (role === 'owner') lines.push('/topup — как пополнить баланс', '/apikey — выпустить API-ключ', '/webhook — адрес и секрет вебхука');
         lines.push('/cancel — отменить текущее действие');
       }
-      if (operator) lines.push(...(lines.length ? [''] : []), 'Оператор:', '/reviews — заказы на ручной проверке', '/deposits — поступления, не зачисленные автоматически');
+      if (operator)
+        lines.push(...(lines.length ? [''] : []), 'Оператор:', '/reviews — заказы на ручной проверке', '/deposits — поступления, не зачисленные автоматически', ...(role ? [] : ['/cancel — отменить текущее действие']));
       return lines.join('\n');
     },
     ownerOnly: 'Это может сделать только владелец аккаунта.',
@@ -112,12 +165,45 @@ export const ru: Texts = {
     cancelled: 'Отменено.',
     nothingToCancel: 'Нечего отменять.',
     menuExpired: 'Это меню уже неактивно.',
-    tooManyAttempts: 'Слишком много попыток. Начните заново, когда будете готовы.',
     useButtons: 'Воспользуйтесь кнопками выше или отправьте /cancel, чтобы выйти.',
     btnCancel: '✖ Отмена',
     btnBack: '◀ Назад',
+    restarted: (command: string) => `Незавершённое действие (${ACTIVITY[command] ?? command}) прервано; начинаем заново.`,
     left: (command: string) => `Незавершённое действие (${ACTIVITY[command] ?? command}) прервано. Чтобы начать заново, отправьте ${command}.`,
     idle: (command: string) => `Незавершённое действие (${ACTIVITY[command] ?? command}) прервано: 30 минут без ответа. Чтобы начать заново, отправьте ${command}.`,
+  },
+  notices: {
+    name: {
+      completed: 'Выполненные заказы',
+      failed: 'Невыполненные заказы',
+      staff: 'Заказы коллег',
+      api: 'Заказы через API',
+      topup: 'Зачисленные пополнения',
+      webhook: 'Сбои вебхука',
+    },
+    hint: {
+      completed: 'заказ доставлен',
+      failed: 'заказ не выполнен: причина и возврат денег',
+      staff: 'заказы других сотрудников в боте или кабинете',
+      api: 'заказы, созданные через партнёрский API',
+      topup: 'пополнение поступило на баланс',
+      webhook: 'ваш сервер не принял событие после последней попытки (не чаще раза в день)',
+    },
+    menu: (items: { notice: Notice; on: boolean }[]) =>
+      [
+        'Уведомления в этом чате (🔔 включено, 🔕 выключено). Нажмите кнопку, чтобы переключить:',
+        '',
+        ...items.map((i) => `${i.on ? '🔔' : '🔕'} ${ru.notices.name[i.notice]}: ${ru.notices.hint[i.notice]}`),
+        '',
+        'О ваших собственных заказах бот сообщает, пока включены выполненные или невыполненные заказы.',
+      ].join('\n'),
+    summary: (items: { notice: Notice; on: boolean }[]) => {
+      const names = (on: boolean) => items.filter((i) => i.on === on).map((i) => ru.notices.name[i.notice]);
+      return `Уведомления сохранены. Включены: ${names(true).join(', ') || 'никакие'}. Выключены: ${names(false).join(', ') || 'никакие'}. Изменить — /notices.`;
+    },
+    btnDone: '✔ Готово',
+    switchedOn: 'Включено.',
+    switchedOff: 'Выключено.',
   },
   commands: {
     start: 'Привязать аккаунт по коду приглашения',
@@ -127,6 +213,7 @@ export const ru: Texts = {
     balance: 'Балансы',
     status: 'Статус заказа: /status <номер заказа>',
     app: 'Открыть кабинет',
+    notices: 'Какие уведомления получать в этом чате',
     topup: 'Пополнить баланс',
     apikey: 'Выпустить API-ключ',
     webhook: 'Адрес и секрет вебхука',
@@ -169,7 +256,6 @@ export const ru: Texts = {
       return lines.join('\n');
     },
     btnConfirm: '✅ Подтвердить',
-    btnRetry: '🔁 Повторить',
     accepted: (o: OrderInfo) =>
       `✅ Заказ ${o.order_id} принят: ${o.label}.\nСписано: ${o.partner_price} ${o.currency}. Статус: ${status(o)}.\nНапишу, когда он будет выполнен.`,
     already: (o: OrderInfo) => `Это подтверждение уже использовано: заказ ${o.order_id}, статус — ${status(o)}.`,
@@ -211,7 +297,7 @@ export const ru: Texts = {
   orders: {
     title: (page: number) => `Последние заказы (страница ${page}):`,
     none: 'Заказов пока нет.',
-    line: (o: OrderInfo) => `${o.order_id} · ${status(o)}\n${o.label} · ${o.partner_price} ${o.currency} · ${shortTime(o.created_at)}`,
+    line: (o: OrderInfo) => `${what(o)} → @${o.recipient.replace(/^@/, '')} · ${status(o)}\n${o.partner_price} ${o.currency} · ${zonedTime(o.created_at)} · ${o.order_id}`,
     button: (o: OrderInfo) => `${what(o)} → @${o.recipient.replace(/^@/, '')} · ${shortTime(o.created_at)}`,
     btnPrev: '◀ Новее',
     btnNext: 'Старше ▶',
@@ -221,8 +307,8 @@ export const ru: Texts = {
         o.label,
         `Статус: ${status(o)}`,
         `Цена: ${o.partner_price} ${o.currency}`,
-        `Создан: ${shortTime(o.created_at)}`,
-        ...(o.completed_at ? [`Выполнен: ${shortTime(o.completed_at)}`] : []),
+        `Создан: ${zonedTime(o.created_at)}`,
+        ...(o.completed_at ? [`Выполнен: ${zonedTime(o.completed_at)}`] : []),
         ...(o.giftUrl ? [`Страница подарка: ${o.giftUrl}`] : []),
         ...(o.status === 'failed' || o.status === 'canceled' ? [`Причина: ${failureWhy(o)}`] : []),
         ...(o.refunded ? ['Деньги возвращены на баланс.'] : []),
@@ -236,9 +322,8 @@ export const ru: Texts = {
       o.refunded
         ? `❌ Заказ ${o.order_id} не выполнен: ${o.label}.\nПричина: ${failureWhy(o)}\n${o.partner_price} ${o.currency} возвращены на баланс. ${failureNext(o)}`
         : `⏳ Заказ ${o.order_id} не прошёл автоматически: ${o.label}.\nЕго проверяет поддержка; деньги пока не возвращены. Итог придёт сюда.`,
-    refunded: (o: OrderInfo) => `↩️ Заказ ${o.order_id}: ${o.partner_price} ${o.currency} возвращены на баланс (${o.label}).\nПричина: ${failureWhy(o)} ${failureNext(o)}`,
     webhookGaveUp: (event: string, orderId: string, reason: string) =>
-      `📭 Ваш сервер вебхуков не принял ${event} по заказу ${orderId}, повторные попытки закончились (${reason}). Сам заказ не затронут. Проверьте сервер и адрес (/webhook); текущее состояние — в GET /orders.`,
+      `📭 Ваш сервер вебхуков не принял ${event} по заказу ${orderId}, повторные попытки закончились: ${webhookWhy(reason)}. Сам заказ не затронут. Проверьте сервер и адрес (/webhook); текущее состояние — в GET /orders.`,
     topupCredited: (amount: string, currency: string) => `💰 Пополнение зачислено: ${amount} ${currency}. Баланс — /balance.`,
   },
   owner: {
@@ -306,35 +391,26 @@ export const ru: Texts = {
     review: (orderId: string, partner: string, stage: string, o: OrderInfo | null) =>
       [
         `🔎 Нужна ручная проверка: заказ ${orderId} партнёра ${partner}.`,
-        `Где остановился: ${REVIEW_STAGE[stage] ?? stage}.`,
+        `Где остановился: ${reviewStage(stage, o)}.`,
         ...(o ? [o.label, `${o.partner_price} ${o.currency}`] : []),
       ].join('\n'),
-    failure: (orderId: string, partner: string, reason: string) => `⚠️ Заказ ${orderId} партнёра ${partner} не выполнен: ${OPERATOR_REASON[reason] ?? reason}.`,
+    failure: (orderId: string, partner: string, reason: string) =>
+      `⚠️ Заказ ${orderId} партнёра ${partner} не выполнен: ${OPERATOR_REASON[reason] ?? 'поставщик отказал (партнёру деньги вернулись)'}.`,
     webhookGaveUp: (orderId: string, partner: string, event: string, reason: string) =>
-      `📭 Вебхук ${event} по заказу ${orderId} партнёра ${partner} не доставлен, попытки прекращены (${reason}). Владельцам сообщено.`,
+      `📭 Вебхук ${event} по заказу ${orderId} партнёра ${partner} не доставлен, попытки прекращены: ${webhookWhy(reason)}. Владельцам партнёра в боте тоже сообщается (не чаще раза в день).`,
     confirmDeliver: (o: OrderInfo | null) => `Отметить заказ доставленным${o ? ` (${o.label})` : ''}? Деньги партнёру не вернутся, ему придёт «выполнен».`,
     confirmRefund: (o: OrderInfo | null) => `Вернуть деньги за заказ${o ? `: ${o.partner_price} ${o.currency} на баланс партнёра` : ''}?`,
     partner: (name: string | null, id: number) => (name ? `«${name}» (№${id})` : `№${id}`),
     btnSureDeliver: '✅ Да, доставлен',
     btnSureRefund: '↩️ Да, вернуть',
     btnNotSure: '✖ Нет',
-    unmatchedDeposit: (depositId: string, amount: string, asset: string, network: string, reason: string) =>
-      `💰 Поступление ${depositId} на ${amount} ${asset} в сети ${network} не зачислено автоматически: ${reason}. Зачислите его партнёру или закройте с пометкой.`,
+    unmatchedDeposit: (depositId: string, amount: string, asset: string, net: string, reason: string) =>
+      `💰 Поступление ${depositId} на ${amount} ${asset} в сети ${network(net)} не зачислено автоматически: ${DEPOSIT_REASON[reason] ?? 'его не удалось сопоставить'}. Зачислите его партнёру или закройте с пометкой.`,
     storageDown: (reason: string, detail: string) =>
-      `🛑 Хранилище недоступно (${reason}): новые заказы и все записи получают 503 storage_unavailable; чтение работает. ${detail}`,
-    storageUp: (reason: string, seconds: number) => `✅ Хранилище снова доступно через ${seconds} с (${reason}): записи принимаются.`,
-    supplier: (supplier: string, problem: string, detail: string, balance?: string, need?: string) => {
-      const what: Record<string, string> = {
-        session_expired: 'сессия истекла: войдите снова и обновите cookies и hash страницы. Новые заказы Stars и Premium получают 503; принятые ждут.',
-        need_verify: 'аккаунт должен пройти верификацию (KYC), прежде чем сможет платить. Новые заказы Stars и Premium получают 503; принятые ждут.',
-        unreachable: 'не отвечает. Новые заказы Stars и Premium получают 503; принятые ждут и повторяются.',
-        wallet_funds_low: 'горячему кошельку не хватает на следующий заказ: пополните его. Новые заказы Stars и Premium получают 503; принятые ждут.',
-        wallet_below_min: 'баланс горячего кошелька ниже порога оповещения: пополните его.',
-        payment_refused: 'платёж отклонён до подписи (деньги за заказ возвращены).',
-      };
-      const money = balance ? ` Баланс ${balance} TON${need ? `, нужно ${need} TON` : ''}.` : '';
-      return `⚠️ Поставщик ${supplier}: ${what[problem] ?? problem}${money} ${detail}`;
-    },
+      `🛑 Хранилище недоступно: ${STORAGE_FAULT[reason] ?? 'записи не проходят'}. Новые заказы и все записи получают 503 storage_unavailable; чтение работает. (${detail.split(':')[0]})`,
+    storageUp: (reason: string, seconds: number) => `✅ Хранилище снова доступно через ${seconds} с (было: ${STORAGE_FAULT[reason] ?? 'записи не проходили'}). Записи принимаются.`,
+    supplier: (a: { supplier: string; problem: string; detail: string; balance_ton?: string; need_ton?: string }) =>
+      `🛠 Поставщик ${a.supplier === 'fragment' ? 'Fragment' : a.supplier}: ${supplierProblem(a)}. Подробности — в журнале сервиса.`,
     other: (kind: string, details: string) => `⚠️ Оповещение ${kind}: ${details}`,
     btnDeliver: '✅ Доставлен',
     btnRefund: '↩️ Вернуть деньги',
@@ -348,33 +424,52 @@ export const ru: Texts = {
     btnCloseDeposit: '✖ Закрыть',
     deposit: (d: DepositView) =>
       [
-        `💰 Поступление ${d.deposit_id}: ${d.amount} ${d.asset} в сети ${d.network}, ${shortTime(d.created_at)}`,
-        `Причина: ${d.reason ?? 'неизвестна'}${d.note ? ` (${d.note})` : ''}`,
+        `💰 Поступление ${d.deposit_id}: ${d.amount} ${d.asset} в сети ${network(d.network)}, ${zonedTime(d.created_at)}`,
+        `Не зачислено автоматически: ${DEPOSIT_REASON[d.reason ?? ''] ?? 'его не удалось сопоставить'}.${d.request_id ? ` Похоже на запрос ${d.request_id}.` : ''}`,
         `Транзакция: ${d.tx_hash}${d.from ? ` от ${d.from}` : ''}`,
         ...(d.comment ? [`Комментарий: ${d.comment}`] : []),
       ].join('\n'),
     depositsNone: 'Неразобранных поступлений нет: все зачислены или закрыты.',
     depositsHeader: (n: number, shown: number) => `Поступлений, не зачисленных автоматически: ${n}${n > shown ? ` (ниже последние ${shown})` : ''}`,
-    askPartnerId: (d: DepositView) => `Какому партнёру зачислить ${d.amount} ${d.asset} (поступление ${d.deposit_id})? Отправьте номер партнёра — число.`,
-    badPartnerId: 'Это не номер партнёра: отправьте целое число, например 42, или /cancel.',
+    askPartner: (d: DepositView) =>
+      `Какому партнёру зачислить ${d.amount} ${d.asset} (поступление ${d.deposit_id})? Отправьте часть названия партнёра или его номер.`,
+    searchTooLong: 'Отправьте часть названия покороче (не больше 100 символов) или /cancel.',
+    noPartnerMatch: (query: string) => `Нет партнёра, в названии которого есть «${query}». Отправьте другую часть названия или номер, или /cancel.`,
+    partnerMatches: (query: string, n: number, more: boolean) =>
+      more
+        ? `Партнёры по запросу «${query}»: ниже первые ${n}. Выберите одного или отправьте название подробнее.`
+        : `Партнёры по запросу «${query}»: ${n}. Выберите одного или отправьте другую часть названия.`,
+    partnerButton: (name: string, id: number, active: boolean) => `${name} · №${id}${active ? '' : ' · не активирован'}`,
+    confirmCredit: (d: DepositView, partner: string, active: boolean) =>
+      [
+        `Зачислить ${d.amount} ${d.asset} (поступление ${d.deposit_id}) партнёру ${partner}?`,
+        active
+          ? 'Действуют правила пополнения (USD от 5.00, TON от 10.000).'
+          : 'Его аккаунт ещё не активирован: это первое пополнение должно быть не меньше 10 и активирует аккаунт.',
+      ].join('\n'),
+    btnSureCredit: '✅ Да, зачислить',
+    depositCredited: (d: DepositView, partner: string) => `✅ Поступление ${d.deposit_id} зачислено партнёру ${partner}: ${d.amount} ${d.asset}.`,
     askCloseNote: (d: DepositView) =>
       `Закрыть поступление ${d.deposit_id} (${d.amount} ${d.asset}) без зачисления? Отправьте короткую пометку, почему (например, «возвращено отправителю»), или /cancel.`,
-    depositCredited: (d: DepositView) => `✅ Поступление ${d.deposit_id} зачислено партнёру №${d.partner_id}: ${d.amount} ${d.asset}.${d.note ? `\n${d.note}` : ''}`,
     depositClosed: (d: DepositView) => `✖ Поступление ${d.deposit_id} закрыто: ${d.note ?? ''}`,
     depositGone: (id: string, status: string | null) =>
-      status ? `Поступление ${id} уже разобрано (статус ${status}); ничего не изменено.` : `Поступления ${id} нет.`,
-    depositError: (e: ErrorInfo, partnerId: number): string => {
+      status ? `Поступление ${id} уже не ждёт разбора (${DEPOSIT_STATUS[status] ?? status}); ничего не изменено.` : `Поступления ${id} нет.`,
+    depositError: (e: ErrorInfo, partner: string | null): string => {
       switch (e.code) {
         case 'deposit_not_unmatched':
           return 'Это поступление уже разобрано: его зачислили или закрыли. Ничего не изменено.';
         case 'topup_below_minimum':
-          return `Не зачислено: для партнёра №${partnerId} пополнение должно быть не меньше ${e.extra.minimum} ${e.extra.currency} (первое пополнение партнёра — не меньше 10). Отправьте другой номер партнёра или /cancel и закройте поступление.`;
+          return `Не зачислено: для партнёра ${partner ?? ''} пополнение должно быть не меньше ${e.extra.minimum} ${e.extra.currency} (первое пополнение партнёра — не меньше 10). Выберите другого партнёра или /cancel и закройте поступление.`;
         case 'not_found':
-          return /partner/i.test(e.detail) ? `Партнёра №${partnerId} нет. Проверьте номер и отправьте снова или /cancel.` : 'Этого поступления больше нет.';
+          return /partner/i.test(e.detail) ? 'Такого партнёра больше нет. Выберите другого.' : 'Этого поступления больше нет.';
         case 'bad_network':
           return 'Не зачислено: этот актив из этой сети не зачисляется. Это поступление можно только закрыть.';
         case 'tx_hash_conflict':
           return 'Не зачислено: пополнение с этим хешем транзакции уже зачислено. Закройте это поступление с пометкой.';
+        case 'validation_error':
+          return partner === null
+            ? 'Отправьте пометку длиной от 1 до 1000 символов или /cancel.'
+            : 'Это поступление нельзя зачислить (сервис не зачисляет этот актив). Закройте его с пометкой.';
         default:
           return ru.error(e);
       }

@@ -1,9 +1,9 @@
-import { botUsersInChat, botUsersOfPartner, getBotUser, setBotUserLanguage } from '../store/bot-repo.js';
+import { botUsersInChat, getBotUser, setBotUserLanguage } from '../store/bot-repo.js';
 import type { BotRole } from '../domain/enums.js';
 import type { Deps } from './deps.js';
 import { normaliseLanguage } from './invites.js';
 
-/** Who a messenger account is to the service: its partner and role, and where to notify a partner. */
+/** Who a messenger account is to the service: its partner and role (who hears what: src/app/notices.ts). */
 
 export interface BotLink {
   telegramUserId: number;
@@ -20,21 +20,6 @@ function toLink(r: { telegramUserId: number; chatId: number; partnerId: number; 
 export function findLink(deps: Deps, telegramUserId: number): BotLink | null {
   const r = getBotUser(deps.db, telegramUserId);
   return r ? toLink(r) : null;
-}
-
-/** Chats to tell about a partner's orders: one per linked account, each with its language. */
-export function partnerChats(deps: Deps, partnerId: number): { chatId: number; language: 'ru' | 'en' }[] {
-  const seen = new Map<number, 'ru' | 'en'>();
-  for (const u of botUsersOfPartner(deps.db, partnerId)) if (!seen.has(u.chatId)) seen.set(u.chatId, normaliseLanguage(u.language));
-  return [...seen].map(([chatId, language]) => ({ chatId, language }));
-}
-
-/** The owners' chats of a partner (top-up news). */
-export function ownerChats(deps: Deps, partnerId: number): { chatId: number; language: 'ru' | 'en' }[] {
-  const seen = new Map<number, 'ru' | 'en'>();
-  for (const u of botUsersOfPartner(deps.db, partnerId))
-    if (u.role === 'owner' && !seen.has(u.chatId)) seen.set(u.chatId, normaliseLanguage(u.language));
-  return [...seen].map(([chatId, language]) => ({ chatId, language }));
 }
 
 /** The language of a chat without a user action (operator alerts): a linked account there, else English. */

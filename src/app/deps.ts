@@ -9,6 +9,7 @@ import type { EventBus } from './event-bus.js';
 import type { SecretBox } from './secrets.js';
 import type { SettingsStore } from './settings.js';
 import type { SupplierCalls } from './orders/supplier-calls.js';
+import type { OrderWaits } from './orders/waits.js';
 
 /** Everything an application service needs, built once at start-up by createService (src/service.ts). */
 export interface Deps {
@@ -31,4 +32,6 @@ export interface Deps {
   inFlight: Map<string, string>;
   /** Supplier calls under way by order id: a support cancellation waits for them (orders/supplier-calls.ts). */
   supplierCalls: SupplierCalls;
+  /** Requests waiting for an order's outcome (GET /orders/{id}?wait=N; orders/waits.ts). */
+  orderWaits: OrderWaits;
 }

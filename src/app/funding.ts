@@ -2,7 +2,7 @@ import { topupMinimum } from '../domain/ledger-rules.js';
 import { formatAmount, type Currency } from '../domain/money.js';
 import type { Deps } from './deps.js';
 import { partnerActive } from './partners.js';
-import { account } from './catalog.js';
+import { account } from './account.js';
 import { depositAddresses } from '../config/deposit-addresses.js';
 
 /**

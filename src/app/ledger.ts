@@ -1,6 +1,7 @@
 import { fail } from '../domain/errors.js';
 import { formatAmount, isCurrency, type Currency } from '../domain/money.js';
 import { offsetIso } from '../domain/time-format.js';
+import { statsDrift } from '../store/stats-repo.js';
 import { entriesWithoutOrder, ledgerFigures, listEntries, orderLedgerFigures, type LedgerEntryRow } from '../store/ledger-repo.js';
 import type { Deps } from './deps.js';
 import { requirePartner } from './partners.js';
@@ -55,5 +56,7 @@ export function ledgerCheck(deps: Deps) {
   }
   const orphans = entriesWithoutOrder(deps.db);
   for (const e of orphans) problems.push({ problem: 'entry_without_order', entry_id: e.entry_id, order_id: e.order_id });
+  // the daily figures of GET /stats against the orders they count
+  for (const d of statsDrift(deps.db)) problems.push({ problem: 'stats_mismatch', ...d });
   return { ok: problems.length === 0, problems };
 }

@@ -4,7 +4,7 @@ import { offsetIso } from '../domain/time-format.js';
 import { inTx } from '../store/db.js';
 import { audit } from '../store/audit-repo.js';
 import { balancesOf } from '../store/ledger-repo.js';
-import { getPartner, insertPartner, listKeys, type PartnerRow } from '../store/partners-repo.js';
+import { findPartnersByName, getPartner, insertPartner, listKeys, type PartnerRow } from '../store/partners-repo.js';
 import type { Deps } from './deps.js';
 
 /** Operator use cases for partner accounts. */
@@ -67,5 +67,32 @@ export function partnerView(deps: Deps, partnerId: number) {
     })),
     webhook: { url: p.webhookUrl, has_secret: p.webhookSecretEnc !== null },
     created_at: offsetIso(p.createdAt),
+  };
+}
+
+export const PARTNER_SEARCH_MAX = 8;
+
+export interface PartnerMatch {
+  partner_id: number;
+  name: string;
+  status: 'active' | 'inactive';
+}
+
+/**
+ * Partners for an operator who knows part of the name (or the number, as `42`, `#42` or `№42`): the
+ * partner with that number first, then names containing the text in any case, those starting with it
+ * first. At most `limit`; `more` says that others match too (the operator should type more of the name).
+ */
+export function searchPartners(deps: Deps, query: string, limit = PARTNER_SEARCH_MAX): { items: PartnerMatch[]; more: boolean } {
+  const q = query.trim();
+  if (!q || q.length > 100) fail('validation_error', 'query: 1 to 100 characters.', { field: 'query' });
+  const found: PartnerRow[] = [];
+  const byId = /^(?:#|№)?\s*(\d{1,9})$/.exec(q);
+  const exact = byId ? getPartner(deps.db, Number(byId[1])) : undefined;
+  if (exact) found.push(exact);
+  for (const p of findPartnersByName(deps.db, q, limit + 1)) if (p.partnerId !== exact?.partnerId) found.push(p);
+  return {
+    items: found.slice(0, limit).map((p) => ({ partner_id: p.partnerId, name: p.name, status: p.status })),
+    more: found.length > limit,
   };
 }

@@ -1,7 +1,7 @@
 import { fail, failUpstreamUnavailable } from '../domain/errors.js';
 import { UpstreamUnavailable } from '../suppliers/types.js';
 import type { Deps } from './deps.js';
-import { requireProductAvailable } from './catalog.js';
+import { requireProductAvailable } from './products.js';
 import { requireRecipientText, resolveRecipient } from './orders/recipient.js';
 
 /** POST /validate/recipient: the same resolution the order path uses. */

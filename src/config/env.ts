@@ -4,6 +4,7 @@ import { bool01, csv, httpUrl, int, optionalString } from './fields.js';
 import { topupEnvShape } from './topups.js';
 import { appEnvShape } from './app.js';
 import { opsEnvShape } from './ops.js';
+import { orderWaitEnvShape } from './order-wait.js';
 import { loadFragmentConfig, type FragmentConfig } from '../suppliers/fragment/config.js';
 
 /** Environment variables of operator-api.md section 1, validated once at start-up. */
@@ -53,6 +54,8 @@ const envSchema = z.object({
   ...opsEnvShape,
   /** The Mini App (src/config/app.ts). */
   ...appEnvShape,
+  /** Waiting for an order's outcome (src/config/order-wait.ts). */
+  ...orderWaitEnvShape,
 });
 
 /** `fragment`: the FRAGMENT_* settings, present exactly when UPSTREAM=fragment (src/suppliers/fragment/config.ts). */

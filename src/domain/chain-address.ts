@@ -10,10 +10,6 @@ import crypto from 'node:crypto';
 export type DepositNetwork = 'ton' | 'trc20' | 'bep20';
 export const DEPOSIT_NETWORKS: readonly DepositNetwork[] = ['ton', 'trc20', 'bep20'];
 
-export function isDepositNetwork(x: unknown): x is DepositNetwork {
-  return x === 'ton' || x === 'trc20' || x === 'bep20';
-}
-
 /** CRC-16/XMODEM, the checksum of TON user-friendly addresses. */
 export function crc16xmodem(data: Uint8Array): number {
   let crc = 0;
@@ -55,23 +51,6 @@ const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
 function sha256(b: Uint8Array): Buffer {
   return crypto.createHash('sha256').update(b).digest();
-}
-
-/** 21-byte TRON payload (0x41 + 20 bytes) → base58check address. */
-export function tronAddressFromBytes(payload: Uint8Array): string {
-  const check = sha256(sha256(payload)).subarray(0, 4);
-  const all = Buffer.concat([Buffer.from(payload), check]);
-  let n = BigInt(`0x${all.toString('hex')}`);
-  let out = '';
-  while (n > 0n) {
-    out = B58[Number(n % 58n)] + out;
-    n /= 58n;
-  }
-  for (const b of all) {
-    if (b !== 0) break;
-    out = `1${out}`;
-  }
-  return out;
 }
 
 /** True for a base58check TRON address (`T…`, 34 characters, valid checksum). */

@@ -33,7 +33,6 @@ export const COMMENT_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 export const COMMENT_CODE_LENGTH = 6;
 
 export type UnmatchedReason = 'wrong_amount' | 'expired_request' | 'unknown_request' | 'below_minimum' | 'wrong_address' | 'wrong_network';
-export const UNMATCHED_REASONS: readonly UnmatchedReason[] = ['wrong_amount', 'expired_request', 'unknown_request', 'below_minimum', 'wrong_address', 'wrong_network'];
 
 /** Symbol spelling of an asset → the asset the service knows, or null for any other token or coin. */
 export function knownAsset(symbol: string): DepositAsset | null {

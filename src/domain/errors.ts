@@ -52,6 +52,7 @@ export const ERRORS = {
   bad_status: spec(400, 'flat', 'status must be one of processing, completed, partial, canceled, failed.'),
   bad_limit: spec(400, 'flat', 'limit is out of range.'),
   bad_time: spec(400, 'flat', 'from/to must be an ISO 8601 date or date-time, or unix seconds.'),
+  bad_range: spec(400, 'flat', 'from must not be after to, and the range may cover at most 366 days.'),
   bad_username: spec(400, 'flat', 'username must be a string.'),
   recipient_required: spec(400, 'flat', 'recipient is required.'),
   recipient_not_found: spec(400, 'flat', 'The recipient was not found or cannot be reached.'),
@@ -67,6 +68,7 @@ export const ERRORS = {
   resolver_error: spec(502, 'flat', 'Recipient resolution failed. Retry later.'),
   product_unavailable: spec(503, 'flat', 'The product is temporarily unavailable.'),
   ledger_unavailable: spec(503, 'flat', 'The idempotency check is unavailable. Retry the same request with the same key.'),
+  webhook_not_configured: spec(409, 'flat', 'No webhook address and secret are saved: save the Webhook block first.'),
 
   // operator API (flat)
   validation_error: spec(400, 'flat', 'The request body is invalid.'),

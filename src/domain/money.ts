@@ -43,12 +43,3 @@ export function parsePositiveDecimal(text: unknown): Decimal | null {
   return d.gt(0) ? d : null;
 }
 
-/** Decimal amount of a currency → minor units rounded up (prices never lose a fraction against the service). */
-export function toMinorCeil(d: Decimal.Value, currency: Currency): number {
-  return new Decimal(d).mul(SCALE[currency]).toDecimalPlaces(0, Decimal.ROUND_CEIL).toNumber();
-}
-
-/** Decimal → minor units rounded down (for comparisons like "never above max_price"). */
-export function toMinorFloor(d: Decimal.Value, currency: Currency): number {
-  return new Decimal(d).mul(SCALE[currency]).toDecimalPlaces(0, Decimal.ROUND_FLOOR).toNumber();
-}

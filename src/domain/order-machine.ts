@@ -59,6 +59,15 @@ export function phaseOf(status: OrderStatus, inReview: boolean): Phase {
   return status;
 }
 
+/**
+ * Whether the order has its outcome: completed, or failed/canceled outside manual review. No transition
+ * leaves these phases; a Stars order that reads `failed` while in review is not final yet.
+ */
+export function isFinal(status: OrderStatus, inReview: boolean): boolean {
+  const phase = phaseOf(status, inReview);
+  return phase === 'completed' || phase === 'failed' || phase === 'canceled';
+}
+
 /** The transition for a trigger, or null when the order's phase does not allow it. */
 export function findTransition(type: OrderType, phase: Phase, on: Trigger): Transition | null {
   return TRANSITIONS.find((x) => x.from === phase && x.on === on && x.types.includes(type)) ?? null;

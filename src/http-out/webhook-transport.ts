@@ -11,9 +11,10 @@
  */
 import { promises as dns, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { addressRefusal } from '../domain/webhook-url-policy.js';
-import type { PinnedAddress, PostResult, Resolution, WebhookTransport } from '../workers/webhook-transport.js';
+import type { PinnedAddress, PostResult, Resolution, TimedPostResult, WebhookTransport } from '../workers/webhook-transport.js';
 
 /** Sandbox host table (`PUT /sandbox/dns/{hostname}`), consulted before real DNS. */
 export interface DnsOverrides {
@@ -392,7 +393,13 @@ export function createWebhookTransport(opts: { allowSubnets: string[]; hosts?: D
   const poster = createPinnedPoster();
   return {
     resolve: (host, literalIp) => resolveAndCheck(host, literalIp, opts.allowSubnets, opts.hosts),
-    post: (url, addresses, body, headers, timeoutMs) => poster.post(url, addresses, body, headers, timeoutMs),
+    // The duration is real elapsed time on a monotonic timer, not the service clock: the sandbox moves
+    // that clock in jumps, and a request's duration is a measurement of the network, not a time of day.
+    post: async (url, addresses, body, headers, timeoutMs): Promise<TimedPostResult> => {
+      const started = performance.now();
+      const r = await poster.post(url, addresses, body, headers, timeoutMs);
+      return { ...r, durationMs: Math.round(performance.now() - started) };
+    },
     close: () => poster.close(),
   };
 }

@@ -1,21 +1,34 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Deps } from '../app/deps.js';
 import type { KeyCache } from '../app/keys.js';
-import { adminRoutes } from './admin/routes.js';
+import type { GiftCatalog } from '../app/nft/gift-catalog.js';
+import type { DeliverySender } from '../app/webhooks/sender.js';
+import type { FragmentUpstream } from '../suppliers/fragment/fragment-upstream.js';
+import type { SandboxUpstream } from '../suppliers/sandbox/sandbox-upstream.js';
+import type { Scheduler } from '../workers/scheduler.js';
+import { adminApi } from './admin/index.js';
+import { appApi } from './app-api/index.js';
 import { installErrorHandling } from './errors.js';
 import { registerOpenApi } from './openapi/routes.js';
-import { partnerRoutes } from './partner/routes.js';
+import { partnerApi } from './partner/index.js';
 import type { RateLimiter } from './rate-limiter.js';
+import { sandboxPictureRoutes } from './sandbox-pictures.js';
+import { webappRoutes } from './webapp.js';
 
 export interface HttpDeps {
   deps: Deps;
   keys: KeyCache;
   limiter: RateLimiter;
+  /** The gift catalog and its cache, shared with the bot. */
+  catalog: GiftCatalog;
+  /** Sends a webhook now (redelivery, the test event): the webhook dispatcher. */
+  sender: DeliverySender;
   adminToken: string | undefined;
-  partnerExtra?: Parameters<typeof partnerRoutes>[0]['extra'];
-  adminExtra?: ((app: FastifyInstance) => void)[];
-  /** More route groups at their own prefixes (the Mini App's API and pages, the sandbox's pictures). */
-  more?: { plugin: (app: FastifyInstance) => Promise<void>; prefix?: string }[];
+  /** The sandbox market: gift pictures in every mode (gifts stay on it), its operator routes with UPSTREAM=sandbox. */
+  sandbox: SandboxUpstream;
+  /** The sandbox clock routes run the jobs that fall due. */
+  scheduler: Scheduler;
+  fragment: FragmentUpstream | null;
   logger?: boolean | object;
   /** Marks the service as ready for /healthz. */
   ready: () => boolean;
@@ -27,17 +40,21 @@ export interface HttpDeps {
   instrument?: (app: FastifyInstance) => void;
 }
 
-/** Builds the Fastify app; never listens (src/main.ts does, tests use inject or listen themselves). */
+/**
+ * Builds the Fastify app with every route group; never listens (src/main.ts does, tests use inject or
+ * listen themselves).
+ */
 export async function buildHttpApp(h: HttpDeps): Promise<FastifyInstance> {
+  const { deps, keys, limiter, catalog } = h;
   const app = Fastify({
     logger: h.logger ?? false,
-    trustProxy: h.deps.config.TRUST_PROXY,
+    trustProxy: deps.config.TRUST_PROXY,
     bodyLimit: 64 * 1024,
     // Never echo internal error text: the error handler formats every failure.
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   });
-  installErrorHandling(app, h.observeError);
+  installErrorHandling(app, { observe: h.observeError, limiter });
   h.instrument?.(app);
   for (const install of h.ops ?? []) install(app);
 
@@ -46,9 +63,11 @@ export async function buildHttpApp(h: HttpDeps): Promise<FastifyInstance> {
     return { status: 'ok' };
   });
 
-  await registerOpenApi(app, h.deps.config.publicBaseUrl);
-  await app.register(partnerRoutes({ deps: h.deps, keys: h.keys, limiter: h.limiter, extra: h.partnerExtra }), { prefix: '/api/partner/v1' });
-  await app.register(adminRoutes({ deps: h.deps, keys: h.keys, adminToken: h.adminToken, extra: h.adminExtra }), { prefix: '/api/admin/v1' });
-  for (const m of h.more ?? []) await app.register(m.plugin, m.prefix ? { prefix: m.prefix } : {});
+  await registerOpenApi(app, deps.config.publicBaseUrl);
+  await app.register(partnerApi({ deps, keys, limiter, catalog, sender: h.sender }), { prefix: '/api/partner/v1' });
+  await app.register(adminApi({ deps, keys, adminToken: h.adminToken, scheduler: h.scheduler, sandbox: h.sandbox, fragment: h.fragment }), { prefix: '/api/admin/v1' });
+  await app.register(appApi({ deps, keys, limiter, catalog }), { prefix: '/api/app/v1' });
+  await app.register(webappRoutes());
+  await app.register(sandboxPictureRoutes(h.sandbox));
   return app;
 }

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ApiError, errorBody, type ErrorCode } from '../domain/errors.js';
 import { classifyStorageError } from '../store/storage-health.js';
+import type { RateLimiter } from './rate-limiter.js';
 
 /** Seconds a client is asked to wait after 503 storage_unavailable. */
 export const STORAGE_RETRY_AFTER_SECONDS = 5;
@@ -24,8 +25,14 @@ export function toApiError(err: unknown): ApiError {
   return new ApiError('internal_error');
 }
 
-/** `observe` sees every error first (the storage monitor hears of writes that failed outside a transaction). */
-export function installErrorHandling(app: FastifyInstance, observe?: (err: unknown) => void): void {
+export interface ErrorHandling {
+  /** Sees every error first (the storage monitor hears of writes that failed outside a transaction). */
+  observe?: (err: unknown) => void;
+  /** Unknown URLs count per client address (scope `not_found`), so that probing for routes is limited like using them. */
+  limiter: RateLimiter;
+}
+
+export function installErrorHandling(app: FastifyInstance, { observe, limiter }: ErrorHandling): void {
   app.setErrorHandler((err, req, reply) => {
     observe?.(err);
     const e = toApiError(err);
@@ -33,7 +40,12 @@ export function installErrorHandling(app: FastifyInstance, observe?: (err: unkno
     reply.code(e.status).headers(e.headers).send(errorBody(e));
   });
   app.setNotFoundHandler((req, reply) => {
-    const e = new ApiError('route_not_found', `No endpoint ${req.method} ${req.url.split('?')[0]}.`);
-    reply.code(404).send(errorBody(e));
+    let e = new ApiError('route_not_found', `No endpoint ${req.method} ${req.url.split('?')[0]}.`);
+    try {
+      limiter.hit('not_found', req.ip);
+    } catch (limited) {
+      e = toApiError(limited);
+    }
+    reply.code(e.status).headers(e.headers).send(errorBody(e));
   });
 }

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import { fail } from '../domain/errors.js';
 import { budgetOf, take, type Bucket, type BucketRule, type Budget } from '../domain/token-bucket.js';
 
-export type LimitScope = 'key' | 'validate_recipient' | 'nft_catalog' | 'nft_orders' | 'app_user';
+export type LimitScope = 'key' | 'validate_recipient' | 'nft_catalog' | 'nft_orders' | 'app_user' | 'not_found';
 
 export interface ScopeRule extends BucketRule {
   /** The figure reported as `limit` in the 429 body (per `window_seconds`). */

@@ -1,5 +1,6 @@
 import client from 'prom-client';
 import type { Db } from '../store/db.js';
+import { opsReads } from '../store/ops-repo.js';
 import type { EventBus } from '../app/event-bus.js';
 import type { ServiceClock } from '../clock.js';
 import { FastCounter, FastHistogram } from './fast-metrics.js';
@@ -72,11 +73,7 @@ export function createMetrics(src: MetricsSources): ServiceMetrics {
   const supplierErrors = new FastCounter('supplier_call_errors_total', 'Supplier calls that threw, by product', ['product'], registry);
   const botUpdates = new FastCounter('bot_updates_total', 'Bot updates by outcome (handled, failed)', ['outcome'], registry);
 
-  const $ = src.db.$client;
-  const dueJobs = $.prepare('select kind, count(*) n, min(run_at) oldest from jobs where run_at <= ? group by kind');
-  const deliveries = $.prepare("select (select count(*) from webhook_deliveries where status = 'pending') pending, (select count(*) from webhook_deliveries where status = 'failed') failed");
-  const unmatched = $.prepare("select count(*) n from deposits where status = 'unmatched'");
-  const balances = $.prepare('select currency, sum(balance) total from accounts group by currency');
+  const reads = opsReads(src.db.$client);
   /** Minor units per currency unit (cents, milli-TON). */
   const unit: Record<string, number> = { USD: 100, TON: 1000 };
 
@@ -84,7 +81,7 @@ export function createMetrics(src: MetricsSources): ServiceMetrics {
   // The due-jobs pair is read once per scrape by the first of the two gauges.
   const readDue = () => {
     try {
-      dueCache = dueJobs.all(src.clock.now()) as typeof dueCache;
+      dueCache = reads.dueJobs(src.clock.now());
     } catch {
       dueCache = [];
     }
@@ -117,7 +114,7 @@ export function createMetrics(src: MetricsSources): ServiceMetrics {
     labelNames: ['status'] as const,
     registers: reg,
     collect() {
-      const r = safe(() => deliveries.get() as { pending: number; failed: number });
+      const r = safe(() => reads.deliveryCounts());
       if (!r) return;
       this.set({ status: 'pending' }, r.pending);
       this.set({ status: 'failed' }, r.failed);
@@ -128,8 +125,8 @@ export function createMetrics(src: MetricsSources): ServiceMetrics {
     help: 'Chain deposits waiting for an operator (unmatched)',
     registers: reg,
     collect() {
-      const r = safe(() => unmatched.get() as { n: number });
-      if (r) this.set(r.n);
+      const n = safe(() => reads.unmatchedDeposits());
+      if (n !== undefined) this.set(n);
     },
   });
   new client.Gauge({
@@ -138,7 +135,7 @@ export function createMetrics(src: MetricsSources): ServiceMetrics {
     labelNames: ['currency'] as const,
     registers: reg,
     collect() {
-      const rows = safe(() => balances.all() as { currency: string; total: number }[]);
+      const rows = safe(() => reads.balanceTotals());
       for (const r of rows ?? []) this.set({ currency: r.currency }, r.total / (unit[r.currency] ?? 1));
     },
   });

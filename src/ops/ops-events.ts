@@ -5,7 +5,7 @@
 export type OpsEvent =
   | { kind: 'order_created'; orderId: string; partnerId: number; type: string; status: string }
   | { kind: 'order_state'; orderId: string; partnerId: number; type: string; from: string; to: string; refunded: boolean; reason: string | null; createdAt: number; at: number }
-  | { kind: 'webhook_state'; webhookId: string; orderId: string; partnerId: number; event: string; status: 'pending' | 'delivered' | 'failed'; attempt: number; outcome: WebhookOutcome; detail?: string | null }
+  | { kind: 'webhook_state'; webhookId: string; orderId: string; partnerId: number; event: string; status: 'pending' | 'delivered' | 'failed'; attempt: number; outcome: WebhookOutcome; detail?: string | null; manual?: boolean }
   | { kind: 'supplier_error'; product: string }
   | { kind: 'bot_update'; ok: boolean };
 

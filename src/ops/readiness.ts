@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
+import { appliedMigrationMarks } from '../store/ops-repo.js';
 import type { StorageHealth } from '../store/storage-health.js';
 
 /**
@@ -55,12 +56,6 @@ export class Readiness {
 /** Migrations of drizzle/meta/_journal.json not yet recorded in the database's __drizzle_migrations table. */
 export function pendingMigrations(client: Database.Database, folder: string): number {
   const journal = JSON.parse(fs.readFileSync(path.join(folder, 'meta/_journal.json'), 'utf8')) as { entries: { when: number }[] };
-  let applied: { created_at: number }[] = [];
-  try {
-    applied = client.prepare('select created_at from __drizzle_migrations').all() as { created_at: number }[];
-  } catch {
-    applied = []; // no table yet: nothing applied
-  }
-  const have = new Set(applied.map((r) => Number(r.created_at)));
+  const have = new Set(appliedMigrationMarks(client));
   return journal.entries.filter((e) => !have.has(e.when)).length;
 }

@@ -16,7 +16,7 @@ export function logStateChanges(bus: EventBus, log: Logger): () => void {
         log.info({ order_id: e.orderId, partner_id: e.partnerId, type: e.type, from: e.from, status: e.to, refunded: e.refunded, ...(e.reason ? { reason: e.reason } : {}) }, 'order state');
         return;
       case 'webhook_state':
-        log.info({ webhook_id: e.webhookId, order_id: e.orderId, partner_id: e.partnerId, event: e.event, status: e.status, attempt: e.attempt, outcome: e.outcome, ...(e.detail ? { detail: e.detail } : {}) }, 'webhook state');
+        log.info({ webhook_id: e.webhookId, order_id: e.orderId, partner_id: e.partnerId, event: e.event, status: e.status, attempt: e.attempt, outcome: e.outcome, ...(e.detail ? { detail: e.detail } : {}), ...(e.manual ? { manual: true } : {}) }, 'webhook state');
         return;
       default:
         return;

@@ -89,3 +89,26 @@ export function getBotUsername(conn: Conn): string | undefined {
 export function setBotUsername(conn: Conn, username: string, now: number): void {
   kvSet(conn, BOT_USERNAME_KEY, username, now);
 }
+
+// ---- per-chat notice settings (src/app/notices.ts): the notices a chat switched off
+
+const noticesKey = (chatId: number) => `bot.notices.${chatId}`;
+
+export function getMutedNotices(conn: Conn, chatId: number): string[] {
+  return kvGet<string[]>(conn, noticesKey(chatId)) ?? [];
+}
+
+export function setMutedNotices(conn: Conn, chatId: number, muted: string[], now: number): void {
+  kvSet(conn, noticesKey(chatId), muted, now);
+}
+
+/** When a partner's owners were last told that its webhook gave up (service clock), for the once-a-day rule. */
+const webhookNoticeKey = (partnerId: number) => `bot.webhook-notice.${partnerId}`;
+
+export function getWebhookNoticeAt(conn: Conn, partnerId: number): number | undefined {
+  return kvGet<number>(conn, webhookNoticeKey(partnerId));
+}
+
+export function setWebhookNoticeAt(conn: Conn, partnerId: number, at: number): void {
+  kvSet(conn, webhookNoticeKey(partnerId), at, at);
+}

@@ -34,6 +34,9 @@ export function openDatabase(file: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('cache_size = -32768');
   sqlite.pragma('foreign_keys = ON');
+  // SQLite's lower() and LIKE fold ASCII letters only: names in Cyrillic (or any other script) are folded
+  // by this function for case-insensitive search (src/store/partners-repo.ts findPartnersByName).
+  sqlite.function('casefold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
   const db = drizzle(sqlite, { schema }) as Db;
   migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return db;

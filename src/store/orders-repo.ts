@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, isNotNull, lt, lte, sql } from 'drizzle-orm';
 import type { Conn } from './db.js';
 import { CommittedCache } from './committed-cache.js';
 import { prepared } from './prepared.js';
@@ -128,15 +128,6 @@ export function openPremiumFor(conn: Conn, account: string): OrderRow | undefine
       .where(and(eq(orders.account, sql.placeholder('a')), sql`${orders.type} = 'premium' and ${orders.status} = 'processing'`))
       .prepare(),
   ).get({ a: account });
-}
-
-export function processingOrderIds(conn: Conn): string[] {
-  return conn
-    .select({ id: orders.orderId })
-    .from(orders)
-    .where(inArray(orders.status, ['processing']))
-    .all()
-    .map((r) => r.id);
 }
 
 // --- idempotency keys -------------------------------------------------------------------------

@@ -32,6 +32,22 @@ export function getPartner(conn: Conn, partnerId: number): Readonly<PartnerRow> 
   });
 }
 
+/**
+ * Partners whose name contains `needle`, case-insensitively in any script (the `casefold` function of
+ * src/store/db.ts): names that start with it first, then by name. A full scan: operators' look-ups are rare.
+ */
+export function findPartnersByName(conn: Conn, needle: string, limit: number): PartnerRow[] {
+  const folded = needle.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+  const name = sql`casefold(${partners.name})`;
+  return conn
+    .select()
+    .from(partners)
+    .where(sql`${name} like ${`%${folded}%`} escape '\\'`)
+    .orderBy(sql`${name} like ${`${folded}%`} escape '\\' desc`, name, partners.partnerId)
+    .limit(limit)
+    .all();
+}
+
 export function countPartners(conn: Conn): number {
   return conn.select({ n: count() }).from(partners).get()?.n ?? 0;
 }

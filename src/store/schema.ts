@@ -120,7 +120,33 @@ export const orders = sqliteTable(
     index('orders_open_premium').on(t.account).where(sql`${t.type} = 'premium' and ${t.status} = 'processing'`),
     // GET /orders?client_reference=: partial too, so an order without a reference pays nothing for it
     index('orders_partner_ref_seq').on(t.partnerId, t.clientReference, t.seq).where(sql`${t.clientReference} is not null`),
+    // GET /stats: the orders of the partial first and last hour of a range (whole hours come from order_stats_hourly)
+    index('orders_partner_created').on(t.partnerId, t.createdAt),
   ],
+);
+
+/**
+ * GET /stats (issue 15): the orders of each partner counted and summed per hour of creation
+ * (`created_at / 3600000`), type, current status, currency and refunded flag. Kept by SQLite triggers on
+ * `orders` (migration 0010_order_stats_triggers), so every write of an order, whatever its path, moves it
+ * in the same transaction. A year of stats reads at most a few rows per hour instead of every order; only
+ * the partial hours at a range's edges are counted from the orders.
+ */
+export const orderStatsHourly = sqliteTable(
+  'order_stats_hourly',
+  {
+    partnerId: integer('partner_id').notNull(),
+    hour: integer('hour').notNull(),
+    type: text('type', { enum: ORDER_TYPES }).notNull(),
+    status: text('status', { enum: ORDER_STATUSES }).notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
+    refunded: integer('refunded', { mode: 'boolean' }).notNull(),
+    /** Orders in this bucket (0 once they all moved on). */
+    orders: integer('orders').notNull(),
+    /** Their partner prices, minor units. */
+    amount: integer('amount').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.partnerId, t.hour, t.type, t.status, t.currency, t.refunded] })],
 );
 
 export const idempotencyKeys = sqliteTable(
@@ -142,6 +168,7 @@ export const events = sqliteTable(
   {
     eventId: integer('event_id').primaryKey({ autoIncrement: true }),
     partnerId: integer('partner_id').notNull(),
+    /** '' for an event without an order (`webhook.test`); its body says `"order_id": null`. */
     orderId: text('order_id').notNull(),
     event: text('event').notNull(),
     /** The exact webhook body, serialised once at the moment of the event. */
@@ -155,13 +182,18 @@ export const webhookDeliveries = sqliteTable(
   'webhook_deliveries',
   {
     webhookId: text('webhook_id').primaryKey(),
+    /** One delivery per event, so the event id orders deliveries by creation (the partner log's cursor). */
     eventId: integer('event_id').notNull(),
     partnerId: integer('partner_id').notNull(),
+    /** '' for an event without an order (`webhook.test`). */
     orderId: text('order_id').notNull(),
     event: text('event').notNull(),
     url: text('url').notNull(),
     status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull(),
+    /** Scheduled attempts made (the retry schedule counts these only). */
     attempts: integer('attempts').notNull().default(0),
+    /** Manual redeliveries made (POST /webhook-deliveries/{id}/redeliver): outside the schedule. */
+    manualAttempts: integer('manual_attempts').notNull().default(0),
     lastStatusCode: integer('last_status_code'),
     lastError: text('last_error'),
     rejectedReason: text('rejected_reason'),
@@ -171,7 +203,33 @@ export const webhookDeliveries = sqliteTable(
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },
-  (t) => [index('webhook_deliveries_order').on(t.orderId), index('webhook_deliveries_status').on(t.status)],
+  (t) => [
+    index('webhook_deliveries_order').on(t.orderId),
+    index('webhook_deliveries_status').on(t.status),
+    index('webhook_deliveries_partner_event').on(t.partnerId, t.eventId),
+  ],
+);
+
+/**
+ * Every request made for a delivery (partner GET /webhook-deliveries), written in the transaction that
+ * records the attempt's outcome. `number` is the X-Webhook-Attempt sent: scheduled and manual requests
+ * count together.
+ */
+export const webhookAttempts = sqliteTable(
+  'webhook_attempts',
+  {
+    attemptId: integer('attempt_id').primaryKey({ autoIncrement: true }),
+    webhookId: text('webhook_id').notNull(),
+    number: integer('number').notNull(),
+    manual: integer('manual', { mode: 'boolean' }).notNull(),
+    /** When the request was sent (service clock; its X-Timestamp). */
+    sentAt: integer('sent_at').notNull(),
+    statusCode: integer('status_code'),
+    error: text('error'),
+    /** Real elapsed time of the exchange, null when no request was made (address refused, DNS failure). */
+    durationMs: integer('duration_ms'),
+  },
+  (t) => [index('webhook_attempts_delivery').on(t.webhookId, t.attemptId)],
 );
 
 /** Hosts whose DNS answer pointed into a private network at delivery time (partner-api.md rule 8). */

@@ -1,11 +1,12 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Conn } from './db.js';
 import { prepared } from './prepared.js';
-import { blockedWebhookHosts, events, webhookDeliveries } from './schema.js';
+import { blockedWebhookHosts, events, webhookAttempts, webhookDeliveries } from './schema.js';
 
 /** The outbox and its deliveries: the statements of the webhook hot path, prepared once per connection. */
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type EventRow = typeof events.$inferSelect;
+export type AttemptRow = typeof webhookAttempts.$inferSelect;
 
 export function insertEvent(conn: Conn, e: { partnerId: number; orderId: string; event: string; body: string; createdAt: number }): number {
   const row = prepared(conn, 'insertEvent', () =>
@@ -68,6 +69,41 @@ export function recordAttempt(
   ).run(a);
 }
 
+/** One request of a delivery for its log, written in the transaction that records the outcome. */
+export function insertAttemptLog(conn: Conn, a: Omit<AttemptRow, 'attemptId'>): void {
+  prepared(conn, 'insertAttemptLog', () =>
+    conn
+      .insert(webhookAttempts)
+      .values({
+        webhookId: sql.placeholder('webhookId'),
+        number: sql.placeholder('number'),
+        manual: sql.placeholder('manual'),
+        sentAt: sql.placeholder('sentAt'),
+        statusCode: sql.placeholder('statusCode'),
+        error: sql.placeholder('error'),
+        durationMs: sql.placeholder('durationMs'),
+      })
+      .prepare(),
+  ).run({ ...a, manual: a.manual ? 1 : 0 });
+}
+
+/** A manual redelivery: counted apart from the schedule; `status` changes only as the domain rule says. */
+export function recordManualAttempt(
+  conn: Conn,
+  a: { webhookId: string; manualAttempts: number; status: 'pending' | 'delivered' | 'failed'; lastStatusCode: number | null; lastError: string | null; now: number },
+): void {
+  conn
+    .update(webhookDeliveries)
+    .set({ manualAttempts: a.manualAttempts, status: a.status, lastStatusCode: a.lastStatusCode, lastError: a.lastError, updatedAt: a.now })
+    .where(eq(webhookDeliveries.webhookId, a.webhookId))
+    .run();
+}
+
+/** A delivery written with its outcome at once (a test webhook: one attempt, no schedule). */
+export function insertFinishedDelivery(conn: Conn, d: Omit<DeliveryRow, 'dnsDeferrals' | 'manualAttempts'>): void {
+  conn.insert(webhookDeliveries).values(d).run();
+}
+
 /** A DNS failure: no attempt used, the next try at `at`, one more deferral in a row. */
 export function recordDnsDeferral(conn: Conn, a: { webhookId: string; deferrals: number; lastError: string; at: number; now: number }): void {
   conn
@@ -114,4 +150,29 @@ export function listDeliveryRows(conn: Conn, f: DeliveryFilter, limit: number): 
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.webhookId))
     .limit(limit)
     .all();
+}
+
+/** A partner's deliveries, newest first (by event id: one delivery per event), keyset paged. */
+export function listPartnerDeliveries(
+  conn: Conn,
+  f: { partnerId: number; orderId?: string; event?: string; status?: 'pending' | 'delivered' | 'failed'; beforeEventId?: number; limit: number },
+): DeliveryRow[] {
+  const conds = [eq(webhookDeliveries.partnerId, f.partnerId)];
+  if (f.orderId !== undefined) conds.push(eq(webhookDeliveries.orderId, f.orderId));
+  if (f.event !== undefined) conds.push(eq(webhookDeliveries.event, f.event));
+  if (f.status !== undefined) conds.push(eq(webhookDeliveries.status, f.status));
+  if (f.beforeEventId !== undefined) conds.push(lt(webhookDeliveries.eventId, f.beforeEventId));
+  return conn
+    .select()
+    .from(webhookDeliveries)
+    .where(and(...conds))
+    .orderBy(desc(webhookDeliveries.eventId))
+    .limit(f.limit)
+    .all();
+}
+
+/** The logged requests of these deliveries, oldest first. */
+export function attemptsOf(conn: Conn, webhookIds: string[]): AttemptRow[] {
+  if (webhookIds.length === 0) return [];
+  return conn.select().from(webhookAttempts).where(inArray(webhookAttempts.webhookId, webhookIds)).orderBy(asc(webhookAttempts.attemptId)).all();
 }

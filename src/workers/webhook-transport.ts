@@ -14,9 +14,12 @@ export type Resolution =
 
 export type PostResult = { kind: 'response'; status: number } | { kind: 'timeout' } | { kind: 'error'; detail: string };
 
+/** A post's result with the real time the exchange took (the delivery log shows it). */
+export type TimedPostResult = PostResult & { durationMs: number };
+
 export interface WebhookTransport {
   /** `literalIp`: the URL's host when it is an IP address (checked as given, never looked up). */
   resolve(host: string, literalIp: string | null): Promise<Resolution>;
-  post(url: string, addresses: PinnedAddress[], body: string, headers: Record<string, string>, timeoutMs: number): Promise<PostResult>;
+  post(url: string, addresses: PinnedAddress[], body: string, headers: Record<string, string>, timeoutMs: number): Promise<TimedPostResult>;
   close(): Promise<void>;
 }

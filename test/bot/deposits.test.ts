@@ -32,62 +32,156 @@ async function depositsWith(status: string): Promise<string[]> {
 
 const current = (id: number) => w.tg.messages.find((m) => m.message_id === id)!;
 
+/** A partner with this name, activated by a first top-up when `usd` is given. */
+async function partnerNamed(name: string, usd?: string): Promise<number> {
+  const id = (await w.t.admin('POST', '/partners', { name })).body.partner_id as number;
+  if (usd) expect((await w.t.admin('POST', `/partners/${id}/topups`, { currency: 'USD', amount: usd, network: 'ton', tx_hash: txh() })).status).toBe(201);
+  return id;
+}
+
+/** The operator's chat, whose language (remembered when the operator acts) is set by a /help first. */
+async function operatorChat(lang: 'en' | 'ru' = 'en') {
+  const op = w.chat({ ...OPERATOR, language_code: lang });
+  await op.say('/help');
+  await op.expect(lang === 'ru' ? 'Оператор:' : 'Operator:');
+  return op;
+}
+
+const labels = (m: { buttons: { text: string }[][] }) => m.buttons.flat().map((b) => b.text);
+
 describe('unmatched deposits', () => {
-  it('the alert has Credit / Close buttons; Credit asks for the partner id, explains mistakes and credits the partner', async () => {
-    const p = await w.t.newPartner();
-    const op = w.chat(OPERATOR);
+  it('Credit finds the partner by part of its name, asks "are you sure?" and credits; Back returns a step; a stale button is told', async () => {
+    const acme = await partnerNamed('Acme Widgets', '100.00');
+    const acme2 = await partnerNamed('ACME Supplies');
+    await partnerNamed('Globex');
+    const op = await operatorChat();
     const d = await usdt('39.99');
     expect(d.status).toBe('unmatched');
-    const alert = await op.expectMenu(`Deposit ${d.deposit_id} of 39.99 USDT on trc20`);
+    const alert = await op.expectMenu(`Deposit ${d.deposit_id} of 39.99 USDT on TRC-20 (TRON)`);
+    expect(alert.text).toContain('was not credited automatically: no open top-up request asks for this amount.');
 
     const credit = button(alert, 'Credit to partner');
     expect(credit).toBe(`dp:c:${d.deposit_id}`);
     await op.press(alert, credit);
-    await op.expect('to which partner? Send the partner id');
+    const ask = await op.expectMenu(`Credit 39.99 USDT (deposit ${d.deposit_id}) to which partner? Send a part of the partner’s name, or its number.`);
+    expect(labels(ask)).toEqual(['✖ Cancel']);
+    await op.say('initech');
+    await op.expect('No partner’s name contains “initech”. Send another part of the name or the number, or /cancel.');
+    // case does not matter; names that start with the text come first
     await op.say('acme');
-    await op.expect('That is not a partner id');
-    await op.say('999999');
-    await op.expect('There is no partner #999999');
-    await op.say(String(p.id));
-    await op.expect(`Deposit ${d.deposit_id} credited to partner #${p.id}: 39.99 USDT`);
+    const found = await op.expectMenu('Partners matching “acme”: 2. Choose one, or send another part of the name.');
+    expect(labels(found)).toEqual([`ACME Supplies · #${acme2} · not activated`, `Acme Widgets · #${acme}`, '◀ Back', '✖ Cancel']);
+    expect(current(ask.message_id).buttons).toEqual([]);
+    // another text at the matches is a new search, shown in the same message
+    await op.say('widg');
+    await waitFor(() => current(found.message_id).text.startsWith('Partners matching “widg”: 1.'), 'the matches redrawn');
+    expect(labels(current(found.message_id))).toEqual([`Acme Widgets · #${acme}`, '◀ Back', '✖ Cancel']);
+    await op.press(current(found.message_id), button(current(found.message_id), 'Acme Widgets'));
+    const sure = await op.expectMenu(`Credit 39.99 USDT (deposit ${d.deposit_id}) to “Acme Widgets” (#${acme})?`);
+    expect(current(found.message_id).text).toBe(`“Acme Widgets” (#${acme})`);
+    expect(labels(sure)).toEqual(['✅ Yes, credit', '◀ Back', '✖ Cancel']);
+    // Back: the matches of the search again
+    await op.press(sure, button(sure, 'Back'));
+    const again = await op.expectMenu('Partners matching “acme”: 2.');
+    expect(current(sure.message_id).deleted).toBe(true);
+    await op.press(again, button(again, 'Acme Widgets'));
+    const sure2 = await op.expectMenu('to “Acme Widgets”');
+    expect((await w.t.admin('GET', `/partners/${acme}`)).body.balances.USD).toBe('100.00'); // nothing moved before "yes"
+    await op.press(sure2, button(sure2, 'Yes, credit'));
+    await waitFor(() => current(sure2.message_id).text === `✅ Deposit ${d.deposit_id} credited to “Acme Widgets” (#${acme}): 39.99 USDT.`, 'the credit');
+    expect(current(sure2.message_id).buttons).toEqual([]);
 
-    expect((await w.t.admin('GET', `/partners/${p.id}`)).body.balances.USD).toBe('1039.99');
+    expect((await w.t.admin('GET', `/partners/${acme}`)).body.balances.USD).toBe('139.99');
     expect(await depositsWith('credited')).toContain(d.deposit_id);
     await waitFor(() => current(alert.message_id).buttons.length === 0, 'the alert to lose its buttons');
-    expect(current(alert.message_id).text).toContain(`credited to partner #${p.id}`);
+    expect(current(alert.message_id).text).toContain(`credited to “Acme Widgets” (#${acme})`);
+    expect(op.all.filter((m) => !m.deleted && m.buttons.length > 0)).toEqual([]);
 
     // the same button again (a stale copy of the alert): nothing changes, the operator is told why
     await op.press(alert, credit);
-    await op.expect(`Deposit ${d.deposit_id} is no longer waiting (it is credited)`);
-    expect((await w.t.admin('GET', `/partners/${p.id}`)).body.balances.USD).toBe('1039.99');
+    await op.expect(`Deposit ${d.deposit_id} is no longer waiting (it is credited); nothing was changed.`);
+    expect((await w.t.admin('GET', `/partners/${acme}`)).body.balances.USD).toBe('139.99');
   });
 
-  it('below the partner minimum is explained; Close asks for a note and closes the deposit', async () => {
-    const fresh = (await w.t.admin('POST', '/partners', { name: 'New' })).body.partner_id as number;
-    const op = w.chat(OPERATOR);
+  it('in Russian: a Cyrillic name in any case, or the number; below a new partner’s minimum the matches come back; Close asks for a note', async () => {
+    const ruOp = await operatorChat('ru');
+    const since = ruOp.all.length - 1; // from the answer to /help on
+    const fresh = await partnerNamed('Ромашка');
+    const other = await partnerNamed('Лютик', '50.00');
     const d = await usdt('7.77');
-    const alert = await op.expectMenu(`Deposit ${d.deposit_id}`);
+    const alert = await ruOp.expectMenu(`Поступление ${d.deposit_id} на 7.77 USDT в сети TRC-20 (TRON) не зачислено автоматически: ни один открытый запрос на пополнение не ждёт такой суммы.`);
 
-    await op.press(alert, button(alert, 'Credit to partner'));
-    await op.expect('Send the partner id');
-    await op.say(String(fresh));
-    await op.expect(`for partner #${fresh} the top-up must be at least 10.00 USD`);
+    await ruOp.press(alert, button(alert, 'Зачислить партнёру'));
+    await ruOp.expectMenu('Какому партнёру зачислить 7.77 USDT');
+    await ruOp.say('РОМАШ');
+    const found = await ruOp.expectMenu('Партнёры по запросу «РОМАШ»: 1.');
+    expect(labels(found)).toEqual([`Ромашка · №${fresh} · не активирован`, '◀ Назад', '✖ Отмена']);
+    await ruOp.press(found, button(found, 'Ромашка'));
+    const sure = await ruOp.expectMenu(`партнёру «Ромашка» (№${fresh})?`);
+    expect(sure.text).toContain('аккаунт ещё не активирован: это первое пополнение должно быть не меньше 10');
+    await ruOp.press(sure, button(sure, 'Да, зачислить'));
+    await waitFor(() => current(sure.message_id).text.startsWith(`Не зачислено: для партнёра «Ромашка» (№${fresh}) пополнение должно быть не меньше 10.00 USD`), 'the refusal');
     expect((await w.t.admin('GET', `/partners/${fresh}`)).body).toMatchObject({ status: 'inactive', balances: { USD: '0.00' } });
+    // the matches again: the number finds the other partner
+    const back = await ruOp.expectMenu('Партнёры по запросу «РОМАШ»: 1.');
+    await ruOp.say(`№${other}`);
+    await waitFor(() => current(back.message_id).text.startsWith(`Партнёры по запросу «№${other}»: 1.`), 'search by number');
+    expect(labels(current(back.message_id))[0]).toBe(`Лютик · №${other}`);
+    await ruOp.say('/cancel');
+    await ruOp.expect('Отменено.');
+    expect(ruOp.all.filter((m) => !m.deleted && m.buttons.length > 0).map((m) => m.message_id)).toEqual([alert.message_id]);
+
+    await ruOp.press(alert, button(alert, 'Закрыть'));
+    await ruOp.expect('Отправьте короткую пометку');
+    await ruOp.say('возвращено отправителю');
+    await ruOp.expect(`Поступление ${d.deposit_id} закрыто: возвращено отправителю`);
+    const closed = (await w.t.admin('GET', '/deposits?status=closed')).body.items.find((x: { deposit_id: string }) => x.deposit_id === d.deposit_id);
+    expect(closed).toMatchObject({ status: 'closed', note: 'возвращено отправителю' });
+    await waitFor(() => current(alert.message_id).buttons.length === 0, 'the alert to lose its buttons');
+    // every text and button of this walk is Russian (ids, asset, network names and the partner names aside)
+    for (const m of ruOp.all.slice(since)) {
+      for (const text of m.history) expect(text).not.toMatch(/\b(the|is|not|and|to|partner|deposit|credit|send)\b/i);
+      for (const b of m.buttons.flat()) expect(b.text).not.toMatch(/[A-Za-z]{3,}/);
+    }
+  });
+
+  it('an alert sent in English and handled by a Russian operator is rewritten in Russian, not appended to', async () => {
+    await operatorChat('en');
+    const d = await usdt('23.45');
+    const alert = await w.chat(OPERATOR).expectMenu(`Deposit ${d.deposit_id} of 23.45 USDT`);
+    const ruOp = w.chat({ ...OPERATOR, language_code: 'ru' });
+    await ruOp.press(alert, button(alert, 'Close'));
+    await ruOp.expect('Отправьте короткую пометку');
+    await ruOp.say('тестовый перевод');
+    await ruOp.expect(`Поступление ${d.deposit_id} закрыто: тестовый перевод`);
+    await waitFor(() => current(alert.message_id).buttons.length === 0, 'the alert rewritten');
+    const text = current(alert.message_id).text;
+    expect(text.startsWith(`💰 Поступление ${d.deposit_id}: 23.45 USDT в сети TRC-20 (TRON)`)).toBe(true);
+    expect(text).toContain('Не зачислено автоматически: ни один открытый запрос на пополнение не ждёт такой суммы.');
+    expect(text.endsWith(`✖ Поступление ${d.deposit_id} закрыто: тестовый перевод`)).toBe(true);
+    expect(text).not.toMatch(/Deposit|credited|partner/);
+  });
+
+  it('many matches: the first 8 as buttons, and the operator is asked to type more', async () => {
+    for (let i = 1; i <= 9; i++) await partnerNamed(`Orbit ${i}`);
+    const op = await operatorChat();
+    const d = await usdt('15.00');
+    const alert = await op.expectMenu(`Deposit ${d.deposit_id}`);
+    await op.press(alert, button(alert, 'Credit to partner'));
+    await op.expectMenu('to which partner?');
+    await op.say('orbit');
+    const found = await op.expectMenu('Partners matching “orbit”: the first 8 below. Choose one, or send more of the name.');
+    expect(labels(found).slice(0, 8)).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((i) => expect.stringContaining(`Orbit ${i} · #`)));
+    expect(labels(found).slice(8)).toEqual(['◀ Back', '✖ Cancel']);
+    await op.press(found, button(found, 'Back'));
+    await op.expectMenu('to which partner?');
     await op.say('/cancel');
     await op.expect('Cancelled.');
-
-    await op.press(alert, button(alert, 'Close'));
-    await op.expect('Send a short note why');
-    await op.say('returned to the sender');
-    await op.expect(`Deposit ${d.deposit_id} closed: returned to the sender`);
-    const closed = (await w.t.admin('GET', '/deposits?status=closed')).body.items.find((x: { deposit_id: string }) => x.deposit_id === d.deposit_id);
-    expect(closed).toMatchObject({ status: 'closed', note: 'returned to the sender' });
-    await waitFor(() => current(alert.message_id).buttons.length === 0, 'the alert to lose its buttons');
   });
 
   it('/deposits lists what remains, with the same buttons', async () => {
+    const op = await operatorChat();
     const d = await usdt('777.00');
-    const op = w.chat(OPERATOR);
     await op.expectMenu(`Deposit ${d.deposit_id}`);
     const waiting = await depositsWith('unmatched');
     expect(waiting).toContain(d.deposit_id);
@@ -98,7 +192,8 @@ describe('unmatched deposits', () => {
     const items = op.fresh.filter((m) => m.buttons.length > 0);
     expect(items.map((m) => /Deposit (dep_\w+)/.exec(m.text)![1]).sort()).toEqual([...waiting].sort());
     const item = items.find((m) => m.text.includes(d.deposit_id))!;
-    expect(item.text).toContain('777.00 USDT on trc20');
+    expect(item.text).toContain('777.00 USDT on TRC-20 (TRON)');
+    expect(item.text).toContain('Not credited automatically: no open top-up request asks for this amount.');
     expect(button(item, 'Close')).toBe(`dp:x:${d.deposit_id}`);
 
     // closed from the list, the list is then empty
@@ -139,16 +234,5 @@ describe('unmatched deposits', () => {
     expect((await w.t.admin('GET', `/partners/${p.id}`)).body.balances.USD).toBe((1000 + Number(rq.body.amount_to_send)).toFixed(2));
     await settle(w);
     expect(op.fresh.some((m) => m.text.includes(d.deposit_id))).toBe(false);
-  });
-
-  it('in Russian for a Russian operator client', async () => {
-    const ruOp = { ...OPERATOR, language_code: 'ru' };
-    const op = w.chat(ruOp);
-    const d = await usdt('12.34');
-    const alert = await op.expectMenu(`Deposit ${d.deposit_id}`); // the alert goes by the chat's stored language
-    await op.press(alert, button(alert, /Close|Закрыть/));
-    await op.expect('Отправьте короткую пометку');
-    await op.say('/cancel');
-    await op.expect('Отменено');
   });
 });

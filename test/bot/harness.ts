@@ -1,4 +1,5 @@
 import { startBot, type BotHandle } from '../../bot/runner.js';
+import type { Logger } from '../../src/log.js';
 import { startService, stopService, type TestService } from '../helpers.js';
 import { FakeTelegram, waitFor, type BotMessage, type TgUser } from './fake-telegram.js';
 
@@ -20,12 +21,14 @@ export class World {
     public t: TestService,
     readonly tg: FakeTelegram,
     private readonly env: Record<string, string>,
+    private readonly log?: Logger,
   ) {}
 
-  static async start(env: Record<string, string> = {}): Promise<World> {
+  /** `log`: the service's logger (silent unless given). */
+  static async start(env: Record<string, string> = {}, opts: { log?: Logger } = {}): Promise<World> {
     const tg = await new FakeTelegram().start();
     const full = { TELEGRAM_BOT_TOKEN: tg.token, TELEGRAM_API_ROOT: tg.apiRoot, ADMIN_CHAT_IDS: String(OPERATOR.id), ...env };
-    const w = new World(await startService(full), tg, full);
+    const w = new World(await startService(full, opts.log ? { log: opts.log } : {}), tg, full, opts.log);
     w.bot = w.launch();
     // polling has started once the command menus are set (the bot's username is remembered before that)
     await waitFor(() => tg.callsOf('setMyCommands').length >= 2, 'the bot to start');
@@ -39,7 +42,7 @@ export class World {
   async restart(): Promise<void> {
     await this.bot.stop();
     await stopService(this.t, false);
-    this.t = await startService(this.env, { dir: this.t.dir });
+    this.t = await startService(this.env, { dir: this.t.dir, ...(this.log ? { log: this.log } : {}) });
     this.bot = this.launch();
   }
 

@@ -47,7 +47,7 @@ describe('ordering Stars', () => {
     expect(confirm.text).toContain('Price: 1.58 USD'); // 15.00 × 1.05 per 1000, rounded up to the cent
     expect(confirm.text).toContain('Balance: 1000.00 USD → after the order: 998.42 USD');
     const data = button(confirm, 'Confirm');
-    expect(data).toMatch(/^c:[0-9a-f]+:ok:bot-[0-9a-f]{24}$/);
+    expect(data).toMatch(new RegExp(`^c:[0-9a-f]{8}:ok:bot-${chat.user.id}-[0-9a-f]{20}$`));
 
     await chat.press(confirm, data);
     const accepted = await chat.expect('accepted');
@@ -93,8 +93,11 @@ describe('ordering Stars', () => {
     const amounts = await chat.expectMenu('How many stars?');
     await chat.press(amounts, button(amounts, 'Other amount'));
     await chat.expect('a whole number from 50 to 50000');
-    await chat.say('49');
-    await chat.expect('not a whole number from 50 to 50000');
+    // wrong as often as they like: each is explained, none ends the order
+    for (const wrong of ['49', 'fifty', '50001', '12.5', '-100']) {
+      await chat.say(wrong);
+      await chat.expect('That is not a whole number from 50 to 50000. Try again or send /cancel.');
+    }
     w.tg.sendSticker(chat.user);
     await chat.expect('Please use the buttons above, or send /cancel to leave');
     await chat.say('12345');
@@ -250,6 +253,9 @@ describe('orders list', () => {
     await chat.say('/orders');
     const page1 = await chat.expectMenu('Recent orders (page 1)');
     expect(page1.text).toContain(ids[6]);
+    expect(page1.text).toMatch(/^⭐ 56 → @user_6x · in progress ⏳\n0\.89 USD · \d{4}-\d\d-\d\d \d\d:\d\d UTC · PA-\d+$/m);
+    // five order rows and one of paging, none empty
+    expect(page1.buttons.map((r) => r.length)).toEqual([1, 1, 1, 1, 1, 1]);
     expect(page1.text).not.toContain(ids[1]);
     await chat.press(page1, button(page1, 'Older'));
     const page2 = await waitFor(() => {
@@ -262,7 +268,8 @@ describe('orders list', () => {
     await chat.press(page2, button(page2, '⭐ 50 → @user_0x'));
     const details = await chat.expect(`Order ${ids[0]}`);
     expect(details.text).toContain('Status: in progress');
-    expect(details.text).toContain('50 звёзд Telegram для @user_0x');
+    expect(details.text).toContain('50 stars for @user_0x (order label: 50 звёзд Telegram для @user_0x)');
+    expect(details.text).toMatch(/Created: \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
 
     // the same message is edited in place: back to the newest page
     await chat.press(page2, button(page2, 'Newer'));

@@ -29,6 +29,7 @@ async function linked(p: TestPartner, role: 'owner' | 'staff', language = 'en'):
 }
 
 const current = (m: BotMessage) => w.tg.messages.find((x) => x.message_id === m.message_id)!;
+const labels = (m: BotMessage) => m.buttons.flat().map((b) => b.text);
 /** Every message the bot left in the chat, with buttons still on it. */
 const withButtons = (chat: Chat) => chat.all.filter((m) => !m.deleted && m.buttons.length > 0);
 const sessionRows = () => w.t.db.$client.prepare("select key, length(value) as n from bot_sessions where key like 'conversation:%'").all() as { key: string; n: number }[];
@@ -286,6 +287,34 @@ describe('clumsy steps of /order and /topup', () => {
     expect(withButtons(chat)).toEqual([]);
   });
 
+  it('a command in the middle is answered and the order goes on; one the user may not use leaves nothing; /order again starts over', async () => {
+    const p = await w.t.newPartner();
+    const chat = await linked(p, 'staff');
+    await chat.say('/order');
+    const products = await chat.expectMenu('What would you like to order?');
+    await chat.say('how long does delivery take?');
+    await chat.expect('Please use the buttons above, or send /cancel to leave.');
+    await chat.press(products, button(products, 'Stars'));
+    const amounts = await chat.expectMenu('How many stars?');
+    await chat.press(amounts, button(amounts, /^50$/));
+    await chat.expect('Send the recipient');
+    // staff may not top up: refused, and the order is not lost
+    await chat.say('/topup');
+    await chat.expect('Only the account owner can do this.');
+    await chat.say('/balance');
+    await chat.expect('Balances:');
+    await chat.say('xena_user');
+    await chat.expectMenu('Please check the order');
+    // /order again: the unfinished one is left and a new one starts at once
+    await chat.say('/order');
+    await chat.expect('The unfinished order was left; starting again.');
+    await chat.expectMenu('What would you like to order?');
+    expect(withButtons(chat).map((m) => m.text)).toEqual(['What would you like to order?']);
+    await chat.say('/cancel');
+    await chat.expect('Cancelled.');
+    expect(withButtons(chat)).toEqual([]);
+  });
+
   it('gift pages: Back to the collections; what the balance cannot pay is marked', async () => {
     const p = await w.t.newPartner({ ton: '600.000' });
     const chat = await linked(p, 'staff');
@@ -293,7 +322,22 @@ describe('clumsy steps of /order and /topup', () => {
     expect(page.text).toMatch(/— 5\d\d\.\d{3} TON\n/);
     expect(page.text).toMatch(/— 6\d\d\.\d{3} TON 🔒/);
     expect(page.text).toContain('🔒 above your TON balance (600.000 TON)');
-    await chat.press(page, button(page, 'Back'));
+    // a gift out of reach: its confirmation says how much is missing, with no ✅ and no negative "after"
+    const locked = page.buttons.flat().find((b) => b.text.includes('🔒'))!;
+    await chat.press(page, locked.callback_data!);
+    await chat.expect('Send the recipient');
+    await chat.say('zora_user');
+    const short = await chat.expectMenu('Please check the order');
+    expect(short.text).toMatch(/⚠️ The TON balance is \d+\.\d{3} TON short of this gift\. Top up the balance \(the account owner: \/topup\), then order again\./);
+    expect(short.text).not.toContain('after the order');
+    expect(labels(short)).toEqual(['◀ Back', '✖ Cancel']);
+    // Back twice: the recipient, then the same gift page
+    await chat.press(short, button(short, 'Back'));
+    const again = await chat.expectMenu('Send the recipient');
+    await chat.press(again, button(again, 'Back'));
+    await chat.expectMenu('Plush Pepe: gifts from the cheapest (page 1 of 30)');
+    const pageAgain = withButtons(chat).at(-1)!;
+    await chat.press(pageAgain, button(pageAgain, 'Back'));
     const cols = await chat.expectMenu('Choose a collection');
     await chat.press(cols, cols.buttons[4][0].callback_data!);
     const cakes = await chat.expectMenu('Homemade Cake: gifts from the cheapest');
@@ -307,11 +351,13 @@ describe('clumsy steps of /order and /topup', () => {
     const chat = await linked(p, 'staff');
     const page = await openGifts(chat, 4);
     const first = page.buttons[0][0];
+    // the cheapest gift of the collection is the first button
+    const col = (await p.call('GET', '/nft/collections')).body.items[4].collection;
+    const gift = (await p.call('GET', `/nft/gifts?collection=${col}&limit=1`)).body.items[0].gift as string;
     await chat.press(page, first.callback_data!);
     await chat.expect('Send the recipient');
     await chat.say('uma_user');
     const confirm = await chat.expectMenu('Please check the order');
-    const gift = first.callback_data!.split(':gg:')[1];
     const was = /Price: (\d+\.\d{3}) TON/.exec(confirm.text)![1];
     expect((await w.t.admin('PUT', `/sandbox/gifts/${gift}`, { price_ton: '9.000' })).status).toBe(200);
     await chat.press(confirm, button(confirm, 'Confirm'));
@@ -381,9 +427,9 @@ describe('command menus per scope', () => {
     await settle(w);
     const staffMenu = scoped(staff.user.id).at(-1)!;
     expect(staffMenu.payload.scope).toEqual({ type: 'chat', chat_id: staff.user.id });
-    expect(names(staffMenu)).toEqual(['order', 'orders', 'balance', 'status', 'app', 'cancel', 'help']);
+    expect(names(staffMenu)).toEqual(['order', 'orders', 'balance', 'status', 'app', 'notices', 'cancel', 'help']);
     expect(staffMenu.payload.commands[0].description).toBe('Новый заказ: звёзды, Premium или подарок');
-    expect(names(scoped(owner.user.id).at(-1)!)).toEqual(['order', 'orders', 'balance', 'status', 'app', 'topup', 'apikey', 'webhook', 'cancel', 'help']);
+    expect(names(scoped(owner.user.id).at(-1)!)).toEqual(['order', 'orders', 'balance', 'status', 'app', 'notices', 'topup', 'apikey', 'webhook', 'cancel', 'help']);
     // set once: more messages do not set it again
     await owner.say('/balance');
     await owner.expect('Balances:');
@@ -394,7 +440,37 @@ describe('command menus per scope', () => {
     const op = w.chat(OPERATOR);
     await op.say('/help');
     const help = await op.expect('/reviews');
-    expect(help.text.startsWith('Operator:')).toBe(true);
+    expect(help.text).toBe('Operator:\n/reviews — orders waiting for manual review\n/deposits — deposits not credited automatically\n/cancel — cancel the current action');
+  });
+});
+
+describe('/start and /help', () => {
+  it('start with their first line, for every role and language', async () => {
+    const p = await w.t.newPartner();
+    const ownerRu = w.chat(newUser('ru'));
+    const inv = await w.t.admin('POST', `/partners/${p.id}/invites`, { role: 'owner' });
+    await ownerRu.say(`/start ${inv.body.code}`);
+    const linkedMsg = await ownerRu.expect('Готово');
+    expect(linkedMsg.text.split('\n')[0]).toBe(`Готово: аккаунт привязан к партнёру №${p.id}, роль — владелец.`);
+    const staff = await linked(p, 'staff');
+    const stranger = w.chat(newUser());
+    const cases: [Chat, string, string][] = [
+      [ownerRu, '/help', 'Ваша роль — владелец. Команды:'],
+      [ownerRu, '/start', 'Ваша роль — владелец. Команды:'],
+      [staff, '/help', 'You are linked as staff. Commands:'],
+      [staff, '/start', 'You are linked as staff. Commands:'],
+      [stranger, '/start', 'This bot serves partners of the ordering service.'],
+      [w.chat(RU_OPERATOR), '/start', 'Оператор:'],
+    ];
+    for (const [chat, cmd, first] of cases) {
+      await chat.say(cmd);
+      const m = await waitFor(() => chat.fresh[0], `${cmd} answered`);
+      expect(m.text.startsWith(first), m.text).toBe(true);
+      expect(m.text.split('\n')[0].trim()).not.toBe('');
+    }
+    const help = ownerRu.fresh[0].text;
+    expect(help).toContain('/notices — какие уведомления получать в этом чате');
+    expect(help).toContain('/app — кабинет');
   });
 });
 
@@ -431,16 +507,45 @@ describe('what orders tell their people', () => {
   });
 });
 
+describe('gift failures in words', () => {
+  it('when a gift order fails (sold meanwhile, price above the confirmed cap), then the chat hears why, that the money is back, and what to do', async () => {
+    const p = await w.t.newPartner();
+    const owner = await linked(p, 'owner', 'ru');
+    const staff = await linked(p, 'staff');
+    const col = (await p.call('GET', '/nft/collections')).body.items[3].collection;
+    const [a, b] = (await p.call('GET', `/nft/gifts?collection=${col}&limit=2`)).body.items;
+    expect((await w.t.admin('PUT', `/sandbox/gifts/${a.gift}`, { outcome: 'gift_not_for_sale' })).status).toBe(200);
+    expect((await w.t.admin('PUT', `/sandbox/gifts/${b.gift}`, { outcome: 'price_above_cap' })).status).toBe(200);
+    const sold = (await p.order('nft', { gift: a.gift, recipient: 'abel_user', max_price: a.partner_price })).body.order_id as string;
+    const capped = (await p.order('nft', { gift: b.gift, recipient: 'abel_user', max_price: b.partner_price })).body.order_id as string;
+    for (let i = 0; i < 30 && !(staff.all.some((m) => m.text.includes(sold)) && staff.all.some((m) => m.text.includes(capped))); i++) await w.t.advance(5);
+    await settle(w);
+    const [soldMsg] = staff.all.filter((m) => m.text.includes(sold));
+    expect(soldMsg.text).toContain(`❌ Order ${sold} failed: gift ${a.name} #${a.num} for @abel_user`);
+    expect(soldMsg.text).toContain('Why: the gift was sold to someone else before the purchase');
+    expect(soldMsg.text).toContain(`${a.partner_price} TON returned to the balance. Choose another gift with /order.`);
+    const [cappedMsg] = staff.all.filter((m) => m.text.includes(capped));
+    expect(cappedMsg.text).toContain('Why: the gift became more expensive than the price you confirmed; it is never bought above it');
+    expect(cappedMsg.text).toContain('You can order it again at today’s price with /order.');
+    const [ruMsg] = owner.all.filter((m) => m.text.includes(capped));
+    expect(ruMsg.text).toContain('Причина: подарок подорожал выше подтверждённой вами цены; дороже он не покупается');
+    expect(ruMsg.text).toContain('Можно заказать его снова по сегодняшней цене через /order.');
+    expect(owner.all.filter((m) => m.text.includes(sold))).toHaveLength(1);
+  });
+});
+
 describe('owners and failing webhooks', () => {
   it('when a webhook delivery gives up, then the partner’s owners hear it in their language, not only the operators', async () => {
     const p = await w.t.newPartner();
     const owner = await linked(p, 'owner', 'ru');
     const staff = await linked(p, 'staff');
     const op = w.chat(OPERATOR);
-    w.t.deps.bus.emit('alert', { kind: 'webhook_gave_up', webhookId: 'wh1', orderId: 'PA-424242', partnerId: p.id, event: 'order.completed', reason: 'http 500' });
+    w.t.deps.bus.emit('alert', { kind: 'webhook_gave_up', webhookId: 'wh1', orderId: 'PA-424242', partnerId: p.id, event: 'order.completed', reason: 'HTTP 500' });
     const m = await owner.expect('Ваш сервер вебхуков не принял order.completed по заказу PA-424242');
-    expect(m.text).toContain('(http 500)');
-    await op.expect(`📭 Webhook order.completed for order PA-424242 of partner “Test partner” (#${p.id}) was given up after its last attempt (http 500). The owners were told.`);
+    expect(m.text).toContain('повторные попытки закончились: сервер ответил HTTP 500.');
+    await op.expect(
+      `📭 Webhook order.completed for order PA-424242 of partner “Test partner” (#${p.id}) was given up after its last attempt: the server answered HTTP 500. The partner’s owners linked in the bot are told too (at most once a day).`,
+    );
     await settle(w);
     expect(staff.fresh.some((x) => x.text.includes('PA-424242'))).toBe(false);
   });

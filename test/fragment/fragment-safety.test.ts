@@ -290,10 +290,9 @@ describe('Fragment adapter: KYC, prices, metrics, alerts', () => {
   it('supplier alerts reach the operators as words (en and ru) with the balance and what is needed', () => {
     const a = { kind: 'supplier' as const, supplier: 'fragment', problem: 'wallet_funds_low', detail: 'the hot wallet cannot pay the next stars order', balance_ton: '0.300000000', need_ton: '0.570000000' };
     const en = alertMessage({} as never, textsOf('en'), a).text;
-    expect(en).toContain('the hot wallet cannot pay the next order: top it up');
-    expect(en).toContain('Balance 0.300000000 TON, needed 0.570000000 TON');
+    expect(en).toContain('the purchase wallet (0.300000000 TON) cannot pay the next order, which needs 0.570000000 TON: top it up');
     const ru = alertMessage({} as never, textsOf('ru'), { ...a, problem: 'need_verify', balance_ton: undefined, need_ton: undefined }).text;
-    expect(ru).toContain('верификацию (KYC)');
+    expect(ru).toContain('верификация аккаунта (KYC)');
     expect(ru).not.toContain('{');
   });
 });

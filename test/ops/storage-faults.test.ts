@@ -94,7 +94,7 @@ describe.skipIf(!isRoot)('storage faults on a small filesystem (tmpfs mounted by
     expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
 
     // one operator alert for the start
-    await waitFor(() => alerts().some((m) => /Storage unavailable \(disk_full\)/.test(m)), 'the storage alert', 20_000);
+    await waitFor(() => alerts().some((m) => /Storage unavailable: the disk is full\./.test(m)), 'the storage alert', 20_000);
     expect(alerts().filter((m) => /Storage unavailable/.test(m))).toHaveLength(1);
 
     // space comes back: the monitor's probe notices by itself, one alert for the recovery
@@ -157,7 +157,7 @@ describe.skipIf(!isRoot)('storage faults on a small filesystem (tmpfs mounted by
     expect(busy.headers['retry-after']).toBe('5');
     await waitFor(() => t!.ops.storage.available(), 'recovery', 20_000);
     await waitFor(() => alerts().length === before + 4, 'the busy and recovery alerts', 20_000);
-    expect(alerts().slice(before + 2)).toEqual([expect.stringMatching(/^🛑 Storage unavailable \(busy\)/), expect.stringMatching(/^✅ Storage available again/)]);
+    expect(alerts().slice(before + 2)).toEqual([expect.stringMatching(/^🛑 Storage unavailable: the database stays locked by another process\./), expect.stringMatching(/^✅ Storage available again/)]);
     expect((await p.order('stars', { quantity: 100, recipient: '@busy_user' })).status).toBe(200);
     expect((await t!.admin('GET', '/ledger/check')).body).toEqual({ ok: true, problems: [] });
   }, 90_000);

@@ -57,7 +57,17 @@ export class GiftCatalog {
    * seen, so paging never repeats or skips an item.
    */
   async list(q: Record<string, unknown>) {
-    const deps = this.deps;
+    const { rows, ...page } = await this.page(q);
+    return { currency: 'TON' as const, items: rows.map((g) => giftItem(this.deps, g)), ...page };
+  }
+
+  /** The page list() answers, each item with its partner price in milli-TON (the bot marks what a balance cannot pay). */
+  async listPriced(q: Record<string, unknown>) {
+    const { rows, ...page } = await this.page(q);
+    return { items: rows.map((g) => ({ item: giftItem(this.deps, g), partnerMilli: giftPartnerMilli(this.deps, g.priceMilli) })), ...page };
+  }
+
+  private async page(q: Record<string, unknown>) {
     const ignored: string[] = [];
     const applied: Partial<Record<Filter, string>> = {};
     for (const [k, v] of Object.entries(q)) {
@@ -99,8 +109,7 @@ export class GiftCatalog {
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
-      currency: 'TON' as const,
-      items: page.map((r) => giftItem(deps, r.g)),
+      rows: page.map((r) => r.g),
       count: page.length,
       next_cursor: rows.length > limit && last ? encodeCursor('g', `${collection}|${sort}|${last.key.price}|${last.key.gift}`) : null,
       source_status: 'live' as const,
@@ -111,16 +120,22 @@ export class GiftCatalog {
 
   /** GET /nft/gifts/{gift}: a fresh quote from the market (not the cache). */
   async quote(gift: string) {
+    return (await this.quotePriced(gift)).quote;
+  }
+
+  /** quote() with the partner price in milli-TON, the amount createOrder would debit now (the bot's confirmation). */
+  async quotePriced(gift: string) {
     const deps = this.deps;
     const g = await market(() => deps.suppliers.gifts.gift(gift));
     if (!g) fail('not_found', 'Gift not found.');
-    return {
+    const quote = {
       ...giftItem(deps, g),
       attributes: g.attributes,
       available: g.available,
       quoted_at: offsetIso(deps.clock.now()),
       max_order_price: null,
     };
+    return { quote, partnerMilli: giftPartnerMilli(deps, g.priceMilli) };
   }
 }
 

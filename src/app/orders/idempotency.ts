@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { fail } from '../../domain/errors.js';
-import { serializeWebhookJson } from '../../domain/webhook-signing.js';
+import { pythonStyleJson } from '../../domain/python-style-json.js';
 import { getIdem } from '../../store/orders-repo.js';
 import type { Deps } from '../deps.js';
 
@@ -22,7 +22,7 @@ import type { Deps } from '../deps.js';
 export function fingerprintOf(body: { type: string; params: unknown; webhook_url: unknown; client_reference?: string | null }): string {
   const { client_reference, ...rest } = body;
   const canonical = client_reference === undefined || client_reference === null ? rest : body;
-  return crypto.hash('sha256', serializeWebhookJson(canonical, { sortKeys: true }), 'hex');
+  return crypto.hash('sha256', pythonStyleJson(canonical, { sortKeys: true }), 'hex');
 }
 
 /**

@@ -2,7 +2,7 @@ import { failUpstreamUnavailable } from '../../domain/errors.js';
 import type { Currency } from '../../domain/money.js';
 import { starsPrice, type PremiumMonths } from '../../domain/pricing.js';
 import { cachedBalancesOf } from '../../store/ledger-repo.js';
-import { currentPrices } from '../catalog.js';
+import { currentPrices } from '../products.js';
 import type { Deps } from '../deps.js';
 import { requireOrderingAllowed } from '../partners.js';
 

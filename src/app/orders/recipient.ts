@@ -1,4 +1,4 @@
-import { fail } from '../../domain/errors.js';
+import { fail, failUpstreamUnavailable } from '../../domain/errors.js';
 import { SupplierDown, UpstreamUnavailable, type Recipient } from '../../suppliers/types.js';
 import type { Deps } from '../deps.js';
 
@@ -20,7 +20,7 @@ export async function resolveRecipient(deps: Deps, raw: string): Promise<Recipie
     r = await deps.suppliers.resolver.resolve(raw);
   } catch (e) {
     if (e instanceof SupplierDown)
-      fail('product_unavailable', 'The supplier is temporarily unavailable.', { reason: 'upstream_unavailable', retry_after: e.retryAfterSec }, { 'Retry-After': String(e.retryAfterSec) });
+      failUpstreamUnavailable('The supplier is temporarily unavailable.', e.retryAfterSec);
     if (e instanceof UpstreamUnavailable) fail('resolver_error', 'Recipient resolution failed. Retry later.', { retry_after: e.retryAfterSec }, { 'Retry-After': String(e.retryAfterSec) });
     throw e;
   }

@@ -1,4 +1,4 @@
-import { fail } from '../../domain/errors.js';
+import { fail, failUpstreamUnavailable } from '../../domain/errors.js';
 import { orderView } from '../../domain/order-view.js';
 import { offsetIso } from '../../domain/time-format.js';
 import { audit } from '../../store/audit-repo.js';
@@ -80,7 +80,7 @@ async function transferOfReview(deps: Deps, orderId: string, given: string | und
   } catch (e) {
     if (!(e instanceof UpstreamUnavailable)) throw e;
     if (given === undefined)
-      fail('product_unavailable', 'The gift market does not answer, so its transfer record cannot be read. Retry, or send transfer_hash.', { reason: 'upstream_unavailable', retry_after: e.retryAfterSec }, { 'Retry-After': String(e.retryAfterSec) });
+      failUpstreamUnavailable('The gift market does not answer, so its transfer record cannot be read. Retry, or send transfer_hash.', e.retryAfterSec);
   }
   if (record && given !== undefined && record.transferHash !== given)
     fail('transfer_hash_mismatch', undefined, { supplier_transfer_hash: record.transferHash });

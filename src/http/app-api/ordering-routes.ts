@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { account, products } from '../../app/catalog.js';
+import { account } from '../../app/account.js';
+import { products } from '../../app/products.js';
 import { fail } from '../../domain/errors.js';
 import { giftFacets, searchGifts } from '../../app/nft/market-search.js';
 import { createOrder } from '../../app/orders/create.js';

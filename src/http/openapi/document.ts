@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { ERRORS, type ErrorCode } from '../../domain/errors.js';
 import { partnerSchemas } from '../schemas/partner.js';
-import { PARTNER_ENDPOINTS, type Endpoint } from './endpoints.js';
+// registers its schemas in partnerSchemas
+import '../schemas/webhook-log.js';
+import { PARTNER_ENDPOINTS } from '../partner/index.js';
+import type { Endpoint } from './endpoint.js';
 
 /**
  * The OpenAPI 3.0.3 description of the partner API, generated from the zod schemas in
- * src/http/schemas/partner.ts and the endpoint table in ./endpoints.ts.
+ * src/http/schemas/partner.ts and the endpoint entries that sit next to each route in src/http/partner/.
  */
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
@@ -124,41 +127,58 @@ function operation(e: Endpoint) {
       ? { requestBody: { required: true, content: { 'application/json': { schema: ref(e.body), ...(e.bodyExamples ? { examples: e.bodyExamples } : {}) } } } }
       : {}),
     responses: {
-      '200': { description: e.okDescription, headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: ref(e.response), ...(e.responseExample ? { example: e.responseExample } : {}) } } },
+      '200': e.csv
+        ? {
+            description: e.okDescription,
+            headers: { ...RATE_LIMIT_HEADERS, 'Content-Disposition': { description: 'attachment; filename="…csv"', schema: { type: 'string' } } },
+            content: { 'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV in UTF-8: a header line, CRLF line ends, fields quoted when they hold a comma, quote or line break' }, example: e.csv.example } },
+          }
+        : { description: e.okDescription, headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: ref(e.response!), ...(e.responseExample ? { example: e.responseExample } : {}) } } },
       ...errorResponses([...new Set(codes)]),
     },
-    ...(e.callbacks ? { callbacks: webhookCallbacks() } : {}),
+    ...(e.callbacks ? { callbacks: webhookCallbacks(e.callbacks) } : {}),
   };
 }
 
-/** The three webhook events as OpenAPI 3.0 `callbacks` on POST /orders (3.0.3 has no top-level `webhooks`). */
-function webhookCallbacks() {
+/** The body schema of each webhook event. */
+const EVENT_SCHEMAS: Record<string, string> = {
+  'order.completed': 'OrderEvent',
+  'order.failed': 'OrderEvent',
+  'order.refunded': 'RefundEvent',
+  'webhook.test': 'TestEvent',
+};
+
+/** When each event is sent (the rest of a callback's description is common). */
+const EVENT_SENT: Record<string, string> = {
+  order:
+    'Sent to the order\'s webhook_url, else the dashboard address, once both an address and a secret exist and the event is in the Webhook block\'s `events` (by default the three order events). A failure is retried after 1 min, 5 min, 30 min, 2 h, 6 h (6 attempts).',
+  'webhook.test': 'Sent once to the Webhook block\'s address by POST /webhook/test, signed like every webhook, never retried. `order_id` is null.',
+};
+
+/** Webhook events as OpenAPI 3.0 `callbacks` (3.0.3 has no top-level `webhooks`): the order events on POST /orders. */
+function webhookCallbacks(events: string[]) {
   const headers = [
     ['X-Signature', 'hex HMAC-SHA256 of the raw body with webhook_secret'],
     ['X-Timestamp', 'send time, unix seconds, new for each attempt'],
     ['X-Signature-V2', 'hex HMAC-SHA256 of `X-Timestamp + "." + raw body` with webhook_secret'],
     ['X-Signature-Version', '2'],
-    ['X-Webhook-Event', 'order.completed | order.failed | order.refunded'],
-    ['X-Webhook-Id', '24 hex characters, the same on every retry of one webhook'],
-    ['X-Webhook-Attempt', '1, 2, … 6'],
+    ['X-Webhook-Event', 'the event kind, as `event` in the body'],
+    ['X-Webhook-Id', '24 hex characters, the same on every retry of one webhook (and on a manual redelivery)'],
+    ['X-Webhook-Attempt', '1, 2, …: the 6 scheduled attempts, and manual redeliveries counted with them'],
   ].map(([name, description]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } }));
   const cb = (event: string, schema: string) => ({
+    // (a test webhook goes to the Webhook block's address; the key is the same so tools find every event alike)
     '{$request.body#/webhook_url}': {
       post: {
         summary: `${event} webhook`,
-        description:
-          'Sent to the order\'s webhook_url, else the dashboard address, once both an address and a secret exist. The body has a space after ":" and "," and non-ASCII unescaped: verify the signature over the raw bytes. Any 2xx within 10 s is delivered; otherwise retried after 1 min, 5 min, 30 min, 2 h, 6 h (6 attempts). Redirects are not followed.',
+        description: `${EVENT_SENT[event] ?? EVENT_SENT.order} The body has a space after ":" and "," and non-ASCII unescaped: verify the signature over the raw bytes. Any 2xx within 10 s is delivered. Redirects are not followed.`,
         parameters: headers,
         requestBody: { required: true, content: { 'application/json': { schema: ref(schema) } } },
         responses: { '200': { description: 'Any 2xx: delivered.' } },
       },
     },
   });
-  return {
-    'order.completed': cb('order.completed', 'OrderEvent'),
-    'order.failed': cb('order.failed', 'OrderEvent'),
-    'order.refunded': cb('order.refunded', 'RefundEvent'),
-  };
+  return Object.fromEntries(events.map((e) => [e, cb(e, EVENT_SCHEMAS[e])]));
 }
 
 export function buildOpenApiDocument(serverUrl: string) {
@@ -193,6 +213,7 @@ export function buildOpenApiDocument(serverUrl: string) {
       { name: 'Orders', description: 'Creating and reading orders' },
       { name: 'Validation', description: 'Checking recipients before ordering' },
       { name: 'NFT', description: 'The gift catalog' },
+      { name: 'Webhooks', description: 'The delivery log, redelivery and test webhooks' },
     ],
     paths,
     components: {

@@ -1,22 +1,67 @@
 import type { FastifyInstance } from 'fastify';
-import type { GiftCatalog } from '../../app/nft/gift-catalog.js';
-import type { PartnerRouteDeps } from './routes.js';
+import { documented, pathParam, q, type Endpoint } from '../openapi/endpoint.js';
+import { keyOf, type PartnerContext } from './context.js';
+
+const COLLECTIONS: Endpoint = {
+  method: 'get',
+  path: '/nft/collections',
+  operationId: 'listCollections',
+  tag: 'NFT',
+  summary: 'Gift collections',
+  description: 'Rate limited per key (scope `nft_catalog`). The catalog is cached for up to one minute.',
+  response: 'CollectionList',
+  okDescription: 'The collections.',
+  errors: ['product_unavailable'],
+};
+
+const GIFTS: Endpoint = {
+  method: 'get',
+  path: '/nft/gifts',
+  operationId: 'listGifts',
+  tag: 'NFT',
+  summary: 'Gifts of a collection',
+  description: 'Sorted by price, keyset paging: a cursor never repeats or skips an item. Rate limited per key (scope `nft_catalog`).',
+  parameters: [
+    q('collection', 'collection identifier (required)', { type: 'string' }, true),
+    q('sort', 'price_asc (default) or price_desc', { type: 'string', enum: ['price_asc', 'price_desc'], default: 'price_asc' }),
+    q('cursor', 'the next_cursor of the previous page (same collection and sort)'),
+    q('limit', 'page size, 1 to 100, default 20', { type: 'integer', minimum: 1, maximum: 100, default: 20 }),
+    q('model', 'attribute filter (also attr_model)'),
+    q('backdrop', 'attribute filter (also attr_backdrop)'),
+    q('symbol', 'attribute filter (also attr_symbol)'),
+  ],
+  response: 'GiftList',
+  okDescription: 'A page of gifts.',
+  errors: ['collection_required', 'bad_sort', 'bad_cursor', 'bad_attr', 'bad_param', 'not_found', 'product_unavailable'],
+};
+
+const GIFT: Endpoint = {
+  method: 'get',
+  path: '/nft/gifts/{gift}',
+  operationId: 'getGift',
+  tag: 'NFT',
+  summary: 'The price of one gift',
+  description: 'A fresh quote. `available: false` means sold or delisted: an order for it is refused. Rate limited per key (scope `nft_catalog`).',
+  parameters: [pathParam('gift', 'PlushPepe-1234')],
+  response: 'GiftQuote',
+  okDescription: 'The quote.',
+  errors: ['not_found', 'product_unavailable'],
+};
+
+export const nftEndpoints = [COLLECTIONS, GIFTS, GIFT];
 
 /** GET /nft/collections, /nft/gifts, /nft/gifts/{gift}: every NFT catalog read counts against `nft_catalog`. */
-export function nftRoutes(catalog: GiftCatalog) {
-  return (app: FastifyInstance, ctx: PartnerRouteDeps) => {
-    const limit = (keyId: string) => ctx.limiter.hit('nft_catalog', keyId);
-    app.get('/nft/collections', async (req) => {
-      limit(req.partner!.keyId);
-      return catalog.collections();
-    });
-    app.get('/nft/gifts', async (req) => {
-      limit(req.partner!.keyId);
-      return catalog.list(req.query as Record<string, unknown>);
-    });
-    app.get<{ Params: { gift: string } }>('/nft/gifts/:gift', async (req) => {
-      limit(req.partner!.keyId);
-      return catalog.quote(req.params.gift);
-    });
-  };
+export function nftRoutes(app: FastifyInstance, { catalog, limiter }: PartnerContext): void {
+  documented(app, COLLECTIONS, async (req) => {
+    limiter.hit('nft_catalog', keyOf(req));
+    return catalog.collections();
+  });
+  documented(app, GIFTS, async (req) => {
+    limiter.hit('nft_catalog', keyOf(req));
+    return catalog.list(req.query as Record<string, unknown>);
+  });
+  documented<{ Params: { gift: string } }>(app, GIFT, async (req) => {
+    limiter.hit('nft_catalog', keyOf(req));
+    return catalog.quote(req.params.gift);
+  });
 }

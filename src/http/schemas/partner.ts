@@ -7,7 +7,7 @@ import { CURRENCIES, ORDER_STATUSES, ORDER_TYPES } from '../../domain/enums.js';
  */
 export const partnerSchemas = z.registry<{ id: string; description?: string; example?: unknown }>();
 
-const reg = <T extends z.ZodType>(id: string, schema: T, description: string, example?: unknown): T => {
+export const reg = <T extends z.ZodType>(id: string, schema: T, description: string, example?: unknown): T => {
   partnerSchemas.add(schema, { id, description, ...(example === undefined ? {} : { example }) });
   return schema;
 };
@@ -15,7 +15,7 @@ const reg = <T extends z.ZodType>(id: string, schema: T, description: string, ex
 const usd = z.string().regex(/^-?\d+\.\d{2}$/).meta({ description: 'USD amount, two decimals', example: '15.75' });
 const tonAmt = z.string().regex(/^-?\d+\.\d{3}$/).meta({ description: 'TON amount, three decimals', example: '12.345' });
 const localTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/).meta({ description: 'ISO 8601 local time with microseconds, no offset', example: '2026-03-01T12:00:00.000000' });
-const offsetTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/).meta({ description: 'ISO 8601 with UTC offset', example: '2026-03-01T12:00:03.000000+00:00' });
+export const offsetTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/).meta({ description: 'ISO 8601 with UTC offset', example: '2026-03-01T12:00:03.000000+00:00' });
 
 // --- errors --------------------------------------------------------------------------------------
 
@@ -79,8 +79,8 @@ export const StorageUnavailableError = reg(
   '503 storage_unavailable (nested): the database cannot take a write now; nothing was written, retry after Retry-After seconds. Its reason is repeated at the root.',
 );
 const rateLimitFields = {
-  scope: z.enum(['key', 'validate_recipient', 'nft_catalog', 'nft_orders']),
-  limit: z.number().int().meta({ description: 'requests per window_seconds' }),
+  scope: z.enum(['key', 'validate_recipient', 'nft_catalog', 'nft_orders', 'wait']),
+  limit: z.number().int().meta({ description: 'requests per window_seconds; for scope wait: the waiting requests a key may have open at once (window_seconds is then the longest wait)' }),
   window_seconds: z.number().int(),
   retry_after: z.number().int().meta({ description: 'seconds; also the Retry-After header' }),
 };
@@ -353,4 +353,38 @@ export const LedgerList = reg(
   'LedgerList',
   z.object({ items: z.array(LedgerEntry), count: z.number().int(), next_cursor: z.string().nullable() }),
   'GET /ledger: newest first; pass next_cursor back as `cursor` for the next page (null on the last page).',
+);
+
+// --- stats (issue 15) -------------------------------------------------------------------------------
+
+const statsMoney = z.string().regex(/^-?\d+\.\d{2,3}$/);
+const statsFigures = {
+  count: z.number().int().meta({ description: 'orders' }),
+  spend: statsMoney.meta({ description: 'their partner prices, debited when they were created (2 decimals USD, 3 TON)', example: '15.80' }),
+  refunded_count: z.number().int().meta({ description: 'of these, orders refunded' }),
+  refunded_amount: statsMoney.meta({ description: 'the money returned by those refunds', example: '0.79' }),
+  net_spend: statsMoney.meta({ description: 'spend less refunded_amount', example: '15.01' }),
+};
+export const StatsItem = reg(
+  'StatsItem',
+  z.object({
+    day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable().meta({ description: 'the UTC day of creation with group_by=day, else null', example: '2026-03-01' }),
+    type: z.enum(ORDER_TYPES),
+    status: z.enum(ORDER_STATUSES).meta({ description: 'the status now' }),
+    currency: z.enum(CURRENCIES),
+    ...statsFigures,
+  }),
+  'The orders of one type and status (and day, with group_by=day) created in the range.',
+);
+export const StatsTotal = reg('StatsTotal', z.object({ currency: z.enum(CURRENCIES), ...statsFigures }), 'Every order of one currency created in the range.');
+export const StatsResponse = reg(
+  'StatsResponse',
+  z.object({
+    from: offsetTime,
+    to: offsetTime,
+    group_by: z.string().nullable().meta({ description: '"day" with group_by=day, else null' }),
+    items: z.array(StatsItem).meta({ description: 'only combinations with orders; by day, type, status' }),
+    totals: z.array(StatsTotal).meta({ description: 'USD and TON, zeros included' }),
+  }),
+  'GET /stats: orders created from `from` to `to` (both inclusive), counted by their status now; a refund counts with its order.',
 );

@@ -7,7 +7,6 @@ import { Toncenter } from '../chains/toncenter-wallet.js';
 import { HotWallet } from './wallet.js';
 
 export { FragmentUpstream } from './fragment-upstream.js';
-export { fragmentAdminRoutes } from './admin-routes.js';
 
 /** Builds the Fragment adapter (imported lazily by src/service.ts: the TON libraries load only in this mode) from the FRAGMENT_* settings (present when UPSTREAM=fragment). */
 export async function createFragmentUpstream(config: Config, deps: FragmentDeps, sandbox: SandboxUpstream): Promise<FragmentUpstream> {

@@ -193,10 +193,10 @@ export class SandboxUpstream implements Suppliers {
     },
   };
 
-  /** Records (once) when an account was first seen; `premium_` accounts get a subscription of 30 days. */
   /** Accounts seen so far, kept in memory too: the simulated resolver runs for every order. */
   private readonly accounts = new Map<string, { premiumUntil: number | null }>();
 
+  /** Records (once) when an account was first seen; `premium_` accounts get a subscription of 30 days. */
   private firstSeen(u: string): { premiumUntil: number | null } {
     const known = this.accounts.get(u);
     if (known) return known;

@@ -1,7 +1,7 @@
 import { fail } from '../../../domain/errors.js';
 import { PREMIUM_MONTHS, type PremiumMonths } from '../../../domain/pricing.js';
 import { openPremiumFor } from '../../../store/orders-repo.js';
-import { requireProductAvailable } from '../../catalog.js';
+import { requireProductAvailable } from '../../products.js';
 import type { Deps } from '../../deps.js';
 import { goodsPrice, pricesUnavailable } from '../quote.js';
 import { requireRecipientText } from '../recipient.js';

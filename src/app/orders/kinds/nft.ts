@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import { fail } from '../../../domain/errors.js';
 import { formatAmount, parsePositiveDecimal } from '../../../domain/money.js';
 import { holdGift, isGiftHeld, releaseGiftOf } from '../../../store/gift-holds-repo.js';
-import { requireProductAvailable } from '../../catalog.js';
+import { requireProductAvailable } from '../../products.js';
 import { giftBase, giftPartnerMilli, market, usdRefCents } from '../../nft/gift-prices.js';
 import { requireRecipientText } from '../recipient.js';
 import type { OrderKind } from './kind.js';

@@ -1,0 +1,106 @@
+import { orderOrigin } from '../domain/order-origin.js';
+import { botUsersOfPartner, getMutedNotices, getWebhookNoticeAt, setMutedNotices, setWebhookNoticeAt } from '../store/bot-repo.js';
+import { getOrder } from '../store/orders-repo.js';
+import type { Deps } from './deps.js';
+import { normaliseLanguage } from './invites.js';
+
+/**
+ * Which notices a partner's linked chat receives: the rule of who hears of what, and each chat's own
+ * setting (the bot's /notices).
+ *
+ * - Order outcomes: `completed`, and `failed` (a failure and its refund are one message). An order placed
+ *   from the chat itself is told by those two alone; orders of others also need `staff` (placed by another
+ *   team member in the bot or in the dashboard) or `api` (placed over the partner API).
+ * - Owners' news, for owners' chats only: `topup` (a top-up credited) and `webhook` (their webhook server
+ *   did not take an event after its last retry; told at most once a day per partner, so that a server that
+ *   is down does not bring one message per order).
+ *
+ * A chat stores the notices it switched off: a chat that never changed anything, and a notice added later,
+ * get everything, as before the setting existed.
+ */
+
+export const NOTICES = ['completed', 'failed', 'staff', 'api', 'topup', 'webhook'] as const;
+export type Notice = (typeof NOTICES)[number];
+/** The notices only owners get (and may switch). */
+export const OWNER_NOTICES: readonly Notice[] = ['topup', 'webhook'];
+/** The shortest pause between two "your webhook gave up" notices of one partner. */
+export const WEBHOOK_NOTICE_EVERY_MS = 24 * 3600_000;
+
+export type NoticeSettings = Record<Notice, boolean>;
+export interface NoticeChat {
+  chatId: number;
+  language: 'ru' | 'en';
+}
+
+export function isNotice(s: string): s is Notice {
+  return (NOTICES as readonly string[]).includes(s);
+}
+
+export function chatNotices(deps: Deps, chatId: number): NoticeSettings {
+  const muted = new Set(getMutedNotices(deps.db, chatId));
+  return Object.fromEntries(NOTICES.map((n) => [n, !muted.has(n)])) as NoticeSettings;
+}
+
+/** Switches one notice of a chat on or off; answers the chat's settings after the change. */
+export function setChatNotice(deps: Deps, chatId: number, notice: Notice, on: boolean): NoticeSettings {
+  const muted = new Set(getMutedNotices(deps.db, chatId));
+  if (on) muted.delete(notice);
+  else muted.add(notice);
+  setMutedNotices(deps.db, chatId, NOTICES.filter((n) => muted.has(n)), deps.clock.now());
+  return chatNotices(deps, chatId);
+}
+
+/** The partner's linked chats: each once, with its language, whether an owner is linked there, and who. */
+function linkedChats(deps: Deps, partnerId: number) {
+  const chats = new Map<number, NoticeChat & { owner: boolean; users: number[] }>();
+  for (const u of botUsersOfPartner(deps.db, partnerId)) {
+    const c = chats.get(u.chatId) ?? { chatId: u.chatId, language: normaliseLanguage(u.language), owner: false, users: [] };
+    c.owner ||= u.role === 'owner';
+    c.users.push(u.telegramUserId);
+    chats.set(u.chatId, c);
+  }
+  return [...chats.values()];
+}
+
+const plain = (c: NoticeChat): NoticeChat => ({ chatId: c.chatId, language: c.language });
+
+/**
+ * The chats to tell about an order event. One message per outcome: `order.refunded` comes with
+ * `order.failed` for every refund (domain/order-machine.ts), and the failure message says that the money is
+ * back, so the refund itself is told to nobody.
+ */
+export function orderNoticeChats(deps: Deps, partnerId: number, orderId: string, event: 'order.completed' | 'order.failed' | 'order.refunded'): NoticeChat[] {
+  if (event === 'order.refunded') return [];
+  const order = getOrder(deps.db, orderId);
+  if (!order || order.partnerId !== partnerId) return [];
+  const kind: Notice = event === 'order.completed' ? 'completed' : 'failed';
+  const origin = orderOrigin(order.idempotencyKey);
+  return linkedChats(deps, partnerId)
+    .filter((c) => {
+      const s = chatNotices(deps, c.chatId);
+      if (!s[kind]) return false;
+      const own = origin.by === 'bot' && origin.telegramUserId !== null && c.users.includes(origin.telegramUserId);
+      return own || (origin.by === 'api' ? s.api : s.staff);
+    })
+    .map(plain);
+}
+
+/** The owners' chats to tell that a top-up was credited. */
+export function topupNoticeChats(deps: Deps, partnerId: number): NoticeChat[] {
+  return linkedChats(deps, partnerId)
+    .filter((c) => c.owner && chatNotices(deps, c.chatId).topup)
+    .map(plain);
+}
+
+/**
+ * The owners' chats to tell that the partner's webhook gave up on an event; none when they were told less
+ * than a day ago (the next one is due a day after the last). Claims the notice: call it once per give-up.
+ */
+export function webhookNoticeChats(deps: Deps, partnerId: number): NoticeChat[] {
+  const now = deps.clock.now();
+  const last = getWebhookNoticeAt(deps.db, partnerId);
+  if (last !== undefined && now - last < WEBHOOK_NOTICE_EVERY_MS) return [];
+  const chats = linkedChats(deps, partnerId).filter((c) => c.owner && chatNotices(deps, c.chatId).webhook);
+  if (chats.length) setWebhookNoticeAt(deps.db, partnerId, now);
+  return chats.map(plain);
+}

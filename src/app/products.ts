@@ -1,0 +1,51 @@
+import { fail, failUpstreamUnavailable } from '../domain/errors.js';
+import { formatAmount } from '../domain/money.js';
+import { priceList, pricePerStar, type PriceList } from '../domain/pricing.js';
+import type { Deps } from './deps.js';
+
+/** Current partner prices, or null while supplier costs are unavailable. */
+export function currentPrices(deps: Deps): PriceList | null {
+  const costs = deps.suppliers.goods.costs();
+  return costs ? priceList(costs, deps.settings.get().margin_bps) : null;
+}
+
+/** Refuses orders for a product that is disabled or whose supplier is down (503 product_unavailable). */
+export function requireProductAvailable(deps: Deps, product: 'stars' | 'premium' | 'nft'): void {
+  if (!deps.settings.get().products[product].enabled)
+    fail('product_unavailable', `${product} ordering is disabled.`, { reason: 'product_disabled' });
+  const s = deps.suppliers.goods.status(product);
+  if (!s.up)
+    failUpstreamUnavailable('The supplier is temporarily unavailable.', s.retryAfterSec);
+}
+
+/** GET /products */
+export function products(deps: Deps) {
+  const prices = currentPrices(deps);
+  if (!prices) return { unavailable: true as const, reason: 'cost_unavailable' as const };
+  const { config, settings } = deps;
+  return {
+    currency: 'USD' as const,
+    stars: {
+      price_per_1000: formatAmount(prices.starsPer1000, 'USD'),
+      price_per_star: pricePerStar(prices.starsPer1000),
+      currency: 'USD' as const,
+      min_per_order: config.STARS_MIN_PER_ORDER,
+      max_per_order: config.STARS_MAX_PER_ORDER,
+      available: settings.get().products.stars.enabled,
+    },
+    premium: {
+      '3': { partner_price: formatAmount(prices.premium[3], 'USD'), currency: 'USD' as const },
+      '6': { partner_price: formatAmount(prices.premium[6], 'USD'), currency: 'USD' as const },
+      '12': { partner_price: formatAmount(prices.premium[12], 'USD'), currency: 'USD' as const },
+    },
+    nft: {
+      available: settings.get().products.nft.enabled,
+      pricing_model: 'per_gift' as const,
+      currency: 'TON' as const,
+      balance: 'nft_balance' as const,
+      catalog: '/api/partner/v1/nft/gifts',
+      quote: '/api/partner/v1/nft/gifts/{gift}',
+      max_order_ton: null,
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import { fail } from '../../domain/errors.js';
+import type { Deps } from '../../app/deps.js';
+import { issueKey, type KeyCache } from '../../app/keys.js';
+import { ledgerCheck, ledgerPage } from '../../app/ledger.js';
+import { cancelPremium, getOperatorOrder, listReviews, resolveReview } from '../../app/orders/review.js';
+import { createPartner, partnerView } from '../../app/partners.js';
+import { settingsPatchSchema } from '../../app/settings.js';
+import { creditTopup, type TopupInput } from '../../app/topups.js';
+import { saveWebhook } from '../../app/webhooks/config.js';
+import { listDeliveries } from '../../app/webhooks/deliveries.js';
+import { parseOrFail } from '../../app/validation.js';
+
+
+type P = { Params: { partner_id: string } };
+type O = { Params: { order_id: string } };
+
+const ACTOR = 'operator';
+
+function body(req: { body: unknown }): Record<string, unknown> {
+  const b = req.body;
+  if (b === undefined || b === null) return {};
+  if (typeof b !== 'object' || Array.isArray(b)) fail('validation_error', 'The body must be a JSON object.');
+  return b as Record<string, unknown>;
+}
+
+export function pid(raw: string): number {
+  if (!/^\d{1,15}$/.test(raw)) fail('not_found', 'No such partner.');
+  return Number(raw);
+}
+
+/** The operator API's partners, keys, webhooks, settings, orders, reviews and ledger (operator-api.md section 2). */
+export function operatorRoutes(deps: Deps, keys: KeyCache) {
+  return (app: FastifyInstance) => {
+    app.post('/partners', async (req, reply) => {
+      const b = body(req);
+      if (typeof b.name !== 'string' || b.name.trim() === '' || b.name.length > 200) fail('validation_error', 'name must be a non-empty string.');
+      reply.code(201);
+      return createPartner(deps, b.name.trim(), ACTOR);
+    });
+    app.get<P>('/partners/:partner_id', async (req) => partnerView(deps, pid(req.params.partner_id)));
+    app.post<P>('/partners/:partner_id/topups', async (req, reply) => {
+      const r = creditTopup(deps, pid(req.params.partner_id), body(req) as unknown as TopupInput, ACTOR);
+      reply.code(r.status);
+      return r.body;
+    });
+    app.post<P>('/partners/:partner_id/keys', async (req, reply) => {
+      const b = body(req);
+      const r = issueKey(deps, keys, pid(req.params.partner_id), b.ip_whitelist ?? [], ACTOR);
+      reply.code(201);
+      return r;
+    });
+    app.put<P>('/partners/:partner_id/webhook', async (req) => saveWebhook(deps, pid(req.params.partner_id), body(req), ACTOR));
+    app.get<P>('/partners/:partner_id/ledger', async (req) => ledgerPage(deps, pid(req.params.partner_id), req.query as Record<string, unknown>));
+
+    app.put('/settings', async (req) => {
+      return deps.settings.update(parseOrFail(settingsPatchSchema, body(req)), deps.clock.now(), ACTOR);
+    });
+    app.get('/settings', async () => deps.settings.get());
+
+    app.get<O>('/orders/:order_id', async (req) => getOperatorOrder(deps, req.params.order_id));
+    app.get('/reviews', async () => listReviews(deps));
+    app.post<O>('/orders/:order_id/resolve', async (req) => resolveReview(deps, req.params.order_id, body(req), ACTOR));
+    app.post<O>('/orders/:order_id/cancel', async (req) => cancelPremium(deps, req.params.order_id, body(req).note, ACTOR));
+
+    app.get('/webhook-deliveries', async (req) => listDeliveries(deps, req.query as Record<string, unknown>));
+    app.get('/ledger/check', async () => ledgerCheck(deps));
+  };
+}

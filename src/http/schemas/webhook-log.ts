@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from '../../domain/webhook-delivery.js';
+import { offsetTime, reg } from './partner.js';
+
+/** The partner's webhook delivery log (issue 15 point 3): GET /webhook-deliveries, redeliver, test. */
+
+export const WebhookAttempt = reg(
+  'WebhookAttempt',
+  z.object({
+    number: z.number().int().meta({ description: 'the X-Webhook-Attempt sent: scheduled attempts and manual redeliveries are counted together' }),
+    manual: z.boolean().meta({ description: 'true for a redelivery asked for with POST /webhook-deliveries/{delivery_id}/redeliver' }),
+    sent_at: offsetTime.meta({ description: 'when the request was sent (its X-Timestamp)' }),
+    http_status: z.number().int().nullable().meta({ description: 'the receiver\'s HTTP status; null when no answer came (timeout, connection error) or no request could be made' }),
+    error: z.string().nullable().meta({ description: 'why the attempt failed: `HTTP 500`, `timeout`, a connection error; for a redelivery that could not be sent, `address refused: <reason>` or `dns: …`; null on success', example: 'HTTP 503' }),
+    duration_ms: z.number().int().nullable().meta({ description: 'how long the exchange took, in milliseconds; null when no request was made' }),
+  }),
+  'One request of a webhook delivery.',
+);
+
+export const WebhookDelivery = reg(
+  'WebhookDelivery',
+  z.object({
+    delivery_id: z.string().regex(/^[0-9a-f]{24}$/).meta({ description: 'the X-Webhook-Id of every request of this webhook', example: '5f0c8e2a9b1d4c7e8f6a3b21' }),
+    event: z.enum(WEBHOOK_EVENTS),
+    order_id: z.string().nullable().meta({ description: 'the order the event is about (balance.low: the order whose debit took the balance below the threshold); null for webhook.test' }),
+    url: z.string().meta({ description: 'the address it is sent to (the order\'s webhook_url, else the Webhook block\'s address when the event happened)' }),
+    status: z.enum(DELIVERY_STATUSES).meta({ description: 'pending: scheduled attempts remain; delivered: a 2xx came back; failed: the schedule is used up, or the address was refused before sending (see rejected_reason)' }),
+    attempts: z.array(WebhookAttempt).meta({ description: 'every request made, oldest first' }),
+    next_attempt_at: offsetTime.nullable().meta({ description: 'when the next scheduled attempt is due; null when none is' }),
+    rejected_reason: z.string().nullable().meta({ description: 'why the address was refused before sending (private_address, dns_failure, no_secret, or a bad_webhook_url reason); null otherwise' }),
+    last_error: z.string().nullable().meta({ description: 'the error of the last request, or of the last DNS lookup that put an attempt off' }),
+    created_at: offsetTime,
+  }),
+  'A webhook delivery: one event to one address, with its attempts.',
+);
+
+export const WebhookDeliveryList = reg(
+  'WebhookDeliveryList',
+  z.object({ items: z.array(WebhookDelivery), count: z.number().int(), next_cursor: z.string().nullable() }),
+  'GET /webhook-deliveries: newest first; pass next_cursor back as `cursor` for the next page (null on the last page).',
+);
+
+export const TestEvent = reg(
+  'TestEvent',
+  z.object({
+    event: z.literal('webhook.test'),
+    order_id: z.string().nullable().meta({ description: 'always null: a test is about no order' }),
+    data: z.object({ partner_id: z.number().int(), created_at: offsetTime }),
+  }),
+  'Body of webhook.test (POST /webhook/test).',
+);

@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { RouteOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/log.js';
+import { createService, type Service } from '../../src/service.js';
+import { ADMIN_TOKEN, START, testConfig } from '../helpers.js';
+
+/** Issue 14: buildHttpApp registers every route group, and every partner route has its OpenAPI entry. */
+describe('the HTTP app', () => {
+  let svc: Service;
+  let dir: string;
+  const routes: { method: string; url: string }[] = [];
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-routes-'));
+    svc = await createService({
+      config: testConfig({ DATABASE_PATH: path.join(dir, 'service.db'), ADMIN_TOKEN }),
+      log: silentLogger,
+      realNow: () => START,
+      startWorkers: false,
+      instrumentHttp: (app) =>
+        app.addHook('onRoute', (r: RouteOptions) => {
+          for (const m of [r.method].flat()) routes.push({ method: m, url: r.url });
+        }),
+    });
+  });
+  afterAll(async () => {
+    await svc.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('documents every partner route, and documents no route that does not exist', async () => {
+    const prefix = '/api/partner/v1';
+    const registered = routes
+      .filter((r) => r.method !== 'HEAD' && r.url.startsWith(`${prefix}/`) && r.url !== `${prefix}/openapi.json`)
+      .map((r) => `${r.method} ${r.url.slice(prefix.length).replace(/:(\w+)/g, '{$1}')}`)
+      .sort();
+    const doc = (await svc.app.inject({ method: 'GET', url: `${prefix}/openapi.json` })).json() as { paths: Record<string, Record<string, unknown>> };
+    const documented = Object.entries(doc.paths)
+      .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`))
+      .sort();
+    expect(registered.length).toBeGreaterThanOrEqual(11);
+    expect(registered).toEqual(documented);
+  });
+
+  it('registers every route group itself: partner, operator, sandbox, Mini App, pages, pictures', () => {
+    const urls = new Set(routes.map((r) => r.url));
+    for (const u of [
+      '/healthz',
+      '/api/partner/v1/orders',
+      '/api/admin/v1/partners',
+      '/api/admin/v1/partners/:partner_id/invites',
+      '/api/admin/v1/deposits',
+      '/api/admin/v1/sandbox/clock/advance',
+      '/api/admin/v1/sandbox/deposits',
+      '/api/app/v1/session',
+      '/app',
+      '/sandbox/gifts/:file',
+    ])
+      expect(urls, u).toContain(u);
+  });
+
+  it('limits unknown URLs per client address like a key (scope not_found), without touching the API budget', async () => {
+    const probe = (ip: string) => svc.app.inject({ method: 'GET', url: '/api/partner/v1/no-such-route', remoteAddress: ip });
+    for (let i = 0; i < 30; i++) {
+      const r = await probe('10.9.8.7');
+      expect(r.statusCode).toBe(404);
+      expect(r.json()).toEqual({ detail: { code: 'route_not_found', detail: 'No endpoint GET /api/partner/v1/no-such-route.' } });
+    }
+    const limited = await probe('10.9.8.7');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().detail).toMatchObject({ code: 'rate_limited', scope: 'not_found', limit: 120, window_seconds: 60 });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // another address has its own budget, and the real routes are not limited by it
+    expect((await probe('10.9.8.8')).statusCode).toBe(404);
+    expect((await svc.app.inject({ method: 'GET', url: '/healthz', remoteAddress: '10.9.8.7' })).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { inTx, openDatabase, type Db } from '../../src/store/db.js';
+import { balancesOf, cachedBalancesOf, postEntry } from '../../src/store/ledger-repo.js';
+import { getPartner, insertPartner, setPartnerStatus, setWebhook } from '../../src/store/partners-repo.js';
+
+/**
+ * The committed-value caches on a real SQLite file: a value is kept only when read outside a transaction,
+ * every write through the repositories drops it, and nothing of a rolled-back transaction is ever kept.
+ */
+const dirs: string[] = [];
+const dbs: Db[] = [];
+function open(): Db {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'committed-cache-'));
+  dirs.push(dir);
+  const db = openDatabase(path.join(dir, 'x.db'));
+  dbs.push(db);
+  return db;
+}
+afterEach(() => {
+  for (const db of dbs.splice(0)) db.$client.close();
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+describe('committed-value caches', () => {
+  it('keep a row read outside a transaction until a repository write drops it', () => {
+    const db = open();
+    const p = insertPartner(db, 'cached', 1);
+    expect(getPartner(db, p.partnerId)?.webhookUrl).toBeNull();
+    // a change behind the repository's back is not seen: the row is served from memory
+    db.$client.prepare("update partners set webhook_url = 'https://behind.example/h' where partner_id = ?").run(p.partnerId);
+    expect(getPartner(db, p.partnerId)?.webhookUrl).toBeNull();
+    // a change through the repository is seen at once
+    setWebhook(db, p.partnerId, 'https://front.example/h', null);
+    expect(getPartner(db, p.partnerId)?.webhookUrl).toBe('https://front.example/h');
+    expect(Object.isFrozen(getPartner(db, p.partnerId))).toBe(true);
+  });
+
+  it('never keep what a transaction that rolls back wrote or read', () => {
+    const db = open();
+    const p = insertPartner(db, 'rollback', 1);
+    expect(getPartner(db, p.partnerId)?.status).toBe('inactive');
+    expect(() =>
+      inTx(db, (tx) => {
+        setPartnerStatus(tx, p.partnerId, 'active');
+        // inside the transaction the change is visible, read from the database
+        expect(getPartner(tx, p.partnerId)?.status).toBe('active');
+        throw new Error('roll back');
+      }),
+    ).toThrow('roll back');
+    expect(getPartner(db, p.partnerId)?.status).toBe('inactive');
+  });
+
+  it('show balances from memory between entries and the new balance after each entry', () => {
+    const db = open();
+    const p = insertPartner(db, 'balances', 1);
+    expect(cachedBalancesOf(db, p.partnerId)).toEqual({ USD: 0, TON: 0 });
+    inTx(db, (tx) => postEntry(tx, { partnerId: p.partnerId, currency: 'USD', kind: 'topup', amount: 1000, now: 2 }));
+    expect(cachedBalancesOf(db, p.partnerId)).toEqual({ USD: 1000, TON: 0 });
+    expect(() =>
+      inTx(db, (tx) => {
+        postEntry(tx, { partnerId: p.partnerId, currency: 'USD', kind: 'order_debit', amount: -400, orderId: 'PA-1', now: 3 });
+        expect(cachedBalancesOf(tx, p.partnerId)).toEqual({ USD: 600, TON: 0 });
+        throw new Error('roll back');
+      }),
+    ).toThrow('roll back');
+    expect(cachedBalancesOf(db, p.partnerId)).toEqual({ USD: 1000, TON: 0 });
+    expect(balancesOf(db, p.partnerId)).toEqual({ USD: 1000, TON: 0 });
+  });
+});
