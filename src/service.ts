@@ -74,7 +74,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   // imported only in this mode: the TON libraries take a while to load
   const fragmentModule = config.UPSTREAM === 'fragment' ? await import('./suppliers/fragment/index.js') : null;
   const fragment = fragmentModule ? await fragmentModule.createFragmentUpstream(config, { db, clock, log, bus }, sandbox) : null;
-  const ops = openOps({ db, bus, clock, config, log, realNow });
+  const ops = openOps({ db, bus, clock, config, log, realNow, hotWallet: fragment ? () => fragment.walletGauge() : undefined });
   let scheduler: Scheduler | null = null;
   const deps: Deps = {
     db,

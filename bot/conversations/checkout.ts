@@ -65,7 +65,8 @@ export async function confirmAndPlace(
   const pressed = await flow.choose(menu);
   if (pressed.action !== `ok:${key}`) return conversation.skip();
   const placed = await conversation.external(() =>
-    attempt(() => createOrder(deps, partnerId, body)),
+    // audited with the person who pressed the button, as the Mini App's orders are
+    attempt(() => createOrder(deps, partnerId, body, { actor: pressed.ctx.from ? `telegram:${pressed.ctx.from.id}` : undefined })),
   );
   if (!placed.ok && retryable(placed.code, placed.extra)) return flow.again(pressed.ctx, `${t.error(placed)}\n${t.order.retryHint}`);
   await flow.settle(menu);

@@ -1,5 +1,12 @@
 import type { Notice } from '../../src/app/notices.js';
 import { code, esc, shortTime, tonTransferLink, zonedTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
+import { WORDS } from './words.js';
+
+const W = WORDS.en;
+const ROLE = W.role;
+const WEBHOOK_REASONS = W.webhookReasons;
+const failureWhy = W.failureWhy;
+const assetLabel = W.assetLabel;
 
 /** Every English text of the bot. Order labels stay Russian (partner-api.md rule 7). */
 
@@ -16,17 +23,6 @@ function status(o: OrderInfo): string {
   return STATUS[o.status] ?? o.status;
 }
 
-const WEBHOOK_REASONS: Record<string, string> = {
-  bad_url: 'this is not a valid address (no spaces, only Latin characters; international domains in punycode)',
-  bad_scheme: 'only http:// and https:// addresses are accepted (https may be required)',
-  bad_host: 'the host name is missing or invalid',
-  bad_port: 'the port is invalid or not allowed (only 80 and 443 may be allowed)',
-  credentials_in_url: 'the address must not contain a user name or password',
-  private_host: 'the address points to a local, private or internal network',
-  too_long: 'the address is too long',
-};
-
-const ROLE: Record<string, string> = { owner: 'owner', staff: 'staff' };
 const REVIEW_STAGE: Record<string, string> = {
   transfer: 'the gift was bought, its transfer to the recipient failed',
   delivery_unconfirmed: 'the stars were sent, the delivery was never confirmed',
@@ -105,23 +101,6 @@ function what(o: OrderInfo): string {
   return `🎁 ${o.gift ?? 'gift'}`;
 }
 
-const FAILURE_WHY: Record<string, string> = {
-  gift_not_for_sale: 'the gift was sold to someone else before the purchase',
-  gift_reserved: 'another buyer reserved the gift first',
-  price_above_cap: 'the gift became more expensive than the price you confirmed; it is never bought above it',
-  amount_above_cap: 'the amount was above the allowed maximum',
-  invalid_recipient: 'the recipient’s account cannot receive gifts',
-  manual_refund: 'support checked the order and refunded it',
-  gift_unavailable: 'the gift market did not respond in time',
-  insufficient_funds: 'the supplier could not pay for the purchase right now (your balance was not the problem)',
-};
-
-function failureWhy(o: OrderInfo): string {
-  if (o.type === 'stars') return 'the stars could not be delivered';
-  if (o.type === 'premium') return o.status === 'canceled' ? 'support canceled the subscription order' : 'the Premium subscription could not be delivered';
-  return FAILURE_WHY[o.failureReason ?? ''] ?? 'the delivery failed';
-}
-
 function failureNext(o: OrderInfo): string {
   switch (o.failureReason) {
     case 'gift_not_for_sale':
@@ -139,11 +118,6 @@ function failureNext(o: OrderInfo): string {
 }
 /** What a conversation is called when it is left or times out, by the command that starts it. */
 const ACTIVITY: Record<string, string> = { '/order': 'order', '/topup': 'top-up', '/apikey': 'API key issue', '/webhook': 'webhook setup', '/alerts': 'low-balance alert setup', '/deposits': 'deposit handling' };
-/** What is sent and on which network, so that the two TON-network addresses are not confused. */
-function assetLabel(asset: string, network: string): string {
-  if (asset === 'TON') return 'TON coin';
-  return `${asset} (${network === 'ton' ? 'TON network' : network === 'trc20' ? 'TRC-20, TRON network' : network === 'bep20' ? 'BEP-20, BNB Smart Chain' : network})`;
-}
 
 export const en = {
   lang: 'en' as 'en' | 'ru',
@@ -504,56 +478,12 @@ export const en = {
     switch (e.code) {
       case 'insufficient_balance':
         return `Not enough money: the ${x.currency} balance is ${x.balance} ${x.currency}. Top up the balance (the owner can see how with /topup) and try again.`;
-      case 'recipient_not_found':
-        return 'No such Telegram user, or the account cannot receive this. Check the username.';
-      case 'recipient_required':
-        return 'The recipient username is missing.';
-      case 'resolver_error':
-        return 'The recipient cannot be checked right now. Try again in a minute.';
-      case 'product_unavailable':
-        return x.reason === 'product_disabled'
-          ? 'This product is switched off for now; retrying will not help.'
-          : `The supplier is temporarily unavailable. Try again in about ${x.retry_after ?? 30} seconds.`;
-      case 'deferred_order_exists':
-        return 'This account already has an unfinished Premium order; a second one can be placed after it finishes.';
-      case 'rate_limited':
-        return `Too many requests. Wait ${x.retry_after ?? 'a few'} seconds and try again.`;
-      case 'order_in_progress':
-        return 'This order is still being created. Try again in a second.';
       case 'idempotency_key_reuse':
         return 'This confirmation was already used for another order. Start again with /order.';
-      case 'ledger_unavailable':
-        return 'The balance check is temporarily unavailable. Nothing was debited; try again.';
-      case 'bad_quantity':
-        return `The number of stars must be a whole number from ${x.min ?? 50} to ${x.max ?? 50000}.`;
-      case 'bad_months':
-        return 'Premium can be ordered for 3, 6 or 12 months.';
       case 'partner_inactive':
         return 'The account is not activated yet: make the first top-up (/topup shows how).';
-      case 'partner_program_unavailable':
-        return 'The partner program is temporarily unavailable. Try again later.';
-      case 'topup_below_minimum':
-        return `The amount is below the minimum top-up: at least ${x.minimum} ${x.currency}.`;
-      case 'topups_not_configured':
-        return 'Top-ups in this currency are not configured yet: contact support.';
-      case 'topup_amount_unavailable':
-        return 'No exact amount is free near this one right now. Try a slightly different amount or again later.';
-      case 'bad_webhook_url':
-        return `This address cannot be used: ${WEBHOOK_REASONS[String(x.reason)] ?? 'it is not accepted'}.`;
-      case 'validation_error':
-        return 'This value is not accepted. Check it and send it again.';
-      case 'gift_not_for_sale':
-        return 'This gift is sold or no longer listed. Nothing was debited.';
-      case 'gift_reserved':
-        return 'Another order is already buying this gift.';
-      case 'price_changed':
-        return `The gift price went up to ${x.current_price} TON, above the confirmed maximum. Nothing was debited.`;
-      case 'bad_gift':
-        return 'This gift is not recognised.';
-      case 'not_found':
-        return 'Not found.';
       default:
-        return `The request was refused (error code ${e.code}). Try again later, or contact support with this code.`;
+        return W.error(e.code, x) ?? `The request was refused (error code ${e.code}). Try again later, or contact support with this code.`;
     }
   },
 };

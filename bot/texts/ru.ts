@@ -2,6 +2,13 @@ import { ruPlural } from '../../src/domain/labels.js';
 import type { Notice } from '../../src/app/notices.js';
 import type { Texts } from './en.js';
 import { code, esc, shortTime, tonTransferLink, zonedTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
+import { WORDS } from './words.js';
+
+const W = WORDS.ru;
+const ROLE = W.role;
+const WEBHOOK_REASONS = W.webhookReasons;
+const failureWhy = W.failureWhy;
+const assetLabel = W.assetLabel;
 
 /** Все русские тексты бота. */
 
@@ -18,17 +25,6 @@ function status(o: OrderInfo): string {
   return STATUS[o.status] ?? o.status;
 }
 
-const WEBHOOK_REASONS: Record<string, string> = {
-  bad_url: 'это не адрес (без пробелов, только латиница; международные домены — в punycode)',
-  bad_scheme: 'принимаются только адреса http:// и https:// (может требоваться https)',
-  bad_host: 'имя хоста отсутствует или неверно',
-  bad_port: 'порт неверен или не разрешён (могут быть разрешены только 80 и 443)',
-  credentials_in_url: 'в адресе не должно быть имени пользователя и пароля',
-  private_host: 'адрес указывает на локальную, частную или внутреннюю сеть',
-  too_long: 'адрес слишком длинный',
-};
-
-const ROLE: Record<string, string> = { owner: 'владелец', staff: 'сотрудник' };
 const REVIEW_STAGE: Record<string, string> = {
   transfer: 'подарок куплен, передача получателю не удалась',
   delivery_unconfirmed: 'звёзды отправлены, доставка не подтверждена',
@@ -97,23 +93,6 @@ function what(o: OrderInfo): string {
   return `🎁 ${o.gift ?? 'подарок'}`;
 }
 
-const FAILURE_WHY: Record<string, string> = {
-  gift_not_for_sale: 'подарок продали другому покупателю до покупки',
-  gift_reserved: 'подарок раньше забронировал другой покупатель',
-  price_above_cap: 'подарок подорожал выше подтверждённой вами цены; дороже он не покупается',
-  amount_above_cap: 'сумма выше допустимого максимума',
-  invalid_recipient: 'аккаунт получателя не может получать подарки',
-  manual_refund: 'поддержка проверила заказ и вернула деньги',
-  gift_unavailable: 'маркет подарков не ответил вовремя',
-  insufficient_funds: 'поставщик сейчас не смог оплатить покупку (дело не в вашем балансе)',
-};
-
-function failureWhy(o: OrderInfo): string {
-  if (o.type === 'stars') return 'звёзды не удалось доставить';
-  if (o.type === 'premium') return o.status === 'canceled' ? 'поддержка отменила заказ подписки' : 'подписку Premium не удалось доставить';
-  return FAILURE_WHY[o.failureReason ?? ''] ?? 'доставка не удалась';
-}
-
 function failureNext(o: OrderInfo): string {
   switch (o.failureReason) {
     case 'gift_not_for_sale':
@@ -131,11 +110,6 @@ function failureNext(o: OrderInfo): string {
 }
 /** Как называется прерванное действие, по команде, которая его начинает. */
 const ACTIVITY: Record<string, string> = { '/order': 'заказ', '/topup': 'пополнение', '/apikey': 'выпуск API-ключа', '/webhook': 'настройка вебхука', '/alerts': 'настройка оповещений о балансе', '/deposits': 'обработка поступления' };
-/** Что отправлять и в какой сети, чтобы два адреса в сети TON не путались. */
-function assetLabel(asset: string, network: string): string {
-  if (asset === 'TON') return 'монета TON';
-  return `${asset} (${network === 'ton' ? 'сеть TON' : network === 'trc20' ? 'TRC-20, сеть TRON' : network === 'bep20' ? 'BEP-20, BNB Smart Chain' : network})`;
-}
 
 const months = (m: number) => `${m} ${ruPlural(m, 'месяц', 'месяца', 'месяцев')}`;
 const stars = (n: number) => `${n} ${ruPlural(n, 'звезда', 'звезды', 'звёзд')}`;
@@ -502,56 +476,12 @@ export const ru: Texts = {
     switch (e.code) {
       case 'insufficient_balance':
         return `Не хватает денег: на балансе ${x.currency} ${x.balance} ${x.currency}. Пополните баланс (владелец видит, как, в /topup) и попробуйте снова.`;
-      case 'recipient_not_found':
-        return 'Такого пользователя Telegram нет, или он не может это получить. Проверьте имя пользователя.';
-      case 'recipient_required':
-        return 'Не указано имя пользователя получателя.';
-      case 'resolver_error':
-        return 'Сейчас не удаётся проверить получателя. Попробуйте через минуту.';
-      case 'product_unavailable':
-        return x.reason === 'product_disabled'
-          ? 'Этот товар сейчас отключён; повтор не поможет.'
-          : `Поставщик временно недоступен. Попробуйте примерно через ${x.retry_after ?? 30} с.`;
-      case 'deferred_order_exists':
-        return 'У этого аккаунта уже есть незавершённый заказ Premium; новый можно будет оформить после его завершения.';
-      case 'rate_limited':
-        return `Слишком много запросов. Подождите ${x.retry_after ?? 'несколько'} с и попробуйте снова.`;
-      case 'order_in_progress':
-        return 'Заказ ещё создаётся. Попробуйте через секунду.';
       case 'idempotency_key_reuse':
         return 'Это подтверждение уже использовано для другого заказа. Начните заново с /order.';
-      case 'ledger_unavailable':
-        return 'Проверка баланса временно недоступна. Ничего не списано; попробуйте снова.';
-      case 'bad_quantity':
-        return `Количество звёзд — целое число от ${x.min ?? 50} до ${x.max ?? 50000}.`;
-      case 'bad_months':
-        return 'Premium можно заказать на 3, 6 или 12 месяцев.';
       case 'partner_inactive':
         return 'Аккаунт ещё не активирован: сделайте первое пополнение (как — в /topup).';
-      case 'partner_program_unavailable':
-        return 'Партнёрская программа временно недоступна. Попробуйте позже.';
-      case 'topup_below_minimum':
-        return `Сумма меньше минимального пополнения: не меньше ${x.minimum} ${x.currency}.`;
-      case 'topups_not_configured':
-        return 'Пополнения в этой валюте ещё не настроены: обратитесь в поддержку.';
-      case 'topup_amount_unavailable':
-        return 'Рядом с этой суммой сейчас нет свободной точной суммы. Попробуйте немного другую сумму или позже.';
-      case 'bad_webhook_url':
-        return `Этот адрес нельзя использовать: ${WEBHOOK_REASONS[String(x.reason)] ?? 'он не принят'}.`;
-      case 'validation_error':
-        return 'Это значение не принято. Проверьте его и отправьте снова.';
-      case 'gift_not_for_sale':
-        return 'Подарок продан или снят с продажи. Ничего не списано.';
-      case 'gift_reserved':
-        return 'Этот подарок уже покупается другим заказом.';
-      case 'price_changed':
-        return `Цена подарка выросла до ${x.current_price} TON — выше подтверждённого максимума. Ничего не списано.`;
-      case 'bad_gift':
-        return 'Такой подарок не найден.';
-      case 'not_found':
-        return 'Не найдено.';
       default:
-        return `Запрос отклонён (код ошибки ${e.code}). Попробуйте позже или сообщите этот код поддержке.`;
+        return W.error(e.code, x) ?? `Запрос отклонён (код ошибки ${e.code}). Попробуйте позже или сообщите этот код поддержке.`;
     }
   },
 };

@@ -40,6 +40,10 @@ export function canonicalWhitelist(entries: unknown): { ok: true; value: string[
   for (const e of entries) {
     if (typeof e !== 'string') return { ok: false, bad: String(e) };
     const s = e.trim();
+    // ipaddr.js, like inet_aton, reads 010.0.0.1 as octal (8.0.0.1), 0x0a as hex and 1.2.3 as 1.2.0.3: refuse
+    // every IPv4 spelling but four decimal parts, so the list holds the address its owner meant.
+    const addrText = s.split('/')[0];
+    if (ipaddr.IPv4.isValid(addrText) && !ipaddr.IPv4.isValidFourPartDecimal(addrText)) return { ok: false, bad: s };
     try {
       if (s.includes('/')) {
         const [addr, bits] = ipaddr.parseCIDR(s);

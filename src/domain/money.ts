@@ -12,7 +12,10 @@ export const DECIMALS: Record<Currency, number> = { USD: 2, TON: 3 };
 const SCALE: Record<Currency, number> = { USD: 100, TON: 1000 };
 
 
-/** "12.5" → 1250 (USD). Returns null when the text is not a plain non-negative decimal with at most the currency's places. */
+/**
+ * "12.5" → 1250 (USD). Returns null when the text is not a plain non-negative decimal or its value has more
+ * places than the currency ("12.505" USD); trailing zeros beyond them ("12.500") are accepted: nothing is rounded.
+ */
 export function parseAmount(text: unknown, currency: Currency): number | null {
   if (typeof text !== 'string' && typeof text !== 'number') return null;
   const s = String(text).trim();

@@ -33,9 +33,17 @@ export function unixSeconds(ms: number): number {
 export function parseTimeFilter(text: string): number | null {
   if (/^\d{1,12}$/.test(text)) return Number(text) * 1000;
   if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(text)) return null;
+  if (!isCalendarDate(Number(text.slice(0, 4)), Number(text.slice(5, 7)), Number(text.slice(8, 10)))) return null;
   // Trim sub-millisecond digits: Date.parse accepts at most milliseconds reliably.
   const normalised = text.replace(' ', 'T').replace(/(\.\d{3})\d+/, '$1');
   const withTime = normalised.length === 10 ? `${normalised}T00:00:00` : normalised;
   const ms = Date.parse(withTime);
   return Number.isNaN(ms) ? null : ms;
+}
+
+/** Date.parse rolls a day past the month's end over (2024-02-30 → 2024-03-01): such dates are refused instead. */
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return days !== undefined && day >= 1 && day <= days;
 }

@@ -66,7 +66,7 @@ export async function buildHttpApp(h: HttpDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, deps.config.publicBaseUrl);
   await app.register(partnerApi({ deps, keys, limiter, catalog, sender: h.sender }), { prefix: '/api/partner/v1' });
   await app.register(adminApi({ deps, keys, adminToken: h.adminToken, scheduler: h.scheduler, sandbox: h.sandbox, fragment: h.fragment }), { prefix: '/api/admin/v1' });
-  await app.register(appApi({ deps, keys, limiter, catalog }), { prefix: '/api/app/v1' });
+  await app.register(appApi({ deps, keys, limiter, catalog, sender: h.sender }), { prefix: '/api/app/v1' });
   await app.register(webappRoutes());
   await app.register(sandboxPictureRoutes(h.sandbox));
   return app;

@@ -33,6 +33,19 @@ export interface MetricsSources {
   clock: ServiceClock;
   /** 1 while the database takes writes (src/store/storage-health.ts). */
   storageAvailable(): boolean;
+  /** The supplier's hot wallet when a real supplier pays from one (UPSTREAM=fragment), else absent. */
+  hotWallet?: () => HotWalletReading;
+}
+
+/** What /metrics shows of the hot wallet: its address (a label of the info gauge) and last known balance. */
+export interface HotWalletReading {
+  address: string;
+  version: string;
+  /** null until toncenter first answered */
+  balanceTon: number | null;
+  minTon: number;
+  /** the supplier takes new orders (no session, KYC, reachability or funds problem) */
+  up: boolean;
 }
 
 export function createMetrics(src: MetricsSources): ServiceMetrics {
@@ -134,6 +147,48 @@ export function createMetrics(src: MetricsSources): ServiceMetrics {
       this.set(src.storageAvailable() ? 1 : 0);
     },
   });
+
+  const wallet = src.hotWallet;
+  if (wallet) {
+    // One address per service, so the label set stays bounded.
+    new client.Gauge({
+      name: 'supplier_hot_wallet_info',
+      help: "The supplier hot wallet's address and contract version (value 1)",
+      labelNames: ['address', 'version'] as const,
+      registers: reg,
+      collect() {
+        const w = wallet();
+        this.reset();
+        this.set({ address: w.address, version: w.version }, 1);
+      },
+    });
+    new client.Gauge({
+      name: 'supplier_hot_wallet_balance_ton',
+      help: "The supplier hot wallet's last known balance in TON (absent until toncenter first answered)",
+      registers: reg,
+      collect() {
+        const b = wallet().balanceTon;
+        this.reset();
+        if (b !== null) this.set(b);
+      },
+    });
+    new client.Gauge({
+      name: 'supplier_hot_wallet_min_ton',
+      help: 'The balance below which the operators are alerted (FRAGMENT_WALLET_MIN_TON)',
+      registers: reg,
+      collect() {
+        this.set(wallet().minTon);
+      },
+    });
+    new client.Gauge({
+      name: 'supplier_up',
+      help: '1 while the supplier takes new Stars and Premium orders, 0 while they get 503 upstream_unavailable',
+      registers: reg,
+      collect() {
+        this.set(wallet().up ? 1 : 0);
+      },
+    });
+  }
 
   const onOps = (e: OpsEvent) => {
     switch (e.kind) {

@@ -1,6 +1,6 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, max } from 'drizzle-orm';
 import type { Conn } from './db.js';
-import { fragmentPayments } from './schema-fragment.js';
+import { fragmentOrderCosts, fragmentPayments } from './schema-fragment.js';
 
 /** SQL of the Fragment adapter's payments (src/store/schema-fragment.ts says what the states mean). */
 export type FragmentPaymentRow = typeof fragmentPayments.$inferSelect;
@@ -33,4 +33,21 @@ export function unsettledPayments(conn: Conn, wallet: string): FragmentPaymentRo
     .from(fragmentPayments)
     .where(and(eq(fragmentPayments.wallet, wallet), inArray(fragmentPayments.state, UNSETTLED)))
     .all();
+}
+
+/** The highest seqno a transaction of this wallet is known to have used (found on chain), or null. */
+export function lastUsedSeqno(conn: Conn, wallet: string): number | null {
+  const r = conn
+    .select({ s: max(fragmentPayments.seqno) })
+    .from(fragmentPayments)
+    .where(and(eq(fragmentPayments.wallet, wallet), isNotNull(fragmentPayments.txHash)))
+    .get();
+  return r?.s ?? null;
+}
+
+/** The order's TON cost (nanoTON) as first recorded; records `costNano` when there is none yet. */
+export function orderCostNano(conn: Conn, orderId: string, costNano: bigint, now: number): bigint {
+  conn.insert(fragmentOrderCosts).values({ orderId, costNano: costNano.toString(), createdAt: now }).onConflictDoNothing().run();
+  const r = conn.select({ c: fragmentOrderCosts.costNano }).from(fragmentOrderCosts).where(eq(fragmentOrderCosts.orderId, orderId)).get();
+  return BigInt(r!.c);
 }

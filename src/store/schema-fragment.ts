@@ -22,6 +22,11 @@ export const fragmentPayments = sqliteTable(
     boc: text('boc').notNull(),
     amountNano: text('amount_nano').notNull(),
     reqId: text('req_id').notNull(),
+    /** Fragment's confirm call for the sent message (`confirm_method`, `confirm_params`), null when it named none. */
+    confirmMethod: text('confirm_method'),
+    confirmParams: text('confirm_params', { mode: 'json' }).$type<Record<string, string>>(),
+    /** When Fragment took the confirm call (advisory: the chain settles the payment). */
+    confirmedAt: integer('confirmed_at'),
     txHash: text('tx_hash'),
     txLt: text('tx_lt'),
     detail: text('detail'),
@@ -29,5 +34,20 @@ export const fragmentPayments = sqliteTable(
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },
-  (t) => [index('fragment_payments_state').on(t.wallet, t.state)],
+  (t) => [
+    index('fragment_payments_state').on(t.wallet, t.state),
+    // the wallet's highest used seqno (lastUsedSeqno) without reading every payment it ever made
+    index('fragment_payments_wallet_seqno').on(t.wallet, t.seqno),
+  ],
 );
+
+/**
+ * The TON cost of an order, fixed at its first delivery step (right after it was accepted, at the cost its
+ * price was made from). Every payment for the order is checked against it plus FRAGMENT_AMOUNT_TOLERANCE_PCT,
+ * so a payment never exceeds what the order was priced for, however long the order waited.
+ */
+export const fragmentOrderCosts = sqliteTable('fragment_order_costs', {
+  orderId: text('order_id').primaryKey(),
+  costNano: text('cost_nano').notNull(),
+  createdAt: integer('created_at').notNull(),
+});

@@ -73,6 +73,12 @@ export interface GoodsSupplier {
    * time, so asking before then would cost a job run and a transaction per order for nothing.
    */
   readonly firstCallDelayMs: number;
+  /**
+   * True while a payment for the order may have left (or did) and the order has no outcome yet: support
+   * must not cancel it, or it could be both delivered and refunded. Absent: nothing is ever in flight
+   * outside a running `deliver` call (the sandbox).
+   */
+  paymentInFlight?(orderId: string): boolean;
 }
 
 export interface Suppliers {

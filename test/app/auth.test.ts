@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSignInLink } from '../../src/app/app-access.js';
+import { ConfigError, loadConfig } from '../../src/config/env.js';
 import { START, codeOf } from '../helpers.js';
 import { appWorld, asUser, initData, OTHER_BOT_TOKEN, raw } from './app-helpers.js';
 
@@ -40,6 +41,11 @@ describe('Mini App API: initData', () => {
     // older than APP_INIT_DATA_MAX_AGE_SECONDS (3600) by auth_date
     await expectUnauthorized({ authorization: `tma ${initData(owner.id, { authDate: START - 3601_000 })}` });
     expect((await raw(t, 'GET', '/session', undefined, { authorization: `tma ${initData(owner.id, { authDate: START - 3599_000 })}` })).status).toBe(200);
+    // dated more than a minute ahead of the service clock
+    await expectUnauthorized({ authorization: `tma ${initData(owner.id, { authDate: START + 120_000 })}` });
+    expect((await raw(t, 'GET', '/session', undefined, { authorization: `tma ${initData(owner.id, { authDate: START + 30_000 })}` })).status).toBe(200);
+    // a field added after signing
+    await expectUnauthorized({ authorization: `tma ${owner.tma}&chat_type=private` });
     // the same data expires as the service clock moves
     await t.advance(3601);
     await expectUnauthorized({ authorization: `tma ${owner.tma}` });
@@ -52,6 +58,20 @@ describe('Mini App API: initData', () => {
     await t.advance(61);
     expect((await raw(t, 'GET', '/session', undefined, once)).status).toBe(401);
     expect((await owner.call('GET', '/session')).status).toBe(200);
+  });
+
+  it('APP_INIT_DATA_MAX_AGE_SECONDS and APP_RATE_LIMIT: defaults, and a bad value stops start-up naming the variable', () => {
+    expect(loadConfig({})).toMatchObject({ APP_INIT_DATA_MAX_AGE_SECONDS: 3600, APP_RATE_LIMIT: 120 });
+    for (const [name, value] of [['APP_INIT_DATA_MAX_AGE_SECONDS', '0'], ['APP_INIT_DATA_MAX_AGE_SECONDS', '1h'], ['APP_RATE_LIMIT', '-5']]) {
+      let err: unknown;
+      try {
+        loadConfig({ [name]: value });
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as ConfigError).lines).toEqual([expect.stringContaining(name)]);
+    }
   });
 
   it('a valid user who is not linked: 403 not_linked; unlinked users lose access at once', async () => {

@@ -74,6 +74,11 @@ describe('Mini App API: orders', () => {
     await t.advance(5);
     expect((await staff.call('GET', `/orders/${again.body.order_id}`)).body.order.status).toBe('completed');
     expect((await t.admin('GET', '/ledger/check')).body).toEqual({ ok: true, problems: [] });
+    // audited once, with the Telegram user who confirmed it; the partner's own API order is not a person's
+    const audits = t.db.$client.prepare("select actor, target, data from audit_log where action = 'order.create'").all() as { actor: string; target: string; data: string }[];
+    expect(audits.map((a) => [a.actor, a.target, JSON.parse(a.data)])).toEqual([
+      [`telegram:${staff.id}`, again.body.order_id, { partner_id: p.id, type: 'stars', amount: '1.58', currency: 'USD' }],
+    ]);
   });
 
   it('refuses bad orders with the order path errors and debits nothing', async () => {
@@ -141,6 +146,42 @@ describe('Mini App API: orders', () => {
     const theirs = await other.order('stars', { quantity: 100, recipient: 'alice_w' });
     expect((await staff.call('GET', `/orders/${theirs.body.order_id}`)).status).toBe(404);
     void p;
+  });
+
+  it('owners see the order\'s webhook deliveries from the delivery log, each attempt as a real receiver got it; staff do not', async () => {
+    const { t, owner, staff } = await w.start();
+    const r = await w.receiver();
+    r.script.push(500);
+    expect((await owner.call('PUT', '/webhook', { url: r.url })).status).toBe(200);
+    const o = await staff.call('POST', '/orders', { type: 'stars', idempotency_key: 'confirm-0301', params: { quantity: 100, recipient: 'alice_w' } });
+    await t.advance(5);
+    expect(r.requests).toHaveLength(1);
+    const first = (await owner.call('GET', `/orders/${o.body.order_id}`)).body.deliveries;
+    expect(first).toEqual([
+      {
+        delivery_id: r.requests[0].headers['x-webhook-id'],
+        event: 'order.completed',
+        order_id: o.body.order_id,
+        url: r.url,
+        status: 'pending',
+        attempts: [{ number: 1, manual: false, sent_at: expect.any(String), http_status: 500, error: 'HTTP 500', duration_ms: expect.any(Number) }],
+        next_attempt_at: expect.any(String),
+        rejected_reason: null,
+        last_error: 'HTTP 500',
+        created_at: expect.any(String),
+      },
+    ]);
+    // the retry succeeds
+    for (let i = 0; i < 12 && r.requests.length < 2; i++) await t.advance(60);
+    expect(r.requests).toHaveLength(2);
+    const d = await owner.call('GET', `/orders/${o.body.order_id}`);
+    expect(d.body.deliveries).toHaveLength(1);
+    expect(d.body.deliveries[0]).toMatchObject({ status: 'delivered', next_attempt_at: null });
+    expect(d.body.deliveries[0].attempts.map((a: any) => [a.number, a.http_status])).toEqual([[1, 500], [2, 200]]);
+    // the same as the partner API's log of that order
+    expect((await owner.call('GET', `/webhook-deliveries?order_id=${o.body.order_id}`)).body.items).toEqual(d.body.deliveries);
+    expect(JSON.stringify(d.body)).not.toMatch(/whsec_/);
+    expect((await staff.call('GET', `/orders/${o.body.order_id}`)).body.deliveries).toBeUndefined();
   });
 
   it('a failed NFT order shows the failed stage and the refund', async () => {

@@ -12,6 +12,7 @@ describe('Mini App API: owner-only endpoints', () => {
   it('staff get 403 forbidden on every owner endpoint, and nothing changes', async () => {
     const { t, staff } = await w.start();
     const calls: [string, string, unknown?][] = [
+      ['GET', '/ledger'],
       ['GET', '/funding'],
       ['POST', '/topup-requests', { currency: 'USD', amount: '50' }],
       ['GET', '/topup-requests/rq_0000000000000000'],
@@ -20,6 +21,9 @@ describe('Mini App API: owner-only endpoints', () => {
       ['GET', '/webhook'],
       ['PUT', '/webhook', { url: 'https://hooks.example.com/x' }],
       ['POST', '/webhook/regenerate', {}],
+      ['GET', '/webhook-deliveries'],
+      ['POST', '/webhook-deliveries/0123456789abcdef01234567/redeliver', {}],
+      ['POST', '/webhook/test', {}],
       ['GET', '/team'],
       ['POST', '/team/invites', { role: 'owner' }],
       ['DELETE', '/team/1'],
@@ -29,6 +33,46 @@ describe('Mini App API: owner-only endpoints', () => {
       expect([m, u, r.status, r.body?.detail?.code]).toEqual([m, u, 403, 'forbidden']);
     }
     expect(audits(t, 'key.issue')).toHaveLength(1); // the test partner's own key only
+  });
+});
+
+describe('Mini App API: the ledger (owners)', () => {
+  it('the partner API\'s GET /ledger for the owner: own entries newest first, the same filters, paging and errors', async () => {
+    const { t, p, owner, staff } = await w.start();
+    const other = await t.newPartner();
+    await other.order('stars', { quantity: 50, recipient: '@other_user' });
+    const o = await staff.call('POST', '/orders', { type: 'stars', idempotency_key: 'ledger-0001', params: { quantity: 100, recipient: 'alice_w' } });
+    expect(o.status).toBe(200);
+    const r = await owner.call('GET', '/ledger');
+    expect(r.status).toBe(200);
+    expect(r.body.count).toBe(3);
+    expect(r.body.next_cursor).toBeNull();
+    expect(r.body.items.map((e: any) => [e.kind, e.currency, e.amount, e.balance_after, e.order_id])).toEqual([
+      ['order_debit', 'USD', '-1.58', '998.42', o.body.order_id],
+      ['topup', 'TON', '1000.000', '1000.000', null],
+      ['topup', 'USD', '1000.00', '1000.00', null],
+    ]);
+    expect(r.body.items[0]).toEqual({ entry_id: expect.any(Number), kind: 'order_debit', currency: 'USD', amount: '-1.58', balance_after: '998.42', order_id: o.body.order_id, topup_id: null, created_at: '2026-03-01T12:00:00.000000+00:00' });
+    // the same answer as the partner's own GET /ledger
+    expect((await p.call('GET', '/ledger')).body).toEqual(r.body);
+    expect((await owner.call('GET', '/ledger?currency=TON')).body.items.map((e: any) => e.kind)).toEqual(['topup']);
+    const page1 = await owner.call('GET', '/ledger?limit=2');
+    expect(page1.body.count).toBe(2);
+    const page2 = await owner.call('GET', `/ledger?limit=2&cursor=${page1.body.next_cursor}`);
+    expect([...page1.body.items, ...page2.body.items]).toEqual(r.body.items);
+    expect(page2.body.next_cursor).toBeNull();
+    const bad: [string, string][] = [
+      ['/ledger?currency=EUR', 'bad_param'],
+      ['/ledger?colour=red', 'bad_param'],
+      ['/ledger?from=yesterday', 'bad_time'],
+      ['/ledger?limit=0', 'bad_limit'],
+      ['/ledger?cursor=zzz', 'bad_cursor'],
+    ];
+    for (const [url, code] of bad) {
+      const x = await owner.call('GET', url);
+      expect([url, x.status, codeOf(x)]).toEqual([url, 400, code]);
+    }
+    expect(codeOf(await staff.call('GET', '/ledger'))).toBe('forbidden');
   });
 });
 
@@ -142,6 +186,55 @@ describe('Mini App API: the API key and the webhook block', () => {
     }
     expect((await owner.call('PUT', '/webhook', { url: 'https://hooks.example.com/b' })).body.events).toEqual(['order.completed', 'balance.low']);
     expect(audits(t, 'webhook.save').map((a) => (typeof a.data === 'string' ? JSON.parse(a.data) : a.data).events ?? null)).toEqual([['order.completed', 'balance.low'], null]);
+  });
+});
+
+describe('Mini App API: the webhook delivery log, redelivery and the test webhook (owners)', () => {
+  it('the partner API\'s log with its filters; a redelivery and a test webhook reach a real receiver, audited with the person', async () => {
+    const { t, p, owner, staff } = await w.start();
+    const r = await w.receiver();
+    expect(codeOf(await owner.call('POST', '/webhook/test', {}))).toBe('webhook_not_configured');
+    expect((await owner.call('PUT', '/webhook', { url: r.url })).status).toBe(200);
+    const test = await owner.call('POST', '/webhook/test', {});
+    expect(test.status).toBe(200);
+    expect(test.body).toMatchObject({ event: 'webhook.test', order_id: null, url: r.url, status: 'delivered', attempts: [{ number: 1, http_status: 200 }] });
+    expect(r.requests).toHaveLength(1);
+    expect(JSON.parse(r.requests[0].raw.toString()).event).toBe('webhook.test');
+
+    r.script.push(500, 500, 500, 500, 500, 500);
+    const o = await staff.call('POST', '/orders', { type: 'stars', idempotency_key: 'hooks-0001', params: { quantity: 100, recipient: 'alice_w' } });
+    await t.advance(5);
+    const log = await owner.call('GET', '/webhook-deliveries');
+    expect(log.body.count).toBe(2);
+    expect(log.body.items.map((d: any) => d.event)).toEqual(['order.completed', 'webhook.test']);
+    // the same page as the partner's own GET /webhook-deliveries
+    expect((await p.call('GET', '/webhook-deliveries')).body).toEqual(log.body);
+    expect((await owner.call('GET', '/webhook-deliveries?status=pending')).body.items.map((d: any) => d.order_id)).toEqual([o.body.order_id]);
+    expect((await owner.call('GET', '/webhook-deliveries?event=webhook.test&limit=1')).body.count).toBe(1);
+    const id = log.body.items[0].delivery_id;
+    const again = await owner.call('POST', `/webhook-deliveries/${id}/redeliver`, {});
+    expect(again.status).toBe(200);
+    expect(again.body.attempts.map((a: any) => [a.number, a.manual, a.http_status])).toEqual([[1, false, 500], [2, true, 500]]);
+    expect(r.requests.at(-1)!.headers['x-webhook-id']).toBe(id);
+    const bad: [string, string, number, string][] = [
+      ['GET', '/webhook-deliveries?status=done', 400, 'bad_status'],
+      ['GET', '/webhook-deliveries?event=order.lost', 400, 'bad_param'],
+      ['GET', '/webhook-deliveries?limit=500', 400, 'bad_limit'],
+      ['GET', '/webhook-deliveries?cursor=x', 400, 'bad_cursor'],
+      ['GET', '/webhook-deliveries?colour=red', 400, 'bad_param'],
+      ['POST', '/webhook-deliveries/nope/redeliver', 404, 'not_found'],
+    ];
+    for (const [m, u, status, code] of bad) {
+      const x = await owner.call(m, u, m === 'POST' ? {} : undefined);
+      expect([u, x.status, codeOf(x)]).toEqual([u, status, code]);
+    }
+    // another partner's delivery is not found
+    const other = await t.newPartner();
+    const { linkUser } = await import('./app-helpers.js');
+    const theirs = await linkUser(t, other, 'owner');
+    expect((await theirs.call('POST', `/webhook-deliveries/${id}/redeliver`, {})).status).toBe(404);
+    expect(audits(t, 'webhook.test').map((a) => [a.actor, a.target])).toEqual([[`telegram:${owner.id}`, String(p.id)]]);
+    expect(audits(t, 'webhook.redeliver').map((a) => [a.actor, JSON.parse(a.data)])).toEqual([[`telegram:${owner.id}`, { delivery_id: id }]]);
   });
 });
 

@@ -57,6 +57,9 @@ describe('ordering Stars', () => {
     expect(await balanceUsd(p)).toBe('998.42');
     const order = (await p.call('GET', `/orders/${orderId}`)).body;
     expect(order).toMatchObject({ type: 'stars', quantity: 100, recipient: '@alice_user', partner_price: '1.58', status: 'processing' });
+    // audited with the person who confirmed it, as the Mini App's orders are
+    const audit = w.t.db.$client.prepare("select actor, data from audit_log where action = 'order.create' and target = ?").all(orderId) as { actor: string; data: string }[];
+    expect(audit.map((a) => [a.actor, JSON.parse(a.data)])).toEqual([[`telegram:${chat.user.id}`, { partner_id: p.id, type: 'stars', amount: '1.58', currency: 'USD' }]]);
     // the buttons are gone from the confirmation
     await waitFor(() => w.tg.messages.find((m) => m.message_id === confirm.message_id)!.buttons.length === 0, 'buttons removed');
 

@@ -1,8 +1,8 @@
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { webappDir } from '../../src/http/webapp.js';
 import type { TestService } from '../helpers.js';
 import { initData } from '../app/app-helpers.js';
 
@@ -21,8 +21,10 @@ export const THEMES = {
   dark: { bg_color: '#212121', secondary_bg_color: '#0f0f0f', section_bg_color: '#1c1c1d', text_color: '#ffffff', hint_color: '#aaaaaa', link_color: '#8774e1', button_color: '#8774e1', button_text_color: '#ffffff', section_header_text_color: '#aaaaaa', destructive_text_color: '#ee686f' },
 };
 
+/** Builds webapp/dist when it is missing or older than its sources, once even when test files start together. */
 export function ensureWebappBuilt(): void {
-  if (!webappDir()) execSync('npm run build:webapp --silent', { stdio: 'inherit' });
+  const script = path.join(import.meta.dirname, 'build-webapp.mjs');
+  execSync(`flock ${JSON.stringify(path.join(os.tmpdir(), 'webapp-build.lock'))} ${JSON.stringify(process.execPath)} ${JSON.stringify(script)}`, { stdio: 'inherit' });
 }
 
 export async function launch(): Promise<Browser> {
@@ -36,10 +38,12 @@ export interface TgPage {
   events(): Promise<[string, any][]>;
   pressMain(): Promise<void>;
   pressBack(): Promise<void>;
+  /** Waits for the app to open a Telegram popup (showConfirm) and closes it with `buttonId` ('ok', or '' for cancel). */
+  answerPopup(buttonId: string): Promise<any>;
   shot(name: string): Promise<void>;
 }
 
-export async function openInTelegram(browser: Browser, t: TestService, base: string, userId: number, scheme: 'light' | 'dark', opts: { width?: number; height?: number; language?: string } = {}): Promise<TgPage> {
+export async function openInTelegram(browser: Browser, t: TestService, base: string, userId: number, scheme: 'light' | 'dark', opts: { width?: number; height?: number; language?: string; suffix?: string } = {}): Promise<TgPage> {
   const context = await browser.newContext({ viewport: { width: opts.width ?? 390, height: opts.height ?? 844 }, colorScheme: scheme, deviceScaleFactor: 1 });
   await context.addInitScript(() => {
     const w = window as any;
@@ -58,11 +62,35 @@ export async function openInTelegram(browser: Browser, t: TestService, base: str
     events: () => page.evaluate(() => (window as any).__tgEvents),
     pressMain: () => page.evaluate(() => (window as any).Telegram.WebView.receiveEvent('main_button_pressed')),
     pressBack: () => page.evaluate(() => (window as any).Telegram.WebView.receiveEvent('back_button_pressed')),
+    answerPopup: async (buttonId: string) => {
+      const popup = await page.waitForFunction(() => {
+        const w = window as any;
+        const i = w.__tgEvents.findIndex((e: any) => e[0] === 'web_app_open_popup');
+        if (i < 0) return null;
+        // taken from the list: the next popup is waited for afresh
+        return w.__tgEvents.splice(i, 1)[0][1];
+      });
+      const params = await popup.jsonValue();
+      await page.evaluate((id) => (window as any).Telegram.WebView.receiveEvent('popup_closed', { button_id: id }), buttonId);
+      return params;
+    },
     shot: async (name: string) => {
       fs.mkdirSync(ARTIFACTS, { recursive: true });
-      await page.screenshot({ path: path.join(ARTIFACTS, `${name}-${scheme}.png`), fullPage: false });
+      await page.screenshot({ path: path.join(ARTIFACTS, `${name}${opts.suffix ?? ''}-${scheme}.png`), fullPage: false });
     },
   };
+}
+
+/** The last back-button set-up the app sent to Telegram: shown or not. */
+export async function backButtonVisible(p: TgPage): Promise<boolean | undefined> {
+  const ev = (await p.events()).filter(([type]) => type === 'web_app_setup_back_button');
+  return ev.at(-1)?.[1]?.is_visible;
+}
+
+/** '#rrggbb' as the browser writes a computed colour. */
+export function rgb(hex: string): string {
+  const n = parseInt(hex.slice(1), 16);
+  return `rgb(${n >> 16}, ${(n >> 8) & 255}, ${n & 255})`;
 }
 
 /** The last main-button set-up the app sent to Telegram. */

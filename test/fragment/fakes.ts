@@ -39,7 +39,8 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   });
 }
 
-export type FragmentMode = 'ok' | 'session_expired' | 'need_verify' | 'down';
+/** `bad_hash`: Fragment's answer to an unknown or stale page hash (HTTP 200 `{error: "Bad request"}`). */
+export type FragmentMode = 'ok' | 'session_expired' | 'need_verify' | 'down' | 'bad_hash';
 
 export interface FakeFragment {
   url: string;
@@ -53,6 +54,12 @@ export interface FakeFragment {
   linkOverride: ((tx: { validUntil: number; messages: { address: string; amount: string; payload: string }[] }) => unknown) | null;
   /** an init answer that is an error (e.g. Fragment refusing the request) */
   initError: string | null;
+  /** a search answer that is an error Fragment has never been seen to give */
+  searchError: string | null;
+  /** init answers write amounts with thousands separators ("1,234.5"), as Fragment does for large ones */
+  thousands: boolean;
+  /** the confirm calls received (`confirmReq` with the signed boc) */
+  confirmed: { id: string; boc: string }[];
   nowSec: () => number;
   close(): Promise<void>;
 }
@@ -67,10 +74,14 @@ export async function startFakeFragment(nowSec: () => number): Promise<FakeFragm
     calls: [],
     linkOverride: null,
     initError: null,
+    searchError: null,
+    thousands: false,
+    confirmed: [],
     nowSec,
     close: async () => close(server),
   };
   const requests = new Map<string, { product: string; amountNano: bigint }>();
+  const states = new Set<string>();
   const server = http.createServer(async (req, res) => {
     const text = await readBody(req);
     const params = Object.fromEntries(new URLSearchParams(text));
@@ -82,12 +93,21 @@ export async function startFakeFragment(nowSec: () => number): Promise<FakeFragm
     };
     if (f.mode === 'down') return send(502, '<html>Bad Gateway</html>');
     const cookieOk = COOKIES.split('; ').every((c) => String(req.headers.cookie ?? '').includes(c));
-    if (f.mode === 'session_expired' || !cookieOk || url.pathname !== '/api' || url.searchParams.get('hash') !== FRAGMENT_HASH)
-      return send(200, { error: 'Session expired' });
+    if (f.mode === 'bad_hash' || url.searchParams.get('hash') !== FRAGMENT_HASH) return send(200, { error: 'Bad request' });
+    if (f.mode === 'session_expired' || !cookieOk || url.pathname !== '/api') return send(200, { error: 'Session expired' });
+    // the page state the purchase pages open before a request (the nonce `dh` changes with every call)
+    const opened = (product: string) => states.has(product);
     const user = (q: string) => f.users.get(q.replace(/^@/, '').toLowerCase());
     switch (params.method) {
+      case 'updateStarsBuyState':
+      case 'updatePremiumState': {
+        if (params.mode !== 'new' || !/^\d+$/.test(params.dh ?? '')) return send(200, { error: 'Bad request' });
+        states.add(params.method === 'updateStarsBuyState' ? 'stars' : 'premium');
+        return send(200, { ok: true, mode: 'new', need_update: false, dh: params.dh });
+      }
       case 'searchStarsRecipient':
       case 'searchPremiumGiftRecipient': {
+        if (f.searchError) return send(200, { error: f.searchError });
         const u = user(params.query ?? '');
         if (!u) return send(200, { error: 'No Telegram users found.' });
         if (params.method === 'searchPremiumGiftRecipient' && u.premium)
@@ -98,10 +118,12 @@ export async function startFakeFragment(nowSec: () => number): Promise<FakeFragm
       case 'initGiftPremiumRequest': {
         if (f.initError) return send(200, { error: f.initError });
         const stars = params.method === 'initBuyStarsRequest';
+        if (!opened(stars ? 'stars' : 'premium') || params.payment_method !== 'ton') return send(200, { error: 'Bad request' });
         const amountTon = stars ? (Number(f.prices.stars1000) * Number(params.quantity)) / 1000 : Number(f.prices.premium[params.months]);
         const id = `req_${++reqSeq}`;
         requests.set(id, { product: stars ? 'stars' : 'premium', amountNano: toNano(amountTon.toFixed(9)) });
-        return send(200, { req_id: id, myself: false, to_bot: false, amount: amountTon.toFixed(4).replace(/0+$/, '').replace(/\.$/, ''), item_title: stars ? `${params.quantity} Telegram Stars` : `Telegram Premium for ${params.months} months`, content: '<div/>', button: '<button/>' });
+        const shown = amountTon.toFixed(4).replace(/0+$/, '').replace(/\.$/, '');
+        return send(200, { req_id: id, myself: false, to_bot: false, amount: f.thousands ? shown.replace(/^(\d+?)(\d{3})(?=\.|$)/, '$1,$2') : shown, item_title: stars ? `${params.quantity} Telegram Stars` : `Telegram Premium for ${params.months} months`, content: '<div/>', button: '<button/>' });
       }
       case 'getBuyStarsLink':
       case 'getGiftPremiumLink': {
@@ -111,6 +133,11 @@ export async function startFakeFragment(nowSec: () => number): Promise<FakeFragm
         const payload = beginCell().storeUint(0, 32).storeStringTail(`${r.product === 'stars' ? 'Telegram Stars purchase' : 'Telegram Premium gift'}. Ref#${params.id}`).endCell().toBoc().toString('base64');
         const tx = { validUntil: f.nowSec() + 300, messages: [{ address: FRAGMENT_ADDRESS.toString({ bounceable: true }), amount: r.amountNano.toString(), payload }] };
         return send(200, { ok: true, transaction: f.linkOverride ? f.linkOverride(tx) : tx, confirm_method: 'confirmReq', confirm_params: { id: params.id } });
+      }
+      case 'confirmReq': {
+        if (!requests.has(params.id) || !params.boc || !params.account) return send(200, { error: 'Request not found' });
+        f.confirmed.push({ id: params.id, boc: params.boc });
+        return send(200, { ok: true });
       }
       default:
         return send(200, { error: 'Unknown method' });
@@ -132,6 +159,10 @@ export interface FakeToncenter {
   sendMode: 'ok' | 'hang' | 'drop' | 'fail500';
   /** lookups answer 503 while true */
   indexDown: boolean;
+  /** getWalletInformation answers 503 while true */
+  walletDown: boolean;
+  /** getWalletInformation reports this seqno instead of the chain's (a lagging node) */
+  staleSeqno: number | null;
   onSend: (() => void) | null;
   /** messages held back (drop mode), to execute later */
   held: Message[];
@@ -152,6 +183,8 @@ export async function startFakeToncenter(nowSec: () => number): Promise<FakeTonc
     executed: new Map(),
     sendMode: 'ok',
     indexDown: false,
+    walletDown: false,
+    staleSeqno: null,
     onSend: null,
     held: [],
     async execute(m: Message) {
@@ -179,10 +212,11 @@ export async function startFakeToncenter(nowSec: () => number): Promise<FakeTonc
       res.end(JSON.stringify(b));
     };
     if (url.pathname === '/api/v2/getWalletInformation') {
+      if (t.walletDown) return send(503, { ok: false, error: 'service unavailable', code: 503 });
       const c = await chain.getContract(Address.parse(url.searchParams.get('address')!));
       const state = c.accountState?.type;
       let seqno: number | undefined;
-      if (state === 'active') seqno = Number((await c.get('seqno')).stackReader.readBigNumber());
+      if (state === 'active') seqno = t.staleSeqno ?? Number((await c.get('seqno')).stackReader.readBigNumber());
       return send(200, { ok: true, result: { wallet: state === 'active', balance: c.balance.toString(), account_state: state === 'active' ? 'active' : 'uninitialized', ...(seqno === undefined ? {} : { seqno, wallet_type: 'wallet v4 r2' }) } });
     }
     if (url.pathname === '/api/v2/sendBoc' && req.method === 'POST') {

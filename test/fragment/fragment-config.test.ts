@@ -62,6 +62,12 @@ describe('FRAGMENT_* configuration', () => {
       [{ FRAGMENT_MNEMONIC_FILE: '/nonexistent/mnemonic' }, 'FRAGMENT_MNEMONIC_FILE'],
       [{ FRAGMENT_PAY_ADDRESSES: 'EQnotanaddress' }, 'FRAGMENT_PAY_ADDRESSES'],
       [{ FRAGMENT_WALLET_VERSION: 'v3r2' }, 'FRAGMENT_WALLET_VERSION'],
+      [{ FRAGMENT_HASH: '' }, 'FRAGMENT_HASH'],
+      [{ FRAGMENT_COOKIES: '' }, 'FRAGMENT_COOKIES'],
+      [{ FRAGMENT_COOKIES_FILE: '/nonexistent/cookies' }, 'FRAGMENT_COOKIES_FILE'],
+      [{ FRAGMENT_PAY_ADDRESSES: '' }, 'FRAGMENT_PAY_ADDRESSES'],
+      [{ FRAGMENT_PRICE_PROBE_USERNAME: '' }, 'FRAGMENT_PRICE_PROBE_USERNAME'],
+      [{ FRAGMENT_WALLET_MIN_TON: 'ten' }, 'FRAGMENT_WALLET_MIN_TON'],
     ];
     for (const [over, name] of cases) {
       const l = lines({ ...env, ...over });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HotWallet } from '../../src/suppliers/fragment/wallet.js';
 import { freePort } from '../helpers.js';
-import { COOKIES, newMnemonic, startFakeFragment, startFakeRate, startFakeToncenter } from './fakes.js';
+import { COOKIES, FRAGMENT_HASH, newMnemonic, startFakeFragment, startFakeRate, startFakeToncenter } from './fakes.js';
 import { fragmentEnvFor } from './harness.js';
 
 /**
@@ -116,6 +116,6 @@ describe('Fragment adapter: a crash between sending and confirming', () => {
     const w = await admin('GET', '/fragment/wallet');
     expect(w.body.address).toBe(wallet.friendlyAddress);
     const logs = out.join('') + JSON.stringify(w.body);
-    for (const secret of [mnemonic.slice(0, 3).join(' '), ...COOKIES.split('; ').map((c) => c.split('=')[1]).filter((v) => v.length > 4)]) expect(logs).not.toContain(secret);
+    for (const secret of [mnemonic.slice(0, 3).join(' '), FRAGMENT_HASH, ...COOKIES.split('; ').map((c) => c.split('=')[1]).filter((v) => v.length > 4)]) expect(logs).not.toContain(secret);
   });
 });

@@ -71,6 +71,30 @@ describe('Fragment adapter: delivery', () => {
     expect(e.ton.received).toHaveLength(1);
   });
 
+  it('a V5R1 wallet pays the same way: the real V5R1 contract executes the signed transfer once, to Fragment, with the payload', async () => {
+    const e = await start({ extra: { FRAGMENT_WALLET_VERSION: 'v5r1' } });
+    expect(e.t.fragment!.wallet.version).toBe('v5r1');
+    const p = await e.t.newPartner();
+    const r = await p.order('stars', { quantity: 200, recipient: 'alice_fan' });
+    await e.advance(0);
+    expect(e.ton.received).toHaveLength(1);
+    const [tx] = [...e.ton.executed.values()];
+    expect(tx.description.type === 'generic' && tx.description.aborted).toBe(false);
+    const out = outMessage(tx);
+    expect(out.info.type === 'internal' && out.info.dest.equals(FRAGMENT_ADDRESS)).toBe(true);
+    expect(out.info.type === 'internal' && out.info.value.coins).toBe(1_040_000_000n);
+    expect(out.body.beginParse().skip(32).loadStringTail()).toMatch(/^Telegram Stars purchase\. Ref#req_/);
+    await e.advance(5);
+    expect((await p.call('GET', `/orders/${r.body.order_id}`)).body.status).toBe('completed');
+    // the second payment uses seqno 1 of the deployed V5R1 wallet
+    const b = await p.order('stars', { quantity: 50, recipient: 'carol_fan' });
+    await e.advance(0);
+    await e.advance(5);
+    expect((await p.call('GET', `/orders/${b.body.order_id}`)).body.status).toBe('completed');
+    expect(getPayment(e.t.db, b.body.order_id)).toMatchObject({ state: 'paid', seqno: 1 });
+    expect(e.ton.executed.size).toBe(2);
+  });
+
   it('the signed message expires: executed after validUntil, the wallet contract refuses it', async () => {
     const e = await start();
     const p = await e.t.newPartner();

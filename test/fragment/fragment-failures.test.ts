@@ -104,6 +104,26 @@ describe('Fragment adapter: failures map to the contract', () => {
     expect((await p.call('GET', `/orders/${accepted.body.order_id}`)).body.status).toBe('completed');
   });
 
+  it('the wallet too low for a Premium payment refuses new Premium orders only: Stars orders the wallet can pay are still accepted and paid', async () => {
+    const e = await start({ fundTon: '2' });
+    const p = await e.t.newPartner();
+    const premium = await p.order('premium', { months: 3, recipient: 'alice_fan' });
+    await e.advance(0);
+    expect(e.alerts).toContainEqual(expect.objectContaining({ problem: 'wallet_funds_low', need_ton: '4.050000000' }));
+    const refused = await p.order('premium', { months: 3, recipient: 'dave_fan' });
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatchObject({ code: 'product_unavailable', reason: 'upstream_unavailable' });
+    expect(refused.headers['retry-after']).toBe('300');
+    const stars = await p.order('stars', { quantity: 100, recipient: 'carol_fan' });
+    expect(stars.status).toBe(200);
+    await e.advance(0);
+    await e.advance(5);
+    expect((await p.call('GET', `/orders/${stars.body.order_id}`)).body.status).toBe('completed');
+    expect((await p.call('GET', `/orders/${premium.body.order_id}`)).body).toMatchObject({ status: 'processing', refunded: false });
+    const w = await e.t.admin('GET', '/fragment/wallet');
+    expect(w.body.funds_low).toEqual({ premium: { balance_ton: '2.000000000', need_ton: '4.050000000' } });
+  });
+
   const refusals: [string, (e: FragmentEnv) => void][] = [
     ['a destination that is not a known Fragment address', (e) => (e.fragment.linkOverride = (tx) => ({ ...tx, messages: [{ ...tx.messages[0], address: OTHER_ADDRESS.toString() }] }))],
     ['an amount above the cost plus the tolerance', (e) => (e.fragment.linkOverride = (tx) => ({ ...tx, messages: [{ ...tx.messages[0], amount: String((BigInt(tx.messages[0].amount) * 103n) / 100n) }] }))],

@@ -1,3 +1,5 @@
+import { WORDS } from '../../bot/texts/words';
+import { ruPlural } from '../../src/domain/labels';
 import { language } from './tg';
 
 const en = {
@@ -8,16 +10,27 @@ const en = {
   cannotReceive: 'Cannot receive gifts', amount: 'Amount', months: (m: number) => `${m} months`, price: 'Price', balanceAfter: 'Balance after',
   notEnough: 'Not enough balance', confirm: 'Confirm order', confirmPay: (p: string) => `Pay ${p}`, placed: 'Order placed',
   collection: 'Collection', model: 'Model', backdrop: 'Backdrop', symbol: 'Symbol', any: 'Any', sort: 'Sort',
-  cheapFirst: 'Cheapest first', expensiveFirst: 'Most expensive first', number: 'Number', found_n: (n: number) => `${n} gifts`,
+  cheapFirst: 'Price ↑', expensiveFirst: 'Price ↓', number: 'Number', found_n: (n: number) => `${n} ${n === 1 ? 'gift' : 'gifts'}`,
   tolerance: 'Accept a price rise up to', maxPrice: 'Max price', buy: 'Buy', attributes: 'Attributes', back: 'Back',
   status: 'Status', type: 'Type', timeline: 'Timeline', refund: 'Refund', refunded: 'Refunded', inReview: 'In manual review',
-  deliveries: 'Webhook deliveries', noDeliveries: 'No webhook deliveries.', created: 'Created',
+  deliveries: 'Webhook deliveries', noDeliveries: 'No webhook deliveries.', created: 'Created', why: 'Why',
+  nextAttempt: 'Next attempt', manual: 'sent again by hand', sendAgain: 'Send again', deliveryLog: 'Delivery log', deliveryLogHint: 'Every event sent to the webhook, with each attempt',
+  testWebhook: 'Send a test webhook', testResult: (ok: boolean): string => (ok ? 'The test webhook was delivered.' : 'The test webhook was not delivered:'),
+  dl: { pending: 'pending', delivered: 'delivered', failed: 'given up' } as Record<string, string>,
+  stage: {
+    created: 'Order placed', create: 'Created at the market', confirm: 'Confirmed', queue: 'In the purchase queue', pricing: 'Price checked',
+    balance: 'Paid from the purchase wallet', purchase: 'Bought', transfer: 'Sent to the recipient',
+    'order.completed': 'Completed', 'order.failed': 'Failed', 'order.refunded': 'Money returned to the balance',
+  } as Record<string, string>,
+  ledger: 'Ledger', ledgerHint: 'Every top-up, debit and refund', noEntries: 'No entries.', balanceAfterShort: 'balance',
+  kind: { topup: 'Top-up', order_debit: 'Order', order_refund: 'Refund' } as Record<string, string>,
   st: { processing: 'Processing', completed: 'Completed', failed: 'Failed', canceled: 'Canceled', partial: 'Partial' } as Record<string, string>,
   stateName: { done: 'done', current: 'in progress', pending: 'waiting', failed: 'failed' } as Record<string, string>,
-  currency: 'Currency', network: 'Network', request: 'Get payment details', sendExactly: 'Send exactly', to: 'To address',
+  currency: 'Currency', sum: 'Amount', network: 'Network', request: 'Get payment details', sendExactly: 'Send exactly', to: 'To address',
   comment: 'Comment', copy: 'Copy', copied: 'Copied', openWallet: 'Open in wallet', expires: 'Valid until',
   rq: { open: 'Waiting for the payment', credited: 'Credited', expired: 'Expired' } as Record<string, string>,
-  minimum: (m: string, c: string) => `Minimum ${m} ${c}`, newRequest: 'New request',
+  minimum: (m: string, c: string) => `Minimum ${m} ${c}`, newRequest: 'New request', chooseNetwork: 'Choose the network first: a payment on another network is lost.',
+  limits: (min: number, max: number) => `${min} – ${max}`,
   apiKey: 'API key', noKey: 'No key yet.', issue: 'Issue key', reissue: 'Reissue key', whitelist: 'IP whitelist (optional)',
   whitelistHint: '203.0.113.7, 198.51.100.0/24', keyShownOnce: 'Copy it now: it is shown only once.', reissueWarn: 'The current key stops working at once.',
   webhook: 'Webhook', url: 'URL', save: 'Save', regenerate: 'Regenerate secret', secretShownOnce: 'Webhook secret (shown once):',
@@ -25,16 +38,15 @@ const en = {
   events: 'Events sent',
   ev: { 'order.completed': 'Order completed', 'order.failed': 'Order failed', 'order.refunded': 'Order refunded', 'balance.low': 'Low balance (threshold set in the bot: /alerts)' } as Record<string, string>,
   inviteStaff: 'Invite staff', inviteOwner: 'Invite owner', inviteLink: 'Invite link (valid 24 h, single use)', people: 'People',
-  unlink: 'Unlink', you: 'you', owner: 'owner', staff: 'staff', since: 'since',
+  unlink: 'Unlink', you: 'you', since: 'since', unlinkConfirm: (id: number) => `Unlink ${id}? They lose access at once.`,
+  reissueConfirm: 'Reissue the key? The current key stops working at once.', regenerateConfirm: 'Make a new secret? The current one stops verifying at once.',
   signinTitle: 'Partner dashboard', signinText: 'Open the dashboard from the bot in Telegram, or send /app to the bot for a one-time sign-in link.',
   notLinked: 'This Telegram account is not linked to a partner. Open your invite link in the bot first.',
   loading: 'Loading…', retry: 'Retry', error: 'Something went wrong.', inactive: 'The account is not activated yet: make the first top-up.',
+  // the app's own words for refusals the bot explains with its commands; the rest are the bot's (words.ts)
   err: {
-    recipient_not_found: 'Recipient not found.', insufficient_balance: 'Not enough balance.', price_changed: 'The price went up above your maximum.',
-    gift_not_for_sale: 'The gift is sold.', gift_reserved: 'Someone is buying this gift right now.', rate_limited: 'Too many requests: wait a moment.',
-    topup_below_minimum: 'Below the minimum top-up.', bad_webhook_url: 'This webhook address is not accepted.', network: 'No connection.',
-    deferred_order_exists: 'This account already has an unfinished Premium order.', partner_inactive: 'The account is not activated yet.',
-    product_unavailable: 'Temporarily unavailable.', bad_quantity: 'Amount out of limits.',
+    insufficient_balance: 'Not enough balance: an owner can top it up on the Top up tab.', network: 'No connection.',
+    partner_inactive: 'The account is not activated yet: make the first top-up.', idempotency_key_reuse: 'This confirmation was already used: start the order again.',
   } as Record<string, string>,
 };
 
@@ -48,16 +60,27 @@ const ru: Dict = {
   cannotReceive: 'Не может получать подарки', amount: 'Количество', months: (m: number) => `${m} мес.`, price: 'Цена', balanceAfter: 'Баланс после',
   notEnough: 'Недостаточно средств', confirm: 'Подтвердить заказ', confirmPay: (p: string) => `Оплатить ${p}`, placed: 'Заказ создан',
   collection: 'Коллекция', model: 'Модель', backdrop: 'Фон', symbol: 'Символ', any: 'Любой', sort: 'Сортировка',
-  cheapFirst: 'Сначала дешёвые', expensiveFirst: 'Сначала дорогие', number: 'Номер', found_n: (n: number) => `${n} подарков`,
+  cheapFirst: 'Цена ↑', expensiveFirst: 'Цена ↓', number: 'Номер', found_n: (n: number) => `${n} ${ruPlural(n, 'подарок', 'подарка', 'подарков')}`,
   tolerance: 'Допустимый рост цены до', maxPrice: 'Макс. цена', buy: 'Купить', attributes: 'Атрибуты', back: 'Назад',
   status: 'Статус', type: 'Тип', timeline: 'Ход заказа', refund: 'Возврат', refunded: 'Возвращено', inReview: 'На ручной проверке',
-  deliveries: 'Доставка вебхуков', noDeliveries: 'Вебхуков нет.', created: 'Создан',
+  deliveries: 'Доставка вебхуков', noDeliveries: 'Вебхуков нет.', created: 'Создан', why: 'Причина',
+  nextAttempt: 'Следующая попытка', manual: 'отправлен вручную', sendAgain: 'Отправить снова', deliveryLog: 'Журнал доставки', deliveryLogHint: 'Все события, отправленные на вебхук, с каждой попыткой',
+  testWebhook: 'Отправить тестовый вебхук', testResult: (ok: boolean) => (ok ? 'Тестовый вебхук доставлен.' : 'Тестовый вебхук не доставлен:'),
+  dl: { pending: 'ожидает', delivered: 'доставлен', failed: 'не доставлен' },
+  stage: {
+    created: 'Заказ создан', create: 'Создан на маркете', confirm: 'Подтверждён', queue: 'В очереди на покупку', pricing: 'Цена проверена',
+    balance: 'Оплачен с кошелька покупок', purchase: 'Куплен', transfer: 'Отправлен получателю',
+    'order.completed': 'Выполнен', 'order.failed': 'Не выполнен', 'order.refunded': 'Деньги вернулись на баланс',
+  },
+  ledger: 'Движение средств', ledgerHint: 'Пополнения, списания и возвраты', noEntries: 'Записей нет.', balanceAfterShort: 'баланс',
+  kind: { topup: 'Пополнение', order_debit: 'Заказ', order_refund: 'Возврат' },
   st: { processing: 'В работе', completed: 'Выполнен', failed: 'Ошибка', canceled: 'Отменён', partial: 'Частично' },
   stateName: { done: 'готово', current: 'идёт', pending: 'ожидает', failed: 'ошибка' },
-  currency: 'Валюта', network: 'Сеть', request: 'Получить реквизиты', sendExactly: 'Отправьте ровно', to: 'На адрес',
+  currency: 'Валюта', sum: 'Сумма', network: 'Сеть', request: 'Получить реквизиты', sendExactly: 'Отправьте ровно', to: 'На адрес',
   comment: 'Комментарий', copy: 'Копировать', copied: 'Скопировано', openWallet: 'Открыть в кошельке', expires: 'Действует до',
   rq: { open: 'Ждём платёж', credited: 'Зачислено', expired: 'Истёк' },
-  minimum: (m: string, c: string) => `Минимум ${m} ${c}`, newRequest: 'Новый запрос',
+  minimum: (m: string, c: string) => `Минимум ${m} ${c}`, newRequest: 'Новый запрос', chooseNetwork: 'Сначала выберите сеть: платёж в другой сети пропадёт.',
+  limits: (min: number, max: number) => `${min} – ${max}`,
   apiKey: 'API-ключ', noKey: 'Ключа ещё нет.', issue: 'Выпустить ключ', reissue: 'Перевыпустить ключ', whitelist: 'Белый список IP (необязательно)',
   whitelistHint: '203.0.113.7, 198.51.100.0/24', keyShownOnce: 'Скопируйте сейчас: ключ показывается один раз.', reissueWarn: 'Текущий ключ сразу перестанет работать.',
   webhook: 'Вебхук', url: 'URL', save: 'Сохранить', regenerate: 'Новый секрет', secretShownOnce: 'Секрет вебхука (показывается один раз):',
@@ -65,24 +88,26 @@ const ru: Dict = {
   events: 'Отправляемые события',
   ev: { 'order.completed': 'Заказ выполнен', 'order.failed': 'Заказ не выполнен', 'order.refunded': 'Возврат по заказу', 'balance.low': 'Низкий баланс (порог задаётся в боте: /alerts)' } as Record<string, string>,
   inviteStaff: 'Пригласить сотрудника', inviteOwner: 'Пригласить владельца', inviteLink: 'Ссылка-приглашение (24 ч, одноразовая)', people: 'Люди',
-  unlink: 'Отвязать', you: 'вы', owner: 'владелец', staff: 'сотрудник', since: 'с',
+  unlink: 'Отвязать', you: 'вы', since: 'с', unlinkConfirm: (id: number) => `Отвязать ${id}? Доступ пропадёт сразу.`,
+  reissueConfirm: 'Перевыпустить ключ? Текущий ключ сразу перестанет работать.', regenerateConfirm: 'Создать новый секрет? Текущий сразу перестанет подходить.',
   signinTitle: 'Кабинет партнёра', signinText: 'Откройте кабинет из бота в Telegram или отправьте боту /app, чтобы получить одноразовую ссылку для входа.',
   notLinked: 'Этот аккаунт Telegram не привязан к партнёру. Сначала откройте ссылку-приглашение в боте.',
   loading: 'Загрузка…', retry: 'Повторить', error: 'Что-то пошло не так.', inactive: 'Аккаунт ещё не активирован: сделайте первое пополнение.',
   err: {
-    recipient_not_found: 'Получатель не найден.', insufficient_balance: 'Недостаточно средств.', price_changed: 'Цена выросла выше вашего максимума.',
-    gift_not_for_sale: 'Подарок уже продан.', gift_reserved: 'Этот подарок сейчас покупает кто-то другой.', rate_limited: 'Слишком много запросов: подождите.',
-    topup_below_minimum: 'Меньше минимального пополнения.', bad_webhook_url: 'Этот адрес вебхука не принимается.', network: 'Нет соединения.',
-    deferred_order_exists: 'У аккаунта уже есть незавершённый заказ Premium.', partner_inactive: 'Аккаунт ещё не активирован.',
-    product_unavailable: 'Временно недоступно.', bad_quantity: 'Количество вне допустимых пределов.',
+    insufficient_balance: 'Недостаточно средств: владелец может пополнить баланс на вкладке «Пополнить».', network: 'Нет соединения.',
+    partner_inactive: 'Аккаунт ещё не активирован: сделайте первое пополнение.', idempotency_key_reuse: 'Это подтверждение уже использовано: начните заказ заново.',
   },
 };
 
 export const lang = language();
 export const t: Dict = lang === 'ru' ? ru : en;
+/** The words the bot shows too (bot/texts/words.ts): roles, failure reasons, networks, refusals. */
+export const words = WORDS[lang];
 document.documentElement.lang = lang;
 
+/** A refusal in words: the app's own for a few codes, else the bot's, else the server's detail. */
 export function errorText(e: unknown): string {
-  const err = e as { code?: string; detail?: string };
-  return (err.code && t.err[err.code]) || err.detail || t.error;
+  const err = e as { code?: string; detail?: string; body?: Record<string, unknown> };
+  if (!err.code) return t.error;
+  return t.err[err.code] ?? words.error(err.code, err.body ?? {}) ?? err.detail ?? t.error;
 }

@@ -1,9 +1,11 @@
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, prefetch } from './api';
 import { t } from './i18n';
 import { ApiPage } from './pages/api-page';
+import { DeliveriesPage } from './pages/deliveries';
 import { HomePage } from './pages/home';
+import { LedgerPage } from './pages/ledger';
 import { OrderPage } from './pages/order';
 import { OrderDetailPage, OrdersPage } from './pages/orders';
 import { TeamPage } from './pages/team';
@@ -16,11 +18,13 @@ export interface Session {
   partner: { partner_id: number; name: string; status: string };
 }
 
-export type Route = { page: 'home' | 'order' | 'orders' | 'topup' | 'api' | 'team' } | { page: 'order-detail'; id: string };
+export type Route = { page: 'home' | 'order' | 'orders' | 'topup' | 'api' | 'team' | 'ledger' | 'deliveries' } | { page: 'order-detail'; id: string };
 
 export interface Nav {
   go(r: Route): void;
   back(): void;
+  /** Hands Telegram's back button back to the page stack (after a view inside a page had it). */
+  restoreBack(): void;
   session: Session;
 }
 
@@ -46,8 +50,13 @@ const TABS: { page: Route['page']; label: () => string; owner?: boolean }[] = [
 function App() {
   const [session, setSession] = useState<Session | null>(null);
   const [failure, setFailure] = useState<ApiError | null>(null);
+  // a tab starts a stack of its own; pages opened from a page are pushed on it and Telegram's back button pops them
   const [stack, setStack] = useState<Route[]>([{ page: 'home' }]);
   const route = stack[stack.length - 1];
+  const depth = useRef(1);
+  depth.current = stack.length;
+  const pop = () => setStack((s) => (s.length > 1 ? s.slice(0, -1) : s));
+  const syncBack = () => setBack(depth.current > 1 ? pop : null);
 
   useEffect(() => {
     signIn().then(setSession, (e) => setFailure(e instanceof ApiError ? e : new ApiError(0, 'network', String(e), {})));
@@ -55,12 +64,13 @@ function App() {
 
   const nav: Nav | null = session && {
     session,
-    go: (r) => setStack((s) => (TABS.some((x) => x.page === r.page) ? [{ page: 'home' }, ...(r.page === 'home' ? [] : [r])] : [...s, r])),
-    back: () => setStack((s) => (s.length > 1 ? s.slice(0, -1) : s)),
+    go: (r) => setStack((s) => (TABS.some((x) => x.page === r.page) ? [r] : [...s, r])),
+    back: pop,
+    restoreBack: syncBack,
   };
 
   useEffect(() => {
-    setBack(stack.length > 1 ? () => setStack((s) => s.slice(0, -1)) : null);
+    syncBack();
     setMain(null); // each page sets its own main button
     window.scrollTo(0, 0);
   }, [stack]);
@@ -84,13 +94,15 @@ function App() {
         {route.page === 'order' && <OrderPage nav={nav} />}
         {route.page === 'orders' && <OrdersPage nav={nav} />}
         {route.page === 'order-detail' && <OrderDetailPage nav={nav} id={route.id} />}
+        {route.page === 'ledger' && owner && <LedgerPage nav={nav} />}
+        {route.page === 'deliveries' && owner && <DeliveriesPage nav={nav} />}
         {route.page === 'topup' && owner && <TopupPage nav={nav} />}
         {route.page === 'api' && owner && <ApiPage nav={nav} />}
         {route.page === 'team' && owner && <TeamPage nav={nav} />}
       </main>
       <nav class="tabs" aria-label="sections">
         {tabs.map((x) => (
-          <button class={route.page === x.page || (route.page === 'order-detail' && x.page === 'orders') ? 'on' : ''} onClick={() => nav.go({ page: x.page } as Route)} data-testid={`tab-${x.page}`}>
+          <button class={stack[0].page === x.page ? 'on' : ''} onClick={() => nav.go({ page: x.page } as Route)} data-testid={`tab-${x.page}`}>
             {x.label()}
           </button>
         ))}

@@ -54,15 +54,19 @@ export function setMain(b: { text: string; onClick: () => void; busy?: boolean; 
     WebApp.MainButton.hide();
     return;
   }
-  WebApp.MainButton.setText(b.text);
   WebApp.MainButton.onClick(b.onClick);
-  if (b.disabled) WebApp.MainButton.disable();
-  else WebApp.MainButton.enable();
+  // the progress first: Telegram's hideProgress() makes the button active again
   if (b.busy) WebApp.MainButton.showProgress(false);
   else WebApp.MainButton.hideProgress();
-  WebApp.MainButton.show();
+  WebApp.MainButton.setParams({ text: b.text, is_active: !b.disabled && !b.busy, is_visible: true });
 }
 
 export function haptic(kind: 'success' | 'error'): void {
   if (inTelegram) WebApp.HapticFeedback.notificationOccurred(kind);
+}
+
+/** A yes/no question before a change that cannot be undone: Telegram's own popup, or the browser's outside it. */
+export function confirmDialog(text: string): Promise<boolean> {
+  if (!inTelegram) return Promise.resolve(window.confirm(text));
+  return new Promise((resolve) => WebApp.showConfirm(text, (ok) => resolve(ok)));
 }

@@ -6,6 +6,7 @@ import { CLIENT_REFERENCE_MAX, isClientReference } from '../../domain/client-ref
 import { orderView } from '../../domain/order-view.js';
 import { checkWebhookUrl } from '../../domain/webhook-url-policy.js';
 import type { Tx } from '../../store/db.js';
+import { audit } from '../../store/audit-repo.js';
 import { scheduleJob } from '../../store/jobs-repo.js';
 import { postEntry } from '../../store/ledger-repo.js';
 import { getOrder, insertBoundIdem, insertOrder, nextOrderSeq, type OrderRow } from '../../store/orders-repo.js';
@@ -33,9 +34,10 @@ export interface CreateResult {
 /**
  * Order creation (partner-api.md "Rules of order creation"), shared by POST /orders and the bot. Each kind
  * of order (src/app/orders/kinds/) supplies its params, price and reservation; the order of the checks is
- * the contract's, since the first failing rule names the error.
+ * the contract's, since the first failing rule names the error. `opts.actor`, a person placing the order
+ * (the bot, the Mini App), is written to the audit log in the order's transaction.
  */
-export async function createOrder(deps: Deps, partnerId: number, body: unknown): Promise<CreateResult> {
+export async function createOrder(deps: Deps, partnerId: number, body: unknown, opts: { actor?: string } = {}): Promise<CreateResult> {
   // 0. who orders: an activated partner of a running program (the API's auth hook has checked it already)
   requireOrderingAllowed(deps, partnerId);
 
@@ -68,7 +70,7 @@ export async function createOrder(deps: Deps, partnerId: number, body: unknown):
       const recipient = await resolveRecipient(deps, parsed.recipient);
       const priced = await kind.priceFor(deps, parsed, recipient);
       // 5. one transaction: reservation, debit, order row, first job, key bound to the order
-      const order = await unitOfWorkGrouped(deps, (tx, after) => persistOrder(tx, deps, after, { orderKey, kind, priced, recipient, rawRecipient: parsed.recipient, webhookUrl, clientReference }));
+      const order = await unitOfWorkGrouped(deps, (tx, after) => persistOrder(tx, deps, after, { orderKey, kind, priced, recipient, rawRecipient: parsed.recipient, webhookUrl, clientReference, actor: opts.actor }));
       return { order: orderView(order), replayed: false };
     } catch (e) {
       if (e instanceof InsufficientBalance)
@@ -110,6 +112,8 @@ interface NewOrder {
   rawRecipient: string;
   webhookUrl: string | null;
   clientReference: string | null;
+  /** A person who placed the order (the bot, the Mini App: `telegram:<id>`), audited with it; none for an API key. */
+  actor?: string;
 }
 
 /** Step 5. A refusal (reservation, balance) rolls it all back; the key stays unbound. */
@@ -146,6 +150,7 @@ function persistOrder(tx: Tx, deps: Deps, after: AfterCommit, n: NewOrder): Orde
   });
   scheduleJob(tx, ORDER_JOB, orderId, now + first.afterMs, now);
   insertBoundIdem(tx, partnerId, orderKey.key, orderKey.fingerprint, orderId, now);
+  if (n.actor) audit(tx, now, n.actor, 'order.create', orderId, { partner_id: partnerId, type: kind.type, amount: formatAmount(priced.amount, priced.currency), currency: priced.currency });
   after(() => deps.wake());
   after(() => deps.bus.emit('ops', { kind: 'order_created', orderId, partnerId, type: kind.type, status: 'processing' }));
   return order;

@@ -109,6 +109,9 @@ export async function cancelPremium(deps: Deps, orderId: string, note: unknown, 
       const reason = fresh.status === 'completed' ? 'delivered' : 'finished';
       fail('not_cancelable', reason === 'delivered' ? 'The order was delivered: it can no longer be canceled.' : `The order is ${fresh.status}: it can no longer be canceled.`, { reason });
     }
+    // a payment that may have left is settled by the supplier first (delivered, or proven unpaid)
+    if (deps.suppliers.goods.paymentInFlight?.(orderId))
+      fail('not_cancelable', 'A payment for this order has been sent and is not settled yet. Retry the cancellation once it is.', { reason: 'delivery_in_progress' });
     const res = transitionOr409(() => applyTransition(tx, deps, after, fresh, 'support_cancel'), 'not_cancelable');
     deleteJob(tx, ORDER_JOB, orderId);
     audit(tx, deps.clock.now(), actor, 'order.cancel', orderId, { note: typeof note === 'string' ? note : null });

@@ -3,13 +3,13 @@ import { getOrder } from '../../store/orders-repo.js';
 import { eventsOfOrder } from '../../store/app-repo.js';
 import { NFT_STAGES } from '../../suppliers/types.js';
 import type { Deps } from '../deps.js';
-import { listDeliveries } from '../webhooks/deliveries.js';
+import { listOwnDeliveries } from '../webhooks/delivery-log.js';
 import { getOwnOrder } from './query.js';
 
 /**
  * An order's page in the Mini App: the partner's order view plus its timeline (creation, the NFT stages
  * with the one in progress, the events the order produced, completion), its refund state and, for owners,
- * its webhook deliveries.
+ * its webhook deliveries as the partner API's delivery log shows them.
  */
 export function orderDetail(deps: Deps, partnerId: number, orderId: string, withDeliveries: boolean) {
   const order = getOwnOrder(deps, partnerId, orderId);
@@ -36,6 +36,7 @@ export function orderDetail(deps: Deps, partnerId: number, orderId: string, with
     order,
     timeline,
     refund: { refunded: row.refunded, in_review: row.reviewStage !== null },
-    ...(withDeliveries ? { deliveries: listDeliveries(deps, { order_id: orderId, partner_id: String(partnerId) }).items } : {}),
+    // the partner API's delivery log (GET /webhook-deliveries?order_id=…): each delivery with its attempts
+    ...(withDeliveries ? { deliveries: listOwnDeliveries(deps, partnerId, { order_id: orderId, limit: '200' }).items } : {}),
   };
 }

@@ -2,6 +2,7 @@ import { fail } from '../../domain/errors.js';
 import { offsetIso } from '../../domain/time-format.js';
 import { isDeliveryStatus, isWebhookEvent, TEST_EVENT, WEBHOOK_EVENTS } from '../../domain/webhook-delivery.js';
 import { webhookBody } from '../../domain/webhook-signing.js';
+import { audit } from '../../store/audit-repo.js';
 import { getPartner } from '../../store/partners-repo.js';
 import { attemptsOf, getDelivery, listPartnerDeliveries, type AttemptRow, type DeliveryRow } from '../../store/webhooks-repo.js';
 import type { Deps } from '../deps.js';
@@ -84,10 +85,12 @@ function ownDelivery(deps: Deps, partnerId: number, deliveryId: string): Deliver
  * POST /webhook-deliveries/{id}/redeliver: the same webhook again now (same body and X-Webhook-Id, the
  * current secret, the delivery's address), outside its schedule. Answers the delivery with the new attempt.
  */
-export async function redeliver(deps: Deps, sender: DeliverySender, partnerId: number, deliveryId: string) {
+export async function redeliver(deps: Deps, sender: DeliverySender, partnerId: number, deliveryId: string, opts: { actor?: string } = {}) {
   const d = ownDelivery(deps, partnerId, deliveryId);
   if (!getPartner(deps.db, partnerId)?.webhookSecretEnc) fail('webhook_not_configured', 'No webhook secret is saved: save the Webhook block first.');
   await sender.redeliver(d.webhookId);
+  // a person's request (the Mini App) is audited; an API key's is in the log as a manual attempt
+  if (opts.actor) audit(deps.db, deps.clock.now(), opts.actor, 'webhook.redeliver', String(partnerId), { delivery_id: d.webhookId });
   return viewOf(deps, d.webhookId);
 }
 
@@ -96,11 +99,12 @@ export async function redeliver(deps: Deps, sender: DeliverySender, partnerId: n
  * address checks as every webhook, never retried. Answers the delivery it made; 409 webhook_not_configured
  * until both an address and a secret are saved.
  */
-export async function sendTestWebhook(deps: Deps, sender: DeliverySender, partnerId: number) {
+export async function sendTestWebhook(deps: Deps, sender: DeliverySender, partnerId: number, opts: { actor?: string } = {}) {
   const p = getPartner(deps.db, partnerId);
   if (!p?.webhookUrl || !p.webhookSecretEnc) fail('webhook_not_configured');
   const webhookId = deps.ids.hex(12);
   const body = webhookBody(TEST_EVENT, null, { partner_id: partnerId, created_at: offsetIso(deps.clock.now()) });
   await sender.sendTest({ partnerId, webhookId, event: TEST_EVENT, url: p.webhookUrl, body, secret: deps.secrets.open(p.webhookSecretEnc) });
+  if (opts.actor) audit(deps.db, deps.clock.now(), opts.actor, 'webhook.test', String(partnerId), { delivery_id: webhookId });
   return viewOf(deps, webhookId);
 }

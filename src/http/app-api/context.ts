@@ -1,6 +1,7 @@
 import type { Deps } from '../../app/deps.js';
 import type { KeyCache } from '../../app/keys.js';
 import type { GiftCatalog } from '../../app/nft/gift-catalog.js';
+import type { DeliverySender } from '../../app/webhooks/sender.js';
 import type { RateLimiter } from '../rate-limiter.js';
 
 /** What the Mini App's route groups are built with. */
@@ -9,4 +10,6 @@ export interface AppApiDeps {
   keys: KeyCache;
   limiter: RateLimiter;
   catalog: GiftCatalog;
+  /** Sends redeliveries and test webhooks (the dispatcher's, as for the partner API). */
+  sender: DeliverySender;
 }

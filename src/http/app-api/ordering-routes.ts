@@ -9,7 +9,7 @@ import { recipientCheck } from '../../app/orders/recipient-check.js';
 import { orderDetail } from '../../app/orders/timeline.js';
 import { sendJson } from '../frozen-json.js';
 import { linkOfReq } from './auth.js';
-import { objectBody } from './body.js';
+import { actorOf, objectBody } from './body.js';
 import type { AppApiDeps } from './context.js';
 
 const CLIENT_KEY = /^[A-Za-z0-9_-]{8,100}$/;
@@ -40,14 +40,16 @@ export function orderingRoutes(app: FastifyInstance, { deps, catalog, limiter }:
    * An order as POST /orders makes it (createOrder, which checks the partner's access too). The app makes one
    * `idempotency_key` per confirmation; it is kept apart from the partner's own keys by an `app:` prefix,
    * so a double tap (or a retry) makes one order and never meets a key of the partner's own software.
+   * The order is audited with the Telegram user who placed it (`order.create`).
    */
   app.post('/orders', async (req, reply) => {
-    const partnerId = pid(req);
+    const link = linkOfReq(deps, req);
+    const partnerId = link.partnerId;
     const b = objectBody(req);
     if (typeof b.idempotency_key !== 'string' || !CLIENT_KEY.test(b.idempotency_key))
       fail('idempotency_required', 'idempotency_key: 8 to 100 letters, digits, "-" or "_", one per confirmation.');
     if (b.type === 'nft') limiter.hit('nft_orders', partnerId);
-    const r = await createOrder(deps, partnerId, { ...b, idempotency_key: `app:${b.idempotency_key}` });
+    const r = await createOrder(deps, partnerId, { ...b, idempotency_key: `app:${b.idempotency_key}` }, { actor: actorOf(link.telegramUserId) });
     return sendJson(reply, r.order);
   });
 

@@ -3,27 +3,34 @@ import { requireOwner } from '../../app/app-access.js';
 import { fundingInfo } from '../../app/funding.js';
 import { createInvite } from '../../app/invites.js';
 import { issueKey } from '../../app/keys.js';
+import { listOwnLedger } from '../../app/partner-ledger.js';
 import { partnerView } from '../../app/partners.js';
 import { listTeam, unlinkMember } from '../../app/team.js';
 import { topupRequestState } from '../../app/topup-request-state.js';
 import { createTopupRequest } from '../../app/topup-requests.js';
 import { saveWebhook } from '../../app/webhooks/config.js';
+import { listOwnDeliveries, redeliver, sendTestWebhook } from '../../app/webhooks/delivery-log.js';
 import { fail } from '../../domain/errors.js';
+import { sendJson } from '../frozen-json.js';
 import { linkOfReq } from './auth.js';
 import { actorOf, objectBody } from './body.js';
 import type { AppApiDeps } from './context.js';
 
 /**
- * Owners only (staff get 403 forbidden): top-ups, the API key, the webhook block, the team. Each change goes
+ * Owners only (staff get 403 forbidden): the ledger, top-ups, the API key, the webhook block and its
+ * delivery log, the team. Each change goes
  * through the service the operator API and the bot use, and is audited with the Telegram user as actor.
  * A key or a secret is in the answer of the call that made it, and never again.
  */
-export function ownerRoutes(app: FastifyInstance, { deps, keys }: AppApiDeps): void {
+export function ownerRoutes(app: FastifyInstance, { deps, keys, sender }: AppApiDeps): void {
   const owner = (req: FastifyRequest) => {
     const link = linkOfReq(deps, req);
     requireOwner(link);
     return { partnerId: link.partnerId, actor: actorOf(link.telegramUserId), telegramId: link.telegramUserId };
   };
+
+  // the partner API's GET /ledger (issue 15): the same service, filters and errors
+  app.get('/ledger', async (req, reply) => sendJson(reply, listOwnLedger(deps, owner(req).partnerId, req.query as Record<string, unknown>)));
 
   app.get('/funding', async (req) => fundingInfo(deps, owner(req).partnerId));
   app.post('/topup-requests', async (req, reply) => {
@@ -57,6 +64,17 @@ export function ownerRoutes(app: FastifyInstance, { deps, keys }: AppApiDeps): v
     const o = owner(req);
     const current = partnerView(deps, o.partnerId).webhook.url ?? '';
     return saveWebhook(deps, o.partnerId, { url: current, regenerate_secret: true }, o.actor);
+  });
+
+  // the partner API's delivery log, redelivery and test webhook (issue 15 point 3), audited with the person
+  app.get('/webhook-deliveries', async (req) => listOwnDeliveries(deps, owner(req).partnerId, req.query as Record<string, unknown>));
+  app.post<{ Params: { delivery_id: string } }>('/webhook-deliveries/:delivery_id/redeliver', async (req) => {
+    const o = owner(req);
+    return redeliver(deps, sender, o.partnerId, req.params.delivery_id, { actor: o.actor });
+  });
+  app.post('/webhook/test', async (req) => {
+    const o = owner(req);
+    return sendTestWebhook(deps, sender, o.partnerId, { actor: o.actor });
   });
 
   app.get('/team', async (req) => listTeam(deps, owner(req).partnerId));

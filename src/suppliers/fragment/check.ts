@@ -1,4 +1,5 @@
 import 'dotenv/config';
+import { ServiceClock } from '../../clock.js';
 import { ConfigError, loadConfig } from '../../config/env.js';
 import { Toncenter } from '../chains/toncenter-wallet.js';
 import { fromNano } from './config.js';
@@ -38,7 +39,9 @@ async function main(): Promise<number> {
   } catch (e) {
     say(false, `toncenter: ${(e as Error).message}`);
   }
-  const api = new FragmentApi(c.apiUrl, c.hash, c.cookies);
+  // the page-state nonce only: a command-line check runs on real time (no sandbox offset)
+  const clock = new ServiceClock();
+  const api = new FragmentApi(c.apiUrl, c.hash, c.cookies, () => Math.floor(clock.now() / 1000));
   const username = (process.argv[2] ?? c.probeUsername).replace(/^@/, '');
   try {
     const s = await api.search('stars', username);

@@ -23,6 +23,9 @@ export class FragmentDown extends Error {
 /** Fragment answered with an error about this request (not about the session). */
 export class FragmentRejected extends Error {}
 
+/** initGiftPremiumRequest: the recipient has an active Premium subscription (the order waits, nothing is paid). */
+export class FragmentAlreadyPremium extends FragmentRejected {}
+
 export interface FoundRecipient {
   recipient: string;
   name: string;
@@ -47,6 +50,17 @@ export interface LinkTransaction {
   messages: LinkMessage[];
 }
 
+/** How Fragment's page reports a sent transaction (`confirm_method`, `confirm_params` of the getXLink answer). */
+export interface LinkConfirm {
+  method: string;
+  params: Record<string, string>;
+}
+
+export interface LinkAnswer {
+  transaction: LinkTransaction;
+  confirm: LinkConfirm | null;
+}
+
 /** The wallet as a TON Connect wallet describes itself to Fragment's getXLink methods. */
 export interface WalletAccount {
   address: string;
@@ -56,9 +70,12 @@ export interface WalletAccount {
 }
 
 const METHODS = {
-  stars: { search: 'searchStarsRecipient', init: 'initBuyStarsRequest', link: 'getBuyStarsLink', page: 'stars/buy' },
-  premium: { search: 'searchPremiumGiftRecipient', init: 'initGiftPremiumRequest', link: 'getGiftPremiumLink', page: 'premium/gift' },
+  stars: { search: 'searchStarsRecipient', state: 'updateStarsBuyState', init: 'initBuyStarsRequest', link: 'getBuyStarsLink', page: 'stars/buy' },
+  premium: { search: 'searchPremiumGiftRecipient', state: 'updatePremiumState', init: 'initGiftPremiumRequest', link: 'getGiftPremiumLink', page: 'premium/gift' },
 } as const;
+
+/** Fragment answers HTTP 200 `{error: "Bad request"}` when the page `hash` is unknown or stale: the session must be renewed. */
+const BAD_HASH = 'Bad request';
 
 const DEVICE = JSON.stringify({
   platform: 'linux',
@@ -75,6 +92,8 @@ export class FragmentApi {
     private readonly baseUrl: string,
     private readonly hash: string,
     private readonly cookies: Record<string, string>,
+    /** unix seconds, for the page-state nonce (the service clock) */
+    private readonly nowSec: () => number,
   ) {}
 
   /** One API call. Transport failures, 5xx and non-JSON answers are `unreachable`. */
@@ -115,6 +134,7 @@ export class FragmentApi {
     const o = json as Record<string, unknown>;
     if (o.need_verify) throw new FragmentDown('need_verify', 'Fragment asks to verify the account (KYC)');
     const err = errorText(o.error);
+    if (err === BAD_HASH) throw new FragmentDown('session_expired', 'Fragment refused the page hash (renew FRAGMENT_HASH with the session)');
     if (err !== null && /session|log ?in|auth|access denied/i.test(err)) throw new FragmentDown('session_expired', err);
     return o;
   }
@@ -134,19 +154,28 @@ export class FragmentApi {
     return { kind: 'found', found: { recipient: found.recipient, name: typeof found.name === 'string' ? found.name : username } };
   }
 
+  /**
+   * Opens a purchase request as the page does: its state call (`mode: new`), then the init call, paid in TON.
+   * Throws FragmentAlreadyPremium when Fragment says the recipient already has Premium.
+   */
   async init(product: FragmentProduct, recipient: string, quantity: number): Promise<InitResult> {
     const m = METHODS[product];
+    await this.call(m.state, { mode: 'new', lv: 'false', dh: String(this.nowSec()) }, m.page);
     const params: Record<string, string> = product === 'stars' ? { recipient, quantity: String(quantity) } : { recipient, months: String(quantity) };
-    const o = await this.call(m.init, params, m.page);
+    const o = await this.call(m.init, { ...params, payment_method: 'ton' }, m.page);
     const err = errorText(o.error);
-    if (err !== null) throw new FragmentRejected(err);
-    const amount = typeof o.amount === 'number' ? String(o.amount) : o.amount;
-    if (typeof o.req_id !== 'string' || !o.req_id || typeof amount !== 'string' || !/^\d+(\.\d+)?$/.test(amount))
+    if (err !== null) {
+      if (/already subscribed/i.test(err)) throw new FragmentAlreadyPremium(err);
+      throw new FragmentRejected(err);
+    }
+    // Fragment writes large amounts with thousands separators ("1,234.5")
+    const amount = (typeof o.amount === 'number' ? String(o.amount) : typeof o.amount === 'string' ? o.amount : '').replace(/,/g, '');
+    if (typeof o.req_id !== 'string' || !o.req_id || !/^\d+(\.\d+)?$/.test(amount))
       throw new FragmentDown('unreachable', `${m.init}: answer without req_id or amount`);
     return { reqId: o.req_id, amountTon: amount };
   }
 
-  async link(product: FragmentProduct, reqId: string, account: WalletAccount): Promise<LinkTransaction> {
+  async link(product: FragmentProduct, reqId: string, account: WalletAccount): Promise<LinkAnswer> {
     const m = METHODS[product];
     const o = await this.call(m.link, { account: JSON.stringify(account), device: DEVICE, transaction: '1', id: reqId, show_sender: '0' }, m.page);
     const err = errorText(o.error);
@@ -156,14 +185,41 @@ export class FragmentApi {
     if (!tx || typeof tx.validUntil !== 'number' || !Array.isArray(messages) || messages.length === 0)
       throw new FragmentDown('unreachable', `${m.link}: answer without a transaction`);
     return {
-      validUntil: tx.validUntil,
-      messages: messages.map((x: Record<string, unknown>) => ({
-        address: String(x.address ?? ''),
-        amount: String(x.amount ?? ''),
-        payload: typeof x.payload === 'string' && x.payload ? x.payload : undefined,
-      })),
+      transaction: {
+        validUntil: tx.validUntil,
+        messages: messages.map((x: Record<string, unknown>) => ({
+          address: String(x.address ?? ''),
+          amount: String(x.amount ?? ''),
+          payload: typeof x.payload === 'string' && x.payload ? x.payload : undefined,
+        })),
+      },
+      confirm: confirmOf(o),
     };
   }
+
+  /**
+   * Reports a sent transaction as Fragment's page does after the wallet sent it: the `confirm_method` of the
+   * link answer with its `confirm_params` and the signed message (`boc`). Advisory: Fragment credits the
+   * purchase by the payment on chain; the service settles by the chain alone.
+   */
+  async confirm(product: FragmentProduct, c: LinkConfirm, account: WalletAccount, boc: string): Promise<void> {
+    const o = await this.call(c.method, { account: JSON.stringify(account), device: DEVICE, boc, ...c.params }, METHODS[product].page);
+    const err = errorText(o.error);
+    if (err !== null) throw new FragmentRejected(err);
+  }
+}
+
+/** The confirm call named by a link answer, when it names one we can make (a plain method name, scalar params). */
+function confirmOf(o: Record<string, unknown>): LinkConfirm | null {
+  if (typeof o.confirm_method !== 'string' || !/^[A-Za-z]{1,64}$/.test(o.confirm_method)) return null;
+  const params: Record<string, string> = {};
+  const raw = o.confirm_params;
+  if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
+    for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') params[k] = String(v);
+    }
+  }
+  return { method: o.confirm_method, params };
 }
 
 function errorText(e: unknown): string | null {

@@ -3,13 +3,13 @@ import type { Clock } from '../../clock.js';
 import type { EventBus } from '../../app/event-bus.js';
 import type { SupplierCosts } from '../../domain/pricing.js';
 import type { Db } from '../../store/db.js';
-import { getPayment, putPayment, unsettledPayments, updatePayment, type FragmentPaymentRow } from '../../store/fragment-payments-repo.js';
+import { getPayment, lastUsedSeqno, orderCostNano, putPayment, unsettledPayments, updatePayment, type FragmentPaymentRow } from '../../store/fragment-payments-repo.js';
 import type { Logger } from '../../log.js';
 import { normaliseUsername, type SandboxUpstream } from '../sandbox/sandbox-upstream.js';
 import { SupplierDown, UpstreamUnavailable, type DeliveryOutcome, type DeliveryRequest, type GoodsProduct, type Recipient, type Suppliers } from '../types.js';
 import { fromNano, toNano, type FragmentConfig } from './config.js';
-import { FragmentDown, FragmentRejected, type FragmentApi, type FragmentProblem, type FragmentProduct } from './fragment-api.js';
-import { checkPayment, maxWithTolerance } from './payment-checks.js';
+import { FragmentAlreadyPremium, FragmentDown, FragmentRejected, type FragmentApi, type FragmentProblem, type FragmentProduct } from './fragment-api.js';
+import { checkPayment, evidenceProblem, maxWithTolerance } from './payment-checks.js';
 import { fetchTonUsd, nanoToCents } from './ton-rate.js';
 import type { Toncenter, WalletState } from '../chains/toncenter-wallet.js';
 import type { HotWallet } from './wallet.js';
@@ -20,12 +20,14 @@ import type { HotWallet } from './wallet.js';
  * (src/store/schema-fragment.ts):
  *
  *   no row / void → search recipient → init → link → check → sign → ROW WRITTEN (signed) → send → sent
+ *                 → Fragment's confirm call (advisory)
  *   signed / sent → on-chain lookup by normalised hash → paid (delivered) | review (manual review)
  *                 → expired with the seqno unused → void (provably unpaid: a fresh attempt may pay)
  *
  * The row is committed before the message leaves, so a crash or a timeout after sending never pays twice:
  * the order waits for the lookup, and goes to manual review if the lookup has not settled within the bound.
- * One payment at a time per wallet (its seqno): others wait while one is unsettled.
+ * One payment at a time per wallet (its seqno): others wait while one is unsettled. Every payment of an
+ * order is checked against the order's own TON cost (fixed at its first delivery step) plus the tolerance.
  */
 
 export interface FragmentDeps {
@@ -57,7 +59,8 @@ export class FragmentUpstream implements Suppliers {
   readonly gifts: Suppliers['gifts'];
 
   private problem: { kind: FragmentProblem; detail: string; since: number } | null = null;
-  private fundsLow: { balanceNano: bigint; needNano: bigint } | null = null;
+  /** Per product: the wallet could not pay that product's next order (new orders of it get 503 until topped up). */
+  private fundsLow: Partial<Record<GoodsProduct, { balanceNano: bigint; needNano: bigint }>> = {};
   private belowMinAlerted = false;
   private prices: Prices | null = null;
   private lastWallet: (WalletState & { at: number }) | null = null;
@@ -100,15 +103,21 @@ export class FragmentUpstream implements Suppliers {
 
   private async refreshPrices(): Promise<void> {
     try {
-      const [usdPerTon, starsPer1000Nano, p3, p6, p12] = await Promise.all([
+      const [usdPerTon, stars, p3, p6, p12] = await Promise.all([
         fetchTonUsd(this.cfg.tonUsdUrl),
         this.quote('stars', 1000),
         this.quote('premium', 3),
         this.quote('premium', 6),
         this.quote('premium', 12),
       ]);
-      this.prices = { starsPer1000Nano, premiumNano: { 3: p3, 6: p6, 12: p12 }, usdPerTon, at: this.deps.clock.now() };
-      this.clearProblem();
+      this.prices = { starsPer1000Nano: stars.nano, premiumNano: { 3: p3.nano, 6: p6.nano, 12: p12.nano }, usdPerTon, at: this.deps.clock.now() };
+      this.cleared('call');
+      // KYC shows only when a transaction is asked for: while it is the problem, ask for the probe's (never
+      // signed), so the 503 ends when Fragment lets the account pay again even with no order waiting
+      if (this.problem?.kind === 'need_verify') {
+        await this.api.link('stars', stars.reqId, this.wallet.account());
+        this.cleared('link');
+      }
     } catch (e) {
       if (e instanceof FragmentDown) this.markProblem(e);
       else this.deps.log.warn({ err: e }, 'fragment prices not read');
@@ -116,11 +125,11 @@ export class FragmentUpstream implements Suppliers {
   }
 
   /** Fragment's price in nanoTON for `quantity` (stars) or months (premium), for the probe account. */
-  private async quote(product: FragmentProduct, quantity: number): Promise<bigint> {
+  private async quote(product: FragmentProduct, quantity: number): Promise<{ nano: bigint; reqId: string }> {
     const s = await this.api.search(product, this.cfg.probeUsername, quantity);
     if (s.kind !== 'found') throw new Error(`price probe account ${s.kind} on Fragment (${product})`);
     const init = await this.api.init(product, s.found.recipient, quantity);
-    return toNano(trimTon(init.amountTon));
+    return { nano: toNano(trimTon(init.amountTon)), reqId: init.reqId };
   }
 
   async refreshWallet(): Promise<WalletState> {
@@ -131,7 +140,7 @@ export class FragmentUpstream implements Suppliers {
         this.alert('wallet_below_min', `hot wallet balance below FRAGMENT_WALLET_MIN_TON`, { balance_ton: fromNano(w.balanceNano), need_ton: fromNano(this.cfg.walletMinNano) });
       this.belowMinAlerted = true;
     } else this.belowMinAlerted = false;
-    if (this.fundsLow && w.balanceNano >= this.fundsLow.needNano) this.fundsLow = null;
+    for (const [product, low] of Object.entries(this.fundsLow) as [GoodsProduct, { needNano: bigint }][]) if (w.balanceNano >= low.needNano) delete this.fundsLow[product];
     return w;
   }
 
@@ -149,9 +158,23 @@ export class FragmentUpstream implements Suppliers {
       checked_at: w ? new Date(w.at).toISOString() : null,
       min_ton: fromNano(this.cfg.walletMinNano),
       below_min: w ? w.balanceNano < this.cfg.walletMinNano : null,
-      funds_low: this.fundsLow ? { balance_ton: fromNano(this.fundsLow.balanceNano), need_ton: fromNano(this.fundsLow.needNano) } : null,
+      funds_low: Object.keys(this.fundsLow).length
+        ? Object.fromEntries(Object.entries(this.fundsLow).map(([product, l]) => [product, { balance_ton: fromNano(l.balanceNano), need_ton: fromNano(l.needNano) }]))
+        : null,
       fragment: this.problem ? { ok: false, problem: this.problem.kind, since: new Date(this.problem.since).toISOString() } : { ok: true, problem: null, since: null },
       prices_at: this.prices ? new Date(this.prices.at).toISOString() : null,
+    };
+  }
+
+  /** For /metrics (src/ops/metrics.ts): the hot wallet's address and last known balance. */
+  walletGauge() {
+    const w = this.lastWallet;
+    return {
+      address: this.wallet.friendlyAddress,
+      version: this.wallet.version,
+      balanceTon: w ? Number(fromNano(w.balanceNano)) : null,
+      minTon: Number(fromNano(this.cfg.walletMinNano)),
+      up: this.problem === null && Object.keys(this.fundsLow).length === 0,
     };
   }
 
@@ -167,6 +190,7 @@ export class FragmentUpstream implements Suppliers {
       message_hash: p.normHash,
       tx_hash: p.txHash,
       tx_lt: p.txLt,
+      confirmed_at: p.confirmedAt === null ? null : new Date(p.confirmedAt).toISOString(),
       detail: p.detail,
       attempts: p.attempts,
     };
@@ -184,16 +208,21 @@ export class FragmentUpstream implements Suppliers {
     this.problem = { kind: e.problem, detail: e.message, since: this.problem?.since ?? this.deps.clock.now() };
   }
 
-  private clearProblem(): void {
-    if (this.problem) this.deps.log.info({ problem: this.problem.kind }, 'fragment back up');
+  /**
+   * A Fragment call succeeded. Any success shows the session works and Fragment answers; only a transaction
+   * link handed out shows that KYC no longer blocks payments (Fragment asks for it at that step alone).
+   */
+  private cleared(by: 'call' | 'link'): void {
+    if (!this.problem || (this.problem.kind === 'need_verify' && by !== 'link')) return;
+    this.deps.log.info({ problem: this.problem.kind }, 'fragment back up');
     this.problem = null;
   }
 
   /** Runs a Fragment call; a FragmentDown marks the problem and becomes UpstreamUnavailable (wait, retry). */
-  private async fragment<T>(fn: () => Promise<T>): Promise<T> {
+  private async fragment<T>(fn: () => Promise<T>, by: 'call' | 'link' = 'call'): Promise<T> {
     try {
       const r = await fn();
-      this.clearProblem();
+      this.cleared(by);
       return r;
     } catch (e) {
       if (e instanceof FragmentDown) {
@@ -206,19 +235,29 @@ export class FragmentUpstream implements Suppliers {
 
   // --- Suppliers ----------------------------------------------------------------------------------
 
+  /** A recipient search; an answer Fragment gives that we do not know is a resolver failure (502 resolver_error). */
+  private async search(product: FragmentProduct, username: string, months?: number) {
+    try {
+      return await this.fragment(() => this.api.search(product, username, months));
+    } catch (e) {
+      if (e instanceof FragmentRejected) throw new UpstreamUnavailable(DOWN_RETRY_SEC, `Fragment search: ${e.message}`);
+      throw e;
+    }
+  }
+
   readonly resolver = {
     resolve: async (username: string): Promise<Recipient | null> => {
       const u = normaliseUsername(username);
       if (!u) return null;
-      const stars = await this.fragment(() => this.api.search('stars', u));
+      const stars = await this.search('stars', u);
       if (stars.kind !== 'found') return null;
-      const premium = await this.fragment(() => this.api.search('premium', u, 3));
+      const premium = await this.search('premium', u, 3);
       return { username: u, displayName: stars.found.name, premiumActive: premium.kind === 'already_premium', canReceiveGifts: true };
     },
     checkGameUser: async (username: string) => {
       const u = normaliseUsername(username);
       if (!u) return { found: false };
-      const r = await this.fragment(() => this.api.search('stars', u));
+      const r = await this.search('stars', u);
       return r.kind === 'found' ? { found: true, displayName: r.found.name } : { found: false };
     },
   };
@@ -236,35 +275,49 @@ export class FragmentUpstream implements Suppliers {
     status: (product: GoodsProduct | 'nft') => {
       if (product === 'nft') return this.nftStatus('nft');
       if (this.problem) return { up: false, retryAfterSec: DOWN_RETRY_SEC } as const;
-      if (this.fundsLow) return { up: false, retryAfterSec: FUNDS_RETRY_SEC } as const;
+      if (this.fundsLow[product]) return { up: false, retryAfterSec: FUNDS_RETRY_SEC } as const;
       return { up: true } as const;
     },
     deliver: (req: DeliveryRequest): Promise<DeliveryOutcome> => this.deliver(req),
+    // a payment that may have left (or did) and whose order has no outcome yet: support must not cancel it
+    paymentInFlight: (orderId: string): boolean => {
+      const row = getPayment(this.deps.db, orderId);
+      return row !== undefined && row.state !== 'void';
+    },
   };
 
   private async deliver(req: DeliveryRequest): Promise<DeliveryOutcome> {
     const row = getPayment(this.deps.db, req.orderId);
-    if (row?.state === 'paid') return { kind: 'delivered' };
-    if (row?.state === 'review') return { kind: 'unconfirmed' };
-    if (row && row.state !== 'void') return this.settle(row);
+    if (row && row.state !== 'void') return this.settled(row);
+    // The order's cost is fixed now, before it waits for its turn: the first call comes right after the
+    // order was accepted, so this is the cost its price was made from.
+    const prices = this.prices;
+    if (!prices) throw new UpstreamUnavailable(DOWN_RETRY_SEC, 'Fragment prices not known yet');
+    const costNano = orderCostNano(this.deps.db, req.orderId, costOf(prices, req.product, req.quantity), this.deps.clock.now());
     // a new payment: one at a time per wallet, so the seqno read below is the one the chain will expect
-    const run = this.payQueue.then(() => this.pay(req));
+    const run = this.payQueue.then(() => this.pay(req, costNano));
     this.payQueue = run.catch(() => undefined);
     return run;
+  }
+
+  private settled(row: FragmentPaymentRow): Promise<DeliveryOutcome> | DeliveryOutcome {
+    if (row.state === 'paid') return { kind: 'delivered' };
+    if (row.state === 'review') return { kind: 'unconfirmed' };
+    return this.settle(row);
   }
 
   private pending(afterMs: number): DeliveryOutcome {
     return { kind: 'pending', retryAt: this.deps.clock.now() + afterMs };
   }
 
-  private async pay(req: DeliveryRequest): Promise<DeliveryOutcome> {
+  private async pay(req: DeliveryRequest, costNano: bigint): Promise<DeliveryOutcome> {
+    // A second call for this order queued behind the first (it never should): it only settles what the first did.
+    const own = getPayment(this.deps.db, req.orderId);
+    if (own && own.state !== 'void') return this.settled(own);
     const walletRaw = this.wallet.address.toRawString();
     if (unsettledPayments(this.deps.db, walletRaw).some((p) => p.orderId !== req.orderId)) return this.pending(SETTLE_POLL_MS);
     const product: FragmentProduct = req.product;
-    const prices = this.prices;
-    if (!prices) throw new UpstreamUnavailable(DOWN_RETRY_SEC, 'Fragment prices not known yet');
-    const costNano = product === 'stars' ? (prices.starsPer1000Nano * BigInt(req.quantity) + 999n) / 1000n : prices.premiumNano[req.quantity as 3 | 6 | 12];
-    let tx;
+    let answer;
     let reqId;
     try {
       const found = await this.fragment(() => this.api.search(product, req.username, product === 'premium' ? req.quantity : 3));
@@ -272,12 +325,14 @@ export class FragmentUpstream implements Suppliers {
       if (found.kind === 'already_premium') return { kind: 'deferred' };
       const init = await this.fragment(() => this.api.init(product, found.found.recipient, req.quantity));
       reqId = init.reqId;
-      tx = await this.fragment(() => this.api.link(product, init.reqId, this.wallet.account()));
+      answer = await this.fragment(() => this.api.link(product, init.reqId, this.wallet.account()), 'link');
     } catch (e) {
+      if (e instanceof FragmentAlreadyPremium) return { kind: 'deferred' };
       // Fragment refused this request (nothing was paid): the order fails and is refunded
       if (e instanceof FragmentRejected) return { kind: 'failed', detail: `Fragment refused: ${e.message}` };
       throw e;
     }
+    const tx = answer.transaction;
     const nowSec = Math.floor(this.deps.clock.now() / 1000);
     const check = checkPayment(tx, { allowed: this.cfg.payAddresses, maxNano: maxWithTolerance(costNano, this.cfg.toleranceBps), nowSec, maxValidSec: this.cfg.maxValidSec });
     if (!check.ok) {
@@ -290,10 +345,13 @@ export class FragmentUpstream implements Suppliers {
     } catch (e) {
       throw new UpstreamUnavailable(DOWN_RETRY_SEC, `wallet state not read: ${(e as Error).message}`);
     }
+    // toncenter may not show yet the seqno a settled payment used: signing with it would never execute
+    const used = lastUsedSeqno(this.deps.db, walletRaw);
+    if (used !== null && w.seqno <= used) return this.pending(SETTLE_POLL_MS);
     const needNano = check.totalNano + this.cfg.feeReserveNano;
     if (w.balanceNano < needNano) {
-      if (!this.fundsLow) this.alert('wallet_funds_low', `the hot wallet cannot pay the next ${product} order`, { balance_ton: fromNano(w.balanceNano), need_ton: fromNano(needNano) });
-      this.fundsLow = { balanceNano: w.balanceNano, needNano };
+      if (!this.fundsLow[product]) this.alert('wallet_funds_low', `the hot wallet cannot pay the next ${product} order`, { balance_ton: fromNano(w.balanceNano), need_ton: fromNano(needNano) });
+      this.fundsLow[product] = { balanceNano: w.balanceNano, needNano };
       throw new UpstreamUnavailable(FUNDS_RETRY_SEC, 'hot wallet balance too low');
     }
     const validUntil = Math.min(tx.validUntil, nowSec + this.cfg.sendTtlSec);
@@ -311,6 +369,9 @@ export class FragmentUpstream implements Suppliers {
       boc: signed.boc,
       amountNano: check.totalNano.toString(),
       reqId,
+      confirmMethod: answer.confirm?.method ?? null,
+      confirmParams: answer.confirm?.params ?? null,
+      confirmedAt: null,
       txHash: null,
       txLt: null,
       detail: null,
@@ -324,7 +385,25 @@ export class FragmentUpstream implements Suppliers {
       // The message may have left: it is never signed again; the lookup settles it.
       this.deps.log.warn({ orderId: req.orderId, err: e }, 'fragment payment send outcome unknown');
     }
+    await this.confirmToFragment(getPayment(this.deps.db, req.orderId)!);
     return this.pending(SETTLE_POLL_MS);
+  }
+
+  /**
+   * Tells Fragment about the sent message as its page does (the link answer's confirm call), once. Advisory:
+   * its failure changes nothing about the payment, which the chain settles; a later settle step tries again
+   * while the message is still valid (a crash between sending and this call included).
+   */
+  private async confirmToFragment(row: FragmentPaymentRow): Promise<void> {
+    if (!row.confirmMethod || row.confirmedAt !== null) return;
+    try {
+      await this.api.confirm(row.product as FragmentProduct, { method: row.confirmMethod, params: row.confirmParams ?? {} }, this.wallet.account(), row.boc);
+      updatePayment(this.deps.db, row.orderId, { confirmedAt: this.deps.clock.now() });
+      this.cleared('call');
+    } catch (e) {
+      if (e instanceof FragmentDown) this.markProblem(e);
+      this.deps.log.warn({ orderId: row.orderId, err: e }, 'fragment confirm call failed (the chain settles the payment)');
+    }
   }
 
   /** Settles a payment that may have left, by the chain alone. */
@@ -338,20 +417,27 @@ export class FragmentUpstream implements Suppliers {
     }
     const now = this.deps.clock.now();
     if (tx) {
-      if (tx.success) {
+      const problem = evidenceProblem(tx, { allowed: this.cfg.payAddresses, totalNano: BigInt(row.amountNano) });
+      if (problem === null) {
         updatePayment(this.deps.db, row.orderId, { state: 'paid', txHash: tx.hash, txLt: tx.lt, updatedAt: now });
         return { kind: 'delivered' };
       }
-      updatePayment(this.deps.db, row.orderId, { state: 'review', txHash: tx.hash, txLt: tx.lt, detail: 'the wallet transaction failed on chain', updatedAt: now });
+      updatePayment(this.deps.db, row.orderId, { state: 'review', txHash: tx.hash, txLt: tx.lt, detail: problem, updatedAt: now });
       return { kind: 'unconfirmed' };
     }
     const nowSec = Math.floor(now / 1000);
-    if (nowSec <= row.validUntil + EXPIRY_GRACE_SEC) return this.pending(SETTLE_POLL_MS);
+    if (nowSec <= row.validUntil + EXPIRY_GRACE_SEC) {
+      await this.confirmToFragment(row);
+      return this.pending(SETTLE_POLL_MS);
+    }
+    const pastBound = nowSec > row.validUntil + this.cfg.lookupBoundSec;
     let w: WalletState;
     try {
       w = await this.refreshWallet();
     } catch (e) {
       this.deps.log.warn({ orderId: row.orderId, err: e }, 'fragment wallet state not read');
+      // toncenter does not answer at all: nothing can be proven either way, so the bound applies
+      if (pastBound) return this.toReview(row, 'not settled within the bound: toncenter does not answer (neither the lookup nor the wallet state)');
       return this.pending(SETTLE_POLL_MS);
     }
     if (w.seqno <= row.seqno) {
@@ -359,12 +445,19 @@ export class FragmentUpstream implements Suppliers {
       updatePayment(this.deps.db, row.orderId, { state: 'void', detail: 'expired unexecuted (seqno unchanged)', updatedAt: now });
       return this.pending(0);
     }
-    if (nowSec > row.validUntil + this.cfg.lookupBoundSec) {
-      updatePayment(this.deps.db, row.orderId, { state: 'review', detail: 'not found on chain within the bound, seqno moved on', updatedAt: now });
-      return { kind: 'unconfirmed' };
-    }
+    if (pastBound) return this.toReview(row, 'not found on chain within the bound, seqno moved on');
     return this.pending(SETTLE_POLL_MS);
   }
+
+  private toReview(row: FragmentPaymentRow, detail: string): DeliveryOutcome {
+    updatePayment(this.deps.db, row.orderId, { state: 'review', detail, updatedAt: this.deps.clock.now() });
+    return { kind: 'unconfirmed' };
+  }
+}
+
+/** The TON cost (nanoTON) of `quantity` stars (pro rata of 1000, rounded up) or of a Premium term. */
+function costOf(p: Prices, product: GoodsProduct, quantity: number): bigint {
+  return product === 'stars' ? (p.starsPer1000Nano * BigInt(quantity) + 999n) / 1000n : p.premiumNano[quantity as 3 | 6 | 12];
 }
 
 /** Fragment writes amounts like "0.2596" or "12.5": at most 9 decimals are meaningful. */

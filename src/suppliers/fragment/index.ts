@@ -15,5 +15,5 @@ export async function createFragmentUpstream(config: Config, deps: FragmentDeps,
   // the checksum of a TON mnemonic (the word list and count are checked when the configuration loads)
   if (!(await mnemonicValidate(c.mnemonic))) throw new ConfigError(['invalid configuration: FRAGMENT_MNEMONIC: not a valid TON mnemonic (value not shown)']);
   const wallet = await HotWallet.fromMnemonic(c.mnemonic, c.walletVersion);
-  return new FragmentUpstream(deps, c, wallet, new FragmentApi(c.apiUrl, c.hash, c.cookies), new Toncenter(c.toncenterUrl, c.toncenterApiKey), sandbox);
+  return new FragmentUpstream(deps, c, wallet, new FragmentApi(c.apiUrl, c.hash, c.cookies, () => Math.floor(deps.clock.now() / 1000)), new Toncenter(c.toncenterUrl, c.toncenterApiKey), sandbox);
 }

@@ -31,9 +31,13 @@ function rawOf(s: string): string | null {
   }
 }
 
+function rawSet(addresses: string[]): Set<string> {
+  return new Set(addresses.map(rawOf).filter((x): x is string => x !== null));
+}
+
 export function checkPayment(tx: LinkTransaction, limits: PaymentLimits): CheckResult {
   if (tx.messages.length === 0 || tx.messages.length > MAX_MESSAGES) return { ok: false, reason: `${tx.messages.length} messages` };
-  const allowed = new Set(limits.allowed.map(rawOf).filter((x): x is string => x !== null));
+  const allowed = rawSet(limits.allowed);
   let total = 0n;
   for (const m of tx.messages) {
     const raw = rawOf(m.address);
@@ -58,4 +62,25 @@ export function checkPayment(tx: LinkTransaction, limits: PaymentLimits): CheckR
 /** cost × (1 + tolerance), rounded up to the nanoTON. */
 export function maxWithTolerance(costNano: bigint, toleranceBps: number): bigint {
   return (costNano * BigInt(10_000 + toleranceBps) + 9_999n) / 10_000n;
+}
+
+/**
+ * Whether a wallet transaction found on chain is the evidence of the payment that was signed: it succeeded
+ * and its outgoing messages went only to Fragment's addresses and carried exactly the signed total. null when
+ * it is; otherwise why not (the order then goes to manual review: money may have left).
+ */
+export function evidenceProblem(
+  tx: { success: boolean; outMessages: { destination: string; valueNano: bigint }[] },
+  expected: { allowed: string[]; totalNano: bigint },
+): string | null {
+  if (!tx.success) return 'the wallet transaction failed on chain';
+  const allowed = rawSet(expected.allowed);
+  let total = 0n;
+  for (const m of tx.outMessages) {
+    const raw = rawOf(m.destination);
+    if (raw === null || !allowed.has(raw)) return `the transaction sent to ${m.destination}, not a known Fragment address`;
+    total += m.valueNano;
+  }
+  if (total !== expected.totalNano) return `the transaction sent ${total} nanoTON, the payment was ${expected.totalNano}`;
+  return null;
 }

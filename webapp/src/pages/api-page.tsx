@@ -1,14 +1,16 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { t } from '../i18n';
+import { confirmDialog } from '../tg';
 import type { Nav } from '../main';
+import type { Delivery } from './deliveries';
 import { Button, Copy, ErrorNote, fmtTime, Loading, Row, Section, useLoad } from '../ui';
 
 /** What the Webhook block's `events` may list (the service answers 400 validation_error for anything else). */
 const EVENTS = ['order.completed', 'order.failed', 'order.refunded', 'balance.low'];
 
-/** API (owners): the key, issued or reissued with an optional IP whitelist and shown once; the webhook block. */
-export function ApiPage(_: { nav: Nav }) {
+/** API (owners): the key, issued or reissued with an optional IP whitelist and shown once; the webhook block (its events too), its test and its delivery log. */
+export function ApiPage({ nav }: { nav: Nav }) {
   const key = useLoad(() => api('GET', '/api-key'), []);
   const hook = useLoad(() => api('GET', '/webhook'), []);
   const [whitelist, setWhitelist] = useState('');
@@ -21,6 +23,7 @@ export function ApiPage(_: { nav: Nav }) {
   const [events, setEvents] = useState<string[] | null>(null);
 
   const issue = async () => {
+    if (key.data?.key && !(await confirmDialog(t.reissueConfirm))) return;
     setKeyError(null);
     try {
       const r = await api('POST', '/api-key', { ip_whitelist: whitelist.split(/[\s,;]+/).filter(Boolean) });
@@ -31,6 +34,7 @@ export function ApiPage(_: { nav: Nav }) {
     }
   };
   const save = async (regenerate: boolean) => {
+    if (regenerate && !(await confirmDialog(t.regenerateConfirm))) return;
     setHookError(null);
     setSaved(false);
     try {
@@ -40,6 +44,20 @@ export function ApiPage(_: { nav: Nav }) {
       hook.reload();
     } catch (e) {
       setHookError(e);
+    }
+  };
+  const [tested, setTested] = useState<Delivery | null>(null);
+  const [testing, setTesting] = useState(false);
+  const test = async () => {
+    setTesting(true);
+    setHookError(null);
+    setTested(null);
+    try {
+      setTested(await api<Delivery>('POST', '/webhook/test', {}));
+    } catch (e) {
+      setHookError(e);
+    } finally {
+      setTesting(false);
     }
   };
   const k = key.data?.key;
@@ -109,6 +127,22 @@ export function ApiPage(_: { nav: Nav }) {
         )}
       </Section>
       <ErrorNote error={hookError} />
+      {hook.data?.has_secret && hook.data.url && (
+        <Section>
+          <div class="pad">
+            <Button kind="plain" onClick={test} disabled={testing} testid="test-webhook">
+              {t.testWebhook}
+            </Button>
+            {tested && (
+              <p class={tested.status === 'delivered' ? 'good' : 'bad'} data-testid="test-result">
+                {t.testResult(tested.status === 'delivered')}
+                {tested.status !== 'delivered' && ` ${tested.attempts.at(-1)?.error ?? tested.rejected_reason ?? ''}`}
+              </p>
+            )}
+          </div>
+          <Row label={<>{t.deliveryLog}<small class="muted block">{t.deliveryLogHint}</small></>} value={<span class="muted">›</span>} onClick={() => nav.go({ page: 'deliveries' })} testid="open-deliveries" />
+        </Section>
+      )}
       <div class="actions">
         <Button onClick={() => save(false)} testid="save-webhook">
           {t.save}

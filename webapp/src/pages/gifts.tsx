@@ -99,14 +99,13 @@ export function GiftsBrowser({ nav }: { nav: Nav }) {
         </label>
       </div>
       <ErrorNote error={error} />
-      {total !== null && <p class="muted pad" data-testid="gift-total">{t.found_n(total)}</p>}
+      {total !== null && <p class="muted count" data-testid="gift-total">{t.found_n(total)}</p>}
       <div class="grid" data-testid="gift-grid">
         {items.map((g) => (
           <button class="tile" onClick={() => setChosen(g)} data-testid={`gift-${g.gift}`}>
             <img src={g.image} alt={`${g.name} #${g.num}`} loading="lazy" width={200} height={200} />
-            <span class="tile-name">
-              {g.name} <span class="muted">#{g.num}</span>
-            </span>
+            <span class="tile-name">{g.name}</span>
+            <span class="tile-num muted">#{g.num}</span>
             <span class="tile-price">{g.partner_price} TON</span>
           </button>
         ))}
@@ -131,10 +130,10 @@ function GiftDetail({ nav, gift, onBack }: { nav: Nav; gift: Gift; onBack: () =>
   const ok = !!state.check && state.check.enough === true && state.check.available && state.check.recipient.can_receive_gifts !== false;
   const order = checkBody ? { type: 'nft', params: { gift: gift.gift, recipient: recipient.trim(), max_price: maxPrice } } : null;
   const { button, error } = useConfirm(nav, order, ok, `${t.buy} · ${price} TON`);
-  // Telegram's back button closes the detail view, then leads back as before
+  // Telegram's back button closes the detail view; then the page stack has it again
   useEffect(() => {
     setBack(onBack);
-    return () => setBack(nav.back);
+    return () => nav.restoreBack();
   }, []);
   return (
     <>

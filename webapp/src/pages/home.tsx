@@ -51,6 +51,11 @@ export function HomePage({ nav }: { nav: Nav }) {
         </div>
         {nav.session.partner.status !== 'active' && <p class="warn">{t.inactive}</p>}
       </header>
+      {nav.session.user.role === 'owner' && (
+        <Section>
+          <Row label={<>{t.ledger}<small class="muted block">{t.ledgerHint}</small></>} value={<span class="muted">›</span>} onClick={() => nav.go({ page: 'ledger' })} testid="open-ledger" />
+        </Section>
+      )}
       <Section title={t.recent}>
         <ErrorNote error={orders.error} />
         {orders.data ? <OrderRows items={orders.data.items} nav={nav} /> : <Loading />}

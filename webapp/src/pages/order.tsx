@@ -4,7 +4,7 @@ import { api, newKey } from '../api';
 import { errorText, t } from '../i18n';
 import type { Nav } from '../main';
 import { inTelegram, haptic, setMain } from '../tg';
-import { Button, ErrorNote, Row, Section } from '../ui';
+import { Button, ErrorNote, Row, Section, useLoad } from '../ui';
 import { GiftsBrowser } from './gifts';
 
 const PRESETS = [50, 100, 500, 1000, 5000];
@@ -45,10 +45,14 @@ export function useRecipientCheck(body: Record<string, unknown> | null) {
   return { check, error, busy };
 }
 
+/** Refusals of the recipient check that concern the amount, shown under the amount field instead. */
+export const AMOUNT_CODES = new Set(['bad_quantity', 'bad_months']);
+
 export function RecipientInput(p: { value: string; onInput: (v: string) => void; state: ReturnType<typeof useRecipientCheck>; type: string }) {
   const { check, error, busy } = p.state;
   let note = null;
   if (busy) note = <small class="muted">{t.checking}</small>;
+  else if (error && AMOUNT_CODES.has((error as { code?: string }).code ?? '')) note = null;
   else if (error) note = <small class="bad" data-testid="recipient-state">{(error as { code?: string }).code === 'recipient_not_found' ? t.notFound : errorText(error)}</small>;
   else if (check) {
     const warn = check.recipient.already_premium ? t.alreadyPremium : check.recipient.can_receive_gifts === false ? t.cannotReceive : null;
@@ -127,6 +131,9 @@ export function ConfirmFooter(p: { check: Check | null; error: unknown; button: 
 }
 
 function GoodsForm({ nav, type }: { nav: Nav; type: 'stars' | 'premium' }) {
+  // the limits of the partner API's GET /products (STARS_MIN_PER_ORDER / STARS_MAX_PER_ORDER)
+  const products = useLoad(() => api('GET', '/products'), []);
+  const limits = products.data?.stars as { min_per_order: number; max_per_order: number } | undefined;
   const [quantity, setQuantity] = useState(100);
   const [typed, setTyped] = useState('');
   const [months, setMonths] = useState(3);
@@ -138,6 +145,7 @@ function GoodsForm({ nav, type }: { nav: Nav; type: 'stars' | 'premium' }) {
   const ok = !!state.check && state.check.enough === true;
   const order = checkBody ? { type, params: { ...params, recipient: recipient.trim() } } : null;
   const { button, error } = useConfirm(nav, order, ok, state.check?.price ? t.confirmPay(`${state.check.price} ${state.check.currency}`) : t.confirm);
+  const amountError = state.error && AMOUNT_CODES.has((state.error as { code?: string }).code ?? '') ? state.error : null;
   return (
     <>
       <Section>
@@ -151,7 +159,12 @@ function GoodsForm({ nav, type }: { nav: Nav; type: 'stars' | 'premium' }) {
                 </button>
               ))}
             </div>
-            <input inputMode="numeric" value={typed} onInput={(e) => setTyped(e.currentTarget.value.replace(/\D/g, ''))} placeholder="50 – 50000" data-testid="stars-amount" />
+            <input inputMode="numeric" value={typed} onInput={(e) => setTyped(e.currentTarget.value.replace(/\D/g, ''))} placeholder={limits ? t.limits(limits.min_per_order, limits.max_per_order) : ''} aria-label={t.amount} data-testid="stars-amount" />
+            {amountError && (
+              <small class="bad" data-testid="amount-error">
+                {errorText(amountError)}
+              </small>
+            )}
           </div>
         ) : (
           <div class="pad chips">

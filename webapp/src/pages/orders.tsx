@@ -1,9 +1,13 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { t } from '../i18n';
+import { t, words } from '../i18n';
 import type { Nav } from '../main';
 import { Button, ErrorNote, fmtTime, Loading, Row, Section, Status, useLoad } from '../ui';
+import { DeliveryCard, type Delivery } from './deliveries';
 import { OrderRows } from './home';
+
+/** The bot's clause ("the stars could not be delivered") as a sentence on its own. */
+const sentence = (s: string) => s.charAt(0).toUpperCase() + s.slice(1) + '.';
 
 const STATUSES = ['', 'processing', 'completed', 'failed', 'canceled'];
 const TYPES = ['', 'stars', 'premium', 'nft'];
@@ -74,14 +78,16 @@ export function OrderDetailPage({ nav, id }: { nav: Nav; id: string }) {
         <Row label={t.created} value={fmtTime(order.created_at)} />
         <Row label="ID" value={<small>{order.order_id}</small>} />
         {order.delivery?.nft_public_url && <Row label="NFT" value={<a href={order.delivery.nft_public_url} target="_blank" rel="noreferrer">{order.delivery.nft_public_url.replace('https://', '')}</a>} />}
-        {order.failure && <Row label={t.status} value={`${order.failure.stage}: ${order.failure.reason}`} />}
+        {(order.status === 'failed' || order.status === 'canceled') && (
+          <Row label={t.why} value={<span data-testid="failure-why">{sentence(words.failureWhy({ type: order.type, status: order.status, failureReason: order.failure?.reason ?? null }))}</span>} />
+        )}
         <Row label={t.refund} value={refund.refunded ? t.refunded : refund.in_review ? t.inReview : '—'} />
       </Section>
       <Section title={t.timeline}>
         <ol class="timeline" data-testid="timeline">
           {timeline.map((x: any) => (
-            <li class={x.state}>
-              <span>{x.name}</span>
+            <li class={x.name === 'order.failed' ? 'failed' : x.state}>
+              <span>{t.stage[x.name] ?? x.name}</span>
               <small class="muted">{x.at ? fmtTime(x.at) : t.stateName[x.state]}</small>
             </li>
           ))}
@@ -92,7 +98,7 @@ export function OrderDetailPage({ nav, id }: { nav: Nav; id: string }) {
           {deliveries.length === 0 ? (
             <p class="muted pad">{t.noDeliveries}</p>
           ) : (
-            deliveries.map((w: any) => <Row label={<>{w.event}<small class="muted block">{w.url}</small></>} value={`${w.status} · ${w.attempts}`} />)
+            deliveries.map((w: Delivery) => <DeliveryCard key={w.delivery_id} d={w} onChange={d.reload} />)
           )}
         </Section>
       )}

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { t } from '../i18n';
+import { t, words } from '../i18n';
+import { confirmDialog } from '../tg';
 import type { Nav } from '../main';
 import { Button, Copy, ErrorNote, fmtTime, Loading, Qr, Row, Section, useLoad } from '../ui';
 
@@ -18,6 +19,7 @@ export function TeamPage({ nav }: { nav: Nav }) {
     }
   };
   const unlink = async (id: number) => {
+    if (!(await confirmDialog(t.unlinkConfirm(id)))) return;
     setError(null);
     try {
       await api('DELETE', `/team/${id}`);
@@ -40,7 +42,7 @@ export function TeamPage({ nav }: { nav: Nav }) {
         <Section title={t.inviteLink}>
           <div class="pad">
             <Copy text={invite} testid="invite-link" />
-            <Qr text={invite} />
+            <Qr text={invite} testid="invite-qr" />
           </div>
         </Section>
       )}
@@ -51,11 +53,12 @@ export function TeamPage({ nav }: { nav: Nav }) {
         ) : (
           team.data.items.map((u: any) => (
             <Row
+              testid={`member-${u.telegram_id}`}
               label={
                 <>
                   <b>{u.telegram_id}</b> {u.telegram_id === nav.session.user.telegram_id && <span class="muted">({t.you})</span>}
                   <small class="muted block">
-                    {u.role === 'owner' ? t.owner : t.staff} · {t.since} {fmtTime(u.linked_at)}
+                    {words.role[u.role] ?? u.role} · {t.since} {fmtTime(u.linked_at)}
                   </small>
                 </>
               }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { t } from '../i18n';
+import { t, words } from '../i18n';
 import type { Nav } from '../main';
 import { Button, Copy, ErrorNote, fmtTime, Loading, Qr, Row, Section, useLoad } from '../ui';
 
@@ -11,31 +11,24 @@ export function tonTransferLink(address: string, amountTon: string, code?: strin
   return `ton://transfer/${address}?amount=${nanotons}${code ? `&text=${encodeURIComponent(code)}` : ''}`;
 }
 
-function RequestView({ id, onNew }: { id: string; onNew: () => void }) {
+/** A network's name as the bot writes it (bot/texts/words.ts): "USDT (TRC-20, TRON network)". */
+const networkName = (currency: string, network: string) => words.assetLabel(currency === 'TON' ? 'TON' : 'USDT', network);
+
+function RequestView({ id, network, onNew }: { id: string; network: string; onNew: () => void }) {
   // the request's state follows the chain watcher: polled until credited or expired
   const r = useLoad(() => api('GET', `/topup-requests/${id}`), [id], 4000);
-  const [network, setNetwork] = useState<string | null>(null);
   if (!r.data) return r.error ? <ErrorNote error={r.error} /> : <Loading />;
   const q = r.data;
-  const addr = q.addresses.find((a: any) => a.network === network) ?? (q.currency === 'TON' ? q.addresses[0] : null);
+  const addr = q.addresses.find((a: any) => a.network === network);
+  const link = q.currency === 'TON' && addr ? tonTransferLink(addr.address, q.amount_to_send, q.comment_code) : null;
   return (
     <>
       <Section>
         <Row label={t.status} value={<b data-testid="request-status" class={q.status === 'credited' ? 'good' : q.status === 'expired' ? 'bad' : ''}>{t.rq[q.status]}</b>} />
         <Row label={t.sendExactly} value={<b class="big" data-testid="amount-to-send">{`${q.amount_to_send} ${q.currency === 'USD' ? 'USDT' : 'TON'}`}</b>} />
+        <Row label={t.network} value={<span data-testid="request-network">{networkName(q.currency, network)}</span>} />
         <Row label={t.expires} value={fmtTime(q.expires_at)} />
       </Section>
-      {q.currency === 'USD' && (
-        <Section title={t.network}>
-          <div class="pad chips">
-            {q.addresses.map((a: any) => (
-              <button class={network === a.network ? 'chip on' : 'chip'} onClick={() => setNetwork(a.network)} data-testid={`network-${a.network}`}>
-                {{ ton: 'TON', trc20: 'TRC-20', bep20: 'BEP-20' }[a.network as string] ?? a.network}
-              </button>
-            ))}
-          </div>
-        </Section>
-      )}
       {addr && (
         <Section title={t.to}>
           <div class="pad">
@@ -46,9 +39,9 @@ function RequestView({ id, onNew }: { id: string; onNew: () => void }) {
                 <Copy text={q.comment_code} testid="comment-code" />
               </>
             )}
-            <Qr text={q.currency === 'TON' ? tonTransferLink(addr.address, q.amount_to_send, q.comment_code) : addr.address} testid="qr" />
-            {q.currency === 'TON' && (
-              <a class="btn primary" href={tonTransferLink(addr.address, q.amount_to_send, q.comment_code)} data-testid="ton-link">
+            <Qr text={link ?? addr.address} testid="qr" />
+            {link && (
+              <a class="btn primary" href={link} data-testid="ton-link">
                 {t.openWallet}
               </a>
             )}
@@ -62,20 +55,27 @@ function RequestView({ id, onNew }: { id: string; onNew: () => void }) {
   );
 }
 
-/** Top-up (owners): an exact-amount request per currency; USDT asks for the network first. */
+/**
+ * Top-up (owners): an exact-amount request per currency. USDT asks for the network first (a payment sent on
+ * another network than the address's is lost); the request then shows that network's address only.
+ */
 export function TopupPage(_: { nav: Nav }) {
   const info = useLoad(() => api('GET', '/funding'), []);
   const [currency, setCurrency] = useState<'USD' | 'TON'>('USD');
+  const [network, setNetwork] = useState<string | null>(null);
   const [amount, setAmount] = useState('');
   const [error, setError] = useState<unknown>(null);
-  const [requestId, setRequestId] = useState<string | null>(null);
-  if (requestId) return <RequestView id={requestId} onNew={() => setRequestId(null)} />;
+  const [request, setRequest] = useState<{ id: string; network: string } | null>(null);
+  if (request) return <RequestView id={request.id} network={request.network} onNew={() => setRequest(null)} />;
   if (!info.data) return info.error ? <ErrorNote error={info.error} /> : <Loading />;
+  const networks: string[] = info.data.options.filter((o: any) => o.currency === currency).map((o: any) => o.network);
+  // TON has one network; USDT's is chosen by the owner
+  const chosen = currency === 'TON' ? networks[0] ?? null : network;
   const submit = async () => {
     setError(null);
     try {
       const r = await api('POST', '/topup-requests', { currency, amount: amount.replace(',', '.') });
-      setRequestId(r.request_id);
+      setRequest({ id: r.request_id, network: chosen! });
     } catch (e) {
       setError(e);
     }
@@ -85,21 +85,37 @@ export function TopupPage(_: { nav: Nav }) {
       <Section title={t.currency}>
         <div class="pad chips">
           {info.data.currencies.map((c: 'USD' | 'TON') => (
-            <button class={currency === c ? 'chip on' : 'chip'} onClick={() => setCurrency(c)} data-testid={`currency-${c}`}>
+            <button class={currency === c ? 'chip on' : 'chip'} onClick={() => (setCurrency(c), setNetwork(null))} data-testid={`currency-${c}`}>
               {c === 'USD' ? 'USDT → USD' : 'TON'}
             </button>
           ))}
         </div>
+      </Section>
+      {currency === 'USD' && (
+        <Section title={t.network}>
+          <div class="pad">
+            <div class="chips">
+              {networks.map((n) => (
+                <button class={network === n ? 'chip on' : 'chip'} onClick={() => setNetwork(n)} data-testid={`network-${n}`}>
+                  {networkName('USD', n)}
+                </button>
+              ))}
+            </div>
+            {!network && <small class="muted">{t.chooseNetwork}</small>}
+          </div>
+        </Section>
+      )}
+      <Section>
         <div class="pad">
           <label class="field">
-            <span>{t.amount}</span>
+            <span>{t.sum}</span>
             <input inputMode="decimal" value={amount} onInput={(e) => setAmount(e.currentTarget.value)} placeholder={info.data.minimums[currency]} data-testid="topup-amount" />
             <small class="muted">{t.minimum(info.data.minimums[currency], currency)}</small>
           </label>
         </div>
       </Section>
       <ErrorNote error={error} />
-      <Button onClick={submit} disabled={!amount} testid="topup-request">
+      <Button onClick={submit} disabled={!amount || !chosen} testid="topup-request">
         {t.request}
       </Button>
     </>
