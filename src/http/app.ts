@@ -8,7 +8,7 @@ import type { SandboxUpstream } from '../suppliers/sandbox/sandbox-upstream.js';
 import type { Scheduler } from '../workers/scheduler.js';
 import { adminApi } from './admin/index.js';
 import { appApi } from './app-api/index.js';
-import { installErrorHandling } from './errors.js';
+import { frameworkErrors, installErrorHandling } from './errors.js';
 import { registerOpenApi } from './openapi/routes.js';
 import { partnerApi } from './partner/index.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -53,6 +53,9 @@ export async function buildHttpApp(h: HttpDeps): Promise<FastifyInstance> {
     // Never echo internal error text: the error handler formats every failure.
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // ids in paths are short; longer ones are answered by frameworkErrors in the contract's format
+    routerOptions: { maxParamLength: 200 },
+    frameworkErrors: frameworkErrors(limiter),
   });
   installErrorHandling(app, { observe: h.observeError, limiter });
   h.instrument?.(app);

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorBody, type ErrorCode } from '../domain/errors.js';
 import { classifyStorageError } from '../store/storage-health.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -30,6 +30,24 @@ export interface ErrorHandling {
   observe?: (err: unknown) => void;
   /** Unknown URLs count per client address (scope `not_found`), so that probing for routes is limited like using them. */
   limiter: RateLimiter;
+}
+
+/**
+ * Answers of Fastify's router that never reach the error handler (FastifyServerOptions.frameworkErrors),
+ * in the contract's formats: a path identifier longer than the router's limit is 404 `not_found` (no
+ * order, gift, partner or delivery has such an id), a URL that cannot be decoded 400 `bad_request`. Both
+ * count against the unknown-URL budget.
+ */
+export function frameworkErrors(limiter: RateLimiter) {
+  return (err: FastifyError, req: FastifyRequest, reply: FastifyReply): void => {
+    let e = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? new ApiError('not_found', 'Not found: an identifier in the path is too long.') : new ApiError('bad_request', 'The URL is malformed.');
+    try {
+      limiter.hit('not_found', req.ip);
+    } catch (limited) {
+      e = toApiError(limited);
+    }
+    void reply.code(e.status).headers(e.headers).send(errorBody(e));
+  };
 }
 
 export function installErrorHandling(app: FastifyInstance, { observe, limiter }: ErrorHandling): void {

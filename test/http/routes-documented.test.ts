@@ -77,4 +77,26 @@ describe('the HTTP app', () => {
     expect((await probe('10.9.8.8')).statusCode).toBe(404);
     expect((await svc.app.inject({ method: 'GET', url: '/healthz', remoteAddress: '10.9.8.7' })).statusCode).toBe(200);
   });
+
+  it('answers over-long path ids and undecodable URLs in the contract format, never Fastify\'s own body', async () => {
+    const partner = await svc.app.inject({ method: 'POST', url: '/api/admin/v1/partners', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { name: 'Long ids' } });
+    const id = partner.json().partner_id as number;
+    await svc.app.inject({ method: 'POST', url: `/api/admin/v1/partners/${id}/topups`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { currency: 'USD', amount: '100.00', network: 'ton', tx_hash: 'long-ids-1' } });
+    const key = (await svc.app.inject({ method: 'POST', url: `/api/admin/v1/partners/${id}/keys`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: {} })).json().api_key as string;
+    const asPartner = (url: string) => svc.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` }, remoteAddress: '10.1.1.1' });
+    // within the router's limit: the route answers its own 404
+    const long = await asPartner(`/api/partner/v1/orders/${'x'.repeat(150)}`);
+    expect(long.statusCode).toBe(404);
+    expect(long.json()).toMatchObject({ code: 'not_found' });
+    // past it: the same 404 not_found, flat
+    const longer = await asPartner(`/api/partner/v1/orders/${'x'.repeat(300)}`);
+    expect(longer.statusCode).toBe(404);
+    expect(longer.json()).toEqual({ code: 'not_found', detail: 'Not found: an identifier in the path is too long.' });
+    const admin = await svc.app.inject({ method: 'GET', url: `/api/admin/v1/orders/${'y'.repeat(300)}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, remoteAddress: '10.1.1.2' });
+    expect(admin.statusCode).toBe(404);
+    expect(admin.json().code).toBe('not_found');
+    const bad = await asPartner('/api/partner/v1/orders/%E0%A4%A');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ detail: { code: 'bad_request', detail: 'The URL is malformed.' } });
+  });
 });
