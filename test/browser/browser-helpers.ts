@@ -1,8 +1,8 @@
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { webappDir } from '../../src/http/webapp.js';
 import type { TestService } from '../helpers.js';
 import { initData } from '../app/app-helpers.js';
 
@@ -21,8 +21,10 @@ export const THEMES = {
   dark: { bg_color: '#212121', secondary_bg_color: '#0f0f0f', section_bg_color: '#1c1c1d', text_color: '#ffffff', hint_color: '#aaaaaa', link_color: '#8774e1', button_color: '#8774e1', button_text_color: '#ffffff', section_header_text_color: '#aaaaaa', destructive_text_color: '#ee686f' },
 };
 
+/** Builds webapp/dist when it is missing or older than its sources, once even when test files start together. */
 export function ensureWebappBuilt(): void {
-  if (!webappDir()) execSync('npm run build:webapp --silent', { stdio: 'inherit' });
+  const script = path.join(import.meta.dirname, 'build-webapp.mjs');
+  execSync(`flock ${JSON.stringify(path.join(os.tmpdir(), 'webapp-build.lock'))} ${JSON.stringify(process.execPath)} ${JSON.stringify(script)}`, { stdio: 'inherit' });
 }
 
 export async function launch(): Promise<Browser> {
