@@ -29,6 +29,7 @@ export function commandsFor(lang: Lang, role: 'owner' | 'staff' | null, operator
       add('topup');
       add('apikey');
       add('webhook');
+      add('alerts');
     }
   }
   if (operator) {

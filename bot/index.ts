@@ -4,6 +4,8 @@ import { findLink, rememberLanguage } from '../src/app/bot-users.js';
 import { GiftCatalog } from '../src/app/nft/gift-catalog.js';
 import type { BotContext, BotDeps, BotEnv, ConvContext, SessionData } from './context.js';
 import {
+  alertsConversation,
+  ALERTS_CONVERSATION,
   apikeyConversation,
   APIKEY_CONVERSATION,
   topupConversation,
@@ -31,7 +33,7 @@ import { textsFor } from './texts/index.js';
 export type { BotContext, BotDeps, BotEnv } from './context.js';
 
 /** Bump when a conversation changes so that stored states of the old code are discarded. */
-export const CONVERSATION_STATE_VERSION = 2;
+export const CONVERSATION_STATE_VERSION = 3;
 
 /**
  * Builds the bot from injected dependencies; creates nothing at import time and does not start polling
@@ -107,6 +109,7 @@ export function createBot(token: string, input: BotDeps): Bot<BotContext> {
   root.use(createConversation(topupConversation(env), { id: TOPUP_CONVERSATION }));
   root.use(createConversation(apikeyConversation(env), { id: APIKEY_CONVERSATION }));
   root.use(createConversation(webhookConversation(env), { id: WEBHOOK_CONVERSATION }));
+  root.use(createConversation(alertsConversation(env), { id: ALERTS_CONVERSATION }));
   root.use(createConversation(depositConversation(env), { id: DEPOSIT_CONVERSATION }));
 
   root.use(startFeature());

@@ -1,6 +1,6 @@
 import { Api, GrammyError, type Bot } from 'grammy';
 import { autoRetry } from '@grammyjs/auto-retry';
-import type { Alert, OrderOutcome, TopupCredited } from '../src/app/event-bus.js';
+import type { Alert, BalanceLow, OrderOutcome, TopupCredited } from '../src/app/event-bus.js';
 import type { Deps } from '../src/app/deps.js';
 import type { KeyCache } from '../src/app/keys.js';
 import type { GiftCatalog } from '../src/app/nft/gift-catalog.js';
@@ -9,7 +9,7 @@ import { rememberBotUsername } from '../src/app/bot-state.js';
 import type { BotContext } from './context.js';
 import { setAppMenuButton } from './features/app.js';
 import { sendAlert } from './features/operator.js';
-import { notifyOrderOutcome, notifyTopupCredited, notifyWebhookGaveUp } from './features/notifications.js';
+import { notifyBalanceLow, notifyOrderOutcome, notifyTopupCredited, notifyWebhookGaveUp } from './features/notifications.js';
 import { setDefaultCommands, setOperatorCommands } from './commands.js';
 import { createBot } from './index.js';
 import { operatorLanguage } from './operator-language.js';
@@ -70,6 +70,9 @@ export function startBot(
   deps.bus.on('order', onOrder);
   deps.bus.on('alert', onAlert);
   deps.bus.on('topup_credited', onTopup);
+  const onBalanceLow = (e: BalanceLow) =>
+    track(notifyBalanceLow(notifyApi, env, e).catch((err) => deps.log.error({ err, orderId: e.orderId }, 'low-balance notice failed')));
+  deps.bus.on('balance_low', onBalanceLow);
 
   let stopped = false;
   let wakeUp = () => {};
@@ -125,6 +128,7 @@ export function startBot(
       deps.bus.off('order', onOrder);
       deps.bus.off('alert', onAlert);
       deps.bus.off('topup_credited', onTopup);
+      deps.bus.off('balance_low', onBalanceLow);
       wakeUp();
       const done = (async () => {
         if (bot.isRunning()) await bot.stop().catch((err) => deps.log.warn({ err }, 'bot stop: offset not confirmed'));

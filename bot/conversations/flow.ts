@@ -28,7 +28,7 @@ export const IDLE_MS = 30 * 60_000;
  * before they run, but only for someone they will serve (staff typing /topup are refused by it and keep
  * their order).
  */
-const LEAVING: Record<string, 'linked' | 'owner' | 'operator'> = { order: 'linked', topup: 'owner', apikey: 'owner', webhook: 'owner', deposits: 'operator' };
+const LEAVING: Record<string, 'linked' | 'owner' | 'operator'> = { order: 'linked', topup: 'owner', apikey: 'owner', webhook: 'owner', alerts: 'owner', deposits: 'operator' };
 
 export type Checkpoint = ReturnType<Conv['checkpoint']>;
 

@@ -1,3 +1,4 @@
+import { alertsView, setAlerts } from '../../src/app/balance-alerts.js';
 import { partnerActive } from '../../src/app/partners.js';
 import type { Deps } from '../../src/app/deps.js';
 import { fundingInfo } from '../../src/app/funding.js';
@@ -6,20 +7,23 @@ import { partnerView } from '../../src/app/partners.js';
 import { createTopupRequest } from '../../src/app/topup-requests.js';
 import { saveWebhook } from '../../src/app/webhooks/config.js';
 import { canonicalWhitelist } from '../../src/domain/ip-whitelist.js';
+import { parseThreshold } from '../../src/domain/balance-alert.js';
 import { parseAmount } from '../../src/domain/money.js';
+import { ORDER_EVENTS, SUBSCRIBABLE_EVENTS } from '../../src/domain/webhook-delivery.js';
 import type { BotDeps, ConvContext } from '../context.js';
-import { apikeyRows, topupRows, webhookRows } from '../keyboards/owner.js';
+import { alertRows, apikeyRows, eventRows, topupRows, webhookRows } from '../keyboards/owner.js';
 import { esc } from '../texts/index.js';
 import { attempt, type Outcome } from './common.js';
 import { flowConversation, retry } from './flow.js';
 
 /**
- * Owner conversations: /topup, /apikey and /webhook. The key and the secret are shown once; in the stored
+ * Owner conversations: /topup, /apikey, /webhook and /alerts. The key and the secret are shown once; in the stored
  * conversation state they exist only sealed with the service's secret box (external results are stored).
  */
 export const TOPUP_CONVERSATION = 'topup';
 export const APIKEY_CONVERSATION = 'apikey';
 export const WEBHOOK_CONVERSATION = 'webhook';
+export const ALERTS_CONVERSATION = 'alerts';
 
 /** An external whose result carries one secret field: sealed in storage, plain in the running code. */
 function sealedOp<T extends Record<string, unknown>>(deps: Deps, field: keyof T & string, task: () => Promise<Outcome<T>>) {
@@ -76,14 +80,16 @@ export function webhookConversation(env: BotDeps) {
     const actor = actorOf(ctx);
     const current = await conversation.external(() => {
       const v = partnerView(deps, partnerId);
-      return { url: v.webhook.url, hasSecret: v.webhook.has_secret };
+      return { url: v.webhook.url, hasSecret: v.webhook.has_secret, events: v.webhook.events };
     });
     const atIntro = conversation.checkpoint();
-    const intro = await flow.menu(t.owner.webhookIntro(current.url, current.hasSecret), webhookRows(flow, current.url !== null || current.hasSecret));
+    const intro = await flow.menu(t.owner.webhookIntro(current.url, current.hasSecret, current.events), webhookRows(flow, current.url !== null || current.hasSecret));
     const choice = await flow.choose(intro);
 
-    const save = (body: { url: string; regenerate_secret?: boolean }) =>
-      conversation.external(sealedOp(deps, 'secret', () => attempt(() => saveWebhook(deps, partnerId, body, actor) as Record<string, unknown> & { url: string; secret?: string })));
+    const save = (body: { url: string; regenerate_secret?: boolean; events?: string[] }) =>
+      conversation.external(
+        sealedOp(deps, 'secret', () => attempt(() => saveWebhook(deps, partnerId, body, actor) as Record<string, unknown> & { url: string; events: string[]; secret?: string })),
+      );
     // "The previous secret no longer works" only when there was one.
     const report = (c: ConvContext, r: { url: string; secret?: string }) =>
       c.reply(
@@ -98,6 +104,20 @@ export function webhookConversation(env: BotDeps) {
       return void (await report(ctx, r.value));
     }
 
+    if (choice.action === 'events') {
+      await flow.settle(intro, t.owner.btnEvents);
+      const which = await flow.menu(t.owner.chooseEvents, eventRows(flow), { back: atIntro });
+      const picked = await flow.choose(which);
+      const events = picked.action === 'ev:low' ? [...SUBSCRIBABLE_EVENTS] : picked.action === 'ev:orders' ? [...ORDER_EVENTS] : null;
+      if (!events) return conversation.skip();
+      await flow.settle(which, picked.action === 'ev:low' ? t.owner.btnOrderAndLowEvents : t.owner.btnOrderEvents);
+      // the address stays; a block never saved is saved now with an empty one (and gets its secret)
+      const r = await save({ url: current.url ?? '', events });
+      if (!r.ok) return void (await ctx.reply(t.error(r)));
+      if (r.value.secret) await report(ctx, r.value);
+      return void (await ctx.reply(t.owner.eventsSaved(r.value.events)));
+    }
+
     await flow.settle(intro, t.owner.btnSetUrl);
     const ask = await flow.menu(t.owner.askUrl, [], { back: atIntro });
     const saved = await flow.ask(ask, async (text) => {
@@ -109,6 +129,36 @@ export function webhookConversation(env: BotDeps) {
     const v = saved.value;
     if (!v.ok) return void (await saved.ctx.reply(v.error));
     await report(saved.ctx, v.saved);
+  });
+}
+
+/**
+ * /alerts: the low-balance thresholds (setAlerts, as the operator API sets them): a button per currency,
+ * then the amount, or "-" to switch that alert off.
+ */
+export function alertsConversation(env: BotDeps) {
+  const { deps } = env;
+  return flowConversation(deps, '/alerts', async (flow, partnerId: number) => {
+    const { conversation, t, ctx } = flow;
+    const actor = actorOf(ctx);
+    const current = await conversation.external(() => alertsView(deps, partnerId));
+    const atIntro = conversation.checkpoint();
+    const intro = await flow.menu(t.owner.alertsIntro(current), alertRows(flow));
+    const choice = await flow.choose(intro);
+    const currency = choice.action === 'al:USD' ? 'USD' : choice.action === 'al:TON' ? 'TON' : null;
+    if (!currency) return conversation.skip();
+    await flow.settle(intro, t.owner.btnAlert(currency));
+    const ask = await flow.menu(t.owner.askThreshold(currency), [], { back: atIntro });
+    const saved = await flow.ask(ask, async (text) => {
+      const value = text === '-' ? null : text.replace(',', '.').replace(/\s/g, '');
+      // Checked here first, so that the user reads what is wrong in their own language.
+      if (value !== null && parseThreshold(value, currency) === null) return retry(t.owner.badThreshold(currency));
+      const r = await conversation.external(() => attempt(() => setAlerts(deps, partnerId, { [currency]: value }, actor)));
+      return r.ok ? { ok: true as const, view: r.value } : { ok: false as const, error: t.error(r) };
+    });
+    const v = saved.value;
+    if (!v.ok) return void (await saved.ctx.reply(v.error));
+    await saved.ctx.reply(t.owner.thresholdSaved(currency, v.view[currency]));
   });
 }
 

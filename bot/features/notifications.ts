@@ -1,6 +1,6 @@
 import type { Api } from 'grammy';
-import type { Alert, OrderOutcome, TopupCredited } from '../../src/app/event-bus.js';
-import { orderNoticeChats, topupNoticeChats, webhookNoticeChats, type NoticeChat } from '../../src/app/notices.js';
+import type { Alert, BalanceLow, OrderOutcome, TopupCredited } from '../../src/app/event-bus.js';
+import { balanceLowNoticeChats, orderNoticeChats, topupNoticeChats, webhookNoticeChats, type NoticeChat } from '../../src/app/notices.js';
 import { getOwnOrder } from '../../src/app/orders/query.js';
 import type { BotDeps } from '../context.js';
 import { orderInfo, textsOf, type Texts } from '../texts/index.js';
@@ -38,4 +38,9 @@ export async function notifyWebhookGaveUp(api: Api, env: BotDeps, a: Extract<Ale
 /** Tells the partner's owners that a top-up was credited. */
 export async function notifyTopupCredited(api: Api, env: BotDeps, e: TopupCredited): Promise<void> {
   await tell(api, env, topupNoticeChats(env.deps, e.partnerId), (t) => t.notify.topupCredited(e.amount, e.currency), { topupId: e.topupId });
+}
+
+/** Tells the partner's owners, each in their language, that an order took a balance below its alert threshold. */
+export async function notifyBalanceLow(api: Api, env: BotDeps, e: BalanceLow): Promise<void> {
+  await tell(api, env, balanceLowNoticeChats(env.deps, e.partnerId), (t) => t.notify.balanceLow(e.currency, e.balance, e.threshold), { orderId: e.orderId });
 }

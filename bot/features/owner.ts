@@ -1,11 +1,11 @@
 import { Composer } from 'grammy';
-import { APIKEY_CONVERSATION, TOPUP_CONVERSATION, WEBHOOK_CONVERSATION } from '../conversations/owner.js';
+import { ALERTS_CONVERSATION, APIKEY_CONVERSATION, TOPUP_CONVERSATION, WEBHOOK_CONVERSATION } from '../conversations/owner.js';
 import type { BotContext } from '../context.js';
 
-/** Owner-only commands: /topup, /apikey, /webhook. Staff get a refusal. */
+/** Owner-only commands: /topup, /apikey, /webhook, /alerts. Staff get a refusal. */
 export function ownerFeature(): Composer<BotContext> {
   const c = new Composer<BotContext>();
-  const commands = ['topup', 'apikey', 'webhook'];
+  const commands = ['topup', 'apikey', 'webhook', 'alerts'];
 
   c.command(commands, async (ctx, next) => {
     if (ctx.link?.role !== 'owner') return void (await ctx.reply(ctx.t.common.ownerOnly));
@@ -22,6 +22,10 @@ export function ownerFeature(): Composer<BotContext> {
   c.command('webhook', async (ctx) => {
     await ctx.conversation.exitAll();
     await ctx.conversation.enter(WEBHOOK_CONVERSATION, ctx.link!.partnerId);
+  });
+  c.command('alerts', async (ctx) => {
+    await ctx.conversation.exitAll();
+    await ctx.conversation.enter(ALERTS_CONVERSATION, ctx.link!.partnerId);
   });
   return c;
 }

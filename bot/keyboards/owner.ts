@@ -6,7 +6,15 @@ export function apikeyRows(flow: Flow): InlineKeyboardButton[][] {
 }
 
 export function webhookRows(flow: Flow, saved: boolean): InlineKeyboardButton[][] {
-  return [[flow.button(flow.t.owner.btnSetUrl, 'url'), ...(saved ? [flow.button(flow.t.owner.btnRegenerate, 'regen')] : [])]];
+  return [[flow.button(flow.t.owner.btnSetUrl, 'url'), ...(saved ? [flow.button(flow.t.owner.btnRegenerate, 'regen')] : [])], [flow.button(flow.t.owner.btnEvents, 'events')]];
+}
+
+export function eventRows(flow: Flow): InlineKeyboardButton[][] {
+  return [[flow.button(flow.t.owner.btnOrderEvents, 'ev:orders')], [flow.button(flow.t.owner.btnOrderAndLowEvents, 'ev:low')]];
+}
+
+export function alertRows(flow: Flow): InlineKeyboardButton[][] {
+  return [['USD', 'TON'].map((c) => flow.button(flow.t.owner.btnAlert(c), `al:${c}`))];
 }
 
 export function topupRows(flow: Flow, currencies: string[]): InlineKeyboardButton[][] {

@@ -117,7 +117,7 @@ function failureNext(o: OrderInfo): string {
   }
 }
 /** What a conversation is called when it is left or times out, by the command that starts it. */
-const ACTIVITY: Record<string, string> = { '/order': 'order', '/topup': 'top-up', '/apikey': 'API key issue', '/webhook': 'webhook setup', '/deposits': 'deposit handling' };
+const ACTIVITY: Record<string, string> = { '/order': 'order', '/topup': 'top-up', '/apikey': 'API key issue', '/webhook': 'webhook setup', '/alerts': 'low-balance alert setup', '/deposits': 'deposit handling' };
 
 export const en = {
   lang: 'en' as 'en' | 'ru',
@@ -131,7 +131,7 @@ export const en = {
       if (role) {
         lines.push(`You are linked as ${ROLE[role] ?? role}. Commands:`);
         lines.push('/balance — balances', '/order — new order', '/orders — recent orders', '/status <order id> — order status', '/notices — which notices this chat receives', '/app — the dashboard');
-        if (role === 'owner') lines.push('/topup — how to top up', '/apikey — issue the API key', '/webhook — webhook address and secret');
+        if (role === 'owner') lines.push('/topup — how to top up', '/apikey — issue the API key', '/webhook — webhook address and secret', '/alerts — low-balance alerts');
         lines.push('/cancel — cancel the current action');
       }
       if (operator)
@@ -198,6 +198,7 @@ export const en = {
     topup: 'Top up a balance',
     apikey: 'Issue the API key',
     webhook: 'Webhook address and secret',
+    alerts: 'Low-balance alerts',
     reviews: 'Orders waiting for manual review',
     deposits: 'Deposits not credited automatically',
     cancel: 'Leave the current action',
@@ -306,6 +307,8 @@ export const en = {
     webhookGaveUp: (event: string, orderId: string, reason: string) =>
       `📭 Your webhook server did not accept ${event} for order ${orderId}, and the last retry is over: ${webhookWhy(reason)}. The order itself is not affected. Check your server and the address (/webhook); GET /orders shows the current state.`,
     topupCredited: (amount: string, currency: string) => `💰 Top-up credited: ${amount} ${currency}. See /balance.`,
+    balanceLow: (currency: string, balance: string, threshold: string) =>
+      `🔻 Low balance: the ${currency} balance is ${balance} ${currency}, below your alert threshold of ${threshold} ${currency}. Top it up (/topup) so that orders are not refused. You will hear this again only after the balance has been back at or above ${threshold} ${currency}.`,
   },
   owner: {
     topup: (f: FundingInfo) => {
@@ -355,12 +358,31 @@ export const en = {
       `🔑 New API key (shown only once, store it now):\n<code>${esc(key)}</code>\n${
         whitelist.length ? `Allowed IPs: ${esc(whitelist.join(', '))}` : 'No IP limit.'
       }\nThe previous key no longer works.`,
-    webhookIntro: (url: string | null, hasSecret: boolean) =>
+    webhookIntro: (url: string | null, hasSecret: boolean, events: string[]) =>
       [
         'Webhook (order outcome notifications to your server):',
         `Address: ${url ? url : url === '' ? 'empty (no deliveries)' : 'never saved'}`,
         `Secret: ${hasSecret ? 'set (shown only when created or regenerated)' : 'not created yet (created on the first save)'}`,
+        `Events: ${events.join(', ')}`,
       ].join('\n'),
+    btnEvents: '🔔 Events',
+    chooseEvents: 'Which events should your server receive? Low-balance alerts (balance.low) come when an order takes a balance below its /alerts threshold.',
+    btnOrderEvents: 'Order outcomes only',
+    btnOrderAndLowEvents: 'Order outcomes + low balance',
+    eventsSaved: (events: string[]) => `Saved. Events: ${events.join(', ')}.`,
+    alertsIntro: (v: { USD: string | null; TON: string | null }) =>
+      [
+        'Low-balance alerts: when an order takes a balance below its threshold, the owners get one message here (again only after the balance has been back at or above it).',
+        `USD: ${v.USD === null ? 'off' : `below ${v.USD} USD`}`,
+        `TON: ${v.TON === null ? 'off' : `below ${v.TON} TON`}`,
+      ].join('\n'),
+    btnAlert: (currency: string) => `Set ${currency}`,
+    askThreshold: (currency: string) =>
+      `Send the ${currency} threshold, for example ${currency === 'USD' ? '100 or 100.50' : '50 or 50.125'}, or "-" to switch the ${currency} alert off.`,
+    badThreshold: (currency: string) =>
+      `That is not a threshold: send a positive number with at most ${currency === 'USD' ? '2' : '3'} decimals, for example ${currency === 'USD' ? '100.50' : '50.125'}, or "-" to switch it off.`,
+    thresholdSaved: (currency: string, value: string | null) =>
+      value === null ? `The ${currency} low-balance alert is off.` : `Saved: you will be told when an order takes the ${currency} balance below ${value} ${currency}.`,
     btnSetUrl: '✏️ Set address',
     btnRegenerate: '♻️ New secret',
     askUrl: 'Send the webhook address (https://…), or "-" to save an empty address.',

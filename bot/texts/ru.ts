@@ -109,7 +109,7 @@ function failureNext(o: OrderInfo): string {
   }
 }
 /** Как называется прерванное действие, по команде, которая его начинает. */
-const ACTIVITY: Record<string, string> = { '/order': 'заказ', '/topup': 'пополнение', '/apikey': 'выпуск API-ключа', '/webhook': 'настройка вебхука', '/deposits': 'обработка поступления' };
+const ACTIVITY: Record<string, string> = { '/order': 'заказ', '/topup': 'пополнение', '/apikey': 'выпуск API-ключа', '/webhook': 'настройка вебхука', '/alerts': 'настройка оповещений о балансе', '/deposits': 'обработка поступления' };
 
 const months = (m: number) => `${m} ${ruPlural(m, 'месяц', 'месяца', 'месяцев')}`;
 const stars = (n: number) => `${n} ${ruPlural(n, 'звезда', 'звезды', 'звёзд')}`;
@@ -126,7 +126,7 @@ export const ru: Texts = {
       if (role) {
         lines.push(`Ваша роль — ${ROLE[role] ?? role}. Команды:`);
         lines.push('/balance — балансы', '/order — новый заказ', '/orders — последние заказы', '/status <номер заказа> — статус заказа', '/notices — какие уведомления получать в этом чате', '/app — кабинет');
-        if (role === 'owner') lines.push('/topup — как пополнить баланс', '/apikey — выпустить API-ключ', '/webhook — адрес и секрет вебхука');
+        if (role === 'owner') lines.push('/topup — как пополнить баланс', '/apikey — выпустить API-ключ', '/webhook — адрес и секрет вебхука', '/alerts — оповещения о низком балансе');
         lines.push('/cancel — отменить текущее действие');
       }
       if (operator)
@@ -191,6 +191,7 @@ export const ru: Texts = {
     topup: 'Пополнить баланс',
     apikey: 'Выпустить API-ключ',
     webhook: 'Адрес и секрет вебхука',
+    alerts: 'Оповещения о низком балансе',
     reviews: 'Заказы на ручной проверке',
     deposits: 'Поступления, не зачисленные автоматически',
     cancel: 'Прервать текущее действие',
@@ -299,6 +300,8 @@ export const ru: Texts = {
     webhookGaveUp: (event: string, orderId: string, reason: string) =>
       `📭 Ваш сервер вебхуков не принял ${event} по заказу ${orderId}, повторные попытки закончились: ${webhookWhy(reason)}. Сам заказ не затронут. Проверьте сервер и адрес (/webhook); текущее состояние — в GET /orders.`,
     topupCredited: (amount: string, currency: string) => `💰 Пополнение зачислено: ${amount} ${currency}. Баланс — /balance.`,
+    balanceLow: (currency: string, balance: string, threshold: string) =>
+      `🔻 Низкий баланс: на балансе ${currency} осталось ${balance} ${currency} — меньше порога оповещения ${threshold} ${currency}. Пополните его (/topup), чтобы заказы не отклонялись. Снова это сообщение придёт только после того, как баланс вернётся к ${threshold} ${currency} или выше.`,
   },
   owner: {
     topup: (f: FundingInfo) => {
@@ -348,12 +351,31 @@ export const ru: Texts = {
       `🔑 Новый API-ключ (показывается один раз, сохраните его сейчас):\n<code>${esc(key)}</code>\n${
         whitelist.length ? `Разрешённые IP: ${esc(whitelist.join(', '))}` : 'Без ограничения по IP.'
       }\nПрежний ключ больше не работает.`,
-    webhookIntro: (url: string | null, hasSecret: boolean) =>
+    webhookIntro: (url: string | null, hasSecret: boolean, events: string[]) =>
       [
         'Вебхук (уведомления о результатах заказов на ваш сервер):',
         `Адрес: ${url ? url : url === '' ? 'пустой (доставки нет)' : 'ещё не сохранялся'}`,
         `Секрет: ${hasSecret ? 'создан (показывается только при создании или замене)' : 'ещё не создан (создаётся при первом сохранении)'}`,
+        `События: ${events.join(', ')}`,
       ].join('\n'),
+    btnEvents: '🔔 События',
+    chooseEvents: 'Какие события получать вашему серверу? Оповещение о низком балансе (balance.low) приходит, когда заказ опускает баланс ниже порога из /alerts.',
+    btnOrderEvents: 'Только результаты заказов',
+    btnOrderAndLowEvents: 'Результаты заказов + низкий баланс',
+    eventsSaved: (events: string[]) => `Сохранено. События: ${events.join(', ')}.`,
+    alertsIntro: (v: { USD: string | null; TON: string | null }) =>
+      [
+        'Оповещения о низком балансе: когда заказ опускает баланс ниже порога, владельцы получают здесь одно сообщение (следующее — только после того, как баланс вернётся к порогу или выше).',
+        `USD: ${v.USD === null ? 'выключено' : `ниже ${v.USD} USD`}`,
+        `TON: ${v.TON === null ? 'выключено' : `ниже ${v.TON} TON`}`,
+      ].join('\n'),
+    btnAlert: (currency: string) => `Порог ${currency}`,
+    askThreshold: (currency: string) =>
+      `Отправьте порог для ${currency}, например ${currency === 'USD' ? '100 или 100.50' : '50 или 50.125'}, или «-», чтобы выключить оповещение по ${currency}.`,
+    badThreshold: (currency: string) =>
+      `Это не порог: отправьте положительное число, не больше ${currency === 'USD' ? '2 знаков' : '3 знаков'} после точки, например ${currency === 'USD' ? '100.50' : '50.125'}, или «-», чтобы выключить.`,
+    thresholdSaved: (currency: string, value: string | null) =>
+      value === null ? `Оповещение о низком балансе ${currency} выключено.` : `Сохранено: сообщу, когда заказ опустит баланс ${currency} ниже ${value} ${currency}.`,
     btnSetUrl: '✏️ Указать адрес',
     btnRegenerate: '♻️ Новый секрет',
     askUrl: 'Отправьте адрес вебхука (https://…) или «-», чтобы сохранить пустой адрес.',

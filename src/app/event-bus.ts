@@ -30,10 +30,20 @@ export interface TopupCredited {
   amount: string;
 }
 
+/** A debit took a balance below its alert threshold (src/app/balance-alerts.ts), for the owners' chats. */
+export interface BalanceLow {
+  partnerId: number;
+  currency: 'USD' | 'TON';
+  balance: string;
+  threshold: string;
+  orderId: string;
+}
+
 export interface BusEvents {
   alert: [Alert];
   order: [OrderOutcome];
   topup_credited: [TopupCredited];
+  balance_low: [BalanceLow];
   /** For metrics and the state-change log (src/ops/). */
   ops: [OpsEvent];
 }

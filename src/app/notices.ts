@@ -15,6 +15,9 @@ import { normaliseLanguage } from './invites.js';
  *   did not take an event after its last retry; told at most once a day per partner, so that a server that
  *   is down does not bring one message per order).
  *
+ * - Low balance (issue 15 point 7): owners' chats, whenever an order takes a balance below its threshold
+ *   (src/app/balance-alerts.ts); the threshold itself (/alerts) is the switch, so it is not in this list.
+ *
  * A chat stores the notices it switched off: a chat that never changed anything, and a notice added later,
  * get everything, as before the setting existed.
  */
@@ -103,4 +106,11 @@ export function webhookNoticeChats(deps: Deps, partnerId: number): NoticeChat[] 
   const chats = linkedChats(deps, partnerId).filter((c) => c.owner && chatNotices(deps, c.chatId).webhook);
   if (chats.length) setWebhookNoticeAt(deps.db, partnerId, now);
   return chats.map(plain);
+}
+
+/** The owners' chats to tell that an order took a balance below its low-balance threshold. */
+export function balanceLowNoticeChats(deps: Deps, partnerId: number): NoticeChat[] {
+  return linkedChats(deps, partnerId)
+    .filter((c) => c.owner)
+    .map(plain);
 }

@@ -1,5 +1,6 @@
 import { fail } from '../domain/errors.js';
 import { formatAmount } from '../domain/money.js';
+import { eventsTaken } from '../domain/webhook-delivery.js';
 import { offsetIso } from '../domain/time-format.js';
 import { inTx } from '../store/db.js';
 import { audit } from '../store/audit-repo.js';
@@ -65,7 +66,7 @@ export function partnerView(deps: Deps, partnerId: number) {
       created_at: offsetIso(k.createdAt),
       revoked_at: k.revokedAt === null ? null : offsetIso(k.revokedAt),
     })),
-    webhook: { url: p.webhookUrl, has_secret: p.webhookSecretEnc !== null },
+    webhook: { url: p.webhookUrl, has_secret: p.webhookSecretEnc !== null, events: [...eventsTaken(p.webhookEvents)] },
     created_at: offsetIso(p.createdAt),
   };
 }

@@ -51,3 +51,21 @@ export function afterManualAttempt(status: DeliveryStatus, ok: boolean): Deliver
 export function nextAttemptNumber(scheduled: number, manual: number): number {
   return scheduled + manual + 1;
 }
+
+/** What the Webhook block's `events` may list. */
+export const SUBSCRIBABLE_EVENTS = [...ORDER_EVENTS, ...OPT_IN_EVENTS] as const;
+
+/** The events a partner takes: the saved list, or the three order events when none was saved. */
+export function eventsTaken(saved: readonly string[] | null | undefined): readonly string[] {
+  return saved ?? ORDER_EVENTS;
+}
+
+/**
+ * The Webhook block's `events`: a non-empty list of known event names, kept in the canonical order without
+ * duplicates; otherwise the first name that is not known ('' when the list itself is not acceptable).
+ */
+export function parseEventList(v: unknown): { ok: true; events: string[] } | { ok: false; bad: string | null } {
+  if (!Array.isArray(v) || v.length === 0 || v.length > 20) return { ok: false, bad: null };
+  for (const e of v) if (typeof e !== 'string' || !(SUBSCRIBABLE_EVENTS as readonly string[]).includes(e)) return { ok: false, bad: String(e) };
+  return { ok: true, events: SUBSCRIBABLE_EVENTS.filter((e) => v.includes(e)) };
+}

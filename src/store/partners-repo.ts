@@ -57,9 +57,10 @@ export function setPartnerStatus(conn: Conn, partnerId: number, status: 'active'
   conn.update(partners).set({ status }).where(eq(partners.partnerId, partnerId)).run();
 }
 
-export function setWebhook(conn: Conn, partnerId: number, url: string, secretEnc: string | null): void {
+/** Saves the Webhook block; a null secret or an undefined event list leaves that part as it is. */
+export function setWebhook(conn: Conn, partnerId: number, url: string, secretEnc: string | null, events?: string[]): void {
   committedPartners.drop(conn, partnerId);
-  const set = secretEnc === null ? { webhookUrl: url } : { webhookUrl: url, webhookSecretEnc: secretEnc };
+  const set = { webhookUrl: url, ...(secretEnc === null ? {} : { webhookSecretEnc: secretEnc }), ...(events === undefined ? {} : { webhookEvents: events }) };
   conn.update(partners).set(set).where(eq(partners.partnerId, partnerId)).run();
 }
 

@@ -15,8 +15,27 @@ export const partners = sqliteTable('partners', {
   webhookUrl: text('webhook_url'),
   /** Secret encrypted at rest (AES-256-GCM, see src/app/secrets.ts). */
   webhookSecretEnc: text('webhook_secret_enc'),
+  /** The webhook events the partner takes (the Webhook block's `events`); null: the three order events. */
+  webhookEvents: text('webhook_events', { mode: 'json' }).$type<string[]>(),
   createdAt: integer('created_at').notNull(),
 });
+
+/**
+ * Low-balance alert thresholds (issue 15 point 7): a row per partner and currency that has one. `alerted`
+ * is set when a debit took the balance below the threshold and the owners were told, and cleared when a
+ * debit finds the balance back at or above it (or the threshold is saved again).
+ */
+export const balanceAlerts = sqliteTable(
+  'balance_alerts',
+  {
+    partnerId: integer('partner_id').notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
+    threshold: integer('threshold').notNull(),
+    alerted: integer('alerted', { mode: 'boolean' }).notNull().default(false),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.partnerId, t.currency] })],
+);
 
 export const apiKeys = sqliteTable(
   'api_keys',

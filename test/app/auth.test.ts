@@ -153,7 +153,7 @@ describe('Mini App API: one-time sign-in link and session cookie', () => {
       expect(r.body.detail.code).toBe('forbidden');
     }
     // nothing was saved
-    expect((await raw(t, 'GET', '/webhook', undefined, { cookie })).body).toEqual({ url: null, has_secret: false });
+    expect((await raw(t, 'GET', '/webhook', undefined, { cookie })).body).toEqual({ url: null, has_secret: false, events: ['order.completed', 'order.failed', 'order.refunded'] });
     const ok = await raw(t, 'PUT', '/webhook', body, { cookie, origin: ORIGIN, 'sec-fetch-site': 'same-origin' });
     expect(ok.status).toBe(200);
     expect(ok.body.secret).toMatch(/^whsec_/);

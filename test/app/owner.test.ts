@@ -149,14 +149,14 @@ describe('Mini App API: the API key and the webhook block', () => {
 
   it('the first save shows the secret once; later saves do not; regenerate replaces it; never readable', async () => {
     const { t, owner } = await w.start();
-    expect((await owner.call('GET', '/webhook')).body).toEqual({ url: null, has_secret: false });
+    expect((await owner.call('GET', '/webhook')).body).toEqual({ url: null, has_secret: false, events: ['order.completed', 'order.failed', 'order.refunded'] });
     const first = await owner.call('PUT', '/webhook', { url: 'https://hooks.example.com/a' });
-    expect(first.body).toEqual({ url: 'https://hooks.example.com/a', secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/) });
+    expect(first.body).toEqual({ url: 'https://hooks.example.com/a', secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/), events: ['order.completed', 'order.failed', 'order.refunded'] });
     const second = await owner.call('PUT', '/webhook', { url: 'https://hooks.example.com/b' });
-    expect(second.body).toEqual({ url: 'https://hooks.example.com/b' });
-    expect((await owner.call('GET', '/webhook')).body).toEqual({ url: 'https://hooks.example.com/b', has_secret: true });
+    expect(second.body).toEqual({ url: 'https://hooks.example.com/b', events: ['order.completed', 'order.failed', 'order.refunded'] });
+    expect((await owner.call('GET', '/webhook')).body).toEqual({ url: 'https://hooks.example.com/b', has_secret: true, events: ['order.completed', 'order.failed', 'order.refunded'] });
     const regen = await owner.call('POST', '/webhook/regenerate', {});
-    expect(regen.body).toEqual({ url: 'https://hooks.example.com/b', secret: expect.stringMatching(/^whsec_/) });
+    expect(regen.body).toEqual({ url: 'https://hooks.example.com/b', secret: expect.stringMatching(/^whsec_/), events: ['order.completed', 'order.failed', 'order.refunded'] });
     expect(regen.body.secret).not.toBe(first.body.secret);
     const all = audits(t, 'webhook.save');
     expect(all.map((x) => x.actor)).toEqual([`telegram:${owner.id}`, `telegram:${owner.id}`, `telegram:${owner.id}`]);
@@ -172,7 +172,20 @@ describe('Mini App API: the API key and the webhook block', () => {
       const r = await owner.call('PUT', '/webhook', b);
       expect([r.status, codeOf(r)]).toEqual([400, code]);
     }
-    expect((await owner.call('PUT', '/webhook', { url: '' })).body).toEqual({ url: '' });
+    expect((await owner.call('PUT', '/webhook', { url: '' })).body).toEqual({ url: '', events: ['order.completed', 'order.failed', 'order.refunded'] });
+  });
+
+  it('the events list (issue 15): balance.low is opt-in; unknown names are 400 validation_error; a save without events keeps them', async () => {
+    const { t, owner } = await w.start();
+    const put = await owner.call('PUT', '/webhook', { url: 'https://hooks.example.com/a', events: ['order.completed', 'balance.low'] });
+    expect(put.body).toEqual({ url: 'https://hooks.example.com/a', secret: expect.stringMatching(/^whsec_/), events: ['order.completed', 'balance.low'] });
+    expect((await owner.call('GET', '/webhook')).body).toEqual({ url: 'https://hooks.example.com/a', has_secret: true, events: ['order.completed', 'balance.low'] });
+    for (const events of [['order.created'], [], 'balance.low', ['webhook.test']]) {
+      const r = await owner.call('PUT', '/webhook', { url: 'https://hooks.example.com/a', events });
+      expect([r.status, codeOf(r), r.body.field]).toEqual([400, 'validation_error', 'events']);
+    }
+    expect((await owner.call('PUT', '/webhook', { url: 'https://hooks.example.com/b' })).body.events).toEqual(['order.completed', 'balance.low']);
+    expect(audits(t, 'webhook.save').map((a) => (typeof a.data === 'string' ? JSON.parse(a.data) : a.data).events ?? null)).toEqual([['order.completed', 'balance.low'], null]);
   });
 });
 

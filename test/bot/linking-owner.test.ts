@@ -245,7 +245,7 @@ describe('owner commands', () => {
     const saved = await owner.expect('Saved. Address: https://hooks.example.com/pos');
     const secret = /whsec_[0-9a-f]+/.exec(saved.text)![0];
     const view = await w.t.admin('GET', `/partners/${p.id}`);
-    expect(view.body.webhook).toEqual({ url: 'https://hooks.example.com/pos', has_secret: true });
+    expect(view.body.webhook).toEqual({ url: 'https://hooks.example.com/pos', has_secret: true, events: ['order.completed', 'order.failed', 'order.refunded'] });
 
     // saving again keeps the secret (not shown); regenerating shows a new one
     await owner.say('/webhook');

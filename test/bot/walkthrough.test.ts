@@ -429,7 +429,7 @@ describe('command menus per scope', () => {
     expect(staffMenu.payload.scope).toEqual({ type: 'chat', chat_id: staff.user.id });
     expect(names(staffMenu)).toEqual(['order', 'orders', 'balance', 'status', 'app', 'notices', 'cancel', 'help']);
     expect(staffMenu.payload.commands[0].description).toBe('Новый заказ: звёзды, Premium или подарок');
-    expect(names(scoped(owner.user.id).at(-1)!)).toEqual(['order', 'orders', 'balance', 'status', 'app', 'notices', 'topup', 'apikey', 'webhook', 'cancel', 'help']);
+    expect(names(scoped(owner.user.id).at(-1)!)).toEqual(['order', 'orders', 'balance', 'status', 'app', 'notices', 'topup', 'apikey', 'webhook', 'alerts', 'cancel', 'help']);
     // set once: more messages do not set it again
     await owner.say('/balance');
     await owner.expect('Balances:');

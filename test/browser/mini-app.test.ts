@@ -223,6 +223,13 @@ describe.runIf(have)('the Mini App in Chromium', { timeout: 120_000 }, () => {
     await page.getByTestId('save-webhook').click();
     await page.getByText('Saved').waitFor();
     expect(await page.getByTestId('secret').count()).toBe(0);
+    // the events (issue 15): the three order events are ticked; ticking balance.low opts in
+    expect(await page.getByTestId('event-order.completed').isChecked()).toBe(true);
+    expect(await page.getByTestId('event-balance.low').isChecked()).toBe(false);
+    await page.getByTestId('event-balance.low').check();
+    await page.getByTestId('save-webhook').click();
+    await expect.poll(async () => (await t.admin('GET', `/partners/${p.id}`)).body.webhook.events).toEqual(['order.completed', 'order.failed', 'order.refunded', 'balance.low']);
+    await page.getByText('Saved').waitFor();
     // regenerate: asked first, then a new secret shown once
     await page.getByTestId('regenerate').click();
     await app.answerPopup('ok');
@@ -233,6 +240,7 @@ describe.runIf(have)('the Mini App in Chromium', { timeout: 120_000 }, () => {
     await page.getByTestId('tab-api').click();
     await page.getByTestId('key-prefix').waitFor();
     await page.getByText('A secret is set.').waitFor();
+    expect(await page.getByTestId('event-balance.low').isChecked()).toBe(true);
     const html = await page.content();
     for (const s of [key, secret, secret2]) expect(html).not.toContain(s);
     await closeAll(app);

@@ -50,7 +50,7 @@ describe('when the OpenAPI document is read', () => {
     expect(doc.info.version).toBe('1.0');
     expect(doc.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
     expect(Object.keys(doc.paths).sort()).toEqual(['/ledger', '/ledger/export.csv', '/me', '/nft/collections', '/nft/gifts', '/nft/gifts/{gift}', '/orders', '/orders/export.csv', '/orders/{order_id}', '/products', '/stats', '/validate/game', '/validate/recipient', '/webhook-deliveries', '/webhook-deliveries/{delivery_id}/redeliver', '/webhook/test']);
-    expect(Object.keys(doc.paths['/orders'].post.callbacks)).toEqual(['order.completed', 'order.failed', 'order.refunded']);
+    expect(Object.keys(doc.paths['/orders'].post.callbacks)).toEqual(['order.completed', 'order.failed', 'order.refunded', 'balance.low']);
     expect(doc.paths['/orders'].post.responses['429'].headers['Retry-After']).toBeDefined();
   });
 

@@ -58,7 +58,7 @@ describe('POST /partners and GET /partners/{id}', () => {
       status: 'inactive',
       balances: { USD: '0.00', TON: '0.000' },
       keys: [],
-      webhook: { url: null, has_secret: false },
+      webhook: { url: null, has_secret: false, events: ['order.completed', 'order.failed', 'order.refunded'] },
     });
     expect(Number.isInteger(r.body.partner_id)).toBe(true);
     const g = await t.admin('GET', `/partners/${r.body.partner_id}`);

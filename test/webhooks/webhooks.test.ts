@@ -118,14 +118,14 @@ describe('webhook configuration (PUT /partners/{id}/webhook)', () => {
 
     const again = await t.admin('PUT', `/partners/${p.id}/webhook`, { url: r.url });
     expect(again.status, again.raw).toBe(200);
-    expect(again.body).toEqual({ url: r.url });
+    expect(again.body).toEqual({ url: r.url, events: ['order.completed', 'order.failed', 'order.refunded'] });
     expect('secret' in again.body).toBe(false);
     const noRegen = await t.admin('PUT', `/partners/${p.id}/webhook`, { url: r.url, regenerate_secret: false });
     expect(noRegen.status).toBe(200);
     expect('secret' in noRegen.body).toBe(false);
 
     const view = await t.admin('GET', `/partners/${p.id}`);
-    expect(view.body.webhook).toEqual({ url: r.url, has_secret: true });
+    expect(view.body.webhook).toEqual({ url: r.url, has_secret: true, events: ['order.completed', 'order.failed', 'order.refunded'] });
 
     // A webhook whose first attempt fails, signed with the old secret.
     r.script.push(500);
@@ -176,7 +176,7 @@ describe('webhook configuration (PUT /partners/{id}/webhook)', () => {
     expect(empty.status, empty.raw).toBe(200);
     expect(empty.body.url).toBe('');
     expect(typeof empty.body.secret).toBe('string');
-    expect((await t.admin('GET', `/partners/${p.id}`)).body.webhook).toEqual({ url: '', has_secret: true });
+    expect((await t.admin('GET', `/partners/${p.id}`)).body.webhook).toEqual({ url: '', has_secret: true, events: ['order.completed', 'order.failed', 'order.refunded'] });
 
     for (const [url, reason] of [
       ['ftp://hooks.partner-shop.com/h', 'bad_scheme'],
@@ -192,7 +192,7 @@ describe('webhook configuration (PUT /partners/{id}/webhook)', () => {
       expect(bad.body.reason, url).toBe(reason);
       expect(typeof bad.body.detail, url).toBe('string'); // flat: {code, detail, reason}
     }
-    expect((await t.admin('GET', `/partners/${p.id}`)).body.webhook).toEqual({ url: '', has_secret: true });
+    expect((await t.admin('GET', `/partners/${p.id}`)).body.webhook).toEqual({ url: '', has_secret: true, events: ['order.completed', 'order.failed', 'order.refunded'] });
   });
 });
 

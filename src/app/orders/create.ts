@@ -12,6 +12,7 @@ import { postEntry } from '../../store/ledger-repo.js';
 import { getOrder, insertBoundIdem, insertOrder, nextOrderSeq, type OrderRow } from '../../store/orders-repo.js';
 import { isHostBlocked } from '../../store/webhooks-repo.js';
 import type { Recipient } from '../../suppliers/types.js';
+import { noteDebit } from '../balance-alerts.js';
 import type { Deps } from '../deps.js';
 import { requireOrderingAllowed } from '../partners.js';
 import { unitOfWorkGrouped, type AfterCommit } from '../unit-of-work.js';
@@ -123,7 +124,8 @@ function persistOrder(tx: Tx, deps: Deps, after: AfterCommit, n: NewOrder): Orde
   const seq = nextOrderSeq(tx);
   const orderId = priced.orderId ?? `PA-${100000 + seq}`;
   kind.reserve(tx, deps, priced, orderId, n.recipient);
-  postEntry(tx, { partnerId, currency: priced.currency, kind: 'order_debit', amount: -priced.amount, orderId, now });
+  const debit = postEntry(tx, { partnerId, currency: priced.currency, kind: 'order_debit', amount: -priced.amount, orderId, now });
+  noteDebit(tx, deps, after, { partnerId, currency: priced.currency, before: debit.balanceAfter - debit.amount, after: debit.balanceAfter, orderId });
   const first = kind.firstRun(deps);
   const order = insertOrder(tx, {
     seq,

@@ -1,4 +1,5 @@
 import { fail } from '../../domain/errors.js';
+import { eventsTaken, parseEventList, SUBSCRIBABLE_EVENTS } from '../../domain/webhook-delivery.js';
 import { checkWebhookUrl, type WebhookUrlPolicy } from '../../domain/webhook-url-policy.js';
 import { inTx } from '../../store/db.js';
 import { audit } from '../../store/audit-repo.js';
@@ -21,13 +22,22 @@ export function urlPolicy(c: Config): WebhookUrlPolicy {
 /**
  * Saves the webhook block (operator-api.md PUT /partners/{id}/webhook). The first save creates the secret
  * and shows it once; `regenerate_secret` replaces it at once (retries of earlier webhooks are signed with
- * the new one, since every attempt signs with the current secret).
+ * the new one, since every attempt signs with the current secret). `events` (optional; left as it is when
+ * absent) lists the events the partner takes: by default the three order events, so a receiver never sees
+ * a kind it did not ask for (`balance.low` is opt-in).
  */
-export function saveWebhook(deps: Deps, partnerId: number, body: unknown, actor: string): { url: string; secret?: string } {
+export function saveWebhook(deps: Deps, partnerId: number, body: unknown, actor: string): { url: string; events: string[]; secret?: string } {
   const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const partner = requirePartner(deps, partnerId);
   if (typeof b.url !== 'string') fail('bad_webhook_url', 'url must be a string ("" for none).', { reason: 'bad_url' });
   if (b.regenerate_secret !== undefined && typeof b.regenerate_secret !== 'boolean') fail('validation_error', 'regenerate_secret must be a boolean.');
+  let events: string[] | undefined;
+  if (b.events !== undefined) {
+    const r = parseEventList(b.events);
+    if (!r.ok)
+      fail('validation_error', `${r.bad === null ? 'events must be a non-empty list' : `Unknown event "${r.bad}"`}: events lists one or more of ${SUBSCRIBABLE_EVENTS.join(', ')}.`, { field: 'events' });
+    events = r.events;
+  }
   let url = '';
   if (b.url !== '') {
     const r = checkWebhookUrl(b.url, urlPolicy(deps.config));
@@ -37,9 +47,10 @@ export function saveWebhook(deps: Deps, partnerId: number, body: unknown, actor:
   const newSecret = partner.webhookSecretEnc === null || b.regenerate_secret === true ? `whsec_${deps.ids.hex(32)}` : undefined;
   const now = deps.clock.now();
   inTx(deps.db, (tx) => {
-    setWebhook(tx, partnerId, url, newSecret ? deps.secrets.seal(newSecret) : null);
+    setWebhook(tx, partnerId, url, newSecret ? deps.secrets.seal(newSecret) : null, events);
     // The secret itself never reaches the audit log.
-    audit(tx, now, actor, 'webhook.save', String(partnerId), { url, secret_regenerated: Boolean(newSecret) });
+    audit(tx, now, actor, 'webhook.save', String(partnerId), { url, secret_regenerated: Boolean(newSecret), ...(events ? { events } : {}) });
   });
-  return newSecret ? { url, secret: newSecret } : { url };
+  const taken = [...(events ?? eventsTaken(partner.webhookEvents))];
+  return newSecret ? { url, events: taken, secret: newSecret } : { url, events: taken };
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { fail } from '../../domain/errors.js';
 import type { Deps } from '../../app/deps.js';
+import { alertsView, setAlerts } from '../../app/balance-alerts.js';
 import { issueKey, type KeyCache } from '../../app/keys.js';
 import { ledgerCheck, ledgerPage } from '../../app/ledger.js';
 import { cancelPremium, getOperatorOrder, listReviews, resolveReview } from '../../app/orders/review.js';
@@ -51,6 +52,8 @@ export function operatorRoutes(deps: Deps, keys: KeyCache) {
       return r;
     });
     app.put<P>('/partners/:partner_id/webhook', async (req) => saveWebhook(deps, pid(req.params.partner_id), body(req), ACTOR));
+    app.get<P>('/partners/:partner_id/alerts', async (req) => alertsView(deps, pid(req.params.partner_id)));
+    app.put<P>('/partners/:partner_id/alerts', async (req) => setAlerts(deps, pid(req.params.partner_id), body(req), ACTOR));
     app.get<P>('/partners/:partner_id/ledger', async (req) => ledgerPage(deps, pid(req.params.partner_id), req.query as Record<string, unknown>));
 
     app.put('/settings', async (req) => {

@@ -57,8 +57,8 @@ export function ownerRoutes(app: FastifyInstance, { deps, keys, sender }: AppApi
   app.put('/webhook', async (req) => {
     const o = owner(req);
     const b = objectBody(req);
-    for (const k of Object.keys(b)) if (k !== 'url') fail('validation_error', `Unknown field: ${k}. Regenerate the secret with POST /webhook/regenerate.`);
-    return saveWebhook(deps, o.partnerId, { url: b.url }, o.actor);
+    for (const k of Object.keys(b)) if (k !== 'url' && k !== 'events') fail('validation_error', `Unknown field: ${k}. Regenerate the secret with POST /webhook/regenerate.`);
+    return saveWebhook(deps, o.partnerId, { url: b.url, events: b.events }, o.actor);
   });
   app.post('/webhook/regenerate', async (req) => {
     const o = owner(req);

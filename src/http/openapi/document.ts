@@ -146,12 +146,15 @@ const EVENT_SCHEMAS: Record<string, string> = {
   'order.failed': 'OrderEvent',
   'order.refunded': 'RefundEvent',
   'webhook.test': 'TestEvent',
+  'balance.low': 'BalanceLowEvent',
 };
 
 /** When each event is sent (the rest of a callback's description is common). */
 const EVENT_SENT: Record<string, string> = {
   order:
     'Sent to the order\'s webhook_url, else the dashboard address, once both an address and a secret exist and the event is in the Webhook block\'s `events` (by default the three order events). A failure is retried after 1 min, 5 min, 30 min, 2 h, 6 h (6 attempts).',
+  'balance.low':
+    'Opt-in: sent only when the Webhook block\'s `events` lists `balance.low` (the default list does not), to the Webhook block\'s address (never an order\'s webhook_url), when an order\'s debit takes a balance below its low-balance alert threshold (set by the owners in the bot, /alerts, or by support); not again until a debit finds the balance back at or above it. Retried like the order events.',
   'webhook.test': 'Sent once to the Webhook block\'s address by POST /webhook/test, signed like every webhook, never retried. `order_id` is null.',
 };
 
@@ -201,7 +204,7 @@ export function buildOpenApiDocument(serverUrl: string) {
         '',
         '**Retry-After** (seconds, the same as `retry_after` in the body) comes with 429 `rate_limited`, 502 `resolver_error` and 503 `product_unavailable` with reason `upstream_unavailable`.',
         '',
-        '**Webhooks** are described as `callbacks` on `POST /orders` (OpenAPI 3.0.3 has no top-level `webhooks`).',
+        '**Webhooks** are described as `callbacks` on `POST /orders` (the order events and the opt-in `balance.low`) and on `POST /webhook/test` (`webhook.test`); OpenAPI 3.0.3 has no top-level `webhooks`. The Webhook block (set in the dashboard, the bot\'s /webhook or by support) has an `events` list, by default the three order events, so a receiver never gets a kind it did not ask for.',
         '',
         '**Choices this service makes where the contract is open:** `GET /orders` answers `{items, count, next_cursor}`, newest first, `limit` 1–200 (default 50), `from`/`to` as ISO 8601 date or date-time (offset optional) or unix seconds, unknown query parameters 400 `bad_param`; `GET /nft/gifts` page size `limit` 1–100 (default 20), attribute filters `model`, `backdrop`, `symbol` (also `attr_model` …), an unknown `attr_*` is 400 `bad_attr`, other unknown parameters are ignored and listed in `ignored_params`; `POST /validate/recipient` answers `{ok, type, username, name, already_premium?, can_receive_gifts?}`; `POST /validate/game` answers `{ok, username, found, name}`; `GET /nft/collections` answers `{currency, items: [{collection, name, count, floor_price_ton, floor_partner_price, currency}], count}`.',
       ].join('\n'),

@@ -31,7 +31,7 @@ const CREATE: Endpoint = {
     'bad_webhook_url', 'insufficient_balance', 'gift_not_for_sale', 'gift_reserved', 'price_changed', 'idempotency_key_reuse', 'order_in_progress', 'deferred_order_exists',
     'resolver_error', 'product_unavailable', 'ledger_unavailable',
   ],
-  callbacks: ['order.completed', 'order.failed', 'order.refunded'],
+  callbacks: ['order.completed', 'order.failed', 'order.refunded', 'balance.low'],
 };
 
 const LIST: Endpoint = {

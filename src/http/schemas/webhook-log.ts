@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from '../../domain/webhook-delivery.js';
+import { CURRENCIES } from '../../domain/enums.js';
 import { offsetTime, reg } from './partner.js';
 
 /** The partner's webhook delivery log (issue 15 point 3): GET /webhook-deliveries, redeliver, test. */
@@ -48,4 +49,19 @@ export const TestEvent = reg(
     data: z.object({ partner_id: z.number().int(), created_at: offsetTime }),
   }),
   'Body of webhook.test (POST /webhook/test).',
+);
+
+export const BalanceLowEvent = reg(
+  'BalanceLowEvent',
+  z.object({
+    event: z.literal('balance.low'),
+    order_id: z.string().meta({ description: 'the order whose debit took the balance below the threshold' }),
+    data: z.object({
+      currency: z.enum(CURRENCIES),
+      balance: z.string().regex(/^\d+\.\d{2,3}$/).meta({ description: 'the balance right after the debit (2 decimals USD, 3 TON)', example: '87.40' }),
+      threshold: z.string().regex(/^\d+\.\d{2,3}$/).meta({ description: 'the alert threshold of that currency', example: '100.00' }),
+      order_id: z.string(),
+    }),
+  }),
+  'Body of balance.low: sent only to partners whose Webhook block lists it in `events`.',
 );

@@ -6,7 +6,10 @@ import type { Nav } from '../main';
 import type { Delivery } from './deliveries';
 import { Button, Copy, ErrorNote, fmtTime, Loading, Row, Section, useLoad } from '../ui';
 
-/** API (owners): the key, issued or reissued with an optional IP whitelist and shown once; the webhook block, its test and its delivery log. */
+/** What the Webhook block's `events` may list (the service answers 400 validation_error for anything else). */
+const EVENTS = ['order.completed', 'order.failed', 'order.refunded', 'balance.low'];
+
+/** API (owners): the key, issued or reissued with an optional IP whitelist and shown once; the webhook block (its events too), its test and its delivery log. */
 export function ApiPage({ nav }: { nav: Nav }) {
   const key = useLoad(() => api('GET', '/api-key'), []);
   const hook = useLoad(() => api('GET', '/webhook'), []);
@@ -17,6 +20,7 @@ export function ApiPage({ nav }: { nav: Nav }) {
   const [secret, setSecret] = useState<string | null>(null);
   const [hookError, setHookError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
+  const [events, setEvents] = useState<string[] | null>(null);
 
   const issue = async () => {
     if (key.data?.key && !(await confirmDialog(t.reissueConfirm))) return;
@@ -34,7 +38,7 @@ export function ApiPage({ nav }: { nav: Nav }) {
     setHookError(null);
     setSaved(false);
     try {
-      const r = regenerate ? await api('POST', '/webhook/regenerate', {}) : await api('PUT', '/webhook', { url: url ?? hook.data?.url ?? '' });
+      const r = regenerate ? await api('POST', '/webhook/regenerate', {}) : await api('PUT', '/webhook', { url: url ?? hook.data?.url ?? '', ...(events ? { events } : {}) });
       setSecret(r.secret ?? null);
       setSaved(true);
       hook.reload();
@@ -100,6 +104,18 @@ export function ApiPage({ nav }: { nav: Nav }) {
               <input type="url" value={url ?? hook.data.url ?? ''} onInput={(e) => setUrl(e.currentTarget.value)} placeholder="https://example.com/webhooks" data-testid="webhook-url" />
             </label>
             <small class="muted">{hook.data.has_secret ? t.hasSecret : t.noSecret}</small>
+            <fieldset class="field events" data-testid="webhook-events">
+              <span>{t.events}</span>
+              {EVENTS.map((e) => {
+                const now: string[] = events ?? hook.data.events;
+                const on = now.includes(e);
+                return (
+                  <label key={e}>
+                    <input type="checkbox" checked={on} onChange={() => setEvents(on ? now.filter((x) => x !== e) : [...now, e])} data-testid={`event-${e}`} /> {t.ev[e]}
+                  </label>
+                );
+              })}
+            </fieldset>
             {saved && !secret && <p class="good">{t.saved}</p>}
             {secret && (
               <div class="reveal" data-testid="webhook-secret">
