@@ -13,6 +13,8 @@ describe('Mini App API: owner-only endpoints', () => {
     const { t, staff } = await w.start();
     const calls: [string, string, unknown?][] = [
       ['GET', '/ledger'],
+      ['GET', '/alerts'],
+      ['PUT', '/alerts', { USD: '10.00' }],
       ['GET', '/funding'],
       ['POST', '/topup-requests', { currency: 'USD', amount: '50' }],
       ['GET', '/topup-requests/rq_0000000000000000'],
@@ -73,6 +75,45 @@ describe('Mini App API: the ledger (owners)', () => {
       expect([url, x.status, codeOf(x)]).toEqual([url, 400, code]);
     }
     expect(codeOf(await staff.call('GET', '/ledger'))).toBe('forbidden');
+  });
+});
+
+describe('Mini App API: low-balance alerts (owners)', () => {
+  it('the thresholds of the bot\'s /alerts: set, cleared, bad values refused; a debit below alerts once with a balance.low webhook; audited', async () => {
+    const { t, p, owner, staff } = await w.start();
+    const r = await w.receiver();
+    expect((await owner.call('GET', '/alerts')).body).toEqual({ USD: null, TON: null });
+    const set = await owner.call('PUT', '/alerts', { USD: '999.5', TON: '100' });
+    expect([set.status, set.body]).toEqual([200, { USD: '999.50', TON: '100.000' }]);
+    // the operator API sees the same thresholds
+    expect((await t.admin('GET', `/partners/${p.id}/alerts`)).body).toEqual({ USD: '999.50', TON: '100.000' });
+    const bad: [unknown, string | undefined][] = [
+      [{ USD: '-1' }, 'USD'],
+      [{ USD: '1.234' }, 'USD'],
+      [{ TON: 'lots' }, 'TON'],
+      [{ EUR: '5' }, 'EUR'],
+      ['[1]', undefined],
+    ];
+    for (const [b, field] of bad) {
+      const x = await owner.call('PUT', '/alerts', b);
+      expect([x.status, codeOf(x), x.body.field]).toEqual([400, 'validation_error', field]);
+    }
+    expect((await owner.call('GET', '/alerts')).body).toEqual({ USD: '999.50', TON: '100.000' });
+    // the webhook opted in to balance.low; a staff order takes USD below 999.50: one alert
+    expect((await owner.call('PUT', '/webhook', { url: r.url, events: ['order.completed', 'order.failed', 'order.refunded', 'balance.low'] })).status).toBe(200);
+    await staff.call('POST', '/orders', { type: 'stars', idempotency_key: 'alerts-0001', params: { quantity: 100, recipient: 'alice_w' } });
+    await staff.call('POST', '/orders', { type: 'stars', idempotency_key: 'alerts-0002', params: { quantity: 100, recipient: 'alice_w' } });
+    await t.advance(5);
+    const lows = (await owner.call('GET', '/webhook-deliveries?event=balance.low')).body.items;
+    expect(lows).toHaveLength(1);
+    expect(r.requests.filter((q) => JSON.parse(q.raw.toString()).event === 'balance.low').map((q) => JSON.parse(q.raw.toString()).data)).toEqual([
+      { currency: 'USD', balance: '998.42', threshold: '999.50', order_id: lows[0].order_id },
+    ]);
+    expect((await owner.call('PUT', '/alerts', { USD: null })).body).toEqual({ USD: null, TON: '100.000' });
+    expect(audits(t, 'alerts.save').map((a) => [a.actor, JSON.parse(a.data)])).toEqual([
+      [`telegram:${owner.id}`, { USD: '999.50', TON: '100.000' }],
+      [`telegram:${owner.id}`, { USD: null }],
+    ]);
   });
 });
 

@@ -284,6 +284,22 @@ describe.runIf(have)('the Mini App in Chromium', { timeout: 120_000 }, () => {
     expect(await page.getByTestId('ton-link').count()).toBe(0);
     expect(await page.getByTestId('qr').locator('svg').count()).toBe(1);
     await app.shot('topup-usdt');
+
+    // the low-balance thresholds (the bot's /alerts) sit under the form: set one, then clear it
+    await page.getByText('New request').click();
+    await page.getByTestId('alert-USD').fill('250');
+    await page.getByTestId('save-alerts').click();
+    await page.getByTestId('alerts-saved').waitFor();
+    expect((await owner.call('GET', '/alerts')).body).toEqual({ USD: '250.00', TON: null });
+    expect(await page.getByTestId('alert-USD').inputValue()).toBe('250.00');
+    await page.getByTestId('alert-TON').fill('12.3456');
+    await page.getByTestId('save-alerts').click();
+    await page.getByRole('alert').getByText('This value is not accepted.', { exact: false }).waitFor();
+    await page.getByTestId('alert-TON').fill('');
+    await page.getByTestId('alert-USD').fill('');
+    await page.getByTestId('save-alerts').click();
+    await page.getByTestId('alerts-saved').waitFor();
+    expect((await owner.call('GET', '/alerts')).body).toEqual({ USD: null, TON: null });
     await closeAll(app);
   });
 
@@ -342,7 +358,7 @@ describe.runIf(have)('the Mini App in Chromium', { timeout: 120_000 }, () => {
       await app.shot('orders');
       await fits('orders');
       await page.getByTestId('tab-topup').click();
-      await page.getByTestId('topup-amount').waitFor();
+      await page.getByTestId('alert-USD').waitFor();
       await app.shot('topup-form');
       await fits('top-up');
       await page.getByTestId('tab-api').click();

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireOwner } from '../../app/app-access.js';
+import { alertsView, setAlerts } from '../../app/balance-alerts.js';
 import { fundingInfo } from '../../app/funding.js';
 import { createInvite } from '../../app/invites.js';
 import { issueKey } from '../../app/keys.js';
@@ -17,10 +18,9 @@ import { actorOf, objectBody } from './body.js';
 import type { AppApiDeps } from './context.js';
 
 /**
- * Owners only (staff get 403 forbidden): the ledger, top-ups, the API key, the webhook block and its
- * delivery log, the team. Each change goes
- * through the service the operator API and the bot use, and is audited with the Telegram user as actor.
- * A key or a secret is in the answer of the call that made it, and never again.
+ * Owners only (staff get 403 forbidden): the ledger, low-balance alerts, top-ups, the API key, the webhook
+ * block and its delivery log, the team. Each change goes through the service the operator API and the bot
+ * use, and is audited with the Telegram user as actor. A key or a secret is in the answer of the call that made it, and never again.
  */
 export function ownerRoutes(app: FastifyInstance, { deps, keys, sender }: AppApiDeps): void {
   const owner = (req: FastifyRequest) => {
@@ -31,6 +31,13 @@ export function ownerRoutes(app: FastifyInstance, { deps, keys, sender }: AppApi
 
   // the partner API's GET /ledger (issue 15): the same service, filters and errors
   app.get('/ledger', async (req, reply) => sendJson(reply, listOwnLedger(deps, owner(req).partnerId, req.query as Record<string, unknown>)));
+
+  // low-balance alert thresholds (issue 15 point 7): the service of the bot's /alerts and the operator API
+  app.get('/alerts', async (req) => alertsView(deps, owner(req).partnerId));
+  app.put('/alerts', async (req) => {
+    const o = owner(req);
+    return setAlerts(deps, o.partnerId, objectBody(req), o.actor);
+  });
 
   app.get('/funding', async (req) => fundingInfo(deps, owner(req).partnerId));
   app.post('/topup-requests', async (req, reply) => {

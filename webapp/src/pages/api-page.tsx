@@ -49,6 +49,7 @@ export function ApiPage({ nav }: { nav: Nav }) {
   const [tested, setTested] = useState<Delivery | null>(null);
   const [testing, setTesting] = useState(false);
   const test = async () => {
+    if (testing) return;
     setTesting(true);
     setHookError(null);
     setTested(null);
@@ -129,17 +130,13 @@ export function ApiPage({ nav }: { nav: Nav }) {
       <ErrorNote error={hookError} />
       {hook.data?.has_secret && hook.data.url && (
         <Section>
-          <div class="pad">
-            <Button kind="plain" onClick={test} disabled={testing} testid="test-webhook">
-              {t.testWebhook}
-            </Button>
-            {tested && (
-              <p class={tested.status === 'delivered' ? 'good' : 'bad'} data-testid="test-result">
-                {t.testResult(tested.status === 'delivered')}
-                {tested.status !== 'delivered' && ` ${tested.attempts.at(-1)?.error ?? tested.rejected_reason ?? ''}`}
-              </p>
-            )}
-          </div>
+          <Row label={<span class="link">{t.testWebhook}</span>} value={testing ? <span class="muted">…</span> : undefined} onClick={test} testid="test-webhook" />
+          {tested && (
+            <p class={`pad ${tested.status === 'delivered' ? 'good' : 'bad'}`} data-testid="test-result">
+              {t.testResult(tested.status === 'delivered')}
+              {tested.status !== 'delivered' && ` ${tested.attempts.at(-1)?.error ?? tested.rejected_reason ?? ''}`}
+            </p>
+          )}
           <Row label={<>{t.deliveryLog}<small class="muted block">{t.deliveryLogHint}</small></>} value={<span class="muted">›</span>} onClick={() => nav.go({ page: 'deliveries' })} testid="open-deliveries" />
         </Section>
       )}

@@ -118,6 +118,51 @@ export function TopupPage(_: { nav: Nav }) {
       <Button onClick={submit} disabled={!amount || !chosen} testid="topup-request">
         {t.request}
       </Button>
+      <Alerts />
     </>
+  );
+}
+
+/** Low-balance alert thresholds (the service of the bot's /alerts): one per currency, empty for none. */
+function Alerts() {
+  const current = useLoad(() => api('GET', '/alerts'), []);
+  const [typed, setTyped] = useState<Record<string, string>>({});
+  const [saved, setSaved] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  if (!current.data) return current.error ? <ErrorNote error={current.error} /> : null;
+  const value = (c: 'USD' | 'TON') => typed[c] ?? current.data[c] ?? '';
+  const save = async () => {
+    setError(null);
+    setSaved(false);
+    const body: Record<string, string | null> = {};
+    for (const c of ['USD', 'TON'] as const) if (c in typed) body[c] = typed[c].trim() === '' ? null : typed[c].trim().replace(',', '.');
+    try {
+      await api('PUT', '/alerts', body);
+      setTyped({});
+      setSaved(true);
+      current.reload();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <Section title={t.alerts}>
+      <div class="pad">
+        <div class="pair">
+          {(['USD', 'TON'] as const).map((c) => (
+            <label class="field">
+              <span>{c}</span>
+              <input inputMode="decimal" value={value(c)} placeholder={t.off} onInput={(e) => (setSaved(false), setTyped((x) => ({ ...x, [c]: e.currentTarget.value })))} data-testid={`alert-${c}`} />
+            </label>
+          ))}
+        </div>
+        <small class="muted">{t.alertsHint}</small>
+        <ErrorNote error={error} />
+        {saved && <p class="good" data-testid="alerts-saved">{t.alertsSaved}</p>}
+        <Button kind="plain" onClick={save} disabled={Object.keys(typed).length === 0} testid="save-alerts">
+          {t.save}
+        </Button>
+      </div>
+    </Section>
   );
 }
