@@ -58,14 +58,8 @@ export interface StatsItem {
   net_spend: string;
 }
 
-export interface StatsTotal {
-  currency: Currency;
-  count: number;
-  spend: string;
-  refunded_count: number;
-  refunded_amount: string;
-  net_spend: string;
-}
+/** The figures of every item of one currency together. */
+export type StatsTotal = Omit<StatsItem, 'day' | 'type' | 'status'>;
 
 interface Sum {
   count: number;
