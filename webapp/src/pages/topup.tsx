@@ -126,21 +126,23 @@ export function TopupPage(_: { nav: Nav }) {
 /** Low-balance alert thresholds (the service of the bot's /alerts): one per currency, empty for none. */
 function Alerts() {
   const current = useLoad(() => api('GET', '/alerts'), []);
+  // the answer of a save is the thresholds now: shown at once, with no reload in between
+  const [savedView, setSavedView] = useState<Record<string, string | null> | null>(null);
   const [typed, setTyped] = useState<Record<string, string>>({});
   const [saved, setSaved] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  if (!current.data) return current.error ? <ErrorNote error={current.error} /> : null;
-  const value = (c: 'USD' | 'TON') => typed[c] ?? current.data[c] ?? '';
+  const view = savedView ?? current.data;
+  if (!view) return current.error ? <ErrorNote error={current.error} /> : null;
+  const value = (c: 'USD' | 'TON') => typed[c] ?? view[c] ?? '';
   const save = async () => {
     setError(null);
     setSaved(false);
     const body: Record<string, string | null> = {};
     for (const c of ['USD', 'TON'] as const) if (c in typed) body[c] = typed[c].trim() === '' ? null : typed[c].trim().replace(',', '.');
     try {
-      await api('PUT', '/alerts', body);
+      setSavedView(await api('PUT', '/alerts', body));
       setTyped({});
       setSaved(true);
-      current.reload();
     } catch (e) {
       setError(e);
     }
