@@ -17,4 +17,11 @@ export const opsEnvShape = {
   BACKUP_DIR: optionalString,
   BACKUP_INTERVAL_MINUTES: int(1, 10_080).default(60),
   BACKUP_KEEP: int(1, 10_000).default(24),
+  /** The share of one CPU the check of a backup copy may use (1: unthrottled), so that orders keep their pace. */
+  BACKUP_CPU_SHARE: z
+    .string()
+    .regex(/^(0(\.\d{1,2})?|1(\.0{1,2})?)$/, 'must be a number from 0.05 to 1')
+    .transform(Number)
+    .pipe(z.number().min(0.05, 'must be at least 0.05').max(1))
+    .default(0.25),
 };

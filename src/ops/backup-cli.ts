@@ -3,16 +3,45 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config/env.js';
+import { spawn } from 'node:child_process';
 import { listSnapshots, snapshotDatabase, snapshotName } from '../store/snapshot.js';
+import { dutyCycle } from './duty-cycle.js';
+import { scriptCommand } from './script-command.js';
 
 /**
  * npm run backup -- <file>: a consistent snapshot of DATABASE_PATH while the service runs (VACUUM INTO on
  * a connection of this process; src/store/snapshot.ts says why), checked (integrity_check, ledger check)
- * and renamed into place atomically. Prints one JSON line; exits 1 on failure.
+ * in a child process held to BACKUP_CPU_SHARE of a CPU, and renamed into place atomically. Prints one JSON line; exits 1 on failure.
  * `--scheduled` (used by the service's BACKUP_DIR schedule): writes BACKUP_DIR/service-<time>.db and keeps
  * the newest BACKUP_KEEP snapshots.
  */
-function main(): void {
+/** The check of the copy in its own process, stopped and continued to keep to its CPU share. */
+function throttledCheck(share: number) {
+  return (file: string): Promise<{ orders: number }> =>
+    new Promise((resolve, reject) => {
+      const { cmd, args } = scriptCommand('backup-check-cli');
+      const child = spawn(cmd, [...args, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const cycle = dutyCycle(child.pid!, share);
+      // a backup stopped by a signal takes its check along (never left stopped)
+      const abort = () => {
+        cycle.stop();
+        child.kill('SIGKILL');
+      };
+      process.once('SIGINT', abort).once('SIGTERM', abort);
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (c) => (out += c));
+      child.stderr.on('data', (c) => (err += c));
+      child.on('close', (code) => {
+        cycle.stop();
+        process.off('SIGINT', abort).off('SIGTERM', abort);
+        if (code === 0) resolve(JSON.parse(out) as { orders: number });
+        else reject(new Error(err.trim() || `the check ended with ${code}`));
+      });
+    });
+}
+
+async function main(): Promise<void> {
   // The copy and its checks are CPU work beside a serving process: the service goes first.
   try {
     os.setPriority(os.constants.priority.PRIORITY_LOW);
@@ -30,7 +59,7 @@ function main(): void {
   if (scheduled && !config.BACKUP_DIR) throw new Error('--scheduled needs BACKUP_DIR');
   const dest = scheduled ? path.join(config.BACKUP_DIR!, snapshotName(Date.now())) : file!;
   if (!fs.existsSync(config.DATABASE_PATH)) throw new Error(`no database at ${config.DATABASE_PATH}`);
-  const report = snapshotDatabase(config.DATABASE_PATH, dest);
+  const report = await snapshotDatabase(config.DATABASE_PATH, dest, { check: throttledCheck(config.BACKUP_CPU_SHARE) });
   const removed: string[] = [];
   if (scheduled) {
     const all = listSnapshots(config.BACKUP_DIR!);
@@ -42,10 +71,8 @@ function main(): void {
   process.stdout.write(`${JSON.stringify({ msg: 'backup written', method: 'vacuum_into', ...report, started_at: new Date(report.startedAt).toISOString(), integrity: 'ok', ledger: 'ok', ...(removed.length ? { removed } : {}) })}\n`);
 }
 
-try {
-  main();
-} catch (e) {
+main().catch((e) => {
   if (e instanceof ConfigError) process.stderr.write(`${e.lines.join('\n')}\n`);
   else process.stderr.write(`backup failed: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(1);
-}
+});

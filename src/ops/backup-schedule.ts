@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Config } from '../config/env.js';
 import type { Logger } from '../log.js';
+import { scriptCommand } from './script-command.js';
 
 /**
  * Scheduled snapshots (BACKUP_DIR, every BACKUP_INTERVAL_MINUTES, keeping BACKUP_KEEP): each one runs the
@@ -10,15 +9,8 @@ import type { Logger } from '../log.js';
  * on the service's event loop. Real time, not the service clock: a backup is an operational fact. One at a
  * time; a failure is logged as an error and the next interval tries again.
  */
-export function backupCommand(): { cmd: string; args: string[] } {
-  const here = fileURLToPath(import.meta.url);
-  const cli = path.join(path.dirname(here), `backup-cli${path.extname(here)}`);
-  // from the TypeScript sources (npm run dev, tests) the child needs the tsx loader
-  return { cmd: process.execPath, args: [...(here.endsWith('.ts') ? ['--import', 'tsx'] : []), cli] };
-}
-
 export function runScheduledBackup(env: NodeJS.ProcessEnv, log: Logger): Promise<boolean> {
-  const { cmd, args } = backupCommand();
+  const { cmd, args } = scriptCommand('backup-cli');
   return new Promise((resolve) => {
     const child = spawn(cmd, [...args, '--scheduled'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

@@ -73,6 +73,12 @@ describe('loadConfig', () => {
     expect(c.publicBaseUrl).toBe('https://api.example.com');
   });
 
+  it('reads BACKUP_CPU_SHARE as a share of one CPU, 0.25 by default', () => {
+    expect(loadConfig({}).BACKUP_CPU_SHARE).toBe(0.25);
+    expect(loadConfig({ BACKUP_CPU_SHARE: '0.5' }).BACKUP_CPU_SHARE).toBe(0.5);
+    expect(loadConfig({ BACKUP_CPU_SHARE: '1' }).BACKUP_CPU_SHARE).toBe(1);
+  });
+
   const bad: [name: string, value: string][] = [
     ['PORT', 'abc'],
     ['PORT', '70000'],
@@ -93,6 +99,10 @@ describe('loadConfig', () => {
     ['ADMIN_TOKEN', 'short'],
     ['ADMIN_CHAT_IDS', 'abc'],
     ['WEBHOOK_TIMEOUT_MS', '10s'],
+    ['BACKUP_CPU_SHARE', '0'],
+    ['BACKUP_CPU_SHARE', '0.01'],
+    ['BACKUP_CPU_SHARE', '1.5'],
+    ['BACKUP_CPU_SHARE', 'half'],
   ];
   for (const [name, value] of bad) {
     it(`rejects ${name}=${value} with one line naming the variable`, () => {
