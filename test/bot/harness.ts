@@ -64,7 +64,22 @@ export class World {
   chat(user: TgUser, chatId = user.id): Chat {
     return new Chat(this, user, chatId);
   }
+
+  /** A new user's chat, linked to the partner with the role. */
+  async linkedChat(partnerId: number, role: 'owner' | 'staff', language = 'en'): Promise<Chat> {
+    const chat = this.chat(newUser(language));
+    await this.link(chat.user, partnerId, role);
+    return chat;
+  }
+
+  /** A message as it stands now (edits applied). */
+  current(m: BotMessage): BotMessage {
+    return this.tg.messages.find((x) => x.message_id === m.message_id)!;
+  }
 }
+
+/** The texts of a message's buttons, row after row. */
+export const labels = (m: Pick<BotMessage, 'buttons'>): string[] => m.buttons.flat().map((b) => b.text);
 
 /** One user's chat with the bot: say things, press buttons, wait for answers after a mark. */
 export class Chat {

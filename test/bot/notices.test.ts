@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestPartner } from '../helpers.js';
 import { button, waitFor, type BotMessage } from './fake-telegram.js';
-import { newUser, settle, World, type Chat } from './harness.js';
+import { labels, settle, World, type Chat } from './harness.js';
 
 /**
  * Issue 16: which notices a chat receives. By default what the bot always did (every linked chat hears of
@@ -21,14 +21,8 @@ afterEach(async () => {
   expect(w.tg.refused.map((c) => `${c.method}: ${c.error}`)).toEqual([]);
 });
 
-async function linked(p: TestPartner, role: 'owner' | 'staff', language = 'en'): Promise<Chat> {
-  const chat = w.chat(newUser(language));
-  await w.link(chat.user, p.id, role);
-  return chat;
-}
-
-const current = (m: BotMessage) => w.tg.messages.find((x) => x.message_id === m.message_id)!;
-const labels = (m: BotMessage) => m.buttons.flat().map((b) => b.text);
+const linked = (p: TestPartner, role: 'owner' | 'staff', language = 'en'): Promise<Chat> => w.linkedChat(p.id, role, language);
+const current = (m: BotMessage) => w.current(m);
 const heard = (chat: Chat, orderId: string) => chat.all.filter((m) => m.text.includes(orderId));
 
 /** Advances the service clock until the order is finished (deliveries take a few seconds each). */

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestPartner } from '../helpers.js';
 import { button, waitFor, type BotMessage, type TgUser } from './fake-telegram.js';
-import { newUser, OPERATOR, settle, World, type Chat } from './harness.js';
+import { labels, newUser, OPERATOR, settle, World, type Chat } from './harness.js';
 
 /**
  * Issue 16: the bot walked as its people found it (seven bugs), through the fake Bot API. After every test
@@ -22,14 +22,8 @@ afterEach(async () => {
   expect(w.tg.refused.map((c) => `${c.method}: ${c.error}`)).toEqual([]);
 });
 
-async function linked(p: TestPartner, role: 'owner' | 'staff', language = 'en'): Promise<Chat> {
-  const chat = w.chat(newUser(language));
-  await w.link(chat.user, p.id, role);
-  return chat;
-}
-
-const current = (m: BotMessage) => w.tg.messages.find((x) => x.message_id === m.message_id)!;
-const labels = (m: BotMessage) => m.buttons.flat().map((b) => b.text);
+const linked = (p: TestPartner, role: 'owner' | 'staff', language = 'en'): Promise<Chat> => w.linkedChat(p.id, role, language);
+const current = (m: BotMessage) => w.current(m);
 /** Every message the bot left in the chat, with buttons still on it. */
 const withButtons = (chat: Chat) => chat.all.filter((m) => !m.deleted && m.buttons.length > 0);
 const sessionRows = () => w.t.db.$client.prepare("select key, length(value) as n from bot_sessions where key like 'conversation:%'").all() as { key: string; n: number }[];
