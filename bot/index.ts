@@ -1,6 +1,7 @@
 import { Bot, session, type BotError } from 'grammy';
 import { conversations, createConversation, type ConversationData, type VersionedState } from '@grammyjs/conversations';
-import { findLink, rememberLanguage } from '../src/app/bot-users.js';
+import { findLink, rememberProfile } from '../src/app/bot-users.js';
+import { displayName } from '../src/domain/display-name.js';
 import { GiftCatalog } from '../src/app/nft/gift-catalog.js';
 import type { BotContext, BotDeps, BotEnv, ConvContext, SessionData } from './context.js';
 import {
@@ -78,7 +79,7 @@ export function createBot(token: string, input: BotDeps): Bot<BotContext> {
     ctx.t = textsFor(ctx.from?.language_code);
     ctx.link = ctx.from ? findLink(deps, ctx.from.id) : null;
     ctx.isOperator = ctx.chat !== undefined && config.ADMIN_CHAT_IDS.includes(String(ctx.chat.id));
-    if (ctx.link && ctx.from?.language_code) rememberLanguage(deps, ctx.link, ctx.from.language_code);
+    if (ctx.link && ctx.from) rememberProfile(deps, ctx.link, { languageCode: ctx.from.language_code, displayName: displayName(ctx.from) });
     // Alerts reach operators without a user action: their chat's language is remembered when they act.
     if (ctx.isOperator && ctx.chat) rememberOperatorLanguage(deps, ctx.chat.id, ctx.from?.language_code);
     await next();

@@ -1,6 +1,7 @@
 import { Composer } from 'grammy';
 import { findLink } from '../../src/app/bot-users.js';
 import { redeemInvite } from '../../src/app/invites.js';
+import { displayName } from '../../src/domain/display-name.js';
 import { ApiError } from '../../src/domain/errors.js';
 import type { BotContext } from '../context.js';
 
@@ -18,7 +19,7 @@ export function startFeature(): Composer<BotContext> {
     if (!code || !ctx.from) return help(ctx);
     const { deps } = ctx.env;
     try {
-      const linked = redeemInvite(deps, code, ctx.from.id, ctx.chat.id, ctx.from.language_code ?? 'en');
+      const linked = redeemInvite(deps, code, ctx.from.id, ctx.chat.id, ctx.from.language_code ?? 'en', displayName(ctx.from));
       ctx.link = findLink(deps, ctx.from.id);
       await ctx.reply(`${ctx.t.common.linked(linked.partnerId, linked.role)}\n\n${ctx.t.common.help(linked.role, ctx.isOperator)}`);
     } catch (e) {

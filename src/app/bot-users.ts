@@ -1,4 +1,4 @@
-import { botUsersInChat, getBotUser, setBotUserLanguage } from '../store/bot-repo.js';
+import { botUsersInChat, getBotUser, setBotUserProfile } from '../store/bot-repo.js';
 import type { BotRole } from '../domain/enums.js';
 import type { Deps } from './deps.js';
 import { normaliseLanguage } from './invites.js';
@@ -11,10 +11,11 @@ export interface BotLink {
   partnerId: number;
   role: BotRole;
   language: 'ru' | 'en';
+  displayName: string | null;
 }
 
-function toLink(r: { telegramUserId: number; chatId: number; partnerId: number; role: BotRole; language: string }): BotLink {
-  return { telegramUserId: r.telegramUserId, chatId: r.chatId, partnerId: r.partnerId, role: r.role, language: normaliseLanguage(r.language) };
+function toLink(r: { telegramUserId: number; chatId: number; partnerId: number; role: BotRole; language: string; displayName: string | null }): BotLink {
+  return { telegramUserId: r.telegramUserId, chatId: r.chatId, partnerId: r.partnerId, role: r.role, language: normaliseLanguage(r.language), displayName: r.displayName };
 }
 
 export function findLink(deps: Deps, telegramUserId: number): BotLink | null {
@@ -28,8 +29,14 @@ export function chatLanguage(deps: Deps, chatId: number): 'ru' | 'en' {
   return u ? normaliseLanguage(u.language) : 'en';
 }
 
-/** Keeps the stored language in step with the user's client (for later notifications). */
-export function rememberLanguage(deps: Deps, link: BotLink, languageCode: string | undefined): void {
-  const lang = normaliseLanguage(languageCode);
-  if (languageCode !== undefined && lang !== link.language) setBotUserLanguage(deps.db, link.telegramUserId, lang);
+/**
+ * Keeps the stored language and name in step with the user's client (the language for later notifications,
+ * the name for the team list); writes only what changed.
+ */
+export function rememberProfile(deps: Deps, link: BotLink, from: { languageCode?: string; displayName: string | null }): void {
+  const change: { language?: string; displayName?: string } = {};
+  const lang = normaliseLanguage(from.languageCode);
+  if (from.languageCode !== undefined && lang !== link.language) change.language = lang;
+  if (from.displayName !== null && from.displayName !== link.displayName) change.displayName = from.displayName;
+  if (change.language !== undefined || change.displayName !== undefined) setBotUserProfile(deps.db, link.telegramUserId, change);
 }

@@ -44,14 +44,14 @@ export interface Linked {
  * Telegram user to the invite's partner and role. Unknown, used and expired codes all fail alike with
  * `invite_invalid`, so the answer does not tell which codes exist.
  */
-export function redeemInvite(deps: Deps, code: string, telegramUserId: number, chatId: number, language: string): Linked {
+export function redeemInvite(deps: Deps, code: string, telegramUserId: number, chatId: number, language: string, displayName: string | null = null): Linked {
   if (typeof code !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(code)) fail('invite_invalid');
   const now = deps.clock.now();
   return inTx(deps.db, (tx) => {
     const inv = getInvite(tx, code);
     if (!inv || inv.usedAt !== null || now >= inv.expiresAt) fail('invite_invalid');
     if (!markInviteUsed(tx, code, telegramUserId, now)) fail('invite_invalid');
-    upsertBotUser(tx, { telegramUserId, chatId, partnerId: inv.partnerId, role: inv.role, language: normaliseLanguage(language), linkedAt: now });
+    upsertBotUser(tx, { telegramUserId, chatId, partnerId: inv.partnerId, role: inv.role, language: normaliseLanguage(language), linkedAt: now, displayName });
     audit(tx, now, `telegram:${telegramUserId}`, 'invite.redeem', String(inv.partnerId), { role: inv.role, code_prefix: code.slice(0, 4) });
     return { partnerId: inv.partnerId, role: inv.role };
   });

@@ -11,7 +11,7 @@ import type { Deps } from './deps.js';
 export function listTeam(deps: Deps, partnerId: number) {
   const items = botUsersOfPartner(deps.db, partnerId)
     .sort((a, b) => a.linkedAt - b.linkedAt || a.telegramUserId - b.telegramUserId)
-    .map((u) => ({ telegram_id: u.telegramUserId, role: u.role, language: u.language, linked_at: offsetIso(u.linkedAt) }));
+    .map((u) => ({ telegram_id: u.telegramUserId, name: u.displayName, role: u.role, language: u.language, linked_at: offsetIso(u.linkedAt) }));
   return { items, count: items.length };
 }
 

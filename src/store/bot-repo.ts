@@ -31,14 +31,14 @@ export function markInviteUsed(conn: Conn, code: string, usedBy: number, now: nu
 
 export function upsertBotUser(
   conn: Conn,
-  row: { telegramUserId: number; chatId: number; partnerId: number; role: BotRole; language: string; linkedAt: number },
+  row: { telegramUserId: number; chatId: number; partnerId: number; role: BotRole; language: string; linkedAt: number; displayName: string | null },
 ): BotUserRow {
   return conn
     .insert(botUsers)
     .values(row)
     .onConflictDoUpdate({
       target: botUsers.telegramUserId,
-      set: { chatId: row.chatId, partnerId: row.partnerId, role: row.role, language: row.language, linkedAt: row.linkedAt },
+      set: { chatId: row.chatId, partnerId: row.partnerId, role: row.role, language: row.language, linkedAt: row.linkedAt, displayName: row.displayName },
     })
     .returning()
     .get();
@@ -56,8 +56,8 @@ export function botUsersInChat(conn: Conn, chatId: number): BotUserRow[] {
   return conn.select().from(botUsers).where(eq(botUsers.chatId, chatId)).all();
 }
 
-export function setBotUserLanguage(conn: Conn, telegramUserId: number, language: string): void {
-  conn.update(botUsers).set({ language }).where(eq(botUsers.telegramUserId, telegramUserId)).run();
+export function setBotUserProfile(conn: Conn, telegramUserId: number, profile: { language?: string; displayName?: string }): void {
+  conn.update(botUsers).set(profile).where(eq(botUsers.telegramUserId, telegramUserId)).run();
 }
 
 // ---- session and conversation storage

@@ -40,6 +40,8 @@ export const botUsers = sqliteTable(
     /** `ru` or `en`: the language of messages sent without a user action (notifications). */
     language: text('language').notNull(),
     linkedAt: integer('linked_at').notNull(),
+    /** How Telegram names the person (first and last name, @username), for the team list; kept current. */
+    displayName: text('display_name'),
   },
   (t) => [index('bot_users_partner').on(t.partnerId)],
 );

@@ -287,6 +287,8 @@ describe('Mini App API: the team', () => {
     expect(inv.body).toEqual({ code: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/), link: `https://t.me/your_bot?start=${inv.body.code}` });
     const team = await owner.call('GET', '/team');
     expect(team.body.items.map((u: any) => [u.telegram_id, u.role])).toEqual([[owner.id, 'owner'], [staff.id, 'staff']]);
+    // linked outside the bot here (no Telegram name known): name null; the bot's test covers names
+    expect(team.body.items.map((u: any) => u.name)).toEqual([null, null]);
     expect(team.body.count).toBe(2);
     expect(codeOf(await owner.call('POST', '/team/invites', { role: 'boss' }))).toBe('validation_error');
     expect(codeOf(await owner.call('POST', '/team/invites', {}))).toBe('validation_error');

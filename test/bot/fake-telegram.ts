@@ -14,6 +14,7 @@ export const BOT_USER = { id: 7_000_000_001, is_bot: true, first_name: 'Partner 
 export interface TgUser {
   id: number;
   first_name: string;
+  last_name?: string;
   language_code?: string;
   username?: string;
 }

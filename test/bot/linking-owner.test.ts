@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { button, waitFor } from './fake-telegram.js';
+import { listTeam } from '../../src/app/team.js';
 import { newUser, settle, World } from './harness.js';
 
 let w: World;
@@ -56,6 +57,22 @@ describe('linking', () => {
     await bob.expect('unknown, already used or expired');
     await bob.say('/balance');
     await bob.expect('open the invite link');
+  });
+
+  it('when a user links, then the team list names them as Telegram does, and follows a change of name', async () => {
+    const p = await w.t.newPartner();
+    const inv = await w.t.admin('POST', `/partners/${p.id}/invites`, { role: 'staff' });
+    const user = { ...newUser(), first_name: 'Anna', last_name: 'Petrova', username: 'anna_p' };
+    const anna = w.chat(user);
+    await anna.say(`/start ${inv.body.code}`);
+    await anna.expect('linked');
+    const names = () => listTeam(w.t.deps, p.id).items.map((u) => [u.telegram_id, u.name]);
+    expect(names()).toEqual([[user.id, 'Anna Petrova (@anna_p)']]);
+    // a later message with another name (the user renamed themselves in Telegram) updates it
+    const renamed = w.chat({ ...user, first_name: 'Anya', last_name: undefined, username: undefined });
+    await renamed.say('/balance');
+    await renamed.expect('USD');
+    expect(names()).toEqual([[user.id, 'Anya']]);
   });
 
   it('when the invite is older than 24 h of service clock, then it is refused', async () => {

@@ -56,9 +56,9 @@ export function TeamPage({ nav }: { nav: Nav }) {
               testid={`member-${u.telegram_id}`}
               label={
                 <>
-                  <b>{u.telegram_id}</b> {u.telegram_id === nav.session.user.telegram_id && <span class="muted">({t.you})</span>}
+                  <b>{u.name ?? u.telegram_id}</b> {u.telegram_id === nav.session.user.telegram_id && <span class="muted">({t.you})</span>}
                   <small class="muted block">
-                    {words.role[u.role] ?? u.role} · {t.since} {fmtTime(u.linked_at)}
+                    {words.role[u.role] ?? u.role} · {u.name ? `id ${u.telegram_id} · ` : ''}{t.since} {fmtTime(u.linked_at)}
                   </small>
                 </>
               }

@@ -1,0 +1,1 @@
+ALTER TABLE `bot_users` ADD `display_name` text;
