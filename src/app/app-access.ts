@@ -4,7 +4,9 @@ import { validateInitData } from '../domain/init-data.js';
 import { audit } from '../store/audit-repo.js';
 import { inTx } from '../store/db.js';
 import { putGrant, readGrant, sweepGrants, takeGrant, dropGrant } from '../store/app-repo.js';
-import { findLink, type BotLink } from './bot-users.js';
+import { findLink, rememberProfile, type BotLink } from './bot-users.js';
+import { requirePartner } from './partners.js';
+import { displayName } from '../domain/display-name.js';
 import type { Deps } from './deps.js';
 
 /**
@@ -26,6 +28,8 @@ export interface AppCaller {
   telegramUserId: number;
   via: 'tma' | 'cookie';
   languageCode?: string;
+  /** How Telegram names the user (initData only: a cookie session carries no profile). */
+  displayName?: string | null;
 }
 
 /** The caller of `Authorization: tma <initData>`; 401 unauthorized for missing, tampered, expired or foreign data. */
@@ -37,7 +41,7 @@ export function callerFromInitData(deps: Deps, raw: string): AppCaller {
     const why = { malformed: 'Malformed init data.', bad_hash: 'The init data signature does not verify.', expired: 'The init data is too old: reopen the app.', no_user: 'The init data names no user.' };
     fail('unauthorized', why[r.reason]);
   }
-  return { telegramUserId: r.user.id, via: 'tma', languageCode: r.user.language_code };
+  return { telegramUserId: r.user.id, via: 'tma', languageCode: r.user.language_code, displayName: displayName(r.user) };
 }
 
 /** The caller of a session cookie; 401 when unknown or expired. */
@@ -91,4 +95,17 @@ export function redeemSignIn(deps: Deps, token: unknown): { session: string; tel
 
 export function endSession(deps: Deps, token: string): void {
   if (TOKEN.test(token)) dropGrant(deps.db, keyOf(SESSION_PREFIX, token));
+}
+
+/**
+ * GET /api/app/v1/session: who the caller is to the service. The app's first call, so it also keeps the
+ * person's name current for the team list from what Telegram's initData says, as the bot's updates do.
+ */
+export function appSession(deps: Deps, caller: AppCaller, link: BotLink) {
+  const p = requirePartner(deps, link.partnerId);
+  if (caller.via === 'tma') rememberProfile(deps, link, { languageCode: caller.languageCode, displayName: caller.displayName ?? null });
+  return {
+    user: { telegram_id: link.telegramUserId, role: link.role },
+    partner: { partner_id: p.partnerId, name: p.name, status: p.status },
+  };
 }

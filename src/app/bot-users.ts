@@ -1,5 +1,6 @@
 import { botUsersInChat, getBotUser, setBotUserProfile } from '../store/bot-repo.js';
 import type { BotRole } from '../domain/enums.js';
+import { classifyStorageError } from '../store/storage-health.js';
 import type { Deps } from './deps.js';
 import { normaliseLanguage } from './invites.js';
 
@@ -31,12 +32,18 @@ export function chatLanguage(deps: Deps, chatId: number): 'ru' | 'en' {
 
 /**
  * Keeps the stored language and name in step with the user's client (the language for later notifications,
- * the name for the team list); writes only what changed.
+ * the name for the team list); writes only what changed. Best effort: during a storage fault the write is
+ * skipped, so that what the person asked for (often a read) still works.
  */
 export function rememberProfile(deps: Deps, link: BotLink, from: { languageCode?: string; displayName: string | null }): void {
   const change: { language?: string; displayName?: string } = {};
   const lang = normaliseLanguage(from.languageCode);
   if (from.languageCode !== undefined && lang !== link.language) change.language = lang;
   if (from.displayName !== null && from.displayName !== link.displayName) change.displayName = from.displayName;
-  if (change.language !== undefined || change.displayName !== undefined) setBotUserProfile(deps.db, link.telegramUserId, change);
+  if (change.language === undefined && change.displayName === undefined) return;
+  try {
+    setBotUserProfile(deps.db, link.telegramUserId, change);
+  } catch (e) {
+    if (!classifyStorageError(e)) throw e;
+  }
 }

@@ -287,9 +287,11 @@ describe('Mini App API: the team', () => {
     expect(inv.body).toEqual({ code: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/), link: `https://t.me/your_bot?start=${inv.body.code}` });
     const team = await owner.call('GET', '/team');
     expect(team.body.items.map((u: any) => [u.telegram_id, u.role])).toEqual([[owner.id, 'owner'], [staff.id, 'staff']]);
-    // linked outside the bot here (no Telegram name known): name null; the bot's test covers names
+    // linked outside the bot here: no name is known until the person opens the app (or writes to the bot)
     expect(team.body.items.map((u: any) => u.name)).toEqual([null, null]);
     expect(team.body.count).toBe(2);
+    expect((await staff.call('GET', '/session')).status).toBe(200);
+    expect((await owner.call('GET', '/team')).body.items.map((u: any) => [u.telegram_id, u.name])).toEqual([[owner.id, null], [staff.id, `User${staff.id}`]]);
     expect(codeOf(await owner.call('POST', '/team/invites', { role: 'boss' }))).toBe('validation_error');
     expect(codeOf(await owner.call('POST', '/team/invites', {}))).toBe('validation_error');
     const self = await owner.call('DELETE', `/team/${owner.id}`);

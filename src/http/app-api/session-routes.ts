@@ -1,21 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { endSession, redeemSignIn } from '../../app/app-access.js';
-import { requirePartner } from '../../app/partners.js';
+import { appSession, endSession, redeemSignIn } from '../../app/app-access.js';
 import type { Deps } from '../../app/deps.js';
 import { SESSION_TTL_MS } from '../../app/app-access.js';
-import { COOKIE_PATH, linkOfReq, requireSameOrigin, SESSION_COOKIE } from './auth.js';
+import { callerOf, COOKIE_PATH, linkOfReq, requireSameOrigin, SESSION_COOKIE } from './auth.js';
 import { objectBody } from './body.js';
 import type { AppApiDeps } from './context.js';
 
 export const PUBLIC_PATHS = new Set([`${COOKIE_PATH}/sign-in`]);
 
 function sessionView(deps: Deps, req: FastifyRequest) {
-  const link = linkOfReq(deps, req);
-  const p = requirePartner(deps, link.partnerId);
-  return {
-    user: { telegram_id: link.telegramUserId, role: link.role },
-    partner: { partner_id: p.partnerId, name: p.name, status: p.status },
-  };
+  return appSession(deps, callerOf(req), linkOfReq(deps, req));
 }
 
 function secure(deps: Deps, req: FastifyRequest): boolean {
