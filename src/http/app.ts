@@ -53,8 +53,9 @@ export async function buildHttpApp(h: HttpDeps): Promise<FastifyInstance> {
     // Never echo internal error text: the error handler formats every failure.
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    // ids in paths are short; longer ones are answered by frameworkErrors in the contract's format
-    routerOptions: { maxParamLength: 200 },
+    // No length limit of the router's own (its default, 100, answers Fastify's 414 body before authentication):
+    // each route judges its ids after the key is checked. The request line is bounded by Node's header limit.
+    routerOptions: { maxParamLength: 65_536 },
     frameworkErrors: frameworkErrors(limiter),
   });
   installErrorHandling(app, { observe: h.observeError, limiter });

@@ -34,9 +34,9 @@ export interface ErrorHandling {
 
 /**
  * Answers of Fastify's router that never reach the error handler (FastifyServerOptions.frameworkErrors),
- * in the contract's formats: a path identifier longer than the router's limit is 404 `not_found` (no
- * order, gift, partner or delivery has such an id), a URL that cannot be decoded 400 `bad_request`. Both
- * count against the unknown-URL budget.
+ * in the contract's formats: a URL that cannot be decoded is 400 `bad_request`, and (should the router's
+ * parameter limit ever be met) an over-long path id 404 `not_found`. Both count against the unknown-URL
+ * budget.
  */
 export function frameworkErrors(limiter: RateLimiter) {
   return (err: FastifyError, req: FastifyRequest, reply: FastifyReply): void => {
