@@ -37,14 +37,35 @@ describe('dutyCycle (the throttle of a backup check)', () => {
     }
   });
 
-  it('does nothing at a share of 1, and stops quietly once the process has ended', async () => {
-    const child = spawn(process.execPath, ['-e', 'setTimeout(()=>{}, 300)'], { stdio: 'ignore' });
-    const none = dutyCycle(child.pid!, 1);
-    expect(state(child.pid!)).not.toBe('T');
-    none.stop();
-    const cycle = dutyCycle(child.pid!, 0.5, 20);
-    await new Promise((r) => child.once('exit', r));
+  it('never stops a process at a share of 1, and stops quietly once the process has ended', async () => {
+    const busy = spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' });
+    try {
+      await sleep(100);
+      const none = dutyCycle(busy.pid!, 1, 20);
+      // sampled every 5 ms over 15 periods: a throttle would show the process stopped (T) in some samples
+      const states: string[] = [];
+      for (let i = 0; i < 60; i++) {
+        states.push(state(busy.pid!));
+        await sleep(5);
+      }
+      none.stop();
+      expect(states.filter((x) => x === 'T')).toEqual([]);
+      // the same sampling sees the stops at a share of a half (the check above can fail)
+      const half = dutyCycle(busy.pid!, 0.5, 20);
+      const halfStates: string[] = [];
+      for (let i = 0; i < 60; i++) {
+        halfStates.push(state(busy.pid!));
+        await sleep(5);
+      }
+      half.stop();
+      expect(halfStates).toContain('T');
+    } finally {
+      busy.kill('SIGKILL');
+    }
+    const short = spawn(process.execPath, ['-e', 'setTimeout(()=>{}, 100)'], { stdio: 'ignore' });
+    const cycle = dutyCycle(short.pid!, 0.5, 20);
+    await new Promise((r) => short.once('exit', r));
     await sleep(60);
-    expect(() => cycle.stop()).not.toThrow();
+    expect(() => cycle.stop()).not.toThrow(); // signalling a process that has ended is not an error
   });
 });
