@@ -16,4 +16,5 @@ export const usd = z.string().regex(/^-?\d+\.\d{2}$/).meta({ description: 'USD a
 export const tonAmt = z.string().regex(/^-?\d+\.\d{3}$/).meta({ description: 'TON amount, three decimals', example: '12.345' });
 export const localTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/).meta({ description: 'ISO 8601 local time with microseconds, no offset', example: '2026-03-01T12:00:00.000000' });
 export const offsetTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/).meta({ description: 'ISO 8601 with UTC offset', example: '2026-03-01T12:00:03.000000+00:00' });
-export const clientRef = z.string().min(1).max(128).meta({ description: '1 to 128 printable characters (no control or format characters, no line separators)', example: 'shop-order-8841' });
+/** client_reference, as requests take it (src/app/requests/orders.ts) and answers return it. */
+export { clientRef } from '../../app/requests/orders.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CURRENCIES, ORDER_STATUSES, ORDER_TYPES } from '../../domain/enums.js';
+import * as req from '../../app/requests/orders.js';
 import { clientRef, localTime, offsetTime, reg, tonAmt, usd } from './fields.js';
 
 /** The order as partners see it, and the bodies of POST /orders. */
@@ -42,38 +43,16 @@ const orderFields = {
 export const Order = reg('Order', z.object({ ...orderFields, retail: z.string().nullable().meta({ description: 'always null' }) }), 'An order as the partner sees it.');
 export const WebhookOrder = reg('WebhookOrder', z.object(orderFields), 'The order in webhook `data`: as GET /orders/{order_id} without `retail`.');
 
-// Request bodies accept and ignore fields they do not know (forward compatible): loose objects, so the
-// document says no `additionalProperties: false`, as the service does.
-export const StarsParams = reg(
-  'StarsParams',
-  z.looseObject({ quantity: z.number().int().meta({ description: 'STARS_MIN_PER_ORDER..STARS_MAX_PER_ORDER (default 50..50000)' }), recipient: z.string() }),
-  'params for type stars',
-);
-export const PremiumParams = reg('PremiumParams', z.looseObject({ months: z.union([z.literal(3), z.literal(6), z.literal(12)]), recipient: z.string() }), 'params for type premium');
-export const NftParams = reg(
-  'NftParams',
-  z.looseObject({ gift: z.string().meta({ example: 'PlushPepe-1234' }), recipient: z.string(), max_price: z.string().meta({ description: 'positive TON amount, any number of decimals; the order is refused (409 price_changed) if the price is above it', example: '15.5' }) }),
-  'params for type nft',
-);
-const orderRequestFields = {
-  idempotency_key: z.string().max(255).meta({ description: 'mandatory; the same key and params return the same order with one debit' }),
-  webhook_url: z.string().optional().meta({ description: 'per-order webhook address (the secret is always the dashboard one)' }),
-  client_reference: clientRef.nullable().optional().meta({
-    description:
-      'optional: your own reference, 1 to 128 printable characters, else 400 validation_error with field client_reference; stored, part of the idempotency fingerprint, returned in every order view and webhook body, and a filter of GET /orders',
-  }),
-};
-export const StarsOrderRequest = reg('StarsOrderRequest', z.looseObject({ type: z.literal('stars'), ...orderRequestFields, params: StarsParams }), 'POST /orders body for Stars');
-export const PremiumOrderRequest = reg('PremiumOrderRequest', z.looseObject({ type: z.literal('premium'), ...orderRequestFields, params: PremiumParams }), 'POST /orders body for Premium');
-export const NftOrderRequest = reg('NftOrderRequest', z.looseObject({ type: z.literal('nft'), ...orderRequestFields, params: NftParams }), 'POST /orders body for an NFT gift');
+// The request bodies are the validator's schemas (src/app/requests/orders.ts), registered here for the document.
+export const StarsParams = reg('StarsParams', req.StarsParams, 'params for type stars');
+export const PremiumParams = reg('PremiumParams', req.PremiumParams, 'params for type premium');
+export const NftParams = reg('NftParams', req.NftParams, 'params for type nft');
+export const StarsOrderRequest = reg('StarsOrderRequest', req.StarsOrderRequest, 'POST /orders body for Stars');
+export const PremiumOrderRequest = reg('PremiumOrderRequest', req.PremiumOrderRequest, 'POST /orders body for Premium');
+export const NftOrderRequest = reg('NftOrderRequest', req.NftOrderRequest, 'POST /orders body for an NFT gift');
 export const OrderRequest = reg(
   'OrderRequest',
-  z.discriminatedUnion('type', [StarsOrderRequest, PremiumOrderRequest, NftOrderRequest]).meta({
-    discriminator: {
-      propertyName: 'type',
-      mapping: { stars: '#/components/schemas/StarsOrderRequest', premium: '#/components/schemas/PremiumOrderRequest', nft: '#/components/schemas/NftOrderRequest' },
-    },
-  }),
+  req.OrderRequest,
   'POST /orders body: one of three shapes chosen by `type`. Unknown fields are accepted and ignored, at the root and in `params`.',
   { type: 'stars', idempotency_key: 'order-2026-0001', params: { quantity: 100, recipient: '@durov' } },
 );

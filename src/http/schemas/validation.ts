@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { ORDER_TYPES } from '../../domain/enums.js';
+import * as req from '../../app/requests/validate.js';
 import { reg } from './fields.js';
 
 /** POST /validate/recipient and POST /validate/game. */
 
 export const ValidateRecipientRequest = reg(
   'ValidateRecipientRequest',
-  z.looseObject({ type: z.enum(ORDER_TYPES), username: z.string().meta({ example: '@durov' }) }),
+  req.ValidateRecipientRequest,
   'POST /validate/recipient body (unknown fields are accepted and ignored)',
 );
 export const ValidateRecipientResult = reg(
@@ -21,7 +22,7 @@ export const ValidateRecipientResult = reg(
   }),
   'The recipient exists. An unknown recipient is 400 recipient_not_found.',
 );
-export const ValidateGameRequest = reg('ValidateGameRequest', z.looseObject({ username: z.string() }), 'POST /validate/game body (unknown fields are accepted and ignored)');
+export const ValidateGameRequest = reg('ValidateGameRequest', req.ValidateGameRequest, 'POST /validate/game body (unknown fields are accepted and ignored)');
 export const ValidateGameResult = reg(
   'ValidateGameResult',
   z.object({ ok: z.literal(true), username: z.string(), found: z.literal(true), name: z.string().nullable() }),
