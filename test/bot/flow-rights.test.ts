@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initData, raw } from '../app/app-helpers.js';
+import { initData, raw } from '../app-api/app-helpers.js';
 import { button, waitFor } from './fake-telegram.js';
 import { settle, World, type Chat } from './harness.js';
 
