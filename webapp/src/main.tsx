@@ -8,6 +8,7 @@ import { HomePage } from './pages/home';
 import { LedgerPage } from './pages/ledger';
 import { OrderPage } from './pages/order';
 import { OrderDetailPage, OrdersPage } from './pages/orders';
+import { SignInConfirm, type SignInPreview } from './pages/sign-in';
 import { TeamPage } from './pages/team';
 import { TopupPage } from './pages/topup';
 import { inTelegram, ready, setBack, setMain } from './tg';
@@ -28,12 +29,15 @@ export interface Nav {
   session: Session;
 }
 
-/** Signs in: Telegram's initData, else a one-time link (#signin=…) exchanged for the cookie, else an existing cookie. */
-async function signIn(): Promise<Session> {
+/**
+ * Signs in: Telegram's initData, else a one-time link (#signin=…), else an existing cookie. A link is not
+ * spent yet: it comes back with whom it signs in as, for the page to ask first (SignInConfirm).
+ */
+async function signIn(): Promise<Session | { token: string; who: SignInPreview }> {
   const m = /#signin=([A-Za-z0-9_-]+)/.exec(location.hash);
   if (!inTelegram && m) {
     history.replaceState(null, '', location.pathname);
-    return api<Session>('POST', '/sign-in', { token: m[1] });
+    return { token: m[1], who: await api<SignInPreview>('POST', '/sign-in/preview', { token: m[1] }) };
   }
   return api<Session>('GET', '/session');
 }
@@ -58,8 +62,10 @@ function App() {
   const pop = () => setStack((s) => (s.length > 1 ? s.slice(0, -1) : s));
   const syncBack = () => setBack(depth.current > 1 ? pop : null);
 
+  const [pending, setPending] = useState<{ token: string; who: SignInPreview; busy?: boolean } | null>(null);
+  const failed = (e: unknown) => setFailure(e instanceof ApiError ? e : new ApiError(0, 'network', String(e), {}));
   useEffect(() => {
-    signIn().then(setSession, (e) => setFailure(e instanceof ApiError ? e : new ApiError(0, 'network', String(e), {})));
+    signIn().then((r) => ('token' in r ? setPending(r) : setSession(r)), failed);
   }, []);
 
   const nav: Nav | null = session && {
@@ -83,6 +89,23 @@ function App() {
         <p>{text}</p>
       </main>
     );
+  }
+  if (pending) {
+    const yes = () => {
+      setPending({ ...pending, busy: true });
+      api<Session>('POST', '/sign-in', { token: pending.token }).then((s) => {
+        setPending(null);
+        setSession(s);
+      }, (e) => {
+        setPending(null);
+        failed(e);
+      });
+    };
+    const no = () => {
+      setPending(null);
+      setFailure(new ApiError(401, 'unauthorized', t.signinText, {}));
+    };
+    return <SignInConfirm who={pending.who} busy={!!pending.busy} onYes={yes} onNo={no} />;
   }
   if (!nav) return <main class="page"><p class="muted center">{t.loading}</p></main>;
   const owner = session!.user.role === 'owner';
