@@ -6,6 +6,7 @@ import { appEnvShape } from './app.js';
 import { opsEnvShape } from './ops.js';
 import { orderWaitEnvShape } from './order-wait.js';
 import { loadFragmentConfig, type FragmentConfig } from '../suppliers/fragment/config.js';
+import { loadGiftsConfig, type GiftsConfig } from './gifts.js';
 
 /** Environment variables of operator-api.md section 1, validated once at start-up. */
 
@@ -59,7 +60,7 @@ const envSchema = z.object({
 });
 
 /** `fragment`: the FRAGMENT_* settings, present exactly when UPSTREAM=fragment (src/suppliers/fragment/config.ts). */
-export type Config = z.output<typeof envSchema> & { publicBaseUrl: string; fragment?: FragmentConfig };
+export type Config = z.output<typeof envSchema> & { publicBaseUrl: string; fragment?: FragmentConfig; gifts: GiftsConfig };
 
 export class ConfigError extends Error {
   constructor(public readonly lines: string[]) {
@@ -93,7 +94,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     extra.push(`invalid configuration: STARS_MIN_PER_ORDER=${c.STARS_MIN_PER_ORDER}: must not exceed STARS_MAX_PER_ORDER`);
   const fragment = c.UPSTREAM === 'fragment' ? loadFragmentConfig(env) : undefined;
   if (fragment) extra.push(...fragment.lines);
+  const gifts = loadGiftsConfig(env, c.UPSTREAM);
+  extra.push(...gifts.lines);
   if (extra.length) throw new ConfigError(extra);
   const publicBaseUrl = (c.PUBLIC_BASE_URL ?? `http://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.PORT}`).replace(/\/$/, '');
-  return { ...c, publicBaseUrl, ...(fragment?.config ? { fragment: fragment.config } : {}) };
+  return { ...c, publicBaseUrl, gifts: gifts.config!, ...(fragment?.config ? { fragment: fragment.config } : {}) };
 }

@@ -5,8 +5,9 @@ import type { SupplierCosts } from '../../domain/pricing.js';
 import type { Db } from '../../store/db.js';
 import { getPayment, lastUsedSeqno, orderCostNano, putPayment, unsettledPayments, updatePayment, type FragmentPaymentRow } from '../../store/fragment-payments-repo.js';
 import type { Logger } from '../../log.js';
-import { normaliseUsername, type SandboxUpstream } from '../sandbox/sandbox-upstream.js';
-import { SupplierDown, UpstreamUnavailable, type DeliveryOutcome, type DeliveryRequest, type GoodsProduct, type Recipient, type Suppliers } from '../types.js';
+import { normaliseUsername } from '../username.js';
+import type { GoodsSide } from '../compose.js';
+import { SupplierDown, UpstreamUnavailable, type DeliveryOutcome, type DeliveryRequest, type GoodsProduct, type Recipient } from '../types.js';
 import { fromNano, toNano, type FragmentConfig } from './config.js';
 import { FragmentAlreadyPremium, FragmentDown, FragmentRejected, type FragmentApi, type FragmentProblem, type FragmentProduct } from './fragment-api.js';
 import { checkPayment, evidenceProblem, maxWithTolerance } from './payment-checks.js';
@@ -15,8 +16,8 @@ import type { Toncenter, WalletState } from '../chains/toncenter-wallet.js';
 import type { HotWallet } from './wallet.js';
 
 /**
- * UPSTREAM=fragment: Stars and Premium bought on Fragment and paid from the operator's hot wallet; gifts
- * stay on the sandbox market. `deliver` is a small state machine over the order's payment row
+ * UPSTREAM=fragment: Stars and Premium bought on Fragment and paid from the operator's hot wallet (gifts
+ * come from GIFTS_UPSTREAM, composed beside it in src/service.ts). `deliver` is a small state machine over the order's payment row
  * (src/store/schema-fragment.ts):
  *
  *   no row / void → search recipient → init → link → check → sign → ROW WRITTEN (signed) → send → sent
@@ -54,9 +55,8 @@ const FUNDS_RETRY_SEC = 300;
 /** Prices older than this many TTLs are not used (`cost_unavailable`). */
 const STALE_TTLS = 5;
 
-export class FragmentUpstream implements Suppliers {
+export class FragmentUpstream implements GoodsSide {
   readonly name = 'fragment';
-  readonly gifts: Suppliers['gifts'];
 
   private problem: { kind: FragmentProblem; detail: string; since: number } | null = null;
   /** Per product: the wallet could not pay that product's next order (new orders of it get 503 until topped up). */
@@ -73,13 +73,7 @@ export class FragmentUpstream implements Suppliers {
     readonly wallet: HotWallet,
     private readonly api: FragmentApi,
     private readonly chain: Toncenter,
-    sandbox: SandboxUpstream,
-  ) {
-    this.gifts = sandbox.gifts;
-    this.nftStatus = (p) => sandbox.goods.status(p);
-  }
-
-  private readonly nftStatus: (p: 'nft') => ReturnType<Suppliers['goods']['status']>;
+  ) {}
 
   // --- background refresh: prices, rate, wallet ---------------------------------------------------
 
@@ -272,8 +266,7 @@ export class FragmentUpstream implements Suppliers {
         premium: { 3: nanoToCents(p.premiumNano[3], p.usdPerTon), 6: nanoToCents(p.premiumNano[6], p.usdPerTon), 12: nanoToCents(p.premiumNano[12], p.usdPerTon) },
       };
     },
-    status: (product: GoodsProduct | 'nft') => {
-      if (product === 'nft') return this.nftStatus('nft');
+    status: (product: GoodsProduct) => {
       if (this.problem) return { up: false, retryAfterSec: DOWN_RETRY_SEC } as const;
       if (this.fundsLow[product]) return { up: false, retryAfterSec: FUNDS_RETRY_SEC } as const;
       return { up: true } as const;
