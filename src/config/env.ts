@@ -59,6 +59,9 @@ const envSchema = z.object({
   ...orderWaitEnvShape,
 });
 
+/** The fewest stars Fragment sells in one purchase. */
+const FRAGMENT_MIN_STARS = 50;
+
 /** `fragment`: the FRAGMENT_* settings, present exactly when UPSTREAM=fragment (src/suppliers/fragment/config.ts). */
 export type Config = z.output<typeof envSchema> & { publicBaseUrl: string; fragment?: FragmentConfig; gifts: GiftsConfig };
 
@@ -92,6 +95,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const extra: string[] = [];
   if (c.STARS_MIN_PER_ORDER > c.STARS_MAX_PER_ORDER)
     extra.push(`invalid configuration: STARS_MIN_PER_ORDER=${c.STARS_MIN_PER_ORDER}: must not exceed STARS_MAX_PER_ORDER`);
+  // Fragment sells no fewer than 50 stars: a smaller order would be accepted, debited and then refused
+  if (c.UPSTREAM === 'fragment' && c.STARS_MIN_PER_ORDER < FRAGMENT_MIN_STARS)
+    extra.push(`invalid configuration: STARS_MIN_PER_ORDER=${c.STARS_MIN_PER_ORDER}: must be at least ${FRAGMENT_MIN_STARS} with UPSTREAM=fragment (Fragment's minimum)`);
   const fragment = c.UPSTREAM === 'fragment' ? loadFragmentConfig(env) : undefined;
   if (fragment) extra.push(...fragment.lines);
   const gifts = loadGiftsConfig(env, c.UPSTREAM);
