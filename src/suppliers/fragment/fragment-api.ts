@@ -210,7 +210,7 @@ export class FragmentApi {
     const o = json as Record<string, unknown>;
     if (o.need_verify) throw new FragmentDown('need_verify', 'Fragment asks to verify the account (KYC)');
     const err = errorText(o.error);
-    if (err === BAD_HASH) throw new StaleSession('session_expired', 'Fragment refused the page hash, also after reading it again from the page (renew the session)');
+    if (err === BAD_HASH) throw new StaleSession('session_expired', 'Fragment refused the page hash, also after reading it again from the page (renew the session: FRAGMENT_COOKIES, FRAGMENT_HASH)');
     if (err !== null && /session|log ?in|auth|access denied/i.test(err)) throw new StaleSession('session_expired', err);
     return o;
   }
