@@ -6,7 +6,7 @@ import { appEnvShape } from './app.js';
 import { opsEnvShape } from './ops.js';
 import { orderWaitEnvShape } from './order-wait.js';
 import { loadFragmentConfig, type FragmentConfig } from '../suppliers/fragment/config.js';
-import { loadGiftsConfig, type GiftsConfig } from './gifts.js';
+import { GIFTS_ENV_NAMES, loadGiftsConfig, type GiftsConfig } from './gifts.js';
 
 /** Environment variables of operator-api.md section 1, validated once at start-up. */
 
@@ -24,7 +24,10 @@ const envSchema = z.object({
   UPSTREAM: z.enum(['sandbox', 'fragment'], { error: 'must be "sandbox" or "fragment"' }).default('sandbox'),
   SANDBOX_DEMO: bool01.default(true),
   PUBLIC_BASE_URL: optionalString.pipe(httpUrl.optional()),
-  TRUST_PROXY: bool01.default(false),
+  /** Proxy hops in front of the service: the caller is the N-th X-Forwarded-For entry from the end (src/http/client-ip.ts). */
+  TRUST_PROXY: int(0, 16).default(0),
+  /** A request whose headers and body have not arrived in full by then is cut off (408 or closed). */
+  HTTP_REQUEST_TIMEOUT_SECONDS: int(1, 3600).default(30),
   API_RATE_LIMIT: int(1, 10_000_000).default(120),
   API_RATE_BURST: int(1, 10_000_000).default(30),
   NFT_CATALOG_RATE_LIMIT: int(1, 10_000_000).default(30),
@@ -62,6 +65,9 @@ const envSchema = z.object({
 /** The fewest stars Fragment sells in one purchase. */
 const FRAGMENT_MIN_STARS = 50;
 
+/** Every variable the service reads (besides FRAGMENT_*). */
+export const CONFIG_VARIABLES: readonly string[] = [...Object.keys(envSchema.shape), ...GIFTS_ENV_NAMES];
+
 /** `fragment`: the FRAGMENT_* settings, present exactly when UPSTREAM=fragment (src/suppliers/fragment/config.ts). */
 export type Config = z.output<typeof envSchema> & { publicBaseUrl: string; fragment?: FragmentConfig; gifts: GiftsConfig };
 
@@ -87,17 +93,18 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       const name = String(issue.path[0] ?? 'environment');
       if (seen.has(name)) continue;
       seen.add(name);
-      lines.push(`invalid configuration: ${name}=${JSON.stringify(cleaned[name] ?? '')}: ${issue.message}`);
+      // The variable and the rule only, never the value: it may be a secret (a token, a key-bearing URL).
+      lines.push(`invalid configuration: ${name}: ${issue.message}`);
     }
     throw new ConfigError(lines);
   }
   const c = parsed.data;
   const extra: string[] = [];
   if (c.STARS_MIN_PER_ORDER > c.STARS_MAX_PER_ORDER)
-    extra.push(`invalid configuration: STARS_MIN_PER_ORDER=${c.STARS_MIN_PER_ORDER}: must not exceed STARS_MAX_PER_ORDER`);
+    extra.push('invalid configuration: STARS_MIN_PER_ORDER: must not exceed STARS_MAX_PER_ORDER');
   // Fragment sells no fewer than 50 stars: a smaller order would be accepted, debited and then refused
   if (c.UPSTREAM === 'fragment' && c.STARS_MIN_PER_ORDER < FRAGMENT_MIN_STARS)
-    extra.push(`invalid configuration: STARS_MIN_PER_ORDER=${c.STARS_MIN_PER_ORDER}: must be at least ${FRAGMENT_MIN_STARS} with UPSTREAM=fragment (Fragment's minimum)`);
+    extra.push(`invalid configuration: STARS_MIN_PER_ORDER: must be at least ${FRAGMENT_MIN_STARS} with UPSTREAM=fragment (Fragment's minimum)`);
   const fragment = c.UPSTREAM === 'fragment' ? loadFragmentConfig(env) : undefined;
   if (fragment) extra.push(...fragment.lines);
   const gifts = loadGiftsConfig(env, c.UPSTREAM);

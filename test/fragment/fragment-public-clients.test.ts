@@ -160,7 +160,7 @@ describe('STARS_MIN_PER_ORDER with UPSTREAM=fragment', () => {
     } catch (e) {
       lines = (e as ConfigError).lines;
     }
-    expect(lines).toEqual(["invalid configuration: STARS_MIN_PER_ORDER=10: must be at least 50 with UPSTREAM=fragment (Fragment's minimum)"]);
+    expect(lines).toEqual(["invalid configuration: STARS_MIN_PER_ORDER: must be at least 50 with UPSTREAM=fragment (Fragment's minimum)"]);
     expect(() => loadConfig({ ...env, STARS_MIN_PER_ORDER: '50' })).not.toThrow();
   });
 });
