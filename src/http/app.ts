@@ -9,6 +9,7 @@ import type { Scheduler } from '../workers/scheduler.js';
 import { adminApi } from './admin/index.js';
 import { appApi } from './app-api/index.js';
 import { frameworkErrors, installErrorHandling } from './errors.js';
+import { installJsonBodyParser } from './json-body.js';
 import { registerOpenApi } from './openapi/routes.js';
 import { partnerApi } from './partner/index.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -61,6 +62,7 @@ export async function buildHttpApp(h: HttpDeps): Promise<FastifyInstance> {
     frameworkErrors: frameworkErrors(limiter),
   });
   installErrorHandling(app, { observe: h.observeError, limiter });
+  installJsonBodyParser(app);
   h.instrument?.(app);
   for (const install of h.ops ?? []) install(app);
 

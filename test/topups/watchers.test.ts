@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { TopupCredited } from '../../src/app/event-bus.js';
 import { tonRawAddress } from '../../src/domain/chain-address.js';
 import { BscWatcher, TRANSFER_TOPIC } from '../../src/suppliers/chains/bsc-rpc.js';
-import { WATCHER_JOB, watcherBackoffMs } from '../../src/workers/deposit-watchers.js';
+import { WATCHER_JOB, watcherBackoffMs } from '../../src/app/deposit-watch.js';
 import { TonWatcher } from '../../src/suppliers/chains/toncenter.js';
 import { TronWatcher } from '../../src/suppliers/chains/trongrid.js';
 import type { ObservedTransfer } from '../../src/suppliers/chains/chain-watcher.js';
