@@ -2,7 +2,8 @@ import { Decimal } from 'decimal.js';
 import { failUpstreamUnavailable } from '../../domain/errors.js';
 import { formatAmount } from '../../domain/money.js';
 import { giftPartnerPrice } from '../../domain/pricing.js';
-import { UpstreamUnavailable, type GiftListing } from '../../suppliers/types.js';
+import { GiftsDisabled, UpstreamUnavailable, type GiftListing } from '../../suppliers/types.js';
+import { failGiftsDisabled } from '../products.js';
 import type { Deps } from '../deps.js';
 
 /** A gift's partner price and USD reference, and the views of a gift every answer shares. */
@@ -41,11 +42,15 @@ export function giftItem(deps: Deps, g: GiftListing) {
   };
 }
 
-/** Market calls that stall become 503 product_unavailable (upstream_unavailable) with Retry-After. */
+/**
+ * Market calls that stall become 503 product_unavailable (upstream_unavailable) with Retry-After; with gifts
+ * off (GIFTS_UPSTREAM=off) 503 product_disabled.
+ */
 export async function market<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
+    if (e instanceof GiftsDisabled) failGiftsDisabled();
     if (e instanceof UpstreamUnavailable)
       failUpstreamUnavailable('The gift market is temporarily unavailable.', e.retryAfterSec);
     throw e;
