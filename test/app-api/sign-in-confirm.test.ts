@@ -13,11 +13,11 @@ const ORIGIN = 'http://127.0.0.1:8080'; // PUBLIC_BASE_URL's origin in the tests
 
 describe('Mini App origin check', () => {
   it("a request whose Origin matches only its own Host is refused, with or without a trusted proxy's X-Forwarded-Host", async () => {
-    for (const env of [{}, { TRUST_PROXY: '1' }]) {
+    for (const env of [{}, { TRUST_PROXY: '1' }] as Record<string, string>[]) {
       const { t, owner } = await w.start(env);
       const token = createSignInLink(t.deps, owner.id).token;
       for (const headers of [
-        { host: 'evil.example', origin: 'http://evil.example' },
+        { host: 'evil.example', origin: 'http://evil.example' } as Record<string, string>,
         { host: 'evil.example:8080', origin: 'http://evil.example:8080' },
         { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https', origin: 'https://evil.example' },
       ]) {
