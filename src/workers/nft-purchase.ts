@@ -8,6 +8,7 @@ import type { Deps } from '../app/deps.js';
 import { unitOfWork, type AfterCommit } from '../app/unit-of-work.js';
 import { applyTransition } from '../app/orders/transition.js';
 import { nftDelivery } from '../app/orders/nft-delivery.js';
+import { checkPrice, purchaseReceipt, runPurchase } from '../app/orders/gift-purchase.js';
 
 /** NFT processing gives up within the hour when the market stalls (partner-api.md States rule 2). */
 export const NFT_GIVE_UP_MS = 3_600_000;
@@ -22,7 +23,8 @@ function failOrder(tx: Tx, deps: Deps, after: AfterCommit, order: OrderRow, stag
 /**
  * The `order.process` job for NFT orders: one stage per run (create … transfer). The stage reached is kept
  * on the order, so a restart resumes where processing stopped; the market treats a repeated stage as the
- * same request.
+ * same request. The price check (pricing) and the purchase itself are the application's
+ * (src/app/orders/gift-purchase.ts): the cap is enforced there before every paid call, whatever the market.
  */
 export async function processNftOrder(deps: Deps, job: JobRow, order: OrderRow | undefined = getOrder(deps.db, job.ref)): Promise<void | JobOutcome> {
   if (!order || order.status !== 'processing' || order.reviewStage !== null) {
@@ -30,16 +32,18 @@ export async function processNftOrder(deps: Deps, job: JobRow, order: OrderRow |
     return;
   }
   const stage = (NFT_STAGES.includes(order.stage as NftStage) ? order.stage : 'create') as NftStage;
-  let outcome: StageOutcome;
+  let outcome: NftStep;
+  const purchase = {
+    orderId: order.orderId,
+    gift: String(order.gift?.gift),
+    username: order.account,
+    fixedPriceMilli: priceMilliOf(order),
+    createdAt: order.createdAt,
+    stageSince: order.updatedAt,
+    receipt: purchaseReceipt(deps, order.orderId) ?? undefined,
+  };
   try {
-    outcome = await deps.suppliers.gifts.runStage(stage, {
-      orderId: order.orderId,
-      gift: String(order.gift?.gift),
-      username: order.account,
-      fixedPriceMilli: priceMilliOf(order),
-      createdAt: order.createdAt,
-      stageSince: order.updatedAt,
-    });
+    outcome = await runNftStage(deps, stage, purchase);
   } catch (e) {
     if (!(e instanceof UpstreamUnavailable)) throw e;
     const now = deps.clock.now();
@@ -69,11 +73,16 @@ export async function processNftOrder(deps: Deps, job: JobRow, order: OrderRow |
         rescheduled = true;
         return;
       case 'fail':
-        failOrder(tx, deps, after, fresh, stage, outcome.reason);
+        failOrder(tx, deps, after, fresh, outcome.stage ?? stage, outcome.reason);
         completeJob(tx, job.jobId);
         return;
       case 'stuck':
         applyTransition(tx, deps, after, fresh, 'stuck', { reviewStage: 'transfer', stage: 'transfer' });
+        completeJob(tx, job.jobId);
+        return;
+      case 'review':
+        // the purchase may have been paid without a definite answer: an operator decides, never a refund here
+        applyTransition(tx, deps, after, fresh, 'stuck', { reviewStage: 'purchase', stage: 'purchase' });
         completeJob(tx, job.jobId);
         return;
       case 'done': {
@@ -92,6 +101,21 @@ export async function processNftOrder(deps: Deps, job: JobRow, order: OrderRow |
     }
   });
   return rescheduled ? 'rescheduled' : undefined;
+}
+
+type NftStep = StageOutcome | { kind: 'review'; detail: string };
+
+/** One stage: the market's own, with the application's price check at `pricing` and its purchase at `purchase`. */
+async function runNftStage(deps: Deps, stage: NftStage, p: Parameters<typeof runPurchase>[1]): Promise<NftStep> {
+  if (stage === 'purchase') {
+    const r = await runPurchase(deps, p);
+    if (r.kind === 'bought') return { kind: 'done' };
+    return r;
+  }
+  const outcome = await deps.suppliers.gifts.runStage(stage, p);
+  if (stage !== 'pricing' || outcome.kind !== 'done') return outcome;
+  const price = await checkPrice(deps, p);
+  return price.kind === 'ok' ? outcome : price;
 }
 
 /** The listing price fixed at order time (the `gift.price_ton` of the order). */
