@@ -18,7 +18,8 @@ import type { Deps } from '../deps.js';
 export type PurchaseStep =
   /** the gift is bought: the order moves on to its transfer stage */
   | { kind: 'bought'; receipt: string }
-  /** nothing was paid and nothing will be: the order fails (refunded) with `reason` at `stage` */
+  /** nothing was paid and nothing will be: the order fails (refunded) with `reason` at `stage` (never
+   * `purchase` or `transfer`: the contract keeps those for manual refunds) */
   | { kind: 'fail'; stage: NftStage; reason: string }
   /** ask again at `retryAt` (nothing paid yet, or a reconciliation still open) */
   | { kind: 'wait'; retryAt: number }
@@ -56,7 +57,7 @@ export async function runPurchase(deps: PurchaseDeps, p: GiftPurchase): Promise<
   let rec = openGiftPurchase(db, { orderId: p.orderId, gift: p.gift, capNano: milliToNano(p.fixedPriceMilli), now: clock.now() });
   if (rec.state === 'paid') return { kind: 'bought', receipt: rec.receipt ?? '' };
   if (rec.state === 'review') return { kind: 'review', detail: rec.detail ?? 'purchase in review' };
-  if (rec.state === 'unpaid') return { kind: 'fail', stage: 'purchase', reason: 'delivery_failed' };
+  if (rec.state === 'unpaid') return { kind: 'fail', stage: 'pricing', reason: 'delivery_failed' };
 
   if (rec.state === 'paying') {
     const r = await reconcile(deps, p, rec);
@@ -67,7 +68,7 @@ export async function runPurchase(deps: PurchaseDeps, p: GiftPurchase): Promise<
   // 2. the form, checked here before the paid call
   const q = await gifts.quote(p);
   if (q.kind === 'wait') return q;
-  if (q.kind === 'fail') return settleUnpaid(deps, p.orderId, q.stage ?? 'purchase', q.reason, 'the market refused before payment');
+  if (q.kind === 'fail') return settleUnpaid(deps, p.orderId, q.stage ?? 'pricing', q.reason, 'the market refused before payment');
   const capNano = BigInt(rec.capNano);
   const refused = formRefusal(q.form, capNano);
   if (refused) return settleUnpaid(deps, p.orderId, 'pricing', refused.reason, refused.detail);
@@ -91,7 +92,7 @@ export async function runPurchase(deps: PurchaseDeps, p: GiftPurchase): Promise<
       return { kind: 'bought', receipt: out.receipt };
     case 'unpaid':
       // definite: nothing was paid. A reason ends the order; none means read the form again (it expired…)
-      if (out.reason) return settleUnpaid(deps, p.orderId, out.stage ?? 'purchase', out.reason, out.detail);
+      if (out.reason) return settleUnpaid(deps, p.orderId, out.stage ?? 'pricing', out.reason, out.detail);
       updateGiftPurchase(db, p.orderId, { state: 'quoting', detail: out.detail, payingSince: null, updatedAt: at });
       return { kind: 'wait', retryAt: out.retryAt ?? at };
     case 'unknown':
