@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isValidSubnet } from '../domain/webhook-url-policy.js';
+import { isCidr } from '../domain/cidr.js';
 import { bool01, csv, httpUrl, int, optionalString } from './fields.js';
 import { topupEnvShape } from './topups.js';
 import { appEnvShape } from './app.js';
@@ -11,7 +11,7 @@ import { GIFTS_ENV_NAMES, loadGiftsConfig, type GiftsConfig } from './gifts.js';
 /** Environment variables of operator-api.md section 1, validated once at start-up. */
 
 const cidrList = csv.refine(
-  (items) => items.every((c) => isValidSubnet(c)),
+  (items) => items.every((c) => isCidr(c)),
   'must be a comma-separated list of CIDRs or IP addresses',
 );
 const chatIds = csv.refine((items) => items.every((c) => /^-?\d+$/.test(c)), 'must be comma-separated chat ids');

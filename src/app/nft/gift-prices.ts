@@ -13,6 +13,16 @@ export function giftPartnerMilli(deps: Deps, priceMilli: number): number {
   return giftPartnerPrice(priceMilli, deps.suppliers.gifts.feesMilli(), deps.settings.get().margin_bps);
 }
 
+/**
+ * A gift as an order would buy it now: its listing and the partner price the order would debit. The one
+ * NFT pricing path of createOrder, the Mini App's recipient check and the quotes (the bot's confirmation).
+ * null when the market does not list the gift.
+ */
+export async function pricedGift(deps: Deps, giftId: string): Promise<{ listing: GiftListing; partnerMilli: number } | null> {
+  const g = await market(() => deps.suppliers.gifts.gift(giftId));
+  return g ? { listing: g, partnerMilli: giftPartnerMilli(deps, g.priceMilli) } : null;
+}
+
 export function usdRefCents(deps: Deps, milli: number): number {
   return new Decimal(milli).mul(deps.suppliers.gifts.tonUsdCents()).div(1000).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
 }
