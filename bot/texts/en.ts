@@ -1,6 +1,6 @@
 import type { Notice } from '../../src/app/notices.js';
 import { code, esc, shortTime, tonTransferLink, zonedTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
-import { WORDS } from './words.js';
+import { WORDS } from '../../src/domain/words.js';
 
 const W = WORDS.en;
 const ROLE = W.role;

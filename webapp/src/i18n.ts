@@ -1,4 +1,4 @@
-import { WORDS } from '../../bot/texts/words';
+import { WORDS } from '../../src/domain/words';
 import { ruPlural } from '../../src/domain/labels';
 import { language } from './tg';
 
@@ -105,7 +105,7 @@ const ru: Dict = {
 
 export const lang = language();
 export const t: Dict = lang === 'ru' ? ru : en;
-/** The words the bot shows too (bot/texts/words.ts): roles, failure reasons, networks, refusals. */
+/** The words the bot shows too (src/domain/words.ts): roles, failure reasons, networks, refusals. */
 export const words = WORDS[lang];
 document.documentElement.lang = lang;
 

@@ -11,6 +11,7 @@ import { sendJson } from '../frozen-json.js';
 import { linkOfReq } from './auth.js';
 import { actorOf, objectBody } from './body.js';
 import type { AppApiDeps } from './context.js';
+import type { BalancesAnswer, GiftFacetsAnswer, GiftSearchAnswer, OrderDetailAnswer, RecipientCheckAnswer } from './types.js';
 
 const CLIENT_KEY = /^[A-Za-z0-9_-]{8,100}$/;
 
@@ -18,19 +19,19 @@ const CLIENT_KEY = /^[A-Za-z0-9_-]{8,100}$/;
 export function orderingRoutes(app: FastifyInstance, { deps, catalog, limiter }: AppApiDeps): void {
   const pid = (req: Parameters<typeof linkOfReq>[1]) => linkOfReq(deps, req).partnerId;
 
-  app.get('/balances', async (req) => ({ balances: account(deps, pid(req)).balances }));
+  app.get('/balances', async (req): Promise<BalancesAnswer> => ({ balances: account(deps, pid(req)).balances }));
   app.get('/products', async (req) => {
     pid(req);
     return products(deps);
   });
 
   app.get('/orders', async (req, reply) => sendJson(reply, listOwnOrders(deps, pid(req), req.query as Record<string, unknown>)));
-  app.get<{ Params: { order_id: string } }>('/orders/:order_id', async (req) => {
+  app.get<{ Params: { order_id: string } }>('/orders/:order_id', async (req): Promise<OrderDetailAnswer> => {
     const link = linkOfReq(deps, req);
     return orderDetail(deps, link.partnerId, req.params.order_id, link.role === 'owner');
   });
 
-  app.post('/recipient-check', async (req) => {
+  app.post('/recipient-check', async (req): Promise<RecipientCheckAnswer> => {
     const partnerId = pid(req);
     limiter.hit('validate_recipient', `app:${partnerId}`);
     return recipientCheck(deps, partnerId, objectBody(req));
@@ -53,11 +54,11 @@ export function orderingRoutes(app: FastifyInstance, { deps, catalog, limiter }:
     return sendJson(reply, r.order);
   });
 
-  app.get('/gifts', async (req) => {
+  app.get('/gifts', async (req): Promise<GiftSearchAnswer> => {
     pid(req);
     return searchGifts(deps, catalog, req.query as Record<string, unknown>);
   });
-  app.get('/gifts/filters', async (req) => {
+  app.get('/gifts/filters', async (req): Promise<GiftFacetsAnswer> => {
     pid(req);
     return giftFacets(deps, catalog, req.query as Record<string, unknown>);
   });

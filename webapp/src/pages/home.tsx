@@ -1,40 +1,18 @@
-import { getOnce } from '../api';
+import { api } from '../api/client';
+import { OrderRows } from '../components/order-rows';
+import { ErrorNote, Loading, Row, Section } from '../components/ui';
+import { useLoad } from '../hooks/use-load';
 import { t } from '../i18n';
-import type { Nav } from '../main';
-import { ErrorNote, Loading, Row, Section, Status, useLoad } from '../ui';
-
-export function OrderRows(p: { items: any[]; nav: Nav }) {
-  if (!p.items.length) return <p class="muted pad">{t.noOrders}</p>;
-  return (
-    <>
-      {p.items.map((o) => (
-        <Row
-          key={o.order_id}
-          testid={`order-${o.order_id}`}
-          label={
-            <>
-              <b>{o.label}</b>
-              <small class="muted block">
-                {o.partner_price} {o.currency} · {o.order_id}
-              </small>
-            </>
-          }
-          value={<Status status={o.status} />}
-          onClick={() => p.nav.go({ page: 'order-detail', id: o.order_id })}
-        />
-      ))}
-    </>
-  );
-}
+import type { Nav } from '../nav';
 
 /** Both balances and the recent orders, refreshed every few seconds (live status). */
 export function HomePage({ nav }: { nav: Nav }) {
-  const bal = useLoad(() => getOnce('/balances'), [], 5000);
-  const orders = useLoad(() => getOnce('/orders?limit=5'), [], 5000);
+  const bal = useLoad(() => api.balances(), [], 5000);
+  const orders = useLoad(() => api.recentOrders(), [], 5000);
   return (
     <>
       <header class="hero">
-        <small class="muted">{nav.session.partner.name}</small>
+        <small class="muted">{nav.session.partner?.name}</small>
         <div class="balances" data-testid="balances">
           {bal.data ? (
             <>
@@ -49,7 +27,7 @@ export function HomePage({ nav }: { nav: Nav }) {
             <Loading />
           )}
         </div>
-        {nav.session.partner.status !== 'active' && <p class="warn">{t.inactive}</p>}
+        {nav.session.partner?.status !== 'active' && <p class="warn">{t.inactive}</p>}
       </header>
       {nav.session.user.role === 'owner' && (
         <Section>
