@@ -56,8 +56,9 @@ export function partnersPage(conn: Conn, needle: string | undefined, beforeId: n
     const byId = /^\d{1,15}$/.test(needle) ? sql` or ${partners.partnerId} = ${Number(needle)}` : sql``;
     conds.push(sql`(casefold(${partners.name}) like ${`%${folded}%`} escape '\\'${byId})`);
   }
-  const usd = sql<number>`(select balance from ${accounts} a where a.partner_id = ${partners.partnerId} and a.currency = 'USD')`;
-  const ton = sql<number>`(select balance from ${accounts} a where a.partner_id = ${partners.partnerId} and a.currency = 'TON')`;
+  // the outer row's id spelled out: inside the subquery a bare partner_id would be the account's own
+  const usd = sql<number>`(select a.balance from accounts a where a.partner_id = "partners"."partner_id" and a.currency = 'USD')`;
+  const ton = sql<number>`(select a.balance from accounts a where a.partner_id = "partners"."partner_id" and a.currency = 'TON')`;
   return conn
     .select({ partnerId: partners.partnerId, name: partners.name, status: partners.status, createdAt: partners.createdAt, usd, ton })
     .from(partners)

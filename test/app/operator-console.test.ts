@@ -134,6 +134,8 @@ describe('Mini App API: the console for an operator', () => {
     expect(all.body.items.map((x: { name: string }) => x.name)).toEqual(['Gamma Stars', 'Beta Gifts', 'Alpha Shop', 'Test partner']);
     expect(all.body.items[3]).toEqual({ partner_id: p.id, name: 'Test partner', status: 'active', balances: { USD: '1000.00', TON: '1000.000' }, created_at: expect.stringMatching(/\+00:00$/) });
     expect(all.body.next_cursor).toBeNull();
+    // each partner with its own balances (the new ones hold nothing)
+    expect(all.body.items.slice(0, 3).map((x: { balances: unknown }) => x.balances)).toEqual(Array(3).fill({ USD: '0.00', TON: '0.000' }));
     expect((await op.call('GET', '/operator/partners?q=gifts')).body.items.map((x: { name: string }) => x.name)).toEqual(['Beta Gifts']);
     expect((await op.call('GET', `/operator/partners?q=${p.id}`)).body.items.map((x: { partner_id: number }) => x.partner_id)).toEqual([p.id]);
     const first = await op.call('GET', '/operator/partners?limit=2');

@@ -18,6 +18,6 @@ export async function generatePartnerTypes(): Promise<string> {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  fs.writeFileSync(TYPES_FILE, await generatePartnerTypes());
-  console.log(`wrote ${path.relative(process.cwd(), TYPES_FILE)}`);
+  const text = await generatePartnerTypes();
+  if (!fs.existsSync(TYPES_FILE) || fs.readFileSync(TYPES_FILE, 'utf8') !== text) fs.writeFileSync(TYPES_FILE, text);
 }

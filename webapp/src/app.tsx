@@ -3,7 +3,7 @@ import { api, ApiError, type Session } from './api/client';
 import { ErrorBoundary } from './components/error-boundary';
 import { t } from './i18n';
 import type { Nav, PageName, Route } from './nav';
-import { allowed, isTab, ROUTES } from './routes';
+import { allowed, inConsole, isTab, ROUTES, startPage } from './routes';
 import { inTelegram, setBack, setMain } from './tg';
 
 /** Signs in: Telegram's initData, else a one-time link (#signin=…) exchanged for the cookie, else an existing cookie. */
@@ -31,7 +31,10 @@ export function App() {
   const syncBack = () => setBack(depth.current > 1 ? pop : null);
 
   useEffect(() => {
-    signIn().then(setSession, (e) => setFailure(asError(e)));
+    signIn().then(
+      (s) => (setSession(s), setStack([startPage(s)])),
+      (e) => setFailure(asError(e)),
+    );
   }, []);
 
   useEffect(() => {
@@ -56,12 +59,15 @@ export function App() {
     back: pop,
     restoreBack: syncBack,
   };
-  const tabs = (Object.keys(ROUTES) as PageName[]).filter((p) => isTab(p) && allowed(ROUTES[p], session));
+  // the tabs of the area the stack is in; someone who is both operator and partner gets a tab to the other area
+  const consoleArea = inConsole(stack[0].page);
+  const tabs = (Object.keys(ROUTES) as PageName[]).filter((p) => isTab(p) && inConsole(p) === consoleArea && allowed(ROUTES[p], session));
+  const other: Route | null = session.user.operator && session.partner ? (consoleArea ? { page: 'home' } : { page: 'op-overview' }) : null;
   const def = ROUTES[route.page];
   return (
     <>
       <main class="page" data-page={route.page}>
-        <ErrorBoundary resetKey={JSON.stringify(route)}>{allowed(def, session) && def.render(nav, route)}</ErrorBoundary>
+        <ErrorBoundary key={JSON.stringify(route)} resetKey={JSON.stringify(route)}>{allowed(def, session) && def.render(nav, route)}</ErrorBoundary>
       </main>
       <nav class="tabs" aria-label="sections">
         {tabs.map((p) => (
@@ -69,6 +75,11 @@ export function App() {
             {ROUTES[p].tab!()}
           </button>
         ))}
+        {other && (
+          <button onClick={() => nav.go(other)} data-testid="tab-switch-area">
+            {consoleArea ? t.console.partnerTab : t.console.tab}
+          </button>
+        )}
       </nav>
     </>
   );

@@ -2,8 +2,11 @@ import type { Session } from './api/client';
 
 /** Where the app is: a tab's page, or a page opened from one (pushed on the tab's stack). */
 export type Route =
-  | { page: 'home' | 'order' | 'orders' | 'topup' | 'api' | 'team' | 'ledger' | 'deliveries' }
-  | { page: 'order-detail'; id: string };
+  | { page: 'home' | 'orders' | 'topup' | 'api' | 'team' | 'ledger' | 'deliveries' }
+  | { page: 'order'; product?: 'stars' | 'premium' | 'nft' }
+  | { page: 'order-detail'; id: string }
+  | { page: 'op-overview' | 'op-partners' | 'op-reviews' | 'op-deposits' | 'op-products' }
+  | { page: 'op-partner'; id: number };
 
 export type PageName = Route['page'];
 

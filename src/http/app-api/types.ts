@@ -17,6 +17,14 @@ export interface BalancesAnswer {
   balances: Money2;
 }
 
+/** GET /spend: the partner API's GET /stats totals over the last `days` days. */
+export interface SpendAnswer {
+  days: number;
+  from: string;
+  to: string;
+  totals: { currency: 'USD' | 'TON'; count: number; spend: string; refunded_count: number; refunded_amount: string; net_spend: string }[];
+}
+
 export interface RecipientCheckAnswer {
   recipient: { username: string; name: string | null; already_premium?: boolean; can_receive_gifts?: boolean };
   price: string | null;

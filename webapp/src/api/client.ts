@@ -110,6 +110,7 @@ export const api = {
 
   balances: () => once<A.BalancesAnswer>(FIRST_SCREEN.balances),
   recentOrders: () => once<OrderList>(FIRST_SCREEN.recent),
+  spend: () => get<A.SpendAnswer>('/spend'),
   products: () => get<Products>('/products'),
   orders: (q: Query) => get<OrderList>('/orders', q),
   order: (id: string) => get<OrderDetail>(`/orders/${enc(id)}`),
@@ -135,7 +136,35 @@ export const api = {
   team: () => get<A.TeamAnswer>('/team'),
   invite: (role: 'owner' | 'staff') => request<A.InviteAnswer>('POST', '/team/invites', { role }),
   unlink: (telegramId: number) => request<{ unlinked: number }>('DELETE', `/team/${telegramId}`),
+
+  // the operator's console (operators only)
+  overview: () => get<A.OverviewAnswer>('/operator/overview'),
+  partners: (q: Query) => get<A.OperatorPartnersAnswer>('/operator/partners', q),
+  createPartner: (name: string) => request<A.OperatorPartnerCreated>('POST', '/operator/partners', { name }),
+  partnerInvite: (id: number, role: 'owner' | 'staff') => request<A.InviteAnswer>('POST', `/operator/partners/${id}/invites`, { role }),
+  partner: (id: number) => get<OperatorPartnerView>(`/operator/partners/${id}`),
+  partnerOrders: (id: number, q: Query) => get<OrderList>(`/operator/partners/${id}/orders`, q),
+  partnerLedger: (id: number, q: Query) => get<{ items: LedgerEntry[]; next_cursor: string | null }>(`/operator/partners/${id}/ledger`, q),
+  reviews: () => get<{ items: ReviewItem[] }>('/operator/reviews'),
+  resolve: (orderId: string, body: { outcome: 'delivered' | 'refunded'; transfer_hash?: string }) => request<Order>('POST', `/operator/orders/${enc(orderId)}/resolve`, body),
+  deposits: (status: string) => get<{ items: A.DepositItem[] }>('/operator/deposits', { status }),
+  resolveDeposit: (id: string, body: { action: 'credit'; partner_id: number } | { action: 'close'; note: string }) =>
+    request<A.DepositItem>('POST', `/operator/deposits/${enc(id)}/resolve`, body),
+  operatorProducts: () => get<A.OperatorProductsAnswer>('/operator/products'),
+  switchProduct: (product: string, enabled: boolean) => request<A.ProductSwitch>('PUT', `/operator/products/${product}`, { enabled }),
 };
+
+/** An order waiting for manual review (the operator API's GET /reviews). */
+export type ReviewItem = Order & { partner_id: number; review: { stage: string; since: string } | null; ledger: LedgerEntry[] };
+export interface OperatorPartnerView {
+  partner_id: number;
+  name: string;
+  status: string;
+  balances: A.Money2;
+  keys: A.ApiKeyView[];
+  webhook: A.WebhookView;
+  created_at: string;
+}
 
 /** One idempotency key per confirmation screen: a double tap or a retry sends the same key. */
 export function newKey(): string {

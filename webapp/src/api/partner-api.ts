@@ -234,7 +234,7 @@ export interface paths {
         };
         /**
          * Export own orders as CSV
-         * @description Every order that GET /orders would list with the same filters (no paging). Columns: order_id, created_at, type, status, partner_price, currency, price_usd_ref, quantity, recipient, label, completed_at, refunded, client_reference, gift, failure_stage, failure_reason; created_at is local time with microseconds and no offset, completed_at has +00:00, refunded is true or false, gift is the gift identifier of an nft order, failure_stage and failure_reason those of a failed nft order. RFC 4180 CSV in UTF-8 (`text/csv; charset=utf-8`, a `Content-Disposition` filename): a header line, CRLF line ends, a field quoted when it holds a comma, a quote or a line break, quotes doubled; an empty field is null. Money as decimal strings (2 places USD, 3 TON), times as in the JSON answers. Newest first, streamed as it is read, so any number of rows can be exported; a range with no rows is the header line alone (200). Bad filters are refused with the JSON errors of the list endpoint before any row is sent.
+         * @description Every order that GET /orders would list with the same filters (no paging). Columns: order_id, created_at, type, status, partner_price, currency, price_usd_ref, quantity, recipient, label, completed_at, refunded, client_reference, gift, failure_stage, failure_reason; created_at is local time with microseconds and no offset, completed_at has +00:00, refunded is true or false, gift is the gift identifier of an nft order, failure_stage and failure_reason those of a failed nft order. RFC 4180 CSV in UTF-8 (`text/csv; charset=utf-8`, a `Content-Disposition` filename): a header line, CRLF line ends, a field quoted when it holds a comma, a quote or a line break, quotes doubled; an empty field is null. Money as decimal strings (2 places USD, 3 TON), times as in the JSON answers. Newest first, streamed as it is read, so any number of rows can be exported; a range with no rows is the header line alone (200). Bad filters are refused with the JSON errors of the list endpoint before any row is sent. Spreadsheet-safe: a text cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`, so a spreadsheet shows it as text and never runs it as a formula (recipients too: `'@durov`; strip the `'` when reading the file as data); plain numbers such as `-12.50` stay as they are.
          */
         get: operations["exportOrders"];
         put?: never;
@@ -254,7 +254,7 @@ export interface paths {
         };
         /**
          * Export the ledger as CSV
-         * @description Every entry that GET /ledger would list with the same filters (no paging). Columns: entry_id, created_at, currency, kind, amount, balance_after, order_id, topup_id; amount is signed, created_at has +00:00. RFC 4180 CSV in UTF-8 (`text/csv; charset=utf-8`, a `Content-Disposition` filename): a header line, CRLF line ends, a field quoted when it holds a comma, a quote or a line break, quotes doubled; an empty field is null. Money as decimal strings (2 places USD, 3 TON), times as in the JSON answers. Newest first, streamed as it is read, so any number of rows can be exported; a range with no rows is the header line alone (200). Bad filters are refused with the JSON errors of the list endpoint before any row is sent.
+         * @description Every entry that GET /ledger would list with the same filters (no paging). Columns: entry_id, created_at, currency, kind, amount, balance_after, order_id, topup_id; amount is signed, created_at has +00:00. RFC 4180 CSV in UTF-8 (`text/csv; charset=utf-8`, a `Content-Disposition` filename): a header line, CRLF line ends, a field quoted when it holds a comma, a quote or a line break, quotes doubled; an empty field is null. Money as decimal strings (2 places USD, 3 TON), times as in the JSON answers. Newest first, streamed as it is read, so any number of rows can be exported; a range with no rows is the header line alone (200). Bad filters are refused with the JSON errors of the list endpoint before any row is sent. Spreadsheet-safe: a text cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`, so a spreadsheet shows it as text and never runs it as a formula (recipients too: `'@durov`; strip the `'` when reading the file as data); plain numbers such as `-12.50` stay as they are.
          */
         get: operations["exportLedger"];
         put?: never;
@@ -2885,7 +2885,7 @@ export interface operations {
                 content: {
                     /**
                      * @example order_id,created_at,type,status,partner_price,currency,price_usd_ref,quantity,recipient,label,completed_at,refunded,client_reference,gift,failure_stage,failure_reason
-                     *     PA-100001,2026-03-01T12:00:00.000000,stars,completed,1.58,USD,,100,@durov,100 звёзд Telegram для @durov,2026-03-01T12:00:03.000000+00:00,false,"cart 7, ""gift""",,,
+                     *     PA-100001,2026-03-01T12:00:00.000000,stars,completed,1.58,USD,,100,'@durov,100 звёзд Telegram для @durov,2026-03-01T12:00:03.000000+00:00,false,"cart 7, ""gift""",,,
                      */
                     "text/csv": string;
                 };

@@ -5,6 +5,7 @@ import { Button, ErrorNote, Loading, Row, Section } from './ui';
 import { useConfirm } from '../hooks/use-confirm';
 import { useLoad } from '../hooks/use-load';
 import { useRecipientCheck } from '../hooks/use-recipient-check';
+import { useUnsavedInput } from '../hooks/use-unsaved-input';
 import { t } from '../i18n';
 import { maxPriceOf } from '../lib/format';
 import type { Nav } from '../nav';
@@ -102,6 +103,7 @@ export function GiftsBrowser({ nav }: { nav: Nav }) {
 
 function GiftDetail({ nav, gift, onBack }: { nav: Nav; gift: Gift; onBack: () => void }) {
   const [recipient, setRecipient] = useState('');
+  useUnsavedInput(recipient.trim() !== '');
   const [tolerance, setTolerance] = useState(0);
   const checkBody = recipient.trim().length >= 4 ? { type: 'nft', username: recipient.trim(), gift: gift.gift } : null;
   const state = useRecipientCheck(checkBody);

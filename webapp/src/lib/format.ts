@@ -18,3 +18,8 @@ export function tonTransferLink(address: string, amountTon: string, code?: strin
   const nanotons = (BigInt(whole) * 1_000_000_000n + BigInt((frac + '000000000').slice(0, 9))).toString();
   return `ton://transfer/${address}?amount=${nanotons}${code ? `&text=${encodeURIComponent(code)}` : ''}`;
 }
+
+/** The hour of a service timestamp in the user's zone: "14:00". */
+export function fmtHour(iso: string): string {
+  return new Date(iso).toLocaleTimeString(document.documentElement.lang, { hour: '2-digit', minute: '2-digit' });
+}

@@ -4,6 +4,7 @@ import { ErrorNote, Loading, Row, Section, Status } from '../components/ui';
 import { useLoad } from '../hooks/use-load';
 import { t, words } from '../i18n';
 import { fmtTime } from '../lib/format';
+import { labelLine, orderTitle } from '../lib/order-title';
 import type { Nav } from '../nav';
 
 /** The bot's clause ("the stars could not be delivered") as a sentence on its own. */
@@ -19,7 +20,8 @@ export function OrderDetailPage({ nav, id }: { nav: Nav; id: string }) {
     <>
       <header class="hero">
         {order.gift?.image && <img class="detail-img" src={order.gift.image} alt={order.gift.gift} />}
-        <h1>{order.label}</h1>
+        <h1 data-testid="order-title">{orderTitle(order)}</h1>
+        {labelLine(order, orderTitle(order)) && <p class="muted" lang="ru" data-testid="order-label">{order.label}</p>}
         <div data-testid="order-status">
           <Status status={order.status} />
         </div>

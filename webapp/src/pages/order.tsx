@@ -5,6 +5,7 @@ import { Section } from '../components/ui';
 import { useConfirm } from '../hooks/use-confirm';
 import { useLoad } from '../hooks/use-load';
 import { useRecipientCheck } from '../hooks/use-recipient-check';
+import { useUnsavedInput } from '../hooks/use-unsaved-input';
 import { errorText, t } from '../i18n';
 import type { Nav } from '../nav';
 import { GiftsBrowser } from '../components/gifts-browser';
@@ -19,6 +20,7 @@ function GoodsForm({ nav, type }: { nav: Nav; type: 'stars' | 'premium' }) {
   const [typed, setTyped] = useState('');
   const [months, setMonths] = useState(3);
   const [recipient, setRecipient] = useState('');
+  useUnsavedInput(recipient.trim() !== '');
   const qty = typed ? Number(typed) : quantity;
   const params = type === 'stars' ? { quantity: qty } : { months };
   const checkBody = recipient.trim().length >= 4 ? { type, username: recipient.trim(), ...params } : null;
@@ -68,8 +70,8 @@ function GoodsForm({ nav, type }: { nav: Nav; type: 'stars' | 'premium' }) {
   );
 }
 
-export function OrderPage({ nav }: { nav: Nav }) {
-  const [tab, setTab] = useState<'stars' | 'premium' | 'nft'>('nft');
+export function OrderPage({ nav, product }: { nav: Nav; product?: 'stars' | 'premium' | 'nft' }) {
+  const [tab, setTab] = useState<'stars' | 'premium' | 'nft'>(product ?? 'nft');
   return (
     <>
       <div class="segmented" role="tablist">
