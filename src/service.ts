@@ -10,9 +10,9 @@ import { OrderWaits } from './app/orders/waits.js';
 import { GiftCatalog } from './app/nft/gift-catalog.js';
 import { SecretBox } from './app/secrets.js';
 import { SettingsStore } from './app/settings.js';
-import { WEBHOOK_JOB } from './app/webhooks/outbox.js';
-import { WebhookDispatcher } from './workers/webhook-dispatcher.js';
-import { orderJobHandlers } from './workers/order-job.js';
+import { WebhookDispatcher } from './app/webhooks/deliver.js';
+import { jobQueue } from './app/job-queue.js';
+import { jobTable } from './workers/jobs.js';
 import { createWebhookTransport } from './http-out/webhook-transport.js';
 import { buildHttpApp } from './http/app.js';
 import { setupWatchers } from './workers/deposit-watchers.js';
@@ -96,11 +96,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   };
 
   const dispatcher = new WebhookDispatcher(deps, createWebhookTransport({ allowSubnets: config.WEBHOOK_ALLOW_SUBNETS, hosts: deps.sandbox?.hosts }));
-  scheduler = new Scheduler(db, clock, {
-    ...orderJobHandlers(deps),
-    [WEBHOOK_JOB]: (job) => dispatcher.attempt(job),
-    ...setupWatchers(deps).handlers,
-  }, log);
+  scheduler = new Scheduler(jobQueue(db), clock, jobTable(deps, dispatcher, setupWatchers(deps).handlers), log);
 
   const keys = new KeyCache();
   const limiter = new RateLimiter(clock, {

@@ -14,14 +14,14 @@ import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { addressRefusal } from '../domain/webhook-url-policy.js';
-import type { PinnedAddress, PostResult, Resolution, TimedPostResult, WebhookTransport } from '../workers/webhook-transport.js';
+import type { PinnedAddress, PostResult, Resolution, TimedPostResult, WebhookTransport } from '../app/webhooks/transport.js';
 
 /** Sandbox host table (`PUT /sandbox/dns/{hostname}`), consulted before real DNS. */
 export interface DnsOverrides {
   lookup(hostname: string): string[] | undefined;
 }
 
-export type { PinnedAddress, PostResult, Resolution } from '../workers/webhook-transport.js';
+export type { PinnedAddress, PostResult, Resolution } from '../app/webhooks/transport.js';
 
 const DEFAULT_DNS_TIMEOUT_MS = 5_000;
 
@@ -386,7 +386,7 @@ export function createPinnedPoster(options: PinnedPosterOptions = {}): PinnedPos
 }
 
 /**
- * The dispatcher's transport (src/workers/webhook-transport.ts): resolution checked against the allowed
+ * The transport of webhook delivery (its port: src/app/webhooks/transport.ts): resolution checked against the allowed
  * subnets (and the sandbox's host table when there is one), posts over the keep-alive pinned poster.
  */
 export function createWebhookTransport(opts: { allowSubnets: string[]; hosts?: DnsOverrides }): WebhookTransport {

@@ -1,26 +1,18 @@
 import type { ServiceClock } from '../clock.js';
-import type { Db } from '../store/db.js';
-import { dueJobs, earliestJob, getJob, retryJob, type JobRow } from '../store/jobs-repo.js';
-import { reportWriteError } from '../store/storage-health.js';
+import type { Job, JobOutcome, JobQueue } from '../app/job-queue.js';
 import type { Logger } from '../log.js';
 
 /**
  * A durable job scheduler on the service clock. Jobs live in the `jobs` table (one per kind and ref);
  * a handler does its work and, in the same transaction as the state it changes, completes or reschedules
- * its job (src/store/jobs-repo.ts). A crash before that commit leaves the job due, so it runs again:
+ * its job (src/store/jobs-repo.ts; the scheduler reaches the table through src/app/job-queue.ts). A crash before that commit leaves the job due, so it runs again:
  * handlers are idempotent.
  *
  * `advance()` moves the sandbox clock forward in time order: it steps the clock to each due time in
  * turn and runs what falls due there, so retries scheduled by those runs land at the right moments.
  */
-export type JobHandler = (job: JobRow) => Promise<void | JobOutcome>;
-
-/**
- * What a handler may say about its job: `rescheduled` when it moved the job on purpose, possibly to the
- * same instant (the next stage of an order runs at once on a frozen clock). Without it a job left as it
- * was is a fault: it is logged and retried with backoff.
- */
-export type JobOutcome = 'rescheduled';
+export type JobHandler = (job: Job) => Promise<void | JobOutcome>;
+export type { JobOutcome };
 
 export interface SchedulerOptions {
   concurrency: number;
@@ -42,7 +34,7 @@ export class Scheduler {
   private readonly opts: SchedulerOptions;
 
   constructor(
-    private readonly db: Db,
+    private readonly queue: JobQueue,
     private readonly clock: ServiceClock,
     private readonly handlers: Record<string, JobHandler>,
     private readonly log: Logger,
@@ -81,7 +73,7 @@ export class Scheduler {
   private launchDue(): number {
     const free = this.opts.concurrency - this.running.size;
     if (free <= 0) return 0;
-    const due = dueJobs(this.db, this.clock.now(), [...this.running.keys()], free);
+    const due = this.queue.due(this.clock.now(), [...this.running.keys()], free);
     for (const job of due) {
       const p = this.runOne(job).finally(() => this.running.delete(job.jobId));
       this.running.set(job.jobId, p);
@@ -89,22 +81,22 @@ export class Scheduler {
     return due.length;
   }
 
-  private async runOne(job: JobRow): Promise<void> {
+  private async runOne(job: Job): Promise<void> {
     const handler = this.handlers[job.kind];
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       const said = await handler(job);
       // Safety net: a handler must complete or move its job; one that did neither would spin.
-      const after = said === 'rescheduled' ? undefined : getJob(this.db, job.kind, job.ref);
+      const after = said === 'rescheduled' ? undefined : this.queue.get(job.kind, job.ref);
       if (after && after.jobId === job.jobId && after.runAt === job.runAt && after.attempts === job.attempts) {
         throw new Error(`handler for ${job.kind} left its job unchanged`);
       }
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);
-      reportWriteError(this.db.$client, e); // a storage fault outside a transaction reaches the monitor too
+      this.queue.reportFault(e); // a storage fault outside a transaction reaches the monitor too
       this.log.warn({ job: { kind: job.kind, ref: job.ref, attempts: job.attempts }, err: msg }, 'job failed; will retry');
       try {
-        retryJob(this.db, job.jobId, this.clock.now() + failureBackoffMs(job.attempts), msg);
+        this.queue.retry(job.jobId, this.clock.now() + failureBackoffMs(job.attempts), msg);
       } catch (e2) {
         this.log.error({ err: e2 }, 'could not reschedule job');
       }
@@ -128,7 +120,7 @@ export class Scheduler {
         const target = this.clock.now() + ms;
         await this.settle();
         for (;;) {
-          const next = earliestJob(this.db, []);
+          const next = this.queue.earliest([]);
           if (next === null || next > target) break;
           this.clock.moveTo(next);
           await this.settle();

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignInLink } from '../../src/app/app-access.js';
 import { freePort, startService, stopService, type TestPartner, type TestService } from '../helpers.js';
-import { asUser, BOT_TOKEN, linkUser, type AppUser } from '../app/app-helpers.js';
+import { asUser, BOT_TOKEN, linkUser, type AppUser } from '../app-api/app-helpers.js';
 import { ARTIFACTS, CHROMIUM, ensureWebappBuilt, launch, openInTelegram, rgb, THEMES, type TgPage } from './browser-helpers.js';
 
 /**

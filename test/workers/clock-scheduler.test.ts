@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClock } from '../../src/clock.js';
 import { silentLogger } from '../../src/log.js';
 import { openDatabase, type Db } from '../../src/store/db.js';
-import { completeJob, scheduleJob, type JobRow } from '../../src/store/jobs-repo.js';
+import { completeJob, scheduleJob } from '../../src/store/jobs-repo.js';
+import { jobQueue, type Job } from '../../src/app/job-queue.js';
 import { Scheduler } from '../../src/workers/scheduler.js';
 import { START, startService, stopService, type TestService } from '../helpers.js';
 
@@ -121,14 +122,14 @@ describe('Scheduler', () => {
     const runs: [string, number][] = [];
     let ticks = 0;
     const scheduler = new Scheduler(
-      db,
+      jobQueue(db),
       clock,
       {
-        once: async (job: JobRow) => {
+        once: async (job: Job) => {
           runs.push([job.ref, clock.now()]);
           completeJob(db, job.jobId);
         },
-        tick: async (job: JobRow) => {
+        tick: async (job: Job) => {
           runs.push([`tick${++ticks}`, clock.now()]);
           if (ticks < 5) scheduleJob(db, 'tick', job.ref, clock.now() + 60_000, clock.now());
           else completeJob(db, job.jobId);
@@ -171,15 +172,15 @@ describe('Scheduler', () => {
     const runs: [string, number][] = [];
     let failures = 0;
     const scheduler = new Scheduler(
-      db,
+      jobQueue(db),
       clock,
       {
-        flaky: async (job: JobRow) => {
+        flaky: async (job: Job) => {
           runs.push([job.ref, clock.now()]);
           if (failures++ < 2) throw new Error('transient');
           completeJob(db, job.jobId);
         },
-        once: async (job: JobRow) => {
+        once: async (job: Job) => {
           runs.push([job.ref, clock.now()]);
           completeJob(db, job.jobId);
         },
@@ -203,7 +204,7 @@ describe('Scheduler', () => {
   it('serialises concurrent advances', async () => {
     const { db, clock } = setup();
     const runs: number[] = [];
-    const scheduler = new Scheduler(db, clock, { once: async (job: JobRow) => void (runs.push(clock.now()), completeJob(db, job.jobId)) }, silentLogger);
+    const scheduler = new Scheduler(jobQueue(db), clock, { once: async (job: Job) => void (runs.push(clock.now()), completeJob(db, job.jobId)) }, silentLogger);
     for (let i = 1; i <= 4; i++) scheduleJob(db, 'once', `j${i}`, START + i * 25_000, START);
     const [a, b] = await Promise.all([scheduler.advance(50_000), scheduler.advance(50_000)]);
     expect(a).toBe(START + 50_000);

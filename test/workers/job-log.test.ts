@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClock } from '../../src/clock.js';
 import { openDatabase } from '../../src/store/db.js';
-import { completeJob, getJob, scheduleJob, type JobRow } from '../../src/store/jobs-repo.js';
+import { completeJob, getJob, scheduleJob } from '../../src/store/jobs-repo.js';
+import { jobQueue, type Job } from '../../src/app/job-queue.js';
 import { Scheduler } from '../../src/workers/scheduler.js';
 import { settleOrder, START, startService, stopService, type TestService } from '../helpers.js';
 
@@ -50,11 +51,11 @@ describe('the service log', () => {
       const c = capture();
       let runs = 0;
       const scheduler = new Scheduler(
-        db,
+        jobQueue(db),
         clock,
         {
           idle: async () => void runs++,
-          waits: async (job: JobRow) => {
+          waits: async (job: Job) => {
             runs++;
             if (runs > 3) return void completeJob(db, job.jobId);
             scheduleJob(db, job.kind, job.ref, clock.now(), clock.now());

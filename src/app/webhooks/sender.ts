@@ -1,5 +1,5 @@
 /**
- * What the delivery log's use cases need from the webhook dispatcher (src/workers/webhook-dispatcher.ts),
+ * What the delivery log's use cases need from the webhook dispatcher (deliver.ts),
  * which sends through the transport with the address checks of every attempt.
  */
 export interface TestWebhook {

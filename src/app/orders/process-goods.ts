@@ -1,37 +1,42 @@
-import type { JobRow } from '../store/jobs-repo.js';
-import { completeJob, scheduleJob } from '../store/jobs-repo.js';
-import { getOrder, type OrderRow } from '../store/orders-repo.js';
-import { UpstreamUnavailable, type DeliveryOutcome } from '../suppliers/types.js';
-import type { Deps } from '../app/deps.js';
-import { unitOfWork, unitOfWorkGrouped } from '../app/unit-of-work.js';
-import { applyTransition } from '../app/orders/transition.js';
+import { completeJob, scheduleJob } from '../../store/jobs-repo.js';
+import type { OrderRow } from '../../store/orders-repo.js';
+import { getOrder } from '../../store/orders-repo.js';
+import { UpstreamUnavailable, type DeliveryOutcome } from '../../suppliers/types.js';
+import type { Deps } from '../deps.js';
+import type { Job } from '../job-queue.js';
+import { unitOfWorkGrouped } from '../unit-of-work.js';
+import { applyTransition } from './transition.js';
 
 const DAY = 86_400_000;
 /** Premium deferral: retried once a day, refunded when not delivered within 365 days. */
 export const PREMIUM_RETRY_MS = DAY;
+/** When a Premium order gives up (partner-api.md States rule 1): `expired`, refunded. */
 export const PREMIUM_GIVE_UP_MS = 365 * DAY;
 
 /**
- * The `order.process` job for Stars and Premium: asks the supplier, then records the outcome (transition,
- * refund, events) and the job's next step in one transaction. The supplier call is idempotent by order
- * id, so a crash before the commit only repeats the question.
+ * One step of a Stars or Premium order (the `order.process` job): asks the supplier, then records the
+ * outcome (transition, refund, events) and the job's next step in one transaction. The supplier call is
+ * idempotent by order id, so a crash before the commit only repeats the question.
+ *
+ * Like the NFT processor (process-nft.ts): the run (call and commit) is tracked in `supplierCalls`, so a
+ * support cancellation waits for it, and every outcome is committed as a background unit of the group
+ * commit; an unreachable supplier only moves the job.
  */
-export function processGoodsOrder(deps: Deps, job: JobRow, order: OrderRow | undefined = getOrder(deps.db, job.ref)): Promise<void> {
-  // The call and the commit of its outcome are one tracked run: a support cancellation waits for it.
+export function processGoodsOrder(deps: Deps, job: Job, order: OrderRow | undefined): Promise<void> {
   return deps.supplierCalls.track(job.ref, runGoodsOrder(deps, job, order));
 }
 
-async function runGoodsOrder(deps: Deps, job: JobRow, order: OrderRow | undefined): Promise<void> {
+async function runGoodsOrder(deps: Deps, job: Job, order: OrderRow | undefined): Promise<void> {
   if (!order || order.status !== 'processing' || order.reviewStage !== null || order.type === 'nft') {
     completeJob(deps.db, job.jobId);
     return;
   }
   const now = deps.clock.now();
   if (order.type === 'premium' && now >= order.createdAt + PREMIUM_GIVE_UP_MS) {
-    unitOfWork(deps, (tx, after) => {
-      applyTransition(tx, deps, after, order, 'expired');
+    await unitOfWorkGrouped(deps, (tx, after) => {
+      applyTransition(tx, deps, after, getOrder(tx, order.orderId)!, 'expired');
       completeJob(tx, job.jobId);
-    });
+    }, { background: true });
     return;
   }
   let outcome: DeliveryOutcome;

@@ -1,10 +1,11 @@
-import { unixSeconds } from '../domain/time-format.js';
-import { afterManualAttempt, afterScheduledAttempt, nextAttemptNumber, type DeliveryStatus } from '../domain/webhook-delivery.js';
-import { MAX_ATTEMPTS, nextAttemptDelay } from '../domain/webhook-retry-schedule.js';
-import { webhookHeaders } from '../domain/webhook-signing.js';
-import { checkWebhookUrl } from '../domain/webhook-url-policy.js';
-import { completeJob, scheduleJob, type JobRow } from '../store/jobs-repo.js';
-import { getPartner } from '../store/partners-repo.js';
+import { unixSeconds } from '../../domain/time-format.js';
+import { afterManualAttempt, afterScheduledAttempt, nextAttemptNumber, type DeliveryStatus } from '../../domain/webhook-delivery.js';
+import { MAX_ATTEMPTS, nextAttemptDelay } from '../../domain/webhook-retry-schedule.js';
+import { webhookHeaders } from '../../domain/webhook-signing.js';
+import { checkWebhookUrl } from '../../domain/webhook-url-policy.js';
+import { completeJob, scheduleJob } from '../../store/jobs-repo.js';
+import type { Job } from '../job-queue.js';
+import { getPartner } from '../../store/partners-repo.js';
 import {
   blockHost,
   getDelivery,
@@ -18,12 +19,12 @@ import {
   refuseDelivery,
   unblockHost,
   type DeliveryRow,
-} from '../store/webhooks-repo.js';
-import type { Deps } from '../app/deps.js';
-import { unitOfWork, unitOfWorkGrouped } from '../app/unit-of-work.js';
-import { urlPolicy } from '../app/webhooks/config.js';
-import type { DeliverySender, TestWebhook } from '../app/webhooks/sender.js';
-import type { PinnedAddress, WebhookTransport } from './webhook-transport.js';
+} from '../../store/webhooks-repo.js';
+import type { Deps } from '../deps.js';
+import { unitOfWork, unitOfWorkGrouped } from '../unit-of-work.js';
+import { urlPolicy } from './config.js';
+import type { DeliverySender, TestWebhook } from './sender.js';
+import type { PinnedAddress, WebhookTransport } from './transport.js';
 
 /** DNS failures do not use up an attempt; this many in a row end the delivery all the same. */
 const MAX_DNS_DEFERRALS = 20;
@@ -58,7 +59,7 @@ export class WebhookDispatcher implements DeliverySender {
     private readonly transport: WebhookTransport,
   ) {}
 
-  attempt(job: JobRow): Promise<void> {
+  attempt(job: Job): Promise<void> {
     return this.exclusive(job.ref, () => this.scheduled(job));
   }
 
@@ -99,7 +100,7 @@ export class WebhookDispatcher implements DeliverySender {
     });
   }
 
-  private async scheduled(job: JobRow): Promise<void> {
+  private async scheduled(job: Job): Promise<void> {
     const { deps } = this;
     const d = getDelivery(deps.db, job.ref);
     if (!d || d.status !== 'pending') {
@@ -207,7 +208,7 @@ export class WebhookDispatcher implements DeliverySender {
   }
 
   /** The address was refused before sending: the delivery fails with `rejected_reason`, no request made. */
-  private refuse(job: JobRow, d: DeliveryRow, reason: string, hostToBlock?: string): void {
+  private refuse(job: Job, d: DeliveryRow, reason: string, hostToBlock?: string): void {
     const { deps } = this;
     const now = deps.clock.now();
     unitOfWork(deps, (tx, after) => {

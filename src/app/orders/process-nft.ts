@@ -1,16 +1,17 @@
-import { completeJob, scheduleJob, type JobRow } from '../store/jobs-repo.js';
-import type { JobOutcome } from './scheduler.js';
-import { parseAmount } from '../domain/money.js';
-import { getOrder, updateOrder, type OrderRow } from '../store/orders-repo.js';
-import type { Tx } from '../store/db.js';
-import { NFT_STAGES, UpstreamUnavailable, type NftStage, type StageOutcome } from '../suppliers/types.js';
-import type { Deps } from '../app/deps.js';
-import { unitOfWork, type AfterCommit } from '../app/unit-of-work.js';
-import { applyTransition } from '../app/orders/transition.js';
-import { nftDelivery } from '../app/orders/nft-delivery.js';
+import { parseAmount } from '../../domain/money.js';
+import type { Tx } from '../../store/db.js';
+import { completeJob, scheduleJob } from '../../store/jobs-repo.js';
+import { getOrder, updateOrder, type OrderRow } from '../../store/orders-repo.js';
+import { NFT_STAGES, UpstreamUnavailable, type NftStage, type StageOutcome } from '../../suppliers/types.js';
+import type { Deps } from '../deps.js';
+import type { Job, JobOutcome } from '../job-queue.js';
+import { unitOfWorkGrouped, type AfterCommit } from '../unit-of-work.js';
+import { nftDelivery } from './nft-delivery.js';
+import { applyTransition } from './transition.js';
 
 /** NFT processing gives up within the hour when the market stalls (partner-api.md States rule 2). */
 export const NFT_GIVE_UP_MS = 3_600_000;
+/** Failures the operators must act on (the market's wallet or queue): an alert besides the refund. */
 const OPERATOR_ALERT_REASONS = new Set(['insufficient_funds', 'hub_rejected', 'queue_rejected']);
 
 function failOrder(tx: Tx, deps: Deps, after: AfterCommit, order: OrderRow, stage: NftStage, reason: string): void {
@@ -20,11 +21,20 @@ function failOrder(tx: Tx, deps: Deps, after: AfterCommit, order: OrderRow, stag
 }
 
 /**
- * The `order.process` job for NFT orders: one stage per run (create … transfer). The stage reached is kept
- * on the order, so a restart resumes where processing stopped; the market treats a repeated stage as the
- * same request.
+ * One stage of an NFT order (the `order.process` job): create … transfer, one per run. The stage reached
+ * is kept on the order, so a restart resumes where processing stopped; the market treats a repeated stage
+ * as the same request. The price cap is the market's to check against `fixedPriceMilli` (the listing price
+ * the order fixed) and the application's at creation (kinds/nft.ts).
+ *
+ * Like the goods processor (process-goods.ts): the run (call and commit) is tracked in `supplierCalls`,
+ * and every outcome is committed as a background unit of the group commit; an unreachable market only
+ * moves the job (until the hour is up).
  */
-export async function processNftOrder(deps: Deps, job: JobRow, order: OrderRow | undefined = getOrder(deps.db, job.ref)): Promise<void | JobOutcome> {
+export function processNftOrder(deps: Deps, job: Job, order: OrderRow | undefined): Promise<void | JobOutcome> {
+  return deps.supplierCalls.track(job.ref, runNftStage(deps, job, order));
+}
+
+async function runNftStage(deps: Deps, job: Job, order: OrderRow | undefined): Promise<void | JobOutcome> {
   if (!order || order.status !== 'processing' || order.reviewStage !== null) {
     completeJob(deps.db, job.jobId);
     return;
@@ -46,28 +56,25 @@ export async function processNftOrder(deps: Deps, job: JobRow, order: OrderRow |
     // The market stalls: wait in the queue, but not past the hour. After the purchase money may be spent:
     // those stages go to manual review instead of an automatic refund.
     if (now - order.createdAt >= NFT_GIVE_UP_MS) {
-      unitOfWork(deps, (tx, after) => {
+      await unitOfWorkGrouped(deps, (tx, after) => {
         const fresh = getOrder(tx, order.orderId)!;
         if (stage === 'transfer') applyTransition(tx, deps, after, fresh, 'stuck', { reviewStage: 'transfer' });
         else failOrder(tx, deps, after, fresh, stage, 'gift_unavailable');
         completeJob(tx, job.jobId);
-      });
-    } else {
-      scheduleJob(deps.db, job.kind, job.ref, Math.min(now + e.retryAfterSec * 1000, order.createdAt + NFT_GIVE_UP_MS), now);
-      return 'rescheduled';
+      }, { background: true });
+      return;
     }
-    return;
+    scheduleJob(deps.db, job.kind, job.ref, Math.min(now + e.retryAfterSec * 1000, order.createdAt + NFT_GIVE_UP_MS), now);
+    return 'rescheduled';
   }
   // A wait or the next stage moves the job on purpose, maybe to this very instant: the scheduler is told so.
-  let rescheduled = false;
-  unitOfWork(deps, (tx, after) => {
+  return unitOfWorkGrouped(deps, (tx, after): void | JobOutcome => {
     const fresh = getOrder(tx, order.orderId)!;
     const now = deps.clock.now();
     switch (outcome.kind) {
       case 'wait':
         scheduleJob(tx, job.kind, job.ref, Math.max(outcome.retryAt, now), now);
-        rescheduled = true;
-        return;
+        return 'rescheduled';
       case 'fail':
         failOrder(tx, deps, after, fresh, stage, outcome.reason);
         completeJob(tx, job.jobId);
@@ -82,16 +89,14 @@ export async function processNftOrder(deps: Deps, job: JobRow, order: OrderRow |
           updateOrder(tx, fresh.orderId, { stage: next, updatedAt: now });
           scheduleJob(tx, job.kind, job.ref, now, now);
           after(() => deps.wake());
-          rescheduled = true;
-          return;
+          return 'rescheduled';
         }
         const delivery = nftDelivery(deps, fresh, outcome.transferHash ?? '', now);
         applyTransition(tx, deps, after, fresh, 'delivered', { delivery });
         completeJob(tx, job.jobId);
       }
     }
-  });
-  return rescheduled ? 'rescheduled' : undefined;
+  }, { background: true });
 }
 
 /** The listing price fixed at order time (the `gift.price_ton` of the order). */

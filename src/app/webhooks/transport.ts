@@ -1,5 +1,5 @@
 /**
- * What the webhook dispatcher needs from the network, implemented by src/http-out/webhook-transport.ts:
+ * What webhook delivery (deliver.ts) needs from the network, declared here and implemented by src/http-out/webhook-transport.ts:
  * resolve a host and check every address it resolves to, then post only to those checked addresses.
  */
 export interface PinnedAddress {
