@@ -198,11 +198,11 @@ describe.runIf(have)('the operator console in Chromium', { timeout: 120_000 }, (
     const titles = await page.getByTestId('order-title').allInnerTexts();
     expect(titles).toContain('500 Telegram Stars for @console_fan');
     expect(await page.getByTestId('order-label').allInnerTexts()).toContain('500 звёзд Telegram для @console_fan');
+    await app.shot('home-quick');
     // a quick action opens the order form on its product, with a haptic tap
     await page.getByTestId('quick-premium').click();
     await page.getByTestId('months-3').waitFor();
     expect((await app.events()).some(([e, d]) => e === 'web_app_trigger_haptic_feedback' && d?.type === 'selection_change')).toBe(true);
-    await app.shot('home-quick');
     await app.context.close();
 
     const ru = await openInTelegram(browser, t, base, owner.id, 'dark', { language: 'ru', width: 360, height: 800, suffix: '-ru-360' });

@@ -8,11 +8,12 @@ import { confirmDialog, haptic } from '../tg';
 
 const NAME: Record<string, () => string> = { stars: () => t.stars, premium: () => t.premium, nft: () => t.gifts };
 
-function figures(p: ProductSwitch, kind: 'costs' | 'prices'): string {
+function figures(p: ProductSwitch, kind: 'costs' | 'prices') {
   const c = t.console;
-  return Object.entries(p[kind])
-    .map(([k, v]) => (k === 'per_1000' ? `${v} USD ${c.per1000}` : k === 'fees_per_gift' ? `${v} TON ${c.fees}` : k === 'margin' ? `${c.marginWord} ${v}` : `${t.months(Number(k))}: ${v} USD`))
-    .join(' · ');
+  const lines = Object.entries(p[kind]).map(([k, v]) =>
+    k === 'per_1000' ? `${v} USD ${c.per1000}` : k === 'fees_per_gift' ? `${v} TON ${c.fees}` : k === 'margin' ? `${c.marginWord} ${v}` : `${t.months(Number(k))}: ${v} USD`,
+  );
+  return lines.length ? lines.map((x) => <span class="block">{x}</span>) : '—';
 }
 
 /** Each product's switch with its current costs and partner prices; switching off asks first. */
@@ -42,8 +43,8 @@ export function ConsoleProductsPage(_: { nav: Nav }) {
             label={<b>{p.enabled ? c.on : c.off}</b>}
             value={<input type="checkbox" class="toggle" role="switch" checked={p.enabled} aria-checked={p.enabled} onChange={() => flip(p)} data-testid={`switch-${p.product}`} aria-label={NAME[p.product]()} />}
           />
-          <Row label={c.cost} value={<small>{figures(p, 'costs') || '—'}</small>} />
-          <Row label={c.price} value={<small>{figures(p, 'prices') || '—'}</small>} />
+          <Row label={c.cost} value={<small>{figures(p, 'costs')}</small>} />
+          <Row label={c.price} value={<small>{figures(p, 'prices')}</small>} />
         </Section>
       ))}
     </>
