@@ -1,10 +1,6 @@
+import type { SignInPreview } from '../api/client';
 import { t } from '../i18n';
 
-/** Whom a one-time sign-in link signs in as (POST /sign-in/preview), asked before the link is spent. */
-export interface SignInPreview {
-  user: { telegram_id: number; name: string | null };
-  partner: { name: string } | null;
-}
 
 /**
  * "Sign in as <name>?": a link someone else sent would otherwise put the reader, unasked, in that person's
