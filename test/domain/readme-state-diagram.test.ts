@@ -6,12 +6,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { FINAL_PHASES, PHASES, TRANSITIONS, type Phase, type Transition } from '../../src/domain/order-machine.js';
+import { FINAL_PHASES, PHASES, TRANSITIONS, phaseOf, type Phase, type Transition } from '../../src/domain/order-machine.js';
 
 const ALL_TYPES = 3;
 
 /** The phase a transition leads to: a review that starts leads into review, whatever status it reads. */
-const toPhase = (t: Transition): Phase => (t.review === 'start' ? 'review' : t.to);
+const toPhase = (t: Transition): Phase => phaseOf(t.to, t.review === 'start');
 
 function edgeLabel(t: Transition): string {
   const who = t.types.length === ALL_TYPES ? '' : ` (${t.types.join(', ')})`;
