@@ -6,9 +6,9 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
 import { loadConfig, type Config } from '../src/config/env.js';
-import { silentLogger } from '../src/log.js';
+import { silentLogger } from '../src/kernel/log.js';
 import { createService, type Service } from '../src/service.js';
-import type { Logger } from '../src/log.js';
+import type { Logger } from '../src/kernel/log.js';
 import { conformanceHook, webhookProblems } from './openapi-conformance.js';
 
 /**

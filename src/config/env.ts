@@ -5,7 +5,7 @@ import { topupEnvShape } from './topups.js';
 import { appEnvShape } from './app.js';
 import { opsEnvShape } from './ops.js';
 import { orderWaitEnvShape } from './order-wait.js';
-import { loadFragmentConfig, type FragmentConfig } from '../suppliers/fragment/config.js';
+import { loadFragmentConfig, type FragmentConfig } from './fragment.js';
 
 /** Environment variables of operator-api.md section 1, validated once at start-up. */
 
@@ -58,7 +58,7 @@ const envSchema = z.object({
   ...orderWaitEnvShape,
 });
 
-/** `fragment`: the FRAGMENT_* settings, present exactly when UPSTREAM=fragment (src/suppliers/fragment/config.ts). */
+/** `fragment`: the FRAGMENT_* settings, present exactly when UPSTREAM=fragment (src/config/fragment.ts). */
 export type Config = z.output<typeof envSchema> & { publicBaseUrl: string; fragment?: FragmentConfig };
 
 export class ConfigError extends Error {

@@ -1,8 +1,8 @@
 import client from 'prom-client';
 import type { Db } from '../store/db.js';
 import { opsReads } from '../store/ops-repo.js';
-import type { EventBus } from '../app/event-bus.js';
-import type { ServiceClock } from '../clock.js';
+import type { EventBus } from '../kernel/event-bus.js';
+import type { ServiceClock } from '../kernel/clock.js';
 import { FastCounter, FastHistogram } from './fast-metrics.js';
 import { FINAL_STATUSES, type OpsEvent } from './ops-events.js';
 

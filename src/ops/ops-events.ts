@@ -1,16 +1,5 @@
-/**
- * What the service tells its own instruments (metrics, state-change log lines) after a commit, on the
- * in-process bus (`deps.bus`, event `ops`). Ids are carried for the log; metrics never use them as labels.
- */
-export type OpsEvent =
-  | { kind: 'order_created'; orderId: string; partnerId: number; type: string; status: string }
-  | { kind: 'order_state'; orderId: string; partnerId: number; type: string; from: string; to: string; refunded: boolean; reason: string | null; createdAt: number; at: number }
-  | { kind: 'webhook_state'; webhookId: string; orderId: string; partnerId: number; event: string; status: 'pending' | 'delivered' | 'failed'; attempt: number; outcome: WebhookOutcome; detail?: string | null; manual?: boolean }
-  | { kind: 'supplier_error'; product: string }
-  | { kind: 'bot_update'; ok: boolean };
-
-/** created: the delivery was queued; the others are the result of one attempt (or of a refusal before sending). */
-export type WebhookOutcome = 'created' | 'delivered' | 'failed_attempt' | 'gave_up' | 'refused';
+/** The events themselves are declared with the bus, below every layer (src/kernel/ops-events.ts). */
+export type { OpsEvent, WebhookOutcome } from '../kernel/ops-events.js';
 
 /** Final order states: the time from creation to one of them is observed once. */
 export const FINAL_STATUSES = new Set(['completed', 'failed', 'canceled', 'partial']);

@@ -1,5 +1,5 @@
-import type { EventBus } from '../app/event-bus.js';
-import type { Logger } from '../log.js';
+import type { EventBus } from '../kernel/event-bus.js';
+import type { Logger } from '../kernel/log.js';
 import type { OpsEvent } from './ops-events.js';
 
 /**

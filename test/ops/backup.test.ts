@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/log.js';
+import { silentLogger } from '../../src/kernel/log.js';
 import { runScheduledBackup } from '../../src/ops/backup-schedule.js';
 import { listSnapshots } from '../../src/store/snapshot.js';
 import { ADMIN_TOKEN, startService, stopService, type TestService } from '../helpers.js';

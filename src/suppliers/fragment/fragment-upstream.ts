@@ -1,13 +1,13 @@
 import type { Decimal } from 'decimal.js';
-import type { Clock } from '../../clock.js';
-import type { EventBus } from '../../app/event-bus.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { EventBus } from '../../kernel/event-bus.js';
 import type { SupplierCosts } from '../../domain/pricing.js';
 import type { Db } from '../../store/db.js';
 import { getPayment, lastUsedSeqno, orderCostNano, putPayment, unsettledPayments, updatePayment, type FragmentPaymentRow } from '../../store/fragment-payments-repo.js';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../kernel/log.js';
 import { normaliseUsername, type SandboxUpstream } from '../sandbox/sandbox-upstream.js';
 import { SupplierDown, UpstreamUnavailable, type DeliveryOutcome, type DeliveryRequest, type GoodsProduct, type Recipient, type Suppliers } from '../types.js';
-import { fromNano, toNano, type FragmentConfig } from './config.js';
+import { fromNano, toNano, type FragmentConfig } from '../../config/fragment.js';
 import { FragmentAlreadyPremium, FragmentDown, FragmentRejected, type FragmentApi, type FragmentProblem, type FragmentProduct } from './fragment-api.js';
 import { checkPayment, evidenceProblem, maxWithTolerance } from './payment-checks.js';
 import { fetchTonUsd, nanoToCents } from './ton-rate.js';
