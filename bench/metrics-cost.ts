@@ -20,7 +20,7 @@ function perOrder(bus: EventBus, observe: (route: string, method: string, status
   for (let i = 0; i < N; i++) {
     observe('/api/partner/v1/orders', 'POST', 200, 0.004);
     bus.emit('ops', { kind: 'order_created', orderId: 'PA-1', partnerId: 1, type: 'stars', status: 'processing' });
-    bus.emit('ops', { kind: 'order_state', orderId: 'PA-1', partnerId: 1, type: 'stars', from: 'processing', to: 'completed', refunded: false, reason: null, createdAt: 0, at: 3000 });
+    bus.emit('ops', { kind: 'order_state', orderId: 'PA-1', partnerId: 1, type: 'stars', from: 'processing', to: 'completed', final: true, refunded: false, reason: null, createdAt: 0, at: 3000 });
   }
   return Number(process.hrtime.bigint() - t0) / N / 1000;
 }

@@ -81,6 +81,8 @@ const en: Words = {
         return 'Top-ups in this currency are not configured yet: contact support.';
       case 'topup_amount_unavailable':
         return 'No exact amount is free near this one right now. Try a slightly different amount or again later.';
+      case 'too_many_topup_requests':
+        return `You already have ${x.max_open} open top-up ${x.max_open === 1 ? 'request' : 'requests'} in ${x.currency}, the most at once. Pay one of them (the exact amount it shows) or wait until one expires 24 hours after it was made, then ask again.`;
       case 'bad_webhook_url':
         return `This address cannot be used: ${WEBHOOK_REASONS_EN[String(x.reason)] ?? 'it is not accepted'}.`;
       case 'validation_error':
@@ -166,6 +168,8 @@ const ru: Words = {
         return 'Пополнения в этой валюте ещё не настроены: обратитесь в поддержку.';
       case 'topup_amount_unavailable':
         return 'Рядом с этой суммой сейчас нет свободной точной суммы. Попробуйте немного другую сумму или позже.';
+      case 'too_many_topup_requests':
+        return `У вас уже ${x.max_open} ${openRequestsRu(Number(x.max_open))} на пополнение в ${x.currency} — больше одновременно нельзя. Оплатите один из них (точной суммой из запроса) или дождитесь, пока он истечёт через 24 часа после создания, и запросите снова.`;
       case 'bad_webhook_url':
         return `Этот адрес нельзя использовать: ${WEBHOOK_REASONS_RU[String(x.reason)] ?? 'он не принят'}.`;
       case 'validation_error':
@@ -187,3 +191,12 @@ const ru: Words = {
 };
 
 export const WORDS: { en: Words; ru: Words } = { en, ru };
+
+/** "открытый запрос" / "открытых запроса" / "открытых запросов" by the number (this file imports nothing). */
+function openRequestsRu(n: number): string {
+  const d = n % 10;
+  const dd = n % 100;
+  if (d === 1 && dd !== 11) return 'открытый запрос';
+  if (d >= 2 && d <= 4 && (dd < 12 || dd > 14)) return 'открытых запроса';
+  return 'открытых запросов';
+}

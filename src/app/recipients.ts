@@ -2,15 +2,18 @@ import { fail, failUpstreamUnavailable } from '../domain/errors.js';
 import { UpstreamUnavailable } from '../suppliers/types.js';
 import type { Deps } from './deps.js';
 import { requireProductAvailable } from './products.js';
-import { requireRecipientText, resolveRecipient } from './orders/recipient.js';
+import { resolveRecipient } from './orders/recipient.js';
+import { ValidateGameRequest, ValidateRecipientRequest } from './requests/validate.js';
+import { parseRequest, VALIDATE_GAME_RULES, VALIDATE_RECIPIENT_RULES } from './requests/parse.js';
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** POST /validate/recipient: the same resolution the order path uses. */
 export async function validateRecipient(deps: Deps, body: unknown) {
-  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  const type = b.type;
-  if (type !== 'stars' && type !== 'premium' && type !== 'nft') fail('bad_type');
-  const raw = requireRecipientText(b.username ?? b.recipient);
-  const r = await resolveRecipient(deps, raw);
+  // `recipient` is taken for a missing `username` (as the order's params name it); clients have relied on it
+  const b = isRecord(body) && (body.username === undefined || body.username === null) && body.recipient !== undefined ? { ...body, username: body.recipient } : body;
+  const { type, username } = parseRequest(ValidateRecipientRequest, b, VALIDATE_RECIPIENT_RULES);
+  const r = await resolveRecipient(deps, username);
   return {
     ok: true,
     type,
@@ -23,8 +26,7 @@ export async function validateRecipient(deps: Deps, body: unknown) {
 
 /** POST /validate/game: checks a game-platform user (answers 503 while the platform is down). */
 export async function validateGame(deps: Deps, body: unknown) {
-  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  const raw = requireRecipientText(b.username);
+  const raw = parseRequest(ValidateGameRequest, body, VALIDATE_GAME_RULES).username;
   // The game platform sells stars: it is available exactly when stars are.
   requireProductAvailable(deps, 'stars');
   try {

@@ -13,7 +13,7 @@ import {
 import { formatAmount, parseAmount, type Currency } from '../domain/money.js';
 import { offsetIso } from '../domain/time-format.js';
 import { audit } from '../store/audit-repo.js';
-import { commentCodeTaken, expireTopupRequests, insertTopupRequest, openRequestAmounts, type TopupRequestRow } from '../store/deposits-repo.js';
+import { commentCodeTaken, expireTopupRequests, insertTopupRequest, openRequestAmounts, openRequestCount, type TopupRequestRow } from '../store/deposits-repo.js';
 import { getPartner } from '../store/partners-repo.js';
 import type { Deps } from './deps.js';
 import { requireTopupMinimum } from './topups.js';
@@ -21,8 +21,9 @@ import { unitOfWork } from './unit-of-work.js';
 import { parseOrFail } from './validation.js';
 
 /**
- * Top-up requests (operator-api.md POST /partners/{id}/topup-requests; the bot's /topup calls
- * createTopupRequest too): the exact amount to send, where, and for TON a comment code.
+ * Top-up requests (operator-api.md POST /partners/{id}/topup-requests): the exact amount to send, where,
+ * and for TON a comment code. The one place a request is made: the operator API, the bot's /topup and the
+ * Mini App's Top up tab all call createTopupRequest (the partner API has no such route).
  */
 
 /** Where to send a top-up of `currency`; 503 topups_not_configured when no address is configured for it. */
@@ -76,7 +77,9 @@ export function parseTopupRequest(body: unknown): { currency: Currency; amount: 
 /**
  * Creates a request for `partnerId`. 404 not_found for an unknown partner, 503 topups_not_configured
  * without an address for the currency, 400 topup_below_minimum under the minimum that applies (first
- * top-up 10 in either currency, later USD 5 and TON 10).
+ * top-up 10 in either currency, later USD 5 and TON 10), 409 too_many_topup_requests when the partner
+ * already has TOPUP_REQUESTS_MAX_OPEN open requests of the currency. The amount to send is the asked
+ * amount plus a random offset (chooseAmountToSend) that no other open request of the currency has.
  */
 export function createTopupRequest(deps: Deps, partnerId: number, body: unknown, actor: string): TopupRequestView {
   const input = parseTopupRequest(body);
@@ -88,11 +91,20 @@ export function createTopupRequest(deps: Deps, partnerId: number, body: unknown,
     requireTopupMinimum(input.currency, input.amount, partner.status === 'inactive');
     const now = deps.clock.now();
     expireTopupRequests(tx, now);
-    const amountToSend = chooseAmountToSend(input.amount, openRequestAmounts(tx, input.currency, now));
-    if (amountToSend === null || amountToSend > MAX_REQUEST_MINOR) fail('topup_amount_unavailable');
+    // each open request holds one of the few offsets of its amount: a partner may not hoard them
+    const maxOpen = deps.config.TOPUP_REQUESTS_MAX_OPEN;
+    if (openRequestCount(tx, partnerId, input.currency, now) >= maxOpen)
+      fail(
+        'too_many_topup_requests',
+        `There are already ${maxOpen} open top-up requests in ${input.currency}: pay one of them or let one expire (24 hours after it was made) before asking for another.`,
+        { currency: input.currency, max_open: maxOpen },
+      );
+    // modulo bias of 2^32 over at most 999 choices is negligible
+    const randomInt = (n: number) => parseInt(deps.ids.hex(4), 16) % n;
+    const amountToSend = chooseAmountToSend(input.amount, input.currency, openRequestAmounts(tx, input.currency, now), randomInt);
+    if (amountToSend === null) fail('topup_amount_unavailable');
     let commentCode: string | null = null;
     if (input.currency === 'TON') {
-      const randomInt = (n: number) => parseInt(deps.ids.hex(4), 16) % n;
       for (let i = 0; i < 20 && commentCode === null; i++) {
         const c = makeCommentCode(randomInt);
         if (!commentCodeTaken(tx, c)) commentCode = c;

@@ -23,7 +23,10 @@ const envSchema = z.object({
   UPSTREAM: z.enum(['sandbox', 'fragment'], { error: 'must be "sandbox" or "fragment"' }).default('sandbox'),
   SANDBOX_DEMO: bool01.default(true),
   PUBLIC_BASE_URL: optionalString.pipe(httpUrl.optional()),
-  TRUST_PROXY: bool01.default(false),
+  /** Proxy hops in front of the service: the caller is the N-th X-Forwarded-For entry from the end (src/http/client-ip.ts). */
+  TRUST_PROXY: int(0, 16).default(0),
+  /** A request whose headers and body have not arrived in full by then is cut off (408 or closed). */
+  HTTP_REQUEST_TIMEOUT_SECONDS: int(1, 3600).default(30),
   API_RATE_LIMIT: int(1, 10_000_000).default(120),
   API_RATE_BURST: int(1, 10_000_000).default(30),
   NFT_CATALOG_RATE_LIMIT: int(1, 10_000_000).default(30),
@@ -58,6 +61,9 @@ const envSchema = z.object({
   ...orderWaitEnvShape,
 });
 
+/** Every variable the service reads (besides FRAGMENT_*). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 /** `fragment`: the FRAGMENT_* settings, present exactly when UPSTREAM=fragment (src/config/fragment.ts). */
 export type Config = z.output<typeof envSchema> & { publicBaseUrl: string; fragment?: FragmentConfig };
 
@@ -83,14 +89,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       const name = String(issue.path[0] ?? 'environment');
       if (seen.has(name)) continue;
       seen.add(name);
-      lines.push(`invalid configuration: ${name}=${JSON.stringify(cleaned[name] ?? '')}: ${issue.message}`);
+      // The variable and the rule only, never the value: it may be a secret (a token, a key-bearing URL).
+      lines.push(`invalid configuration: ${name}: ${issue.message}`);
     }
     throw new ConfigError(lines);
   }
   const c = parsed.data;
   const extra: string[] = [];
   if (c.STARS_MIN_PER_ORDER > c.STARS_MAX_PER_ORDER)
-    extra.push(`invalid configuration: STARS_MIN_PER_ORDER=${c.STARS_MIN_PER_ORDER}: must not exceed STARS_MAX_PER_ORDER`);
+    extra.push('invalid configuration: STARS_MIN_PER_ORDER: must not exceed STARS_MAX_PER_ORDER');
   const fragment = c.UPSTREAM === 'fragment' ? loadFragmentConfig(env) : undefined;
   if (fragment) extra.push(...fragment.lines);
   if (extra.length) throw new ConfigError(extra);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Parsers of environment values shared by src/config/env.ts and src/config/topups.ts. */
-export const bool01 = z.enum(['0', '1']).transform((v) => v === '1');
+export const bool01 = z.enum(['0', '1'], { error: 'must be 0 or 1' }).transform((v) => v === '1');
 
 export const int = (min: number, max: number) =>
   z

@@ -81,7 +81,7 @@ function readSecret(env: Record<string, string | undefined>, name: SecretName, l
     try {
       return fs.readFileSync(file, 'utf8').trim() || undefined;
     } catch {
-      lines.push(`invalid configuration: ${name}_FILE=${JSON.stringify(file)}: cannot be read`);
+      lines.push(`invalid configuration: ${name}_FILE: cannot be read`);
       return null;
     }
   }
@@ -122,7 +122,7 @@ export function loadFragmentConfig(env: Record<string, string | undefined>): { c
       const name = String(issue.path[0]);
       if (seen.has(name)) continue;
       seen.add(name);
-      lines.push(`invalid configuration: ${name}=${JSON.stringify(cleaned[name] ?? '')}: ${issue.message}`);
+      lines.push(`invalid configuration: ${name}: ${issue.message}`);
     }
   }
   const mnemonicRaw = readSecret(env, 'FRAGMENT_MNEMONIC', lines);

@@ -27,4 +27,6 @@ export const topupEnvShape = {
   TRON_CONFIRMATIONS: int(1, 1000).default(19),
   BSC_CONFIRMATIONS: int(1, 1000).default(15),
   BSC_LOG_RANGE: int(1, 100_000).default(500),
+  /** Open top-up requests one partner may hold per currency (each holds one of the few offsets of its amount). */
+  TOPUP_REQUESTS_MAX_OPEN: int(1, 100).default(3),
 };

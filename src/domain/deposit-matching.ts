@@ -25,8 +25,11 @@ export const CURRENCY_ASSET: Record<Currency, DepositAsset> = { USD: 'USDT', TON
 export const TOPUP_REQUEST_TTL_MS = 24 * 3600_000;
 /** A transfer within this fraction of an open request's amount is reported as `wrong_amount` for it. */
 export const NEAR_AMOUNT_FRACTION = 0.1;
-/** How far the exact amount may move up from the requested amount before giving up. */
-export const MAX_AMOUNT_STEPS = 100_000;
+/**
+ * The random offset added to a requested amount, in minor units: USD 0.01–0.99, TON 0.001–0.999. Always
+ * at least one minor unit, so a round sum is never what a request expects.
+ */
+export const AMOUNT_OFFSET: Record<Currency, { min: number; max: number }> = { USD: { min: 1, max: 99 }, TON: { min: 1, max: 999 } };
 
 /** Characters of comment codes: upper-case letters and digits without 0/O, 1/I/L. */
 export const COMMENT_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -83,14 +86,22 @@ export function displayAmount(amount: string, currency: Currency | null): string
 }
 
 /**
- * The exact amount to send for a request: the requested amount itself, moved up one cent (USD) or one
- * milli-TON (TON) at a time until no other OPEN request of that currency asks for the same amount.
- * Null when no free amount is within MAX_AMOUNT_STEPS.
+ * The exact amount to send for a request: the requested amount plus a random offset of AMOUNT_OFFSET
+ * (`randomInt(n)`, 0 ≤ result < n, from the injected randomness source), chosen among the offsets that
+ * give an amount no other OPEN request of that currency asks for and that is not a round sum (a whole
+ * dollar or TON). So a partner who asks for 100 is told e.g. 100.37, nobody is ever told to send exactly
+ * 100.00, and a mistyped round transfer matches no request (manual handling) instead of paying someone
+ * else's. Null when every offset is taken.
  */
-export function chooseAmountToSend(requested: number, takenByOpenRequests: Iterable<number>): number | null {
+export function chooseAmountToSend(requested: number, currency: Currency, takenByOpenRequests: Iterable<number>, randomInt: (n: number) => number): number | null {
   const taken = new Set(takenByOpenRequests);
-  for (let k = 0; k <= MAX_AMOUNT_STEPS; k++) if (!taken.has(requested + k)) return requested + k;
-  return null;
+  const { min, max } = AMOUNT_OFFSET[currency];
+  const free: number[] = [];
+  for (let k = min; k <= max; k++) {
+    const amount = requested + k;
+    if (amount % SCALE[currency] !== 0 && !taken.has(amount)) free.push(amount);
+  }
+  return free.length ? free[randomInt(free.length)] : null;
 }
 
 /** A random comment code from `randomInt(n)` (0 ≤ result < n). */

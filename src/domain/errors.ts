@@ -82,6 +82,7 @@ export const ERRORS = {
   not_cancelable: spec(409, 'flat', 'Only an unfinished Premium order can be canceled.'),
   topups_not_configured: spec(503, 'flat', 'Top-ups are not configured: no deposit addresses.'),
   topup_amount_unavailable: spec(503, 'flat', 'No free exact amount near the requested one. Retry later or ask for another amount.'),
+  too_many_topup_requests: spec(409, 'flat', 'Too many open top-up requests in this currency: pay one or let one expire first.'),
   deposit_not_unmatched: spec(409, 'flat', 'Only an unmatched deposit can be resolved.'),
   invite_invalid: spec(400, 'flat', 'The invite code is unknown, used or expired.'),
   cannot_unlink_self: spec(409, 'flat', 'You cannot unlink yourself; another owner can.'),

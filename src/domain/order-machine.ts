@@ -59,13 +59,19 @@ export function phaseOf(status: OrderStatus, inReview: boolean): Phase {
   return status;
 }
 
+export const PHASES: readonly Phase[] = ['processing', 'review', 'completed', 'failed', 'canceled'];
+
 /**
- * Whether the order has its outcome: completed, or failed/canceled outside manual review. No transition
- * leaves these phases; a Stars order that reads `failed` while in review is not final yet.
+ * The phases no transition of the table leaves: an order in one has its outcome. Derived from TRANSITIONS,
+ * so "is this order final?" has one answer everywhere (the order wait, metrics, the bot, the Mini App):
+ * completed, or failed/canceled outside manual review. A Stars order that reads `failed` while in review is
+ * not final yet.
  */
+export const FINAL_PHASES: ReadonlySet<Phase> = new Set(PHASES.filter((p) => !TRANSITIONS.some((x) => x.from === p)));
+
+/** Whether the order has its outcome (see FINAL_PHASES). */
 export function isFinal(status: OrderStatus, inReview: boolean): boolean {
-  const phase = phaseOf(status, inReview);
-  return phase === 'completed' || phase === 'failed' || phase === 'canceled';
+  return FINAL_PHASES.has(phaseOf(status, inReview));
 }
 
 /** The transition for a trigger, or null when the order's phase does not allow it. */

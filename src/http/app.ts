@@ -9,10 +9,12 @@ import type { Scheduler } from '../workers/scheduler.js';
 import { adminApi } from './admin/index.js';
 import { appApi } from './app-api/index.js';
 import { frameworkErrors, installErrorHandling } from './errors.js';
+import { installJsonBodyParser } from './json-body.js';
 import { registerOpenApi } from './openapi/routes.js';
 import { partnerApi } from './partner/index.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { sandboxPictureRoutes } from './sandbox-pictures.js';
+import { slowClientOptions, trustProxyHops } from './server-options.js';
 import { webappRoutes } from './webapp.js';
 
 export interface HttpDeps {
@@ -48,7 +50,8 @@ export async function buildHttpApp(h: HttpDeps): Promise<FastifyInstance> {
   const { deps, keys, limiter, catalog } = h;
   const app = Fastify({
     logger: h.logger ?? false,
-    trustProxy: deps.config.TRUST_PROXY,
+    trustProxy: trustProxyHops(deps.config.TRUST_PROXY),
+    ...slowClientOptions(deps.config.HTTP_REQUEST_TIMEOUT_SECONDS),
     bodyLimit: 64 * 1024,
     // Never echo internal error text: the error handler formats every failure.
     return503OnClosing: true,
@@ -59,6 +62,7 @@ export async function buildHttpApp(h: HttpDeps): Promise<FastifyInstance> {
     frameworkErrors: frameworkErrors(limiter),
   });
   installErrorHandling(app, { observe: h.observeError, limiter });
+  installJsonBodyParser(app);
   h.instrument?.(app);
   for (const install of h.ops ?? []) install(app);
 

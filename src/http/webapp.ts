@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { miniAppHeaders } from './security-headers.js';
 
 /**
  * The Mini App's pages under /app/, built by Vite at install time into webapp/dist. Hashed assets are
@@ -20,6 +21,7 @@ export function webappDir(): string | null {
 
 export function webappRoutes(dir = webappDir()) {
   return async (app: FastifyInstance) => {
+    app.addHook('onRequest', miniAppHeaders);
     app.get('/app', async (_req, reply) => reply.redirect('/app/', 301));
     if (!dir) {
       app.get('/app/*', async (_req, reply) =>

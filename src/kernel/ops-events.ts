@@ -4,7 +4,8 @@
  */
 export type OpsEvent =
   | { kind: 'order_created'; orderId: string; partnerId: number; type: string; status: string }
-  | { kind: 'order_state'; orderId: string; partnerId: number; type: string; from: string; to: string; refunded: boolean; reason: string | null; createdAt: number; at: number }
+  // final: the order has its outcome now (order-machine.ts isFinal; a Stars order entering review reads `failed` and is not final)
+  | { kind: 'order_state'; orderId: string; partnerId: number; type: string; from: string; to: string; final: boolean; refunded: boolean; reason: string | null; createdAt: number; at: number }
   | { kind: 'webhook_state'; webhookId: string; orderId: string; partnerId: number; event: string; status: 'pending' | 'delivered' | 'failed'; attempt: number; outcome: WebhookOutcome; detail?: string | null; manual?: boolean }
   | { kind: 'supplier_error'; product: string }
   | { kind: 'bot_update'; ok: boolean };

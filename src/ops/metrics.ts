@@ -4,7 +4,7 @@ import { opsReads } from '../store/ops-repo.js';
 import type { EventBus } from '../kernel/event-bus.js';
 import type { ServiceClock } from '../kernel/clock.js';
 import { FastCounter, FastHistogram } from './fast-metrics.js';
-import { FINAL_STATUSES, type OpsEvent } from './ops-events.js';
+import type { OpsEvent } from '../kernel/ops-events.js';
 
 /**
  * The service's Prometheus metrics (prom-client), in a registry of their own.
@@ -196,10 +196,13 @@ export function createMetrics(src: MetricsSources): ServiceMetrics {
         created.inc(e.type);
         return;
       case 'order_state':
-        if (e.to === 'completed') completed.inc(e.type);
-        else if (e.to === 'failed' || e.to === 'canceled') failed.inc(e.type);
         if (e.refunded) refunded.inc(e.type);
-        if (FINAL_STATUSES.has(e.to) && !FINAL_STATUSES.has(e.from)) toFinal.observe([e.type, e.to], Math.max(0, (e.at - e.createdAt) / 1000));
+        // Outcomes are counted once, when the order becomes final (no transition leaves a final phase): a
+        // Stars order that enters review reads `failed` but is counted when the review ends.
+        if (!e.final) return;
+        if (e.to === 'completed') completed.inc(e.type);
+        else failed.inc(e.type);
+        toFinal.observe([e.type, e.to], Math.max(0, (e.at - e.createdAt) / 1000));
         return;
       case 'webhook_state':
         if (e.outcome !== 'created') webhookAttempts.inc(e.outcome);

@@ -36,6 +36,16 @@ export function openRequestAmounts(conn: Conn, currency: Currency, now: number):
     .map((r) => r.a);
 }
 
+/** How many open (not expired) requests of a currency one partner has. */
+export function openRequestCount(conn: Conn, partnerId: number, currency: Currency, now: number): number {
+  const r = conn
+    .select({ n: sql<number>`count(*)` })
+    .from(topupRequests)
+    .where(and(eq(topupRequests.partnerId, partnerId), eq(topupRequests.currency, currency), eq(topupRequests.status, 'open'), gt(topupRequests.expiresAt, now)))
+    .get();
+  return r?.n ?? 0;
+}
+
 export function commentCodeTaken(conn: Conn, code: string): boolean {
   return conn.select({ id: topupRequests.requestId }).from(topupRequests).where(eq(topupRequests.commentCode, code)).get() !== undefined;
 }

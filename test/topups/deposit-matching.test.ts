@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isTronAddress, normalizeAddress, sameAddress, tonFriendlyAddress, tonRawAddress } from '../../src/domain/chain-address.js';
 import {
+  AMOUNT_OFFSET,
   COMMENT_CODE_ALPHABET,
-  MAX_AMOUNT_STEPS,
   TOPUP_REQUEST_TTL_MS,
   chooseAmountToSend,
   commentTokens,
@@ -24,20 +24,48 @@ import { SANDBOX_DEPOSIT_ADDRESSES } from '../../src/config/deposit-addresses.js
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 
-describe('chooseAmountToSend: the requested amount, moved up one minor unit until unique among open requests', () => {
-  it('keeps the requested amount when no open request asks for it', () => {
-    expect(chooseAmountToSend(1000, [])).toBe(1000);
-    expect(chooseAmountToSend(1000, [999, 1001, 2000])).toBe(1000);
+describe('chooseAmountToSend: the requested amount plus a random offset, unique among open requests and never round', () => {
+  const all = (requested: number, currency: 'USD' | 'TON', taken: number[] = []) => {
+    const seen: number[] = [];
+    for (let i = 0; ; i++) {
+      const a = chooseAmountToSend(requested, currency, taken, (n) => (i < n ? i : -1));
+      if (a === null || a === undefined) return seen;
+      seen.push(a);
+    }
+  };
+  it('USD adds 0.01 to 0.99, TON 0.001 to 0.999, as the randomness source picks', () => {
+    expect(AMOUNT_OFFSET).toEqual({ USD: { min: 1, max: 99 }, TON: { min: 1, max: 999 } });
+    expect(chooseAmountToSend(10_000, 'USD', [], () => 0)).toBe(10_001);
+    expect(chooseAmountToSend(10_000, 'USD', [], (n) => n - 1)).toBe(10_099);
+    expect(chooseAmountToSend(10_000, 'USD', [], () => 36)).toBe(10_037);
+    expect(chooseAmountToSend(10_000, 'TON', [], () => 0)).toBe(10_001);
+    expect(chooseAmountToSend(10_000, 'TON', [], (n) => n - 1)).toBe(10_999);
+    // the choice is among exactly the free offsets: the random source is asked for an index below their count
+    const asked: number[] = [];
+    chooseAmountToSend(10_000, 'USD', [10_001, 10_002, 9_000], (n) => (asked.push(n), 0));
+    expect(asked).toEqual([97]);
+    expect(all(10_000, 'USD')).toEqual(Array.from({ length: 99 }, (_, i) => 10_001 + i));
+    expect(all(10_000, 'TON')).toHaveLength(999);
   });
-  it('moves up in the last cent / milli-TON, skipping every amount taken', () => {
-    expect(chooseAmountToSend(1000, [1000])).toBe(1001);
-    expect(chooseAmountToSend(1000, [1000, 1001, 1002, 1004])).toBe(1003);
-    expect(chooseAmountToSend(10_000, new Set([10_000, 10_001]))).toBe(10_002);
+  it('never the requested round sum itself, nor any other round sum', () => {
+    // 25.50 + 0.50 would be 26.00: that offset is skipped
+    const usd = all(2550, 'USD');
+    expect(usd).toHaveLength(98);
+    expect(usd).not.toContain(2600);
+    expect(usd).not.toContain(2550);
+    expect(usd.every((a) => a > 2550 && a <= 2649 && a % 100 !== 0)).toBe(true);
+    const ton = all(12_500, 'TON');
+    expect(ton).toHaveLength(998);
+    expect(ton).not.toContain(13_000);
+    expect(all(10_000, 'USD')).not.toContain(10_000);
   });
-  it('never moves down, and gives up (null) after MAX_AMOUNT_STEPS taken amounts', () => {
-    expect(chooseAmountToSend(500, [499, 500])).toBe(501);
-    const taken = Array.from({ length: MAX_AMOUNT_STEPS + 1 }, (_, i) => 700 + i);
-    expect(chooseAmountToSend(700, taken)).toBeNull();
+  it('skips every amount an open request of the currency holds, and gives up (null) when all are taken', () => {
+    const taken = [10_005, 10_006, 10_050];
+    const usd = all(10_000, 'USD', taken);
+    expect(usd).toHaveLength(96);
+    for (const a of taken) expect(usd).not.toContain(a);
+    expect(chooseAmountToSend(10_000, 'USD', Array.from({ length: 98 }, (_, i) => 10_001 + i), () => 0)).toBe(10_099);
+    expect(chooseAmountToSend(10_000, 'USD', Array.from({ length: 99 }, (_, i) => 10_001 + i), () => 0)).toBeNull();
   });
 });
 

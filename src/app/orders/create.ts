@@ -1,8 +1,6 @@
 import { fail } from '../../domain/errors.js';
 import { InsufficientBalance } from '../../domain/ledger-rules.js';
 import { formatAmount } from '../../domain/money.js';
-import { isOrderType } from '../../domain/enums.js';
-import { CLIENT_REFERENCE_MAX, isClientReference } from '../../domain/client-reference.js';
 import { orderView } from '../../domain/order-view.js';
 import { checkWebhookUrl } from '../../domain/webhook-url-policy.js';
 import type { Tx } from '../../store/db.js';
@@ -15,6 +13,8 @@ import type { Recipient } from '../../suppliers/types.js';
 import { noteDebit } from '../balance-alerts.js';
 import type { Deps } from '../deps.js';
 import { requireOrderingAllowed } from '../partners.js';
+import { OrderEnvelope, ParamsObject } from '../requests/orders.js';
+import { ORDER_BODY_RULES, ORDER_PARAMS_RULES, parseRequest } from '../requests/parse.js';
 import { unitOfWorkGrouped, type AfterCommit } from '../unit-of-work.js';
 import { urlPolicy } from '../webhooks/config.js';
 import { OrderKey } from './idempotency.js';
@@ -23,8 +23,6 @@ import { ORDER_KINDS } from './kinds/index.js';
 import type { OrderKind, PricedOrder } from './kinds/kind.js';
 import { committedOrderView } from './query.js';
 import { resolveRecipient } from './recipient.js';
-
-const MAX_KEY_LENGTH = 255;
 
 export interface CreateResult {
   order: Record<string, unknown>;
@@ -41,25 +39,23 @@ export async function createOrder(deps: Deps, partnerId: number, body: unknown, 
   // 0. who orders: an activated partner of a running program (the API's auth hook has checked it already)
   requireOrderingAllowed(deps, partnerId);
 
-  // 1. the request's shape: idempotency_key and type
-  if (!isObject(body)) fail('bad_request', 'The body must be a JSON object.');
-  const key = body.idempotency_key;
-  if (typeof key !== 'string' || key.trim() === '') fail('idempotency_required');
-  if (key.length > MAX_KEY_LENGTH) fail('bad_request', `idempotency_key is at most ${MAX_KEY_LENGTH} characters.`);
-  if (!isOrderType(body.type)) fail('bad_type');
-  const kind = ORDER_KINDS[body.type];
-  const clientReference = parseClientReference(body.client_reference);
+  // 1. the request's shape around params: idempotency_key, type, client_reference (src/app/requests/)
+  const head = parseRequest(OrderEnvelope, body, ORDER_BODY_RULES);
+  const key = head.idempotency_key;
+  const kind = ORDER_KINDS[head.type];
+  const clientReference = head.client_reference ?? null;
+  // the idempotency fingerprint is of the body as sent (an object: the parse says so)
+  const raw = body as Record<string, unknown>;
 
   // 2. idempotency, before anything else is judged: a replay answers with the stored order
   if (deps.sandbox?.faults.ledgerUnavailable()) fail('ledger_unavailable');
-  const orderKey = new OrderKey(deps, partnerId, key, body, body.type);
+  const orderKey = new OrderKey(deps, partnerId, key, raw, head.type);
   const replayed = orderKey.replayedOrderId();
   if (replayed) return replayOf(deps, replayed);
 
   // 3. the params, webhook_url, the product's availability (nothing claimed yet)
-  const params = body.params === undefined || body.params === null ? {} : body.params;
-  if (!isObject(params)) fail('bad_params');
-  const webhookUrl = checkOrderWebhookUrl(deps, body.webhook_url);
+  const params = parseRequest(ParamsObject, raw.params ?? {}, ORDER_PARAMS_RULES);
+  const webhookUrl = checkOrderWebhookUrl(deps, raw.webhook_url);
   const parsed = kind.parseParams(deps, params);
 
   // 4. claim the key, resolve the recipient and price the order (outside any transaction)
@@ -82,18 +78,6 @@ export async function createOrder(deps: Deps, partnerId: number, body: unknown, 
 
 function replayOf(deps: Deps, orderId: string): CreateResult {
   return { order: committedOrderView(getOrder(deps.db, orderId)!), replayed: true };
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Optional; absent and null are the same (no reference). */
-function parseClientReference(v: unknown): string | null {
-  if (v === undefined || v === null) return null;
-  if (!isClientReference(v))
-    fail('validation_error', `client_reference must be a string of 1 to ${CLIENT_REFERENCE_MAX} printable characters.`, { field: 'client_reference' });
-  return v;
 }
 
 function checkOrderWebhookUrl(deps: Deps, v: unknown): string | null {

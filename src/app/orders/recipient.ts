@@ -2,13 +2,7 @@ import { fail, failUpstreamUnavailable } from '../../domain/errors.js';
 import { SupplierDown, UpstreamUnavailable, type Recipient } from '../../suppliers/types.js';
 import type { Deps } from '../deps.js';
 
-/** The recipient rules shared by every order type and POST /validate/recipient. */
-
-export function requireRecipientText(v: unknown): string {
-  if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) fail('recipient_required');
-  if (typeof v !== 'string') fail('recipient_not_found', 'recipient must be a username string.');
-  return v;
-}
+/** Resolving a recipient, shared by every order type and POST /validate/recipient (its syntax: src/app/requests/). */
 
 /**
  * Resolves a recipient: unknown → 400 recipient_not_found, resolver down → 502 resolver_error, the whole

@@ -1,5 +1,5 @@
 import { fail } from '../../domain/errors.js';
-import { findTransition, phaseOf, refundReason, type Trigger } from '../../domain/order-machine.js';
+import { findTransition, isFinal, phaseOf, refundReason, type Trigger } from '../../domain/order-machine.js';
 import { refundData, webhookOrderData } from '../../domain/order-view.js';
 import type { Tx } from '../../store/db.js';
 import { postEntry } from '../../store/ledger-repo.js';
@@ -50,7 +50,7 @@ export function applyTransition(
     recordEvent(tx, deps, after, { partnerId: updated.partnerId, orderId: updated.orderId, event, data, orderWebhookUrl: updated.webhookUrl });
   }
   const reason = updated.failureReason ?? null;
-  after(() => deps.bus.emit('ops', { kind: 'order_state', orderId: updated.orderId, partnerId: updated.partnerId, type: updated.type, from: order.status, to: updated.status, refunded: Boolean(tr.refund), reason, createdAt: updated.createdAt, at: now }));
+  after(() => deps.bus.emit('ops', { kind: 'order_state', orderId: updated.orderId, partnerId: updated.partnerId, type: updated.type, from: order.status, to: updated.status, final: isFinal(updated.status, updated.reviewStage !== null), refunded: Boolean(tr.refund), reason, createdAt: updated.createdAt, at: now }));
   if (tr.review === 'start')
     after(() => deps.bus.emit('alert', { kind: 'review', orderId: updated.orderId, partnerId: updated.partnerId, stage: String(set.reviewStage) }));
   return updated;

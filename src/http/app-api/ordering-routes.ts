@@ -13,6 +13,8 @@ import { actorOf, objectBody } from './body.js';
 import type { AppApiDeps } from './context.js';
 
 const CLIENT_KEY = /^[A-Za-z0-9_-]{8,100}$/;
+/** What a Mini App order may say; no `webhook_url`: the order's signed events go only to the partner's saved webhook. */
+const APP_ORDER_FIELDS = new Set(['type', 'params', 'idempotency_key', 'client_reference']);
 
 /** Staff and owners: balances, prices, orders, the recipient check, ordering, the gift market. */
 export function orderingRoutes(app: FastifyInstance, { deps, catalog, limiter }: AppApiDeps): void {
@@ -40,12 +42,16 @@ export function orderingRoutes(app: FastifyInstance, { deps, catalog, limiter }:
    * An order as POST /orders makes it (createOrder, which checks the partner's access too). The app makes one
    * `idempotency_key` per confirmation; it is kept apart from the partner's own keys by an `app:` prefix,
    * so a double tap (or a retry) makes one order and never meets a key of the partner's own software.
-   * The order is audited with the Telegram user who placed it (`order.create`).
+   * The order is audited with the Telegram user who placed it (`order.create`). It takes no `webhook_url`
+   * (400 validation_error): a person of the team must not send the partner's signed events to an address
+   * of their own; the events go to the webhook the owner saved.
    */
   app.post('/orders', async (req, reply) => {
     const link = linkOfReq(deps, req);
     const partnerId = link.partnerId;
     const b = objectBody(req);
+    if ('webhook_url' in b) fail('validation_error', "webhook_url is not taken here: the order's events go to the partner's saved webhook.", { field: 'webhook_url' });
+    for (const k of Object.keys(b)) if (!APP_ORDER_FIELDS.has(k)) fail('validation_error', `Unknown field: ${k}.`, { field: k });
     if (typeof b.idempotency_key !== 'string' || !CLIENT_KEY.test(b.idempotency_key))
       fail('idempotency_required', 'idempotency_key: 8 to 100 letters, digits, "-" or "_", one per confirmation.');
     if (b.type === 'nft') limiter.hit('nft_orders', partnerId);

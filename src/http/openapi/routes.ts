@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { docsCsp, docsHeaders } from '../security-headers.js';
 import { buildOpenApiDocument } from './document.js';
 
 /** GET /api/partner/v1/openapi.json (public, no key) and the interactive documentation at /docs. */
@@ -8,5 +9,12 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
   const document = buildOpenApiDocument(`${publicBaseUrl}/api/partner/v1`);
   app.get('/api/partner/v1/openapi.json', async () => document);
   await app.register(swagger, { mode: 'static', specification: { document: document as never } });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true, tryItOutEnabled: true } });
+  // every page and asset of the documentation (Swagger UI's hooks option reaches its pages only)
+  app.addHook('onRequest', (req, reply, done) => (req.url === '/docs' || req.url.startsWith('/docs/') ? docsHeaders(req, reply, done) : done()));
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true, tryItOutEnabled: true },
+    staticCSP: true,
+    transformStaticCSP: docsCsp(publicBaseUrl),
+  });
 }

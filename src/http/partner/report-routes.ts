@@ -36,7 +36,7 @@ const STATS: Endpoint = {
 };
 
 const CSV_RULES =
-  'RFC 4180 CSV in UTF-8 (`text/csv; charset=utf-8`, a `Content-Disposition` filename): a header line, CRLF line ends, a field quoted when it holds a comma, a quote or a line break, quotes doubled; an empty field is null. Money as decimal strings (2 places USD, 3 TON), times as in the JSON answers. Newest first, streamed as it is read, so any number of rows can be exported; a range with no rows is the header line alone (200). Bad filters are refused with the JSON errors of the list endpoint before any row is sent.';
+  'RFC 4180 CSV in UTF-8 (`text/csv; charset=utf-8`, a `Content-Disposition` filename): a header line, CRLF line ends, a field quoted when it holds a comma, a quote or a line break, quotes doubled; an empty field is null. Money as decimal strings (2 places USD, 3 TON), times as in the JSON answers. Newest first, streamed as it is read, so any number of rows can be exported; a range with no rows is the header line alone (200). Bad filters are refused with the JSON errors of the list endpoint before any row is sent. Spreadsheet-safe: a text cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `\'`, so a spreadsheet shows it as text and never runs it as a formula (recipients too: `\'@durov`; strip the `\'` when reading the file as data); plain numbers such as `-12.50` stay as they are.';
 
 const ORDERS_EXPORT: Endpoint = {
   method: 'get',
@@ -55,7 +55,7 @@ const ORDERS_EXPORT: Endpoint = {
   csv: {
     example: [
       ORDER_COLUMNS.join(','),
-      'PA-100001,2026-03-01T12:00:00.000000,stars,completed,1.58,USD,,100,@durov,100 звёзд Telegram для @durov,2026-03-01T12:00:03.000000+00:00,false,"cart 7, ""gift""",,,',
+      'PA-100001,2026-03-01T12:00:00.000000,stars,completed,1.58,USD,,100,\'@durov,100 звёзд Telegram для @durov,2026-03-01T12:00:03.000000+00:00,false,"cart 7, ""gift""",,,',
       '',
     ].join('\r\n'),
   },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from '../../domain/webhook-delivery.js';
 import { CURRENCIES } from '../../domain/enums.js';
-import { offsetTime, reg } from './partner.js';
+import { offsetTime, reg } from './fields.js';
 
 /** The partner's webhook delivery log (issue 15 point 3): GET /webhook-deliveries, redeliver, test. */
 

@@ -12,7 +12,8 @@ export async function httpJson(
   opts: { method?: 'GET' | 'POST'; body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<any> {
   const method = opts.method ?? 'GET';
-  const shown = url.split('?')[0];
+  // Only the origin reaches error messages and logs: RPC providers put API keys in the path or the query.
+  const shown = urlOrigin(url);
   let res;
   try {
     res = await request(url, {
@@ -31,6 +32,15 @@ export async function httpJson(
     return JSON.parse(text);
   } catch {
     throw new ChainApiError(`${method} ${shown}: the answer is not JSON`);
+  }
+}
+
+/** `https://host:port` of a URL, without credentials, path or query (those may carry an API key). */
+export function urlOrigin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '(invalid URL)';
   }
 }
 

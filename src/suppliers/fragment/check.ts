@@ -1,6 +1,7 @@
 import 'dotenv/config';
 import { ServiceClock } from '../../kernel/clock.js';
 import { ConfigError, loadConfig } from '../../config/env.js';
+import { urlOrigin } from '../chains/chain-watcher.js';
 import { Toncenter } from '../chains/toncenter-wallet.js';
 import { fromNano } from '../../config/fragment.js';
 import { FragmentApi, FragmentDown } from './fragment-api.js';
@@ -51,7 +52,7 @@ async function main(): Promise<number> {
     let usd = null;
     try {
       usd = await fetchTonUsd(c.tonUsdUrl);
-      say(true, `TON/USD ${usd.toString()} (${c.tonUsdUrl.split('?')[0]})`);
+      say(true, `TON/USD ${usd.toString()} (${urlOrigin(c.tonUsdUrl)})`);
     } catch (e) {
       say(false, `TON/USD rate: ${(e as Error).message}`);
     }

@@ -1,10 +1,12 @@
+import type { z } from 'zod';
 import { fail } from '../../../domain/errors.js';
-import { PREMIUM_MONTHS, type PremiumMonths } from '../../../domain/pricing.js';
+import type { PremiumMonths } from '../../../domain/pricing.js';
 import { openPremiumFor } from '../../../store/orders-repo.js';
 import { requireProductAvailable } from '../../products.js';
 import type { Deps } from '../../deps.js';
 import { goodsPrice, pricesUnavailable } from '../quote.js';
-import { requireRecipientText } from '../recipient.js';
+import { PremiumParams, StarsParams } from '../../requests/orders.js';
+import { ORDER_PARAMS_RULES, parseRequest, starsParamsRules, type IssueRules } from '../../requests/parse.js';
 import type { OrderKind } from './kind.js';
 
 interface GoodsParams {
@@ -13,16 +15,22 @@ interface GoodsParams {
   amount: number;
 }
 
-function parseQuantity(deps: Deps, v: unknown): number {
+/** StarsParams with the configured bounds of `quantity` (STARS_MIN_PER_ORDER..STARS_MAX_PER_ORDER), made once per bounds. */
+let starsParams: { min: number; max: number; schema: z.ZodType<{ quantity: number; recipient: string }>; rules: IssueRules } | null = null;
+function starsParamsFor(deps: Deps) {
   const { STARS_MIN_PER_ORDER: min, STARS_MAX_PER_ORDER: max } = deps.config;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
-    fail('bad_quantity', `quantity must be a whole number from ${min} to ${max}.`, { min, max });
-  return v;
+  if (starsParams?.min !== min || starsParams.max !== max)
+    starsParams = { min, max, schema: StarsParams.extend({ quantity: StarsParams.shape.quantity.min(min).max(max) }), rules: starsParamsRules(min, max) };
+  return starsParams;
 }
 
-function parseMonths(v: unknown): PremiumMonths {
-  if (typeof v !== 'number' || !PREMIUM_MONTHS.includes(v as PremiumMonths)) fail('bad_months');
-  return v as PremiumMonths;
+function parseGoodsParams(deps: Deps, type: 'stars' | 'premium', params: Record<string, unknown>): { quantity: number; recipient: string } {
+  if (type === 'premium') {
+    const p = parseRequest(PremiumParams, params, ORDER_PARAMS_RULES);
+    return { quantity: p.months as PremiumMonths, recipient: p.recipient };
+  }
+  const { schema, rules } = starsParamsFor(deps);
+  return parseRequest(schema, params, rules);
 }
 
 /** Stars and Premium: priced from the catalog before the key is claimed, debited in USD. */
@@ -30,8 +38,7 @@ export function goodsKind(type: 'stars' | 'premium'): OrderKind<GoodsParams> {
   return {
     type,
     parseParams(deps, params) {
-      const quantity = type === 'stars' ? parseQuantity(deps, params.quantity) : parseMonths(params.months);
-      const recipient = requireRecipientText(params.recipient);
+      const { quantity, recipient } = parseGoodsParams(deps, type, params);
       requireProductAvailable(deps, type);
       const amount = goodsPrice(deps, type, quantity);
       if (amount === null) pricesUnavailable();

@@ -29,7 +29,7 @@ export interface FirstRun {
  */
 export interface OrderKind<P extends { recipient: string } = { recipient: string }> {
   readonly type: OrderType;
-  /** Step 3: the params' syntax, the product's availability, the price table; nothing claimed yet. */
+  /** Step 3: the params' syntax (src/app/requests/), the product's availability, the price table; nothing claimed yet. */
   parseParams(deps: Deps, params: Record<string, unknown>): P;
   /** Step 4: the price for the resolved recipient (the key is claimed; may ask the market). */
   priceFor(deps: Deps, params: P, recipient: Recipient): Promise<PricedOrder> | PricedOrder;

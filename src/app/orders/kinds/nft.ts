@@ -4,15 +4,15 @@ import { formatAmount, parsePositiveDecimal } from '../../../domain/money.js';
 import { holdGift, isGiftHeld, releaseGiftOf } from '../../../store/gift-holds-repo.js';
 import { requireProductAvailable } from '../../products.js';
 import { giftBase, giftPartnerMilli, market, usdRefCents } from '../../nft/gift-prices.js';
-import { requireRecipientText } from '../recipient.js';
+import { NftGift, NftParamsBeforeRecipient } from '../../requests/orders.js';
+import { ORDER_PARAMS_RULES, parseRequest } from '../../requests/parse.js';
 import type { OrderKind } from './kind.js';
-
-const GIFT_ID = /^[A-Za-z][A-Za-z0-9]*-\d{1,9}$/;
 
 interface NftParams {
   recipient: string;
   maxPrice: Decimal;
-  gift: unknown;
+  /** the params as sent: the gift is parsed after the recipient is resolved */
+  params: Record<string, unknown>;
 }
 
 /**
@@ -24,13 +24,11 @@ export const nftKind: OrderKind<NftParams> = {
   type: 'nft',
   parseParams(deps, params) {
     requireProductAvailable(deps, 'nft');
-    const maxPrice = parsePositiveDecimal(params.max_price);
-    if (!maxPrice) fail('bad_max_price');
-    return { maxPrice, recipient: requireRecipientText(params.recipient), gift: params.gift };
+    const p = parseRequest(NftParamsBeforeRecipient, params, ORDER_PARAMS_RULES);
+    return { maxPrice: parsePositiveDecimal(p.max_price)!, recipient: p.recipient, params };
   },
   async priceFor(deps, p) {
-    const giftId = p.gift;
-    if (typeof giftId !== 'string' || !GIFT_ID.test(giftId)) fail('bad_gift');
+    const giftId = parseRequest(NftGift, p.params, ORDER_PARAMS_RULES).gift;
     const g = await market(() => deps.suppliers.gifts.gift(giftId));
     if (!g) fail('bad_gift');
     const amount = giftPartnerMilli(deps, g.priceMilli);

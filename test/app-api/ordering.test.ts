@@ -101,6 +101,28 @@ describe('Mini App API: orders', () => {
     expect((await staff.call('GET', '/orders')).body.count).toBe(0);
   });
 
+  it('takes no webhook_url: a person of the team cannot send the partner\'s signed events elsewhere', async () => {
+    const { t, owner, staff } = await w.start();
+    const saved = await w.receiver();
+    const elsewhere = await w.receiver();
+    expect((await owner.call('PUT', '/webhook', { url: saved.url })).status).toBe(200);
+    const order = { type: 'stars', idempotency_key: 'confirm-0401', params: { quantity: 100, recipient: '@alice_w' } };
+    for (const who of [staff, owner]) {
+      const r = await who.call('POST', '/orders', { ...order, webhook_url: elsewhere.url });
+      expect([r.status, r.body]).toEqual([400, { code: 'validation_error', detail: expect.stringContaining('webhook_url'), field: 'webhook_url' }]);
+    }
+    const unknown = await staff.call('POST', '/orders', { ...order, callback: elsewhere.url });
+    expect([unknown.status, unknown.body.field]).toEqual([400, 'callback']);
+    expect((await staff.call('GET', '/orders')).body.count).toBe(0);
+    expect((await staff.call('GET', '/balances')).body.balances.USD).toBe('1000.00');
+    // the same order without it: its events reach the saved webhook only
+    const ok = await staff.call('POST', '/orders', order);
+    expect(ok.status).toBe(200);
+    for (let i = 0; i < 6 && saved.requests.length === 0; i++) await t.advance(5);
+    expect(saved.requests.map((q) => JSON.parse(q.raw.toString()).event)).toEqual(['order.completed']);
+    expect(elsewhere.requests).toEqual([]);
+  });
+
   it('an inactive partner cannot order from the app (partner_inactive)', async () => {
     const { t } = await w.start();
     const p2 = await t.admin('POST', '/partners', { name: 'New' });

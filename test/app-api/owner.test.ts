@@ -136,7 +136,7 @@ describe('Mini App API: top-up requests', () => {
     });
     expect(dep.status).toBe(201);
     expect((await owner.call('GET', `/topup-requests/${ton.body.request_id}`)).body.status).toBe('credited');
-    expect((await owner.call('GET', '/balances')).body.balances.TON).toBe('1025.000');
+    expect((await owner.call('GET', '/balances')).body.balances.TON).toBe((1000 + Number(ton.body.amount_to_send)).toFixed(3));
     // unpaid: expires
     await t.advance(48 * 3600);
     expect((await owner.call('GET', `/topup-requests/${usd.body.request_id}`)).body.status).toBe('expired');
@@ -164,6 +164,25 @@ describe('Mini App API: top-up requests', () => {
       expect([r.status, codeOf(r)]).toEqual([status, code]);
     }
     expect((await owner.call('GET', '/topup-requests/nope')).status).toBe(404);
+  });
+
+  it('at most TOPUP_REQUESTS_MAX_OPEN open requests per currency, as in the operator API and the bot; the page explains the refusal in the owner\'s language', async () => {
+    const { t, p, owner } = await w.start({ TOPUP_REQUESTS_MAX_OPEN: '2' });
+    // one made by the operator API counts too
+    expect((await t.admin('POST', `/partners/${p.id}/topup-requests`, { currency: 'USD', amount: '30' })).status).toBe(201);
+    expect((await owner.call('POST', '/topup-requests', { currency: 'USD', amount: '50' })).status).toBe(201);
+    const r = await owner.call('POST', '/topup-requests', { currency: 'USD', amount: '50' });
+    expect(r.status).toBe(409);
+    expect(r.body).toEqual({ code: 'too_many_topup_requests', detail: expect.any(String), currency: 'USD', max_open: 2 });
+    expect((await owner.call('POST', '/topup-requests', { currency: 'TON', amount: '50' })).status).toBe(201);
+    // the words the Mini App shows for it (webapp/src/i18n.ts errorText: the bot's words for the code)
+    const { WORDS } = await import('../../bot/texts/words.js');
+    expect(WORDS.en.error(r.body.code, r.body)).toBe(
+      'You already have 2 open top-up requests in USD, the most at once. Pay one of them (the exact amount it shows) or wait until one expires 24 hours after it was made, then ask again.',
+    );
+    expect(WORDS.ru.error(r.body.code, r.body)).toBe(
+      'У вас уже 2 открытых запроса на пополнение в USD — больше одновременно нельзя. Оплатите один из них (точной суммой из запроса) или дождитесь, пока он истечёт через 24 часа после создания, и запросите снова.',
+    );
   });
 });
 
