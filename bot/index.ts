@@ -1,6 +1,7 @@
 import { Bot, session, type BotError } from 'grammy';
 import { conversations, createConversation, type ConversationData, type VersionedState } from '@grammyjs/conversations';
 import { findLink, rememberProfile } from '../src/app/bot-users.js';
+import { conversationKey } from '../src/app/bot-state.js';
 import { displayName } from '../src/domain/display-name.js';
 import { GiftCatalog } from '../src/app/nft/gift-catalog.js';
 import type { BotContext, BotDeps, BotEnv, ConvContext, SessionData } from './context.js';
@@ -34,7 +35,7 @@ import { textsFor } from './texts/index.js';
 export type { BotContext, BotDeps, BotEnv } from './context.js';
 
 /** Bump when a conversation changes so that stored states of the old code are discarded. */
-export const CONVERSATION_STATE_VERSION = 3;
+export const CONVERSATION_STATE_VERSION = 4;
 
 /**
  * Builds the bot from injected dependencies; creates nothing at import time and does not start polling
@@ -98,9 +99,8 @@ export function createBot(token: string, input: BotDeps): Bot<BotContext> {
       storage: {
         type: 'key',
         version: CONVERSATION_STATE_VERSION,
-        prefix: 'conversation:',
-        // Per user in a chat, so several staff can order in one group at once.
-        getStorageKey: (ctx) => (ctx.chat && ctx.from ? `${ctx.chat.id}:${ctx.from.id}` : undefined),
+        // Per user in a chat, so several staff can order in one group at once (an unlink deletes them by this key).
+        getStorageKey: (ctx) => (ctx.chat && ctx.from ? conversationKey(ctx.chat.id, ctx.from.id) : undefined),
         adapter: new SqliteStorage<VersionedState<ConversationData>>(deps, ''),
       },
     }),

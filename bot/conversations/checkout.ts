@@ -20,7 +20,7 @@ export interface CheckedRecipient {
  */
 export async function askRecipient(flow: Flow, deps: Deps, type: 'stars' | 'premium' | 'nft', back: Checkpoint): Promise<CheckedRecipient> {
   const { t, conversation } = flow;
-  const menu = await flow.menu(t.order.askRecipient, [], { back });
+  const menu = await flow.prompt(t.order.askRecipient, { back });
   const { value } = await flow.ask(menu, async (username) => {
     const checked = await conversation.external(() => attempt(() => validateRecipient(deps, { type, username })));
     if (!checked.ok) return retry(`${t.error(checked)}\n${t.order.recipientRetry}`);
@@ -66,7 +66,7 @@ export async function confirmAndPlace(
   if (pressed.action !== `ok:${key}`) return conversation.skip();
   const placed = await conversation.external(() =>
     // audited with the person who pressed the button, as the Mini App's orders are
-    attempt(() => createOrder(deps, partnerId, body, { actor: pressed.ctx.from ? `telegram:${pressed.ctx.from.id}` : undefined })),
+    flow.guarded(() => createOrder(deps, partnerId, body, { actor: pressed.ctx.from ? `telegram:${pressed.ctx.from.id}` : undefined })),
   );
   if (!placed.ok && retryable(placed.code, placed.extra)) return flow.again(pressed.ctx, `${t.error(placed)}\n${t.order.retryHint}`);
   await flow.settle(menu);

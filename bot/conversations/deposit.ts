@@ -48,9 +48,9 @@ export function depositConversation(env: BotDeps) {
     }
 
     if (action === 'close') {
-      const ask = await flow.menu(t.operator.askCloseNote(d), []);
+      const ask = await flow.prompt(t.operator.askCloseNote(d));
       const done = await flow.ask(ask, async (note) => {
-        const r = await conversation.external(() => attempt(() => resolveDeposit(deps, depositId, { action: 'close', note }, actor)));
+        const r = await conversation.external(() => flow.guarded(() => resolveDeposit(deps, depositId, { action: 'close', note }, actor)));
         if (r.ok) return { text: t.operator.depositClosed(r.value) };
         return r.code === 'validation_error' ? retry(t.operator.depositError(r, null)) : { text: t.operator.depositError(r, null), failed: true };
       });
@@ -61,7 +61,7 @@ export function depositConversation(env: BotDeps) {
     // 1. who: part of the name (or the number)
     const search = (text: string) => conversation.external(() => attempt(() => searchPartners(deps, text)));
     const atSearch = conversation.checkpoint();
-    const ask = await flow.menu(t.operator.askPartner(d), []);
+    const ask = await flow.prompt(t.operator.askPartner(d));
     const { value: first } = await flow.ask(ask, async (text) => {
       const r = await search(text);
       if (!r.ok) return retry(t.operator.searchTooLong);
@@ -89,7 +89,7 @@ export function depositConversation(env: BotDeps) {
     const sure = await flow.menu(t.operator.confirmCredit(d, label, partner.value.status === 'active'), [[flow.button(t.operator.btnSureCredit, 'credit')]], { back: atResults });
     const yes = await flow.choose(sure);
     if (yes.action !== 'credit') return conversation.skip();
-    const r = await conversation.external(() => attempt(() => resolveDeposit(deps, depositId, { action: 'credit', partner_id: partnerId }, actor)));
+    const r = await conversation.external(() => flow.guarded(() => resolveDeposit(deps, depositId, { action: 'credit', partner_id: partnerId }, actor)));
     if (r.ok) {
       const text = t.operator.depositCredited(r.value, label);
       await flow.settle(sure, text);

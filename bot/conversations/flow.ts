@@ -4,7 +4,9 @@ import { findLink } from '../../src/app/bot-users.js';
 import type { Deps } from '../../src/app/deps.js';
 import type { Conv, ConvContext } from '../context.js';
 import { convData } from '../keyboards/data.js';
-import { textsFor, type Texts } from '../texts/index.js';
+import { isPrivateChat, isPrivateOnly } from '../private-chat.js';
+import { esc, textsFor, type Texts } from '../texts/index.js';
+import { attempt, type Outcome } from './common.js';
 
 /**
  * One conversation's dialogue with its user: the menus it shows, the user's answers, and how it ends.
@@ -18,6 +20,15 @@ import { textsFor, type Texts } from '../texts/index.js';
  * Back buttons return to a checkpoint taken before an earlier step (`conversation.rewind`), which also
  * keeps the state small. Every menu this conversation sent is remembered until it is answered, and when
  * the conversation ends its remaining buttons are removed, so no button outlives its conversation.
+ *
+ * Rights are checked again at every step (operator-api.md section 4): the person's link must still be to the
+ * partner it was to when the conversation began, with the role the conversation needs (or, for an operator's
+ * flow, the chat must still be an operator chat). Otherwise the conversation stops at that step and does
+ * nothing; the actions that issue a secret or move money check again in the same synchronous step as the
+ * service call (`guarded`).
+ *
+ * In a group, typed answers are asked for with force_reply: under Telegram's default privacy mode the bot
+ * only receives commands and replies to its own messages there.
  */
 
 /** A conversation waiting longer than this (service clock) for its user is left at the next update. */
@@ -28,7 +39,10 @@ export const IDLE_MS = 30 * 60_000;
  * before they run, but only for someone they will serve (staff typing /topup are refused by it and keep
  * their order).
  */
-const LEAVING: Record<string, 'linked' | 'owner' | 'operator'> = { order: 'linked', topup: 'owner', apikey: 'owner', webhook: 'owner', alerts: 'owner', deposits: 'operator' };
+const LEAVING: Record<string, Need> = { order: 'linked', topup: 'owner', apikey: 'owner', webhook: 'owner', alerts: 'owner', deposits: 'operator' };
+
+/** Who may go on with a conversation: a linked person (any role), an owner, or anyone in an operator chat. */
+type Need = 'linked' | 'owner' | 'operator';
 
 export type Checkpoint = ReturnType<Conv['checkpoint']>;
 
@@ -63,11 +77,38 @@ export class Flow {
     private readonly deps: Deps,
     /** The command that starts this conversation again (named when it is left). */
     private readonly resume: string,
+    /** The partner the person was linked to when the conversation began (null for an operator's flow). */
+    private readonly partnerId: number | null,
   ) {}
 
   static async start(conversation: Conv, ctx: ConvContext, deps: Deps, resume: string): Promise<Flow> {
-    const nonce = await conversation.external(() => deps.ids.hex(4));
-    return new Flow(conversation, ctx, textsFor(ctx.from?.language_code), nonce, deps, resume);
+    const userId = ctx.from?.id;
+    const begun = await conversation.external(() => ({ nonce: deps.ids.hex(4), partnerId: userId === undefined ? null : (findLink(deps, userId)?.partnerId ?? null) }));
+    return new Flow(conversation, ctx, textsFor(ctx.from?.language_code), begun.nonce, deps, resume, begun.partnerId);
+  }
+
+  /** A group (or supergroup): no secrets here, and typed answers come as replies. */
+  get inGroup(): boolean {
+    return !isPrivateChat(this.ctx.chat);
+  }
+
+  /** Whether the person still has what this conversation needs, now (read from the database, not replayed). */
+  allowedNow(): boolean {
+    const need = LEAVING[this.resume.slice(1)] ?? 'linked';
+    const chatId = this.ctx.chat?.id;
+    if (need === 'operator') return chatId !== undefined && this.deps.config.ADMIN_CHAT_IDS.includes(String(chatId));
+    const userId = this.ctx.from?.id;
+    const link = userId === undefined ? null : findLink(this.deps, userId);
+    return link !== null && link.partnerId === this.partnerId && (need !== 'owner' || link.role === 'owner');
+  }
+
+  /**
+   * Runs a service call only while the person still has the rights (checked in the same synchronous step as
+   * the call, so nothing can unlink them in between); otherwise an `access_lost` refusal, which `t.error` words.
+   */
+  guarded<T>(fn: () => T | Promise<T>): Promise<Outcome<T>> {
+    if (!this.allowedNow()) return Promise.resolve({ ok: false, code: 'access_lost', detail: 'access lost', extra: {} });
+    return attempt(fn);
   }
 
   /** Callback data of a button of this conversation. */
@@ -88,6 +129,24 @@ export class Flow {
     const menu: Menu = { chatId: m.chat.id, messageId: m.message_id, ...(opts.back ? { back: opts.back } : {}) };
     if (keyboard.length) this.open.set(m.message_id, menu);
     return menu;
+  }
+
+  /**
+   * Asks for a typed answer. In a private chat the question has its Back and Cancel buttons; in a group it
+   * names the person and comes with force_reply (selective: their client opens a reply to it), since only
+   * replies reach the bot there; Back and Cancel are then /cancel.
+   */
+  async prompt(text: string, opts: { back?: Checkpoint; parseMode?: 'HTML' } = {}): Promise<Menu> {
+    if (!this.inGroup) return this.menu(text, [], opts);
+    const m = await this.ctx.reply(this.forGroup(text, opts.parseMode), { parse_mode: 'HTML', reply_markup: { force_reply: true, selective: true } });
+    return { chatId: m.chat.id, messageId: m.message_id };
+  }
+
+  /** A question for the person in a group: their name as a mention (which `selective` needs), the text, the hint. */
+  private forGroup(text: string, parseMode?: 'HTML'): string {
+    const from = this.ctx.from;
+    const name = esc([from?.first_name, from?.last_name].filter(Boolean).join(' ') || this.t.common.you);
+    return `<a href="tg://user?id=${from?.id ?? 0}">${name}</a>, ${parseMode === 'HTML' ? text : esc(text)}\n\n${esc(this.t.common.replyHint)}`;
   }
 
   /** Shows another content in a menu that stays open (a page turn). */
@@ -144,7 +203,14 @@ export class Flow {
     const input = await this.next(menu);
     if (input.kind !== 'text') return this.conversation.skip();
     const r = await parse(input.text, input.ctx);
-    if (r instanceof Retry) return this.again(input.ctx, r.message);
+    if (r instanceof Retry) {
+      // In a group the correction must be a reply again.
+      if (this.inGroup) {
+        await input.ctx.reply(this.forGroup(r.message), { parse_mode: 'HTML', reply_markup: { force_reply: true, selective: true } });
+        return this.conversation.skip();
+      }
+      return this.again(input.ctx, r.message);
+    }
     await this.settle(menu);
     return { value: r, ctx: input.ctx };
   }
@@ -165,11 +231,15 @@ export class Flow {
     return this.conversation.halt();
   }
 
-  /** Whether the command would start its conversation for this user (it refuses otherwise). */
+  /**
+   * Whether the command would start its conversation for this user (it refuses otherwise; in a group the
+   * owner's secret flows only offer the private chat, so they leave nothing here).
+   */
   private async mayStart(command: string, ctx: ConvContext): Promise<boolean> {
     const who = LEAVING[command];
     const userId = ctx.from?.id;
     const chatId = ctx.chat?.id;
+    if (isPrivateOnly(command) && !isPrivateChat(ctx.chat)) return false;
     return this.conversation.external(() => {
       if (who === 'operator') return chatId !== undefined && this.deps.config.ADMIN_CHAT_IDS.includes(String(chatId));
       const link = userId === undefined ? null : findLink(this.deps, userId);
@@ -185,7 +255,10 @@ export class Flow {
     const data = ctx.callbackQuery?.data;
     const text = ctx.message?.text?.trim();
     const ours = data?.startsWith(`c:${this.nonce}:`) === true;
-    const command = text !== undefined ? /^\/([A-Za-z0-9_]+)(@\w+)?(\s|$)/.exec(text)?.[1]?.toLowerCase() : undefined;
+    const typed = text !== undefined ? /^\/([A-Za-z0-9_]+)(@\w+)?(?:\s+(\S+))?/.exec(text) : null;
+    // A deep link's /start opens the flow it names (bot/private-chat.ts): the same as that command.
+    const deep = typed?.[1]?.toLowerCase() === 'start' && typed[3] !== undefined && isPrivateOnly(typed[3]) ? typed[3] : undefined;
+    const command = deep ?? typed?.[1]?.toLowerCase();
 
     if (at - since >= IDLE_MS) {
       // Idle too long: the menus go; the user hears why, and anything else is handled as usual.
@@ -198,6 +271,20 @@ export class Flow {
       }
       if (text !== undefined && command === undefined) {
         await ctx.reply(notice);
+        return conversation.halt();
+      }
+      return conversation.halt({ next: true });
+    }
+
+    // Unlinked, moved to another partner, or no longer an owner: the conversation stops here and does nothing.
+    if (!(await conversation.external(() => this.allowedNow()))) {
+      await this.clear();
+      if (ours) {
+        await ctx.answerCallbackQuery({ text: t.common.accessLost.slice(0, 200), show_alert: true });
+        return conversation.halt();
+      }
+      if (text !== undefined && command === undefined) {
+        await ctx.reply(t.common.accessLost);
         return conversation.halt();
       }
       return conversation.halt({ next: true });

@@ -69,7 +69,7 @@ export function orderConversation(env: BotEnv) {
       const q = await flow.choose(menu);
       if (q.action === 'q:other') {
         await flow.settle(menu, t.order.btnOther);
-        const typing = await flow.menu(t.order.typeStars(min, max), [], { back: atQuantity });
+        const typing = await flow.prompt(t.order.typeStars(min, max), { back: atQuantity });
         quantity = (
           await flow.ask(typing, async (text) => {
             const digits = text.replace(/[\s_]/g, '');

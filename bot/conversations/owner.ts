@@ -13,7 +13,7 @@ import { ORDER_EVENTS, SUBSCRIBABLE_EVENTS } from '../../src/domain/webhook-deli
 import type { BotDeps, ConvContext } from '../context.js';
 import { alertRows, apikeyRows, eventRows, topupRows, webhookRows } from '../keyboards/owner.js';
 import { esc } from '../texts/index.js';
-import { attempt, type Outcome } from './common.js';
+import type { Outcome } from './common.js';
 import { flowConversation, retry } from './flow.js';
 
 /**
@@ -50,7 +50,7 @@ export function apikeyConversation(env: BotDeps) {
     const choice = await flow.choose(intro);
 
     const issue = (whitelist: string[]) =>
-      conversation.external(sealedOp(deps, 'api_key', () => attempt(() => issueKey(deps, keys, partnerId, whitelist, actor))));
+      conversation.external(sealedOp(deps, 'api_key', () => flow.guarded(() => issueKey(deps, keys, partnerId, whitelist, actor))));
 
     if (choice.action === 'issue') {
       await flow.settle(intro, t.owner.btnIssue);
@@ -60,7 +60,7 @@ export function apikeyConversation(env: BotDeps) {
     }
 
     await flow.settle(intro, t.owner.btnIssueWhitelist);
-    const ask = await flow.menu(t.owner.askWhitelist, [], { back: atIntro });
+    const ask = await flow.prompt(t.owner.askWhitelist, { back: atIntro });
     // The list is checked here first, so that a typo is explained in the user's words and language.
     const { value: whitelist, ctx: answered } = await flow.ask(ask, async (text) => {
       const entries = text.split(/[\s,;]+/).filter(Boolean);
@@ -88,7 +88,7 @@ export function webhookConversation(env: BotDeps) {
 
     const save = (body: { url: string; regenerate_secret?: boolean; events?: string[] }) =>
       conversation.external(
-        sealedOp(deps, 'secret', () => attempt(() => saveWebhook(deps, partnerId, body, actor) as Record<string, unknown> & { url: string; events: string[]; secret?: string })),
+        sealedOp(deps, 'secret', () => flow.guarded(() => saveWebhook(deps, partnerId, body, actor) as Record<string, unknown> & { url: string; events: string[]; secret?: string })),
       );
     // "The previous secret no longer works" only when there was one.
     const report = (c: ConvContext, r: { url: string; secret?: string }) =>
@@ -119,7 +119,7 @@ export function webhookConversation(env: BotDeps) {
     }
 
     await flow.settle(intro, t.owner.btnSetUrl);
-    const ask = await flow.menu(t.owner.askUrl, [], { back: atIntro });
+    const ask = await flow.prompt(t.owner.askUrl, { back: atIntro });
     const saved = await flow.ask(ask, async (text) => {
       const r = await save({ url: text === '-' ? '' : text });
       if (r.ok) return { ok: true as const, saved: r.value };
@@ -148,12 +148,12 @@ export function alertsConversation(env: BotDeps) {
     const currency = choice.action === 'al:USD' ? 'USD' : choice.action === 'al:TON' ? 'TON' : null;
     if (!currency) return conversation.skip();
     await flow.settle(intro, t.owner.btnAlert(currency));
-    const ask = await flow.menu(t.owner.askThreshold(currency), [], { back: atIntro });
+    const ask = await flow.prompt(t.owner.askThreshold(currency), { back: atIntro });
     const saved = await flow.ask(ask, async (text) => {
       const value = text === '-' ? null : text.replace(',', '.').replace(/\s/g, '');
       // Checked here first, so that the user reads what is wrong in their own language.
       if (value !== null && parseThreshold(value, currency) === null) return retry(t.owner.badThreshold(currency));
-      const r = await conversation.external(() => attempt(() => setAlerts(deps, partnerId, { [currency]: value }, actor)));
+      const r = await conversation.external(() => flow.guarded(() => setAlerts(deps, partnerId, { [currency]: value }, actor)));
       return r.ok ? { ok: true as const, view: r.value } : { ok: false as const, error: t.error(r) };
     });
     const v = saved.value;
@@ -180,12 +180,12 @@ export function topupConversation(env: BotDeps) {
     const currency = choice.action === 'tc:TON' ? 'TON' : choice.action === 'tc:USD' ? 'USD' : null;
     if (!currency) return conversation.skip();
     await flow.settle(intro);
-    const ask = await flow.menu(t.owner.askAmount(currency, info.minimums[currency]), [], { back: atIntro });
+    const ask = await flow.prompt(t.owner.askAmount(currency, info.minimums[currency]), { back: atIntro });
     const made = await flow.ask(ask, async (text) => {
       const amount = text.replace(',', '.').replace(/\s/g, '');
       // Checked here first, so that the user reads what is wrong in their own language.
       if (parseAmount(amount, currency) === null) return retry(t.owner.badAmount(currency));
-      const r = await conversation.external(() => attempt(() => createTopupRequest(deps, partnerId, { currency, amount }, actor)));
+      const r = await conversation.external(() => flow.guarded(() => createTopupRequest(deps, partnerId, { currency, amount }, actor)));
       if (r.ok) return { ok: true as const, request: r.value };
       return ['topup_below_minimum', 'validation_error', 'topup_amount_unavailable'].includes(r.code) ? retry(t.error(r)) : { ok: false as const, error: t.error(r) };
     });

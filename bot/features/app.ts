@@ -3,12 +3,14 @@ import { createSignInLink } from '../../src/app/app-access.js';
 import { normaliseLanguage } from '../../src/app/invites.js';
 import type { Config } from '../../src/config/env.js';
 import type { BotContext } from '../context.js';
+import { offerPrivateChat } from './private-only.js';
 
 /**
  * The Mini App from the bot: `/app` answers a button that opens it (web_app) and, for a desktop browser,
  * a one-time sign-in link (single use, 10 minutes). The menu button is set to the app when the bot
  * starts. Telegram opens web apps only over https, so with an http PUBLIC_BASE_URL (a local sandbox) the
- * button is left out and the link is the way in.
+ * button is left out and the link is the way in. The link is personal: in a group `/app` sends none, only a
+ * button opening the private chat, whose `/start app` lands here.
  */
 
 const TEXTS = {
@@ -34,15 +36,19 @@ export function webAppAllowed(config: Config): boolean {
   return config.publicBaseUrl.startsWith('https://');
 }
 
+/** /app for a linked person (also `/start app` from the deep link). */
+export async function openApp(ctx: BotContext): Promise<void> {
+  if (await offerPrivateChat(ctx, 'app')) return;
+  const { deps, config } = ctx.env;
+  const t = TEXTS[normaliseLanguage(ctx.from?.language_code)];
+  const link = createSignInLink(deps, ctx.link!.telegramUserId);
+  const button = webAppAllowed(config) ? { reply_markup: { inline_keyboard: [[{ text: t.open, web_app: { url: appUrl(config) } }]] } } : {};
+  await ctx.reply(`${t.intro}\n\n${t.link(link.url)}`, { ...button, link_preview_options: { is_disabled: true } });
+}
+
 export function appFeature(): Composer<BotContext> {
   const c = new Composer<BotContext>();
-  c.command('app', async (ctx) => {
-    const { deps, config } = ctx.env;
-    const t = TEXTS[normaliseLanguage(ctx.from?.language_code)];
-    const link = createSignInLink(deps, ctx.link!.telegramUserId);
-    const button = webAppAllowed(config) && ctx.chat.type === 'private' ? { reply_markup: { inline_keyboard: [[{ text: t.open, web_app: { url: appUrl(config) } }]] } } : {};
-    await ctx.reply(`${t.intro}\n\n${t.link(link.url)}`, { ...button, link_preview_options: { is_disabled: true } });
-  });
+  c.command('app', openApp);
   return c;
 }
 

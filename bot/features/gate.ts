@@ -1,16 +1,24 @@
 import { Composer } from 'grammy';
 import type { BotContext } from '../context.js';
+import { CONV_DATA } from '../keyboards/data.js';
 
 /**
  * Everything after this point is for linked accounts. Unlinked users get the short explanation and
  * nothing else: in private chats for any message, in groups only for commands, and as the answer of a
- * button.
+ * button. A menu of a conversation pressed by someone unlinked meanwhile (their conversations ended with the
+ * link) also loses its buttons, in a private chat (in a group the message may be someone else's).
  */
 export function gateFeature(): Composer<BotContext> {
   const c = new Composer<BotContext>();
   c.use(async (ctx, next) => {
     if (ctx.link) return next();
-    if (ctx.callbackQuery) return void (await ctx.answerCallbackQuery({ text: ctx.t.common.notLinked.slice(0, 200), show_alert: true }));
+    if (ctx.callbackQuery) {
+      await ctx.answerCallbackQuery({ text: ctx.t.common.notLinked.slice(0, 200), show_alert: true });
+      const msg = ctx.callbackQuery.message;
+      if (ctx.chat?.type === 'private' && CONV_DATA.test(ctx.callbackQuery.data ?? '') && msg?.reply_markup?.inline_keyboard.length)
+        await ctx.editMessageReplyMarkup({ reply_markup: { inline_keyboard: [] } }).catch(() => undefined);
+      return;
+    }
     const text = ctx.message?.text;
     if (ctx.message && (ctx.chat?.type === 'private' || text?.startsWith('/'))) await ctx.reply(ctx.t.common.notLinked);
   });

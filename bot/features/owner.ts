@@ -1,31 +1,26 @@
 import { Composer } from 'grammy';
 import { ALERTS_CONVERSATION, APIKEY_CONVERSATION, TOPUP_CONVERSATION, WEBHOOK_CONVERSATION } from '../conversations/owner.js';
 import type { BotContext } from '../context.js';
+import { offerPrivateChat } from './private-only.js';
 
 /** Owner-only commands: /topup, /apikey, /webhook, /alerts. Staff get a refusal. */
+const FLOWS = { topup: TOPUP_CONVERSATION, apikey: APIKEY_CONVERSATION, webhook: WEBHOOK_CONVERSATION, alerts: ALERTS_CONVERSATION } as const;
+export type OwnerCommand = keyof typeof FLOWS;
+
+/**
+ * Starts an owner's flow for a linked person (also from a deep link's `/start apikey`): staff are refused;
+ * /apikey and /webhook show secrets, so in a group they only offer the private chat.
+ */
+export async function startOwnerFlow(ctx: BotContext, command: OwnerCommand): Promise<void> {
+  const link = ctx.link;
+  if (link?.role !== 'owner') return void (await ctx.reply(ctx.t.common.ownerOnly));
+  if ((command === 'apikey' || command === 'webhook') && (await offerPrivateChat(ctx, command))) return;
+  await ctx.conversation.exitAll();
+  await ctx.conversation.enter(FLOWS[command], link.partnerId);
+}
+
 export function ownerFeature(): Composer<BotContext> {
   const c = new Composer<BotContext>();
-  const commands = ['topup', 'apikey', 'webhook', 'alerts'];
-
-  c.command(commands, async (ctx, next) => {
-    if (ctx.link?.role !== 'owner') return void (await ctx.reply(ctx.t.common.ownerOnly));
-    return next();
-  });
-  c.command('topup', async (ctx) => {
-    await ctx.conversation.exitAll();
-    await ctx.conversation.enter(TOPUP_CONVERSATION, ctx.link!.partnerId);
-  });
-  c.command('apikey', async (ctx) => {
-    await ctx.conversation.exitAll();
-    await ctx.conversation.enter(APIKEY_CONVERSATION, ctx.link!.partnerId);
-  });
-  c.command('webhook', async (ctx) => {
-    await ctx.conversation.exitAll();
-    await ctx.conversation.enter(WEBHOOK_CONVERSATION, ctx.link!.partnerId);
-  });
-  c.command('alerts', async (ctx) => {
-    await ctx.conversation.exitAll();
-    await ctx.conversation.enter(ALERTS_CONVERSATION, ctx.link!.partnerId);
-  });
+  for (const command of Object.keys(FLOWS) as OwnerCommand[]) c.command(command, (ctx) => startOwnerFlow(ctx, command));
   return c;
 }

@@ -4,8 +4,16 @@ import { redeemInvite } from '../../src/app/invites.js';
 import { displayName } from '../../src/domain/display-name.js';
 import { ApiError } from '../../src/domain/errors.js';
 import type { BotContext } from '../context.js';
+import { isPrivateOnly } from '../private-chat.js';
+import { openApp } from './app.js';
+import { startOwnerFlow } from './owner.js';
 
-/** /start <invite code> links the account; /start and /help without a code show what the user may do. */
+/**
+ * /start <invite code> links the account; /start and /help without a code show what the user may do.
+ * `/start app`, `/start apikey` and `/start webhook` come from the deep links a group offers for what is shown
+ * only in a private chat (bot/private-chat.ts): they run that command, with its checks. (Invite codes are
+ * 16 characters or more, so they never read as one of these words.)
+ */
 export function startFeature(): Composer<BotContext> {
   const c = new Composer<BotContext>();
 
@@ -17,6 +25,10 @@ export function startFeature(): Composer<BotContext> {
   c.command('start', async (ctx) => {
     const code = ctx.match.trim();
     if (!code || !ctx.from) return help(ctx);
+    if (isPrivateOnly(code)) {
+      if (!ctx.link) return void (await ctx.reply(ctx.t.common.notLinked));
+      return code === 'app' ? openApp(ctx) : startOwnerFlow(ctx, code);
+    }
     const { deps } = ctx.env;
     try {
       const linked = redeemInvite(deps, code, ctx.from.id, ctx.chat.id, ctx.from.language_code ?? 'en', displayName(ctx.from));

@@ -61,6 +61,8 @@ function supplierProblem(a: { problem: string; balance_ton?: string; need_ton?: 
       return `the purchase wallet holds ${a.balance_ton ?? '?'} TON, below its minimum of ${a.need_ton ?? '?'} TON: top it up`;
     case 'wallet_funds_low':
       return `the purchase wallet (${a.balance_ton ?? '?'} TON) cannot pay the next order, which needs ${a.need_ton ?? '?'} TON: top it up`;
+    case 'payment_bounced':
+      return 'it bounced a payment (the TON came back to the wallet): the order waits for review';
     case 'payment_refused':
       return 'a payment was stopped by the safety checks';
     default:
@@ -150,6 +152,16 @@ export const en = {
     restarted: (command: string) => `The unfinished ${ACTIVITY[command] ?? command} was left; starting again.`,
     left: (command: string) => `The unfinished ${ACTIVITY[command] ?? command} was left. Send ${command} to start again.`,
     idle: (command: string) => `The unfinished ${ACTIVITY[command] ?? command} timed out after 30 minutes without an answer. Send ${command} to start again.`,
+    accessLost: 'Your access to this partner account has changed, so this action was stopped. Nothing was done.',
+    you: 'you',
+    replyHint: '↩️ Reply to this message with your answer (/cancel to stop).',
+    /** In a group: what only the owner's private chat shows, and the button that opens it. */
+    privateOnly: {
+      app: 'The dashboard sign-in link is personal, so I send it only in a private chat. Tap the button to get it there.',
+      apikey: 'An API key is shown only in a private chat with the owner. Tap the button to continue there.',
+      webhook: 'The webhook settings show its secret, so they are open only in a private chat with the owner. Tap the button to continue there.',
+    } as Record<'app' | 'apikey' | 'webhook', string>,
+    btnOpenPrivate: '🔒 Continue in a private chat',
   },
   /** /notices: what each notice is (buttons carry the short names). */
   notices: {
@@ -482,6 +494,8 @@ export const en = {
         return 'This confirmation was already used for another order. Start again with /order.';
       case 'partner_inactive':
         return 'The account is not activated yet: make the first top-up (/topup shows how).';
+      case 'access_lost':
+        return en.common.accessLost;
       default:
         return W.error(e.code, x) ?? `The request was refused (error code ${e.code}). Try again later, or contact support with this code.`;
     }

@@ -63,6 +63,8 @@ function supplierProblem(a: { problem: string; balance_ton?: string; need_ton?: 
       return `на кошельке для покупок ${a.balance_ton ?? '?'} TON — меньше минимума ${a.need_ton ?? '?'} TON: пополните его`;
     case 'wallet_funds_low':
       return `кошелёк для покупок (${a.balance_ton ?? '?'} TON) не может оплатить следующий заказ, нужно ${a.need_ton ?? '?'} TON: пополните его`;
+    case 'payment_bounced':
+      return 'платёж вернулся (TON пришли обратно на кошелёк): заказ ждёт проверки';
     case 'payment_refused':
       return 'платёж остановлен проверками безопасности';
     default:
@@ -144,6 +146,15 @@ export const ru: Texts = {
     btnBack: '◀ Назад',
     restarted: (command: string) => `Незавершённое действие (${ACTIVITY[command] ?? command}) прервано; начинаем заново.`,
     left: (command: string) => `Незавершённое действие (${ACTIVITY[command] ?? command}) прервано. Чтобы начать заново, отправьте ${command}.`,
+    accessLost: 'Ваш доступ к аккаунту партнёра изменился, поэтому действие остановлено. Ничего не сделано.',
+    you: 'вы',
+    replyHint: '↩️ Ответьте на это сообщение (/cancel — отменить).',
+    privateOnly: {
+      app: 'Ссылка для входа в кабинет личная, поэтому я отправляю её только в личном чате. Нажмите кнопку, чтобы получить её там.',
+      apikey: 'API-ключ показывается только в личном чате с владельцем. Нажмите кнопку, чтобы продолжить там.',
+      webhook: 'В настройках вебхука виден его секрет, поэтому они открываются только в личном чате с владельцем. Нажмите кнопку, чтобы продолжить там.',
+    },
+    btnOpenPrivate: '🔒 Продолжить в личном чате',
     idle: (command: string) => `Незавершённое действие (${ACTIVITY[command] ?? command}) прервано: 30 минут без ответа. Чтобы начать заново, отправьте ${command}.`,
   },
   notices: {
@@ -480,6 +491,8 @@ export const ru: Texts = {
         return 'Это подтверждение уже использовано для другого заказа. Начните заново с /order.';
       case 'partner_inactive':
         return 'Аккаунт ещё не активирован: сделайте первое пополнение (как — в /topup).';
+      case 'access_lost':
+        return ru.common.accessLost;
       default:
         return W.error(e.code, x) ?? `Запрос отклонён (код ошибки ${e.code}). Попробуйте позже или сообщите этот код поддержке.`;
     }

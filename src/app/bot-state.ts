@@ -1,4 +1,5 @@
-import { sessionDelete, sessionRead, sessionWrite, setBotUsername } from '../store/bot-repo.js';
+import { sessionDelete, sessionDeleteLike, sessionRead, sessionWrite, setBotUsername } from '../store/bot-repo.js';
+import type { Conn } from '../store/db.js';
 import type { Deps } from './deps.js';
 
 /** What the bot keeps in the service database: session and conversation values (JSON text), its username. */
@@ -15,6 +16,22 @@ export function writeBotSession(deps: StateDeps, key: string, value: string): vo
 
 export function deleteBotSession(deps: StateDeps, key: string): void {
   sessionDelete(deps.db, key);
+}
+
+/**
+ * Where a person's conversation in a chat is stored (the bot's conversations plugin uses this key): one
+ * per user per chat, so several people can be in a flow in one group at once.
+ */
+export function conversationKey(chatId: number, telegramUserId: number): string {
+  return `conversation:${chatId}:${telegramUserId}`;
+}
+
+/**
+ * Ends every conversation of a person, in whatever chat (inside the caller's transaction): after an unlink,
+ * none of their open menus can do anything; their next press or answer meets the unlinked-user gate.
+ */
+export function endConversationsOf(conn: Conn, telegramUserId: number): void {
+  sessionDeleteLike(conn, `conversation:%:${telegramUserId}`);
 }
 
 /** The bot's @username, for invite links (src/app/invites.ts). */

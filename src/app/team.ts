@@ -3,6 +3,7 @@ import { offsetIso } from '../domain/time-format.js';
 import { audit } from '../store/audit-repo.js';
 import { deleteBotUser } from '../store/app-repo.js';
 import { botUsersOfPartner, getBotUser } from '../store/bot-repo.js';
+import { endConversationsOf } from './bot-state.js';
 import { inTx } from '../store/db.js';
 import type { Deps } from './deps.js';
 
@@ -15,7 +16,7 @@ export function listTeam(deps: Deps, partnerId: number) {
   return { items, count: items.length };
 }
 
-/** Unlinks `telegramUserId` from the partner: 404 for someone not on this team, 409 for oneself. */
+/** Unlinks `telegramUserId` from the partner (ending their open bot flows): 404 for someone not on this team, 409 for oneself. */
 export function unlinkMember(deps: Deps, partnerId: number, telegramUserId: number, actorTelegramId: number) {
   if (!Number.isSafeInteger(telegramUserId) || telegramUserId <= 0) fail('not_found', 'No such team member.');
   if (telegramUserId === actorTelegramId) fail('cannot_unlink_self');
@@ -24,6 +25,8 @@ export function unlinkMember(deps: Deps, partnerId: number, telegramUserId: numb
     const u = getBotUser(tx, telegramUserId);
     if (!u || u.partnerId !== partnerId) fail('not_found', 'No such team member.');
     deleteBotUser(tx, telegramUserId);
+    // Their open bot flows end with the link: an old menu of theirs can no longer issue a key or order.
+    endConversationsOf(tx, telegramUserId);
     audit(tx, now, `telegram:${actorTelegramId}`, 'team.unlink', String(partnerId), { telegram_id: telegramUserId, role: u.role });
   });
   return { unlinked: telegramUserId };

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, like } from 'drizzle-orm';
 import type { Conn } from './db.js';
 import { kvGet, kvSet } from './kv-repo.js';
 import type { BotRole } from '../domain/enums.js';
@@ -76,6 +76,11 @@ export function sessionWrite(conn: Conn, key: string, value: string, now: number
 
 export function sessionDelete(conn: Conn, key: string): void {
   conn.delete(botSessions).where(eq(botSessions.key, key)).run();
+}
+
+/** Deletes every key matching a LIKE pattern (`%` any run of characters). */
+export function sessionDeleteLike(conn: Conn, pattern: string): void {
+  conn.delete(botSessions).where(like(botSessions.key, pattern)).run();
 }
 
 // ---- the bot's own username (for invite links), remembered when the bot starts

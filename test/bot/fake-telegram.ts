@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
  * (`client.apiRoot`). It serves queued updates to `getUpdates` (long polling with a short hold and
  * offset confirmation), records what the bot sends, and keeps every sent message with its current text
  * and buttons so a test can press them. Errors follow Telegram's: bad button data, empty text, editing a
- * missing message, and "message is not modified" for an identical edit.
+ * missing message, and "message is not modified" for an identical edit. Group chats (negative ids) follow
+ * Telegram's default privacy mode: only commands and replies to the bot's messages reach the bot.
  */
 
 export const BOT_USER = { id: 7_000_000_001, is_bot: true, first_name: 'Partner Bot', username: 'partner_test_bot' };
@@ -31,6 +32,10 @@ export interface BotMessage {
   text: string;
   parse_mode?: string;
   buttons: InlineButton[][];
+  /** A reply_markup other than an inline keyboard (force_reply), as sent. */
+  forceReply?: { force_reply: true; selective?: boolean; input_field_placeholder?: string };
+  /** The message it answers (reply_parameters). */
+  replyTo?: number;
   deleted: boolean;
   /** Every text the message had, in order (sent, then edits). */
   history: string[];
@@ -101,9 +106,20 @@ export class FakeTelegram {
     return update_id;
   }
 
-  /** A text message from `user` in their private chat (commands get their bot_command entity). */
-  send(user: TgUser, text: string, chatId = user.id): number {
+  /** Messages sent in groups that Telegram's privacy mode kept from the bot (neither a command nor a reply to it). */
+  readonly withheld: { chatId: number; text: string }[] = [];
+
+  /**
+   * A text message from `user` in their private chat, or in a group (negative `chatId`); `replyTo` makes it a
+   * reply. Commands get their bot_command entity. In a group, a message that is neither a command nor a reply
+   * to the bot is not delivered (privacy mode): it returns -1.
+   */
+  send(user: TgUser, text: string, chatId = user.id, replyTo?: BotMessage): number {
     const m = /^\/[A-Za-z0-9_]+(@\w+)?/.exec(text);
+    if (chatId < 0 && !m && !(replyTo && replyTo.chat_id === chatId)) {
+      this.withheld.push({ chatId, text });
+      return -1;
+    }
     return this.push({
       message: {
         message_id: this.nextUserMessageId++,
@@ -112,6 +128,7 @@ export class FakeTelegram {
         from: { is_bot: false, ...user },
         text,
         ...(m ? { entities: [{ type: 'bot_command', offset: 0, length: m[0].length }] } : {}),
+        ...(replyTo ? { reply_to_message: this.toMessage(replyTo) } : {}),
       },
     });
   }
@@ -244,6 +261,7 @@ export class FakeTelegram {
     if (markup === undefined || markup === null) return [];
     const kb = typeof markup === 'string' ? JSON.parse(markup) : markup;
     if (!kb.inline_keyboard) return [];
+    if (kb.force_reply !== undefined) throw new TgError(400, 'Bad Request: inline keyboard and force_reply in one markup');
     for (const row of kb.inline_keyboard)
       for (const b of row) {
         if (typeof b.text !== 'string' || b.text === '') throw new TgError(400, 'Bad Request: text buttons are unallowed in the inline keyboard');
@@ -278,12 +296,16 @@ export class FakeTelegram {
         if (this.blocked.has(Number(p.chat_id))) throw new TgError(403, 'Forbidden: bot was blocked by the user');
         const text = this.checkText(p.text, p.parse_mode);
         const buttons = this.checkMarkup(p.reply_markup);
+        const markup = typeof p.reply_markup === 'string' ? JSON.parse(p.reply_markup) : p.reply_markup;
+        const replyTo = p.reply_parameters?.message_id ?? p.reply_to_message_id;
         const msg: BotMessage = {
           message_id: this.nextMessageId++,
           chat_id: Number(p.chat_id),
           text,
           parse_mode: p.parse_mode,
           buttons,
+          ...(markup?.force_reply ? { forceReply: markup } : {}),
+          ...(replyTo !== undefined ? { replyTo: Number(replyTo) } : {}),
           deleted: false,
           history: [text],
         };

@@ -106,6 +106,12 @@ export class Chat {
     this.w.tg.send(this.user, text, this.chatId);
   }
 
+  /** Answers a message of the bot with a reply (how typed answers reach the bot in a group). */
+  async reply(to: BotMessage, text: string): Promise<void> {
+    this.mark = this.w.tg.to(this.chatId).length;
+    this.w.tg.send(this.user, text, this.chatId, to);
+  }
+
   async press(msg: BotMessage, data: string): Promise<void> {
     this.mark = this.w.tg.to(this.chatId).length;
     this.w.tg.press(this.user, msg, data);

@@ -3,8 +3,10 @@
  * GET /partners/{id}/orders/export.csv and /ledger/export.csv): the rows of the list endpoints with their
  * filters, RFC 4180 CSV, streamed from a reader of their own that closes when the client goes away.
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Database from 'better-sqlite3';
 import { parse } from 'csv-parse/sync';
 import Fastify from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
@@ -174,7 +176,7 @@ describe('the operator exports', () => {
 });
 
 describe('streaming', () => {
-  it('reads rows only as fast as the client takes them, and closes its reader at the end or when the client goes away', async () => {
+  it('reads rows only as fast as the client takes them, holds no snapshot while a client stalls (a checkpoint empties the WAL), and closes its reader at the end or when the client goes away', async () => {
     const t = await service();
     const p = await t.newPartner({ usd: '1000000.00' });
     // 60,000 orders of about 280 bytes of CSV each: far more than the socket buffers hold
@@ -204,9 +206,51 @@ describe('streaming', () => {
     await vi.waitFor(() => expect(serverRes?.writableNeedDrain).toBe(true), { timeout: 10_000 });
     for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
     expect(ExportReader.open).toBe(1);
+    // … holding no read snapshot while it waits: the service keeps writing, and a checkpoint empties the
+    // write-ahead log completely (a reader holding a snapshot would keep it busy and the -wal file growing)
+    for (let i = 0; i < 5; i++) expect((await p.order('stars', { quantity: 50, recipient: '@wal_user' })).status).toBe(200);
+    expect(fs.statSync(`${t.env.DATABASE_PATH}-wal`).size).toBeGreaterThan(0);
+    const checkpointer = new Database(t.env.DATABASE_PATH);
+    try {
+      checkpointer.pragma('busy_timeout = 0');
+      const [ck] = checkpointer.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
+      expect(ck.busy).toBe(0);
+    } finally {
+      checkpointer.close();
+    }
+    expect(fs.statSync(`${t.env.DATABASE_PATH}-wal`).size).toBe(0);
+    expect(serverRes?.writableNeedDrain).toBe(true); // still stalled
     // … and going away closes the reader
     req.destroy();
     await vi.waitFor(() => expect(ExportReader.open).toBe(0));
+  });
+
+  it('reads in pages: every row once, newest first, across page ends (orders and the merged ledger), newer rows not included', async () => {
+    const t = await service();
+    const { p } = await someOrders(t);
+    const ordersList = (await p.call('GET', '/orders')).body.items.map((o: any) => o.order_id);
+    const ledgerList = (await p.call('GET', '/ledger')).body.items.map((e: any) => e.entry_id);
+    expect(ledgerList.length).toBeGreaterThan(8);
+    for (const size of [1, 2, 3, 500]) {
+      const r = new ExportReader(t.env.DATABASE_PATH, size);
+      try {
+        expect([...r.orders({ partnerId: p.id })].map((o) => o.orderId), `page ${size}`).toEqual(ordersList);
+        expect([...r.ledger({ partnerId: p.id, currencies: ['USD', 'TON'] })].map((e) => e.entryId), `page ${size}`).toEqual(ledgerList);
+        expect([...r.orders({ partnerId: p.id, status: 'failed' })].map((o) => o.status), `page ${size}`).toEqual(['failed', 'failed']);
+      } finally {
+        r.close();
+      }
+    }
+    // an order made after the first page was read is newer than the export and not in it
+    const r = new ExportReader(t.env.DATABASE_PATH, 2);
+    try {
+      const it = r.orders({ partnerId: p.id });
+      const first = it.next().value!;
+      expect((await p.order('stars', { quantity: 50, recipient: '@late_user' })).status).toBe(200);
+      expect([first.orderId, ...[...it].map((o) => o.orderId)]).toEqual(ordersList);
+    } finally {
+      r.close();
+    }
   });
 
   it('quotes commas, quotes, CR and LF as RFC 4180 says (a client_reference cannot hold a line break, so the HTTP shell is fed one directly)', async () => {
