@@ -220,3 +220,17 @@ describe('Telegram gift marketplace: buying', () => {
     expect((await b.admin('GET', '/ledger/check')).body).toEqual({ ok: true, problems: [] });
   });
 });
+
+describe('Telegram gift marketplace: freshness', () => {
+  it('a listing sold on the market leaves the catalogue within a minute', async () => {
+    const { t, market } = await world();
+    const p = await t.newPartner();
+    const first = await p.call('GET', '/nft/gifts?collection=DurovsCap');
+    expect(first.body.items.map((g: any) => g.gift)).toContain('DurovsCap-101');
+    market.items.get('DurovsCap-101')!.tonNano = null; // bought by someone else
+    await t.advance(61);
+    const later = await p.call('GET', '/nft/gifts?collection=DurovsCap');
+    expect(later.body.items.map((g: any) => g.gift)).not.toContain('DurovsCap-101');
+    expect(later.body.count).toBe(4);
+  });
+});

@@ -30,7 +30,7 @@ import { GatewayError, type GatewayGift, type GiftGateway } from './gateway.js';
  * FLOOD_WAIT respected, Telegram's errors mapped to the contract's reasons.
  */
 
-/** How long the adapter keeps a catalogue read (the contract allows one minute). */
+/** How long the adapter keeps the list of collections (the listings themselves are cached by the catalogue). */
 const CACHE_MS = 60_000;
 /** Listings read per collection: pages of 100, cheapest first. */
 const PAGE = 100;
@@ -63,7 +63,6 @@ export class TelegramGiftMarket implements GiftMarket {
   private sessionProblem: string | null = null;
   private payQueue: Promise<unknown> = Promise.resolve();
   private cols: { at: number; items: OfferedCollection[] } | null = null;
-  private readonly lists = new Map<string, { at: number; items: GiftListing[] }>();
   /** NFT addresses of gifts seen, for their explorer link */
   private readonly addresses = new Map<string, string>();
   private balance: { tonNano: bigint; stars: string; at: number } | null = null;
@@ -196,11 +195,9 @@ export class TelegramGiftMarket implements GiftMarket {
   }
 
   async listings(collection: string): Promise<GiftListing[] | null> {
+    // not cached here: the catalogue's one cache (src/app/nft/gift-catalog.ts) keeps a read at most a minute
     const col = (await this.offered()).find((c) => c.collection === collection);
     if (!col) return null;
-    const now = this.deps.clock.now();
-    const hit = this.lists.get(collection);
-    if (hit && now - hit.at < CACHE_MS) return hit.items;
     const items: GiftListing[] = [];
     let offset = '';
     for (let page = 0; page < MAX_PAGES; page++) {
@@ -212,7 +209,6 @@ export class TelegramGiftMarket implements GiftMarket {
       if (!r.next) break;
       offset = r.next;
     }
-    this.lists.set(collection, { at: now, items });
     return items;
   }
 
