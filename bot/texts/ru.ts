@@ -2,7 +2,7 @@ import { ruPlural } from '../../src/domain/labels.js';
 import type { Notice } from '../../src/app/notices.js';
 import type { Texts } from './en.js';
 import { code, esc, shortTime, tonTransferLink, zonedTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
-import { WORDS } from './words.js';
+import { WORDS } from '../../src/domain/words.js';
 import type { Handled } from './types.js';
 import { duration, handledAt } from './format.js';
 
