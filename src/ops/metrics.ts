@@ -1,10 +1,10 @@
 import client from 'prom-client';
 import type { Db } from '../store/db.js';
 import { opsReads } from '../store/ops-repo.js';
-import type { EventBus } from '../app/event-bus.js';
-import type { ServiceClock } from '../clock.js';
+import type { EventBus } from '../kernel/event-bus.js';
+import type { ServiceClock } from '../kernel/clock.js';
 import { FastCounter, FastHistogram } from './fast-metrics.js';
-import type { OpsEvent } from './ops-events.js';
+import type { OpsEvent } from '../kernel/ops-events.js';
 
 /**
  * The service's Prometheus metrics (prom-client), in a registry of their own.
