@@ -10,6 +10,8 @@ import { startBackupSchedule } from './ops/backup-schedule.js';
 
 /** Entry point: config → database and services → listen → (bot) → signals. */
 async function main(): Promise<void> {
+  // The service's local time is UTC whatever the host's zone (timestamps are written with UTC getters too).
+  process.env.TZ = 'UTC';
   let config: Config;
   try {
     config = loadConfig(process.env);

@@ -22,6 +22,9 @@ import { GroupCommit } from './store/group-commit.js';
 import { kvGet, kvSet } from './store/kv-repo.js';
 import { SandboxUpstream } from './suppliers/sandbox/sandbox-upstream.js';
 import type { FragmentUpstream } from './suppliers/fragment/index.js';
+import { composeSuppliers } from './suppliers/compose.js';
+import { giftsOff } from './suppliers/gifts-off.js';
+import type { GiftMarket } from './suppliers/types.js';
 import { Scheduler } from './workers/scheduler.js';
 import type { Logger } from './log.js';
 import { openOps, type Ops } from './ops/wiring.js';
@@ -36,7 +39,7 @@ export interface Service {
   db: Db;
   scheduler: Scheduler;
   sandbox: SandboxUpstream;
-  /** The Fragment adapter when UPSTREAM=fragment (its gifts stay on the sandbox market). */
+  /** The Fragment adapter when UPSTREAM=fragment (Stars and Premium; gifts come from GIFTS_UPSTREAM). */
   fragment: FragmentUpstream | null;
   keys: KeyCache;
   /** The gift catalog and its cache, shared by the API and the bot. */
@@ -72,7 +75,10 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   bus.setMaxListeners(50);
   // imported only in this mode: the TON libraries take a while to load
   const fragmentModule = config.UPSTREAM === 'fragment' ? await import('./suppliers/fragment/index.js') : null;
-  const fragment = fragmentModule ? await fragmentModule.createFragmentUpstream(config, { db, clock, log, bus }, sandbox) : null;
+  const fragment = fragmentModule ? await fragmentModule.createFragmentUpstream(config, { db, clock, log, bus }) : null;
+  // the simulator's gifts only in sandbox mode (the configuration refuses GIFTS_UPSTREAM=sandbox otherwise)
+  if (config.gifts.upstream === 'telegram') throw new Error('GIFTS_UPSTREAM=telegram is not available in this build');
+  const gifts: GiftMarket = config.gifts.upstream === 'sandbox' ? sandbox.gifts : giftsOff;
   const ops = openOps({ db, bus, clock, config, log, realNow, hotWallet: fragment ? () => fragment.walletGauge() : undefined });
   let scheduler: Scheduler | null = null;
   const deps: Deps = {
@@ -81,7 +87,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     config,
     ids: opts.ids ?? cryptoIds,
     log,
-    suppliers: ops.instrumentSuppliers(fragment ?? sandbox),
+    suppliers: ops.instrumentSuppliers(composeSuppliers(fragment ?? sandbox, gifts)),
     // the sandbox's fault switches and DNS table only when it is the upstream
     sandbox: fragment ? undefined : sandbox,
     secrets: SecretBox.fromConfig(config.SECRET_ENCRYPTION_KEY, config.DATABASE_PATH),

@@ -61,6 +61,8 @@ function supplierProblem(a: { problem: string; balance_ton?: string; need_ton?: 
       return `the purchase wallet holds ${a.balance_ton ?? '?'} TON, below its minimum of ${a.need_ton ?? '?'} TON: top it up`;
     case 'wallet_funds_low':
       return `the purchase wallet (${a.balance_ton ?? '?'} TON) cannot pay the next order, which needs ${a.need_ton ?? '?'} TON: top it up`;
+    case 'payment_bounced':
+      return 'it bounced a payment (the TON came back to the wallet): the order waits for review';
     case 'payment_refused':
       return 'a payment was stopped by the safety checks';
     default:

@@ -63,6 +63,8 @@ function supplierProblem(a: { problem: string; balance_ton?: string; need_ton?: 
       return `на кошельке для покупок ${a.balance_ton ?? '?'} TON — меньше минимума ${a.need_ton ?? '?'} TON: пополните его`;
     case 'wallet_funds_low':
       return `кошелёк для покупок (${a.balance_ton ?? '?'} TON) не может оплатить следующий заказ, нужно ${a.need_ton ?? '?'} TON: пополните его`;
+    case 'payment_bounced':
+      return 'платёж вернулся (TON пришли обратно на кошелёк): заказ ждёт проверки';
     case 'payment_refused':
       return 'платёж остановлен проверками безопасности';
     default:

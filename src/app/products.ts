@@ -9,11 +9,30 @@ export function currentPrices(deps: Deps): PriceList | null {
   return costs ? priceList(costs, deps.settings.get().margin_bps) : null;
 }
 
+/** Gifts are sold only with a real gift supplier or the sandbox's (GIFTS_UPSTREAM not `off`). */
+export function giftsOffered(deps: Pick<Deps, 'config'>): boolean {
+  return deps.config.gifts.upstream !== 'off';
+}
+
+/** 503 product_unavailable (`product_disabled`) while GIFTS_UPSTREAM=off: the gift routes and nft orders. */
+export function requireGiftsOffered(deps: Pick<Deps, 'config'>): void {
+  if (!giftsOffered(deps)) failGiftsDisabled();
+}
+
+export function failGiftsDisabled(): never {
+  fail('product_unavailable', 'Gifts are not offered.', { reason: 'product_disabled' });
+}
+
+/** Whether the product is switched on by the operator (and, for gifts, offered at all). */
+export function productEnabled(deps: Deps, product: 'stars' | 'premium' | 'nft'): boolean {
+  return deps.settings.get().products[product].enabled && (product !== 'nft' || giftsOffered(deps));
+}
+
 /** Refuses orders for a product that is disabled or whose supplier is down (503 product_unavailable). */
 export function requireProductAvailable(deps: Deps, product: 'stars' | 'premium' | 'nft'): void {
-  if (!deps.settings.get().products[product].enabled)
+  if (!productEnabled(deps, product))
     fail('product_unavailable', `${product} ordering is disabled.`, { reason: 'product_disabled' });
-  const s = deps.suppliers.goods.status(product);
+  const s = product === 'nft' ? deps.suppliers.gifts.status() : deps.suppliers.goods.status(product);
   if (!s.up)
     failUpstreamUnavailable('The supplier is temporarily unavailable.', s.retryAfterSec);
 }
@@ -39,7 +58,7 @@ export function products(deps: Deps) {
       '12': { partner_price: formatAmount(prices.premium[12], 'USD'), currency: 'USD' as const },
     },
     nft: {
-      available: settings.get().products.nft.enabled,
+      available: productEnabled(deps, 'nft'),
       pricing_model: 'per_gift' as const,
       currency: 'TON' as const,
       balance: 'nft_balance' as const,

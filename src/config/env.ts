@@ -1,16 +1,17 @@
 import { z } from 'zod';
-import { isValidSubnet } from '../domain/webhook-url-policy.js';
+import { isCidr } from '../domain/cidr.js';
 import { bool01, csv, httpUrl, int, optionalString } from './fields.js';
 import { topupEnvShape } from './topups.js';
 import { appEnvShape } from './app.js';
 import { opsEnvShape } from './ops.js';
 import { orderWaitEnvShape } from './order-wait.js';
 import { loadFragmentConfig, type FragmentConfig } from '../suppliers/fragment/config.js';
+import { GIFTS_ENV_NAMES, loadGiftsConfig, type GiftsConfig } from './gifts.js';
 
 /** Environment variables of operator-api.md section 1, validated once at start-up. */
 
 const cidrList = csv.refine(
-  (items) => items.every((c) => isValidSubnet(c)),
+  (items) => items.every((c) => isCidr(c)),
   'must be a comma-separated list of CIDRs or IP addresses',
 );
 const chatIds = csv.refine((items) => items.every((c) => /^-?\d+$/.test(c)), 'must be comma-separated chat ids');
@@ -62,11 +63,14 @@ export const envSchema = z.object({
   ...orderWaitEnvShape,
 });
 
+/** The fewest stars Fragment sells in one purchase. */
+const FRAGMENT_MIN_STARS = 50;
+
 /** Every variable the service reads (besides FRAGMENT_*). */
-export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+export const CONFIG_VARIABLES: readonly string[] = [...Object.keys(envSchema.shape), ...GIFTS_ENV_NAMES];
 
 /** `fragment`: the FRAGMENT_* settings, present exactly when UPSTREAM=fragment (src/suppliers/fragment/config.ts). */
-export type Config = z.output<typeof envSchema> & { publicBaseUrl: string; fragment?: FragmentConfig };
+export type Config = z.output<typeof envSchema> & { publicBaseUrl: string; fragment?: FragmentConfig; gifts: GiftsConfig };
 
 export class ConfigError extends Error {
   constructor(public readonly lines: string[]) {
@@ -99,9 +103,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const extra: string[] = [];
   if (c.STARS_MIN_PER_ORDER > c.STARS_MAX_PER_ORDER)
     extra.push('invalid configuration: STARS_MIN_PER_ORDER: must not exceed STARS_MAX_PER_ORDER');
+  // Fragment sells no fewer than 50 stars: a smaller order would be accepted, debited and then refused
+  if (c.UPSTREAM === 'fragment' && c.STARS_MIN_PER_ORDER < FRAGMENT_MIN_STARS)
+    extra.push(`invalid configuration: STARS_MIN_PER_ORDER: must be at least ${FRAGMENT_MIN_STARS} with UPSTREAM=fragment (Fragment's minimum)`);
   const fragment = c.UPSTREAM === 'fragment' ? loadFragmentConfig(env) : undefined;
   if (fragment) extra.push(...fragment.lines);
+  const gifts = loadGiftsConfig(env, c.UPSTREAM);
+  extra.push(...gifts.lines);
   if (extra.length) throw new ConfigError(extra);
   const publicBaseUrl = (c.PUBLIC_BASE_URL ?? `http://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.PORT}`).replace(/\/$/, '');
-  return { ...c, publicBaseUrl, ...(fragment?.config ? { fragment: fragment.config } : {}) };
+  return { ...c, publicBaseUrl, gifts: gifts.config!, ...(fragment?.config ? { fragment: fragment.config } : {}) };
 }

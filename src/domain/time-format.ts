@@ -1,17 +1,14 @@
 /**
  * The contract's three timestamp spellings, computed from service-clock milliseconds.
- * - local: ISO 8601 local time with microseconds and no offset (`created_at` of orders)
+ * - local: ISO 8601 with microseconds and no offset (`created_at` of orders): the service's local time,
+ *   which is UTC whatever the host's time zone (operator-api.md section 1), so UTC getters only
  * - offset: ISO 8601 UTC with microseconds and `+00:00` (`completed_at`, `quoted_at`, clock `now`)
  * - unix seconds (`X-Timestamp`)
  */
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
 export function localIso(ms: number): string {
-  const d = new Date(ms);
-  return (
-    `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` +
-    `T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}000`
-  );
+  return offsetIso(ms).slice(0, -'+00:00'.length);
 }
 
 export function offsetIso(ms: number): string {
@@ -27,8 +24,8 @@ export function unixSeconds(ms: number): number {
 }
 
 /**
- * Parses a `from`/`to` filter: an ISO 8601 date or date-time (offset optional, local time without one)
- * or unix seconds. Returns milliseconds or null.
+ * Parses a `from`/`to` filter: an ISO 8601 date or date-time (offset optional; without one it is the
+ * service's local time, UTC) or unix seconds. Returns milliseconds or null.
  */
 export function parseTimeFilter(text: string): number | null {
   if (/^\d{1,12}$/.test(text)) return Number(text) * 1000;
@@ -37,7 +34,9 @@ export function parseTimeFilter(text: string): number | null {
   // Trim sub-millisecond digits: Date.parse accepts at most milliseconds reliably.
   const normalised = text.replace(' ', 'T').replace(/(\.\d{3})\d+/, '$1');
   const withTime = normalised.length === 10 ? `${normalised}T00:00:00` : normalised;
-  const ms = Date.parse(withTime);
+  // Date.parse reads a date-time without an offset in the host's zone: the service's is UTC
+  const zoned = /(Z|[+-]\d{2}:?\d{2})$/.test(withTime) ? withTime : `${withTime}Z`;
+  const ms = Date.parse(zoned);
   return Number.isNaN(ms) ? null : ms;
 }
 

@@ -4,11 +4,12 @@
  *
  * PURE: no DNS, no sockets. `checkWebhookUrl` judges the text of the URL at input time (scheme, host,
  * port, credentials, literal address, internal names). Names are resolved and their addresses judged
- * with `isAllowedAddress` by the delivery side (src/http-out/webhook-transport.ts) before every attempt.
+ * with `addressRefusal` (./address-policy.ts) by the delivery side (src/http-out/webhook-transport.ts) before every attempt.
  *
  * Order of checks: bad_url → too_long → bad_scheme → credentials_in_url → bad_host → bad_port → private_host.
  */
 import ipaddr from 'ipaddr.js';
+import { addressRefusal } from './address-policy.js';
 
 export type WebhookUrlReason =
   | 'bad_url'
@@ -49,73 +50,6 @@ export type UrlCheck =
   | { ok: false; reason: WebhookUrlReason; detail: string };
 
 // ---------------------------------------------------------------------------------------------------
-// Address ranges that are never a webhook receiver, in one table. Every entry is rejected on top of
-// ipaddr.js's own range check (which must say `unicast`): some IPv6 forms that embed an IPv4 address
-// come back as `unicast`, and older ipaddr.js copies lack some ranges.
-// ---------------------------------------------------------------------------------------------------
-const BLOCKED_RANGES: ReadonlyArray<readonly [cidr: string, why: string]> = [
-  // ---- IPv4
-  ['0.0.0.0/8', '"this network"; 0.0.0.0 reaches the local host'],
-  ['10.0.0.0/8', 'private (RFC 1918)'],
-  ['100.64.0.0/10', 'carrier-grade NAT (RFC 6598); also Alibaba metadata 100.100.100.200'],
-  ['127.0.0.0/8', 'loopback'],
-  ['169.254.0.0/16', 'link-local, cloud metadata 169.254.169.254'],
-  ['172.16.0.0/12', 'private (RFC 1918)'],
-  ['192.0.0.0/24', 'IETF protocol assignments'],
-  ['192.0.2.0/24', 'documentation TEST-NET-1'],
-  ['192.88.99.0/24', '6to4 relay anycast (deprecated)'],
-  ['192.168.0.0/16', 'private (RFC 1918)'],
-  ['198.18.0.0/15', 'benchmarking'],
-  ['198.51.100.0/24', 'documentation TEST-NET-2'],
-  ['203.0.113.0/24', 'documentation TEST-NET-3'],
-  ['224.0.0.0/4', 'multicast'],
-  ['240.0.0.0/4', 'reserved (class E)'],
-  ['255.255.255.255/32', 'limited broadcast'],
-  // ---- IPv6: the local host
-  ['::/128', 'unspecified'],
-  ['::1/128', 'loopback'],
-  // ---- IPv6: forms that embed an IPv4 address (the embedded address could be anything)
-  ['::ffff:0:0/96', 'IPv4-mapped'],
-  ['::/96', 'IPv4-compatible (deprecated)'],
-  ['64:ff9b::/96', 'NAT64 well-known prefix'],
-  ['64:ff9b:1::/48', 'NAT64 local-use prefix'],
-  ['2002::/16', '6to4'],
-  ['2001::/32', 'Teredo'],
-  ['::ffff:0:0:0/96', 'SIIT IPv4-translated'],
-  // (ISATAP interface ids ::0000:5efe:a.b.c.d / ::0200:5efe:a.b.c.d under any prefix: see embedsIsatap)
-  // ---- IPv6: everything else that is not a public receiver
-  ['100::/64', 'discard-only'],
-  ['2001:2::/48', 'benchmarking'],
-  ['2001:10::/28', 'ORCHID (deprecated)'],
-  ['2001:20::/28', 'ORCHIDv2'],
-  ['2001::/23', 'IETF protocol assignments (also AMT, AS112, TURN/PCP anycast)'],
-  ['2001:db8::/32', 'documentation'],
-  ['3fff::/20', 'documentation (RFC 9637)'],
-  ['5f00::/16', 'SRv6 SIDs'],
-  ['fc00::/7', 'unique local'],
-  ['fe80::/10', 'link-local'],
-  ['fec0::/10', 'site-local (deprecated)'],
-  ['ff00::/8', 'multicast'],
-];
-
-/** Global unicast IPv6 is allocated only from 2000::/3; anything outside it is not a public receiver. */
-const IPV6_GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
-
-type Addr = ipaddr.IPv4 | ipaddr.IPv6;
-type Cidr = [Addr, number];
-
-const BLOCKED: ReadonlyArray<{ cidr: Cidr; text: string; why: string }> = BLOCKED_RANGES.map(([text, why]) => ({
-  cidr: ipaddr.parseCIDR(text),
-  text,
-  why,
-}));
-
-/** ISATAP (RFC 5214): interface id 0000:5efe or 0200:5efe (u/g bits may vary) followed by an IPv4 address. */
-function embedsIsatap(a: ipaddr.IPv6): boolean {
-  return (a.parts[4] & 0xfcff) === 0 && a.parts[5] === 0x5efe;
-}
-
-// ---------------------------------------------------------------------------------------------------
 // Names
 // ---------------------------------------------------------------------------------------------------
 
@@ -147,104 +81,6 @@ const METADATA_NAMES: ReadonlySet<string> = new Set([
   'instance-data.ec2.internal',
 ]);
 
-// ---------------------------------------------------------------------------------------------------
-// Addresses
-// ---------------------------------------------------------------------------------------------------
-
-/**
- * Parses any spelling ipaddr.js accepts. IPv6 text is first canonicalised with the WHATWG host parser,
- * because ipaddr.js reads `::a.b.c.d` (IPv4-compatible) as `::ffff:a.b.c.d` (IPv4-mapped).
- */
-function parseAddress(ip: string): Addr | null {
-  let text = ip.trim();
-  if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
-  if (text.includes(':') && !text.includes('%')) {
-    try {
-      text = new URL(`http://[${text}]/`).hostname.slice(1, -1);
-    } catch {
-      return null;
-    }
-  }
-  try {
-    return ipaddr.parse(text);
-  } catch {
-    return null;
-  }
-}
-
-function parseSubnet(s: string): Cidr | null {
-  const text = s.trim();
-  if (text === '') return null;
-  const slash = text.lastIndexOf('/');
-  const addr = parseAddress(slash >= 0 ? text.slice(0, slash) : text);
-  if (!addr) return null;
-  const max = addr.kind() === 'ipv4' ? 32 : 128;
-  let bits = max;
-  if (slash >= 0) {
-    const p = text.slice(slash + 1);
-    if (!/^\d{1,3}$/.test(p)) return null;
-    bits = Number(p);
-    if (bits > max) return null;
-  }
-  // An IPv4-mapped IPv6 subnet also covers the plain IPv4 addresses it maps.
-  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) {
-    return [(addr as ipaddr.IPv6).toIPv4Address(), bits - 96];
-  }
-  return [addr, bits];
-}
-
-/** True when every entry is a CIDR or a single IP (for validating WEBHOOK_ALLOW_SUBNETS at start-up). */
-export function isValidSubnet(s: string): boolean {
-  return parseSubnet(s) !== null;
-}
-
-const subnetCache = new Map<string, Cidr[]>();
-function parsedSubnets(list: string[]): Cidr[] {
-  if (list.length === 0) return [];
-  const key = list.join(',');
-  let parsed = subnetCache.get(key);
-  if (!parsed) {
-    parsed = list.map(parseSubnet).filter((c): c is Cidr => c !== null); // invalid entries allow nothing
-    if (subnetCache.size > 64) subnetCache.clear();
-    subnetCache.set(key, parsed);
-  }
-  return parsed;
-}
-
-function inCidr(a: Addr, [net, bits]: Cidr): boolean {
-  return a.kind() === net.kind() && a.match(net, bits);
-}
-
-/** Which rule refuses the address, or null when it is allowed (exported for diagnostics and tests). */
-export function addressRefusal(ip: string, allowSubnets: string[]): string | null {
-  const raw = parseAddress(ip);
-  if (!raw) return 'not an IP address';
-  const processed: Addr =
-    raw.kind() === 'ipv6' && (raw as ipaddr.IPv6).isIPv4MappedAddress() ? (raw as ipaddr.IPv6).toIPv4Address() : raw;
-
-  for (const subnet of parsedSubnets(allowSubnets)) {
-    if (inCidr(raw, subnet) || inCidr(processed, subnet)) return null;
-  }
-
-  // Checked on the raw form first so that every IPv4-embedding IPv6 spelling is refused as such.
-  for (const a of raw === processed ? [raw] : [raw, processed]) {
-    for (const b of BLOCKED) {
-      if (inCidr(a, b.cidr)) return `${b.text}: ${b.why}`;
-    }
-    if (a.kind() === 'ipv6') {
-      if (embedsIsatap(a as ipaddr.IPv6)) return 'ISATAP interface id (embeds an IPv4 address)';
-      if (!a.match(IPV6_GLOBAL_UNICAST)) return 'outside global unicast 2000::/3';
-    }
-  }
-  const range = processed.range();
-  if (range !== 'unicast') return `range ${range}`;
-  return null;
-}
-
-/** true when an IP address (any spelling ipaddr.js parses, v4 or v6) is public unicast, or inside allowSubnets */
-export function isAllowedAddress(ip: string, allowSubnets: string[]): boolean {
-  return addressRefusal(ip, allowSubnets) === null;
-}
 
 // ---------------------------------------------------------------------------------------------------
 // URL

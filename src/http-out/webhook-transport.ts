@@ -13,7 +13,7 @@ import { promises as dns, type LookupAddress, type LookupOptions } from 'node:dn
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
-import { addressRefusal } from '../domain/webhook-url-policy.js';
+import { addressRefusal } from '../domain/address-policy.js';
 import type { PinnedAddress, PostResult, Resolution, TimedPostResult, WebhookTransport } from '../app/webhooks/transport.js';
 
 /** Sandbox host table (`PUT /sandbox/dns/{hostname}`), consulted before real DNS. */

@@ -7,11 +7,15 @@ import { spawn } from 'node:child_process';
 import { listSnapshots, snapshotDatabase, snapshotName } from '../store/snapshot.js';
 import { dutyCycle } from './duty-cycle.js';
 import { scriptCommand } from './script-command.js';
+import { backUpSecretKey, backupKeyFileOf } from './secret-key-backup.js';
 
 /**
  * npm run backup -- <file>: a consistent snapshot of DATABASE_PATH while the service runs (VACUUM INTO on
  * a connection of this process; src/store/snapshot.ts says why), checked (integrity_check, ledger check)
- * in a child process held to BACKUP_CPU_SHARE of a CPU, and renamed into place atomically. Prints one JSON line; exits 1 on failure.
+ * in a child process held to BACKUP_CPU_SHARE of a CPU, and renamed into place atomically. The key of webhook
+ * secrets goes with it as `<file>.secret.key` (written first, so no backup is ever without its key), or,
+ * when SECRET_ENCRYPTION_KEY holds it, one line on stderr says to keep that variable
+ * (src/ops/secret-key-backup.ts). Prints one JSON line; exits 1 on failure.
  * `--scheduled` (used by the service's BACKUP_DIR schedule): writes BACKUP_DIR/service-<time>.db and keeps
  * the newest BACKUP_KEEP snapshots.
  */
@@ -59,16 +63,27 @@ async function main(): Promise<void> {
   if (scheduled && !config.BACKUP_DIR) throw new Error('--scheduled needs BACKUP_DIR');
   const dest = scheduled ? path.join(config.BACKUP_DIR!, snapshotName(Date.now())) : file!;
   if (!fs.existsSync(config.DATABASE_PATH)) throw new Error(`no database at ${config.DATABASE_PATH}`);
-  const report = await snapshotDatabase(config.DATABASE_PATH, dest, { check: throttledCheck(config.BACKUP_CPU_SHARE) });
+  const key = backUpSecretKey(config, dest);
+  let report;
+  try {
+    report = await snapshotDatabase(config.DATABASE_PATH, dest, { check: throttledCheck(config.BACKUP_CPU_SHARE) });
+  } catch (e) {
+    if (key.file) fs.rmSync(key.file, { force: true });
+    throw e;
+  }
   const removed: string[] = [];
   if (scheduled) {
     const all = listSnapshots(config.BACKUP_DIR!);
     for (const old of all.slice(0, Math.max(0, all.length - config.BACKUP_KEEP))) {
       fs.rmSync(old, { force: true });
+      fs.rmSync(backupKeyFileOf(old), { force: true });
       removed.push(old);
     }
   }
-  process.stdout.write(`${JSON.stringify({ msg: 'backup written', method: 'vacuum_into', ...report, started_at: new Date(report.startedAt).toISOString(), integrity: 'ok', ledger: 'ok', ...(removed.length ? { removed } : {}) })}\n`);
+  if (key.note) process.stderr.write(`${key.note}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ msg: 'backup written', method: 'vacuum_into', ...report, started_at: new Date(report.startedAt).toISOString(), integrity: 'ok', ledger: 'ok', secret_key: key.file, ...(key.note ? { note: key.note } : {}), ...(removed.length ? { removed } : {}) })}\n`,
+  );
 }
 
 main().catch((e) => {

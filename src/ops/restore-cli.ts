@@ -1,11 +1,14 @@
 import 'dotenv/config';
 import { ConfigError, loadConfig } from '../config/env.js';
 import { restoreDatabase, ServiceRunning } from '../store/restore.js';
+import { installRestoreKey, planRestoreKey, SecretKeyMissing } from './secret-key-backup.js';
 
 /**
  * npm run restore -- <file>: puts a backup in place of DATABASE_PATH for a STOPPED service and verifies it
  * (src/store/restore.ts). Refuses (exit 1) while the service has the database open, or when the backup
- * fails its checks. Prints one JSON line.
+ * fails its checks, or when its webhook secrets do not open with the key the restored service will use
+ * (SECRET_ENCRYPTION_KEY, the backup's `<file>.secret.key`, or a `secret.key` already beside the database);
+ * the backup's key file is put beside the restored database (src/ops/secret-key-backup.ts). Prints one JSON line.
  */
 function main(): void {
   const file = process.argv.slice(2).find((a) => !a.startsWith('--'));
@@ -14,9 +17,12 @@ function main(): void {
     process.exit(2);
   }
   const config = loadConfig(process.env);
+  // every sealed webhook secret must open with the key the restored service will use: checked before anything is touched
+  const key = planRestoreKey(config, file);
   const r = restoreDatabase(file, config.DATABASE_PATH);
+  const keyFile = installRestoreKey(key, config.DATABASE_PATH);
   process.stdout.write(
-    `${JSON.stringify({ msg: 'restored', target: r.target, previous_kept_as: r.previous, orders: r.after.orders, integrity: 'ok', ledger: r.after.ledger.ok ? 'ok' : 'failed' })}\n`,
+    `${JSON.stringify({ msg: 'restored', target: r.target, previous_kept_as: r.previous, orders: r.after.orders, integrity: 'ok', ledger: r.after.ledger.ok ? 'ok' : 'failed', webhook_secrets: key.secrets, secret_key: key.source, ...(keyFile ? { secret_key_file: keyFile } : {}) })}\n`,
   );
 }
 
@@ -24,6 +30,6 @@ try {
   main();
 } catch (e) {
   if (e instanceof ConfigError) process.stderr.write(`${e.lines.join('\n')}\n`);
-  else process.stderr.write(`restore ${e instanceof ServiceRunning ? 'refused' : 'failed'}: ${e instanceof Error ? e.message : String(e)}\n`);
+  else process.stderr.write(`restore ${e instanceof ServiceRunning || e instanceof SecretKeyMissing ? 'refused' : 'failed'}: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(1);
 }

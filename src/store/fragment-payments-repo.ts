@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, max } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, max, ne } from 'drizzle-orm';
 import type { Conn } from './db.js';
 import { fragmentOrderCosts, fragmentPayments } from './schema-fragment.js';
 
@@ -21,6 +21,15 @@ export function putPayment(conn: Conn, row: NewFragmentPayment): void {
     .values(row)
     .onConflictDoUpdate({ target: fragmentPayments.orderId, set: { ...row, attempts: (getPayment(conn, row.orderId)?.attempts ?? 0) + 1 } })
     .run();
+}
+
+/** The payment (of any order, in any state but void) that carried this comment reference, if any. */
+export function paymentWithRef(conn: Conn, ref: string): FragmentPaymentRow | undefined {
+  return conn
+    .select()
+    .from(fragmentPayments)
+    .where(and(eq(fragmentPayments.ref, ref), ne(fragmentPayments.state, 'void')))
+    .get();
 }
 
 export function updatePayment(conn: Conn, orderId: string, set: Partial<NewFragmentPayment>): void {

@@ -57,3 +57,13 @@ export function restoreDatabase(backup: string, target: string, now: () => numbe
   const after = checkDatabaseFile(dest);
   return { target: dest, previous, before, after };
 }
+
+/** The sealed webhook secrets of a database file (to check that the key of a restore opens them). */
+export function sealedWebhookSecrets(file: string): string[] {
+  const conn = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return conn.prepare('select webhook_secret_enc from partners where webhook_secret_enc is not null').pluck().all() as string[];
+  } finally {
+    conn.close();
+  }
+}

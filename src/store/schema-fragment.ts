@@ -22,6 +22,8 @@ export const fragmentPayments = sqliteTable(
     boc: text('boc').notNull(),
     amountNano: text('amount_nano').notNull(),
     reqId: text('req_id').notNull(),
+    /** The `Ref#` of the payment's comment: Fragment's reference of the request, never paid for two orders. */
+    ref: text('ref'),
     /** Fragment's confirm call for the sent message (`confirm_method`, `confirm_params`), null when it named none. */
     confirmMethod: text('confirm_method'),
     confirmParams: text('confirm_params', { mode: 'json' }).$type<Record<string, string>>(),
@@ -38,6 +40,7 @@ export const fragmentPayments = sqliteTable(
     index('fragment_payments_state').on(t.wallet, t.state),
     // the wallet's highest used seqno (lastUsedSeqno) without reading every payment it ever made
     index('fragment_payments_wallet_seqno').on(t.wallet, t.seqno),
+    index('fragment_payments_ref').on(t.ref),
   ],
 );
 

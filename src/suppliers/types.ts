@@ -21,6 +21,15 @@ export class UpstreamUnavailable extends Error {
  */
 export class SupplierDown extends UpstreamUnavailable {}
 
+/** Gifts are not offered (GIFTS_UPSTREAM=off): 503 product_unavailable with `product_disabled`. */
+export class GiftsDisabled extends Error {
+  constructor() {
+    super('gifts are not offered (GIFTS_UPSTREAM=off)');
+  }
+}
+
+export type SupplyStatus = { up: true } | { up: false; retryAfterSec: number };
+
 export interface Recipient {
   /** Normalised username: no leading @, lower case. */
   username: string;
@@ -61,7 +70,7 @@ export interface GoodsSupplier {
   /** Current supplier costs, or null while they cannot be read (`cost_unavailable`). */
   costs(): SupplierCosts | null;
   /** Whether orders for a product can be placed now. */
-  status(product: GoodsProduct | 'nft'): { up: true } | { up: false; retryAfterSec: number };
+  status(product: GoodsProduct): SupplyStatus;
   /**
    * Delivers an order, or reports on a delivery already under way. Must be idempotent by `orderId`:
    * a crash can repeat the call.
@@ -154,6 +163,8 @@ export type StageOutcome =
   | { kind: 'stuck' };
 
 export interface GiftMarket {
+  /** Whether gift orders can be placed now. */
+  status(): SupplyStatus;
   collections(): Promise<GiftCollection[]>;
   /** Every listing of a collection (available or not), or null for an unknown collection. */
   listings(collection: string): Promise<GiftListing[] | null>;

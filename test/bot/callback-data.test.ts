@@ -80,6 +80,9 @@ class LongIdMarket implements GiftMarket {
       reserved: false,
     }));
   }
+  status() {
+    return this.base.status();
+  }
   async collections() {
     return [...(await this.base.collections()), { collection: LONG_COLLECTION, name: 'Extraordinary' }];
   }

@@ -6,8 +6,9 @@ import { localIso, offsetIso, parseTimeFilter, unixSeconds } from '../../src/dom
  * timestamp with microseconds, no offset"; `completed_at`, `quoted_at`, `delivery.completed_at` and the
  * sandbox clock carry an offset (`+00:00`, README); `X-Timestamp` is unix seconds. `from`/`to` filters
  * take an ISO 8601 date or date-time (offset optional; local time without one) or unix seconds (README).
- * Local time depends on the process time zone, so each block runs under a fixed TZ: UTC, Moscow (+03:00,
- * no daylight saving) and New York (−05:00 in winter, −04:00 in summer).
+ * The service's local time is UTC whatever the host's time zone (operator-api.md section 1): each block
+ * runs under several process time zones (Tokyo +09:00, Moscow +03:00, New York −05:00/−04:00) and must
+ * give the same answers.
  */
 const ORIGINAL_TZ = process.env.TZ;
 afterAll(() => {
@@ -41,24 +42,21 @@ describe('offsetIso: UTC with microseconds and +00:00, whatever the process time
   });
 });
 
-describe('localIso: local time with microseconds and no offset', () => {
-  it.each([
-    // TZ, ms, local time (worked out by hand from the zone's offset on that date)
-    ['UTC', 0, '1970-01-01T00:00:00.000000'],
-    ['UTC', T1, '2024-01-15T09:05:03.007000'],
-    ['UTC', T4, '2024-02-29T23:59:59.999000'],
-    ['Europe/Moscow', 0, '1970-01-01T03:00:00.000000'],
-    ['Europe/Moscow', T1, '2024-01-15T12:05:03.007000'],
-    ['Europe/Moscow', T2, '2024-01-16T01:30:00.123000'], // the local date is the next day
-    ['Europe/Moscow', T3, '2024-07-01T05:00:00.000000'],
-    ['Europe/Moscow', T4, '2024-03-01T02:59:59.999000'],
-    ['America/New_York', T1, '2024-01-15T04:05:03.007000'], // −05:00
-    ['America/New_York', T3, '2024-06-30T22:00:00.000000'], // −04:00 (daylight saving), previous day
-    ['America/New_York', 0, '1969-12-31T19:00:00.000000'],
-  ])('TZ=%s: %d → %s', (tz, ms, text) => {
+describe("localIso: the service's local time, which is UTC whatever the process time zone, with microseconds and no offset", () => {
+  it.each(['UTC', 'Asia/Tokyo', 'Europe/Moscow', 'America/New_York'])('TZ=%s', (tz) => {
     process.env.TZ = tz;
-    expect(localIso(ms)).toBe(text);
-    expect(localIso(ms)).toMatch(LOCAL);
+    for (const [ms, text] of [
+      [0, '1970-01-01T00:00:00.000000'],
+      [T1, '2024-01-15T09:05:03.007000'],
+      [T2, '2024-01-15T22:30:00.123000'],
+      [T3, '2024-07-01T02:00:00.000000'],
+      [T4, '2024-02-29T23:59:59.999000'],
+    ] as const) {
+      expect(localIso(ms)).toBe(text);
+      expect(localIso(ms)).toMatch(LOCAL);
+    }
+    // the zone did take effect for the process (so the UTC answers above are not by accident)
+    if (tz === 'Asia/Tokyo') expect(new Date(0).getHours()).toBe(9);
   });
 });
 
@@ -77,11 +75,12 @@ describe('unixSeconds (X-Timestamp)', () => {
 
 describe('parseTimeFilter', () => {
   describe.each([
-    // TZ, the zone's offset in ms on 2024-01-15 (local = UTC + offset)
-    ['UTC', 0],
-    ['Europe/Moscow', 3 * 3600_000],
-    ['America/New_York', -5 * 3600_000],
-  ])('TZ=%s', (tz, offsetMs) => {
+    // TZ of the process: a date-time without an offset is UTC (the service's local time) in every one
+    ['UTC'],
+    ['Asia/Tokyo'],
+    ['Europe/Moscow'],
+    ['America/New_York'],
+  ])('TZ=%s', (tz) => {
     beforeAll(() => {
       process.env.TZ = tz;
     });
@@ -111,13 +110,13 @@ describe('parseTimeFilter', () => {
     });
 
     it.each([
-      // no offset: local time of the service (minus the zone's offset gives UTC)
+      // no offset: the service's local time, UTC
       ['2024-01-15', Date.UTC(2024, 0, 15)],
       ['2024-01-15T09:05:03', T1 - 7],
       ['2024-01-15T09:05:03.007000', T1], // localIso's own spelling (created_at)
       ['2024-01-15 09:05', Date.UTC(2024, 0, 15, 9, 5)],
-    ])('%s (local) → %d − offset', (text, localAsUtc) => {
-      expect(parseTimeFilter(text)).toBe(localAsUtc - offsetMs);
+    ])('%s (local, UTC) → %d', (text, utc) => {
+      expect(parseTimeFilter(text)).toBe(utc);
     });
 
     it('reads back what localIso and offsetIso write', () => {

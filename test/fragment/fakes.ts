@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Address, beginCell, Cell, loadMessage, toNano, type Message, type Transaction } from '@ton/core';
+import { Address, beginCell, Cell, loadMessage, storeMessage, toNano, type Message, type Transaction } from '@ton/core';
 import { mnemonicNew } from '@ton/crypto';
-import { Blockchain, type SandboxContract, type TreasuryContract } from '@ton/sandbox';
+import { Blockchain, createEmptyShardAccount, createShardAccount, type SandboxContract, type TreasuryContract } from '@ton/sandbox';
 import { normalisedHash } from '../../src/suppliers/fragment/wallet.js';
 
 /**
@@ -39,12 +39,21 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   });
 }
 
-/** `bad_hash`: Fragment's answer to an unknown or stale page hash (HTTP 200 `{error: "Bad request"}`). */
-export type FragmentMode = 'ok' | 'session_expired' | 'need_verify' | 'down' | 'bad_hash';
+/**
+ * `bad_hash`: Fragment's answer to an unknown or stale page hash (HTTP 200 `{error: "Bad request"}`);
+ * `cloudflare`: Cloudflare's 403 challenge page; `rate_limited`: 429 with `Retry-After: retryAfter`.
+ */
+export type FragmentMode = 'ok' | 'session_expired' | 'need_verify' | 'down' | 'bad_hash' | 'cloudflare' | 'rate_limited';
 
 export interface FakeFragment {
   url: string;
   mode: FragmentMode;
+  /** the page hash the API takes now; the purchase pages show it (Fragment changes it now and then) */
+  hash: string;
+  /** the Retry-After of `rate_limited` answers (seconds; null: none sent) */
+  retryAfter: number | null;
+  /** GET requests of the purchase pages (hash re-reads) */
+  pageReads: number;
   /** TON prices: per 1000 stars, per Premium term */
   prices: { stars1000: string; premium: Record<string, string> };
   /** accounts that exist; `premium: true` has an active subscription */
@@ -69,6 +78,9 @@ export async function startFakeFragment(nowSec: () => number): Promise<FakeFragm
   const f: FakeFragment = {
     url: '',
     mode: 'ok',
+    hash: FRAGMENT_HASH,
+    retryAfter: 7,
+    pageReads: 0,
     prices: { stars1000: '5.2', premium: { '3': '4', '6': '5.33', '12': '9.66' } },
     users: new Map([[PROBE, { name: 'Price Probe', premium: false }]]),
     calls: [],
@@ -80,7 +92,7 @@ export async function startFakeFragment(nowSec: () => number): Promise<FakeFragm
     nowSec,
     close: async () => close(server),
   };
-  const requests = new Map<string, { product: string; amountNano: bigint }>();
+  const requests = new Map<string, { product: string; amountNano: bigint; quantity: string; ref: string }>();
   const states = new Set<string>();
   const server = http.createServer(async (req, res) => {
     const text = await readBody(req);
@@ -92,8 +104,21 @@ export async function startFakeFragment(nowSec: () => number): Promise<FakeFragm
       res.end(typeof body === 'string' ? body : JSON.stringify(body));
     };
     if (f.mode === 'down') return send(502, '<html>Bad Gateway</html>');
+    if (f.mode === 'cloudflare') {
+      res.writeHead(403, { 'content-type': 'text/html', server: 'cloudflare', 'cf-ray': '8a1b2c3d4e5f-AMS', 'cf-mitigated': 'challenge' });
+      return res.end('<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>cf-chl</body></html>');
+    }
+    if (f.mode === 'rate_limited') {
+      res.writeHead(429, { 'content-type': 'text/html', ...(f.retryAfter === null ? {} : { 'retry-after': String(f.retryAfter) }) });
+      return res.end('Too Many Requests');
+    }
     const cookieOk = COOKIES.split('; ').every((c) => String(req.headers.cookie ?? '').includes(c));
-    if (f.mode === 'bad_hash' || url.searchParams.get('hash') !== FRAGMENT_HASH) return send(200, { error: 'Bad request' });
+    if (req.method === 'GET' && (url.pathname === '/stars/buy' || url.pathname === '/premium/gift')) {
+      f.pageReads++;
+      res.writeHead(200, { 'content-type': 'text/html' });
+      return res.end(cookieOk ? `<html><script>var ajInit = {"version":1,"apiUrl":"\\/api?hash=${f.hash}","unAuth":false};</script></html>` : '<html>Log in</html>');
+    }
+    if (f.mode === 'bad_hash' || url.searchParams.get('hash') !== f.hash) return send(200, { error: 'Bad request' });
     if (f.mode === 'session_expired' || !cookieOk || url.pathname !== '/api') return send(200, { error: 'Session expired' });
     // the page state the purchase pages open before a request (the nonce `dh` changes with every call)
     const opened = (product: string) => states.has(product);
@@ -121,7 +146,7 @@ export async function startFakeFragment(nowSec: () => number): Promise<FakeFragm
         if (!opened(stars ? 'stars' : 'premium') || params.payment_method !== 'ton') return send(200, { error: 'Bad request' });
         const amountTon = stars ? (Number(f.prices.stars1000) * Number(params.quantity)) / 1000 : Number(f.prices.premium[params.months]);
         const id = `req_${++reqSeq}`;
-        requests.set(id, { product: stars ? 'stars' : 'premium', amountNano: toNano(amountTon.toFixed(9)) });
+        requests.set(id, { product: stars ? 'stars' : 'premium', amountNano: toNano(amountTon.toFixed(9)), quantity: stars ? params.quantity : params.months, ref: `Rf${reqSeq}x${(reqSeq * 7919).toString(36)}` });
         const shown = amountTon.toFixed(4).replace(/0+$/, '').replace(/\.$/, '');
         return send(200, { req_id: id, myself: false, to_bot: false, amount: f.thousands ? shown.replace(/^(\d+?)(\d{3})(?=\.|$)/, '$1,$2') : shown, item_title: stars ? `${params.quantity} Telegram Stars` : `Telegram Premium for ${params.months} months`, content: '<div/>', button: '<button/>' });
       }
@@ -130,7 +155,8 @@ export async function startFakeFragment(nowSec: () => number): Promise<FakeFragm
         if (f.mode === 'need_verify') return send(200, { need_verify: true, ok: false });
         const r = requests.get(params.id);
         if (!r) return send(200, { error: 'Request not found' });
-        const payload = beginCell().storeUint(0, 32).storeStringTail(`${r.product === 'stars' ? 'Telegram Stars purchase' : 'Telegram Premium gift'}. Ref#${params.id}`).endCell().toBoc().toString('base64');
+        // the comment as Fragment writes it: the quantity and the request's reference
+        const payload = fragmentPayload(`${r.product === 'stars' ? `${r.quantity} Telegram Stars` : `Telegram Premium for ${r.quantity} months`} \n\nRef#${r.ref}`);
         const tx = { validUntil: f.nowSec() + 300, messages: [{ address: FRAGMENT_ADDRESS.toString({ bounceable: true }), amount: r.amountNano.toString(), payload }] };
         return send(200, { ok: true, transaction: f.linkOverride ? f.linkOverride(tx) : tx, confirm_method: 'confirmReq', confirm_params: { id: params.id } });
       }
@@ -145,6 +171,11 @@ export async function startFakeFragment(nowSec: () => number): Promise<FakeFragm
   });
   f.url = await listen(server);
   return f;
+}
+
+/** A payload cell with a text comment (op 0), as Fragment's transactions carry. */
+export function fragmentPayload(comment: string): string {
+  return beginCell().storeUint(0, 32).storeStringTail(comment).endCell().toBoc().toString('base64');
 }
 
 export interface FakeToncenter {
@@ -166,15 +197,27 @@ export interface FakeToncenter {
   onSend: (() => void) | null;
   /** messages held back (drop mode), to execute later */
   held: Message[];
+  /** true: Fragment's address has no contract, so a bounceable payment comes back (a bounce) */
+  fragmentBounces: boolean;
   execute(m: Message): Promise<Transaction | null>;
   fund(address: Address, ton: string): Promise<void>;
   close(): Promise<void>;
 }
 
+function messageHash(m: Message): string {
+  return beginCell().store(storeMessage(m)).endCell().hash().toString('base64');
+}
+
 export async function startFakeToncenter(nowSec: () => number): Promise<FakeToncenter> {
+  let bounces = false;
+  /** transactions caused by the wallet's messages (Fragment's receipt or bounce), by the received message's hash */
+  const caused = new Map<string, Transaction>();
   const chain = await Blockchain.create();
   chain.now = nowSec();
   const treasury = await chain.treasury('treasury', { balance: toNano('1000000') });
+  // Fragment's receiving address as an account that takes every message (empty code: the TVM returns at once)
+  const acceptAll = createShardAccount({ address: FRAGMENT_ADDRESS, code: beginCell().endCell(), data: beginCell().endCell(), balance: 0n });
+  await chain.setShardAccount(FRAGMENT_ADDRESS, acceptAll);
   const t: FakeToncenter = {
     url: '',
     chain,
@@ -187,12 +230,21 @@ export async function startFakeToncenter(nowSec: () => number): Promise<FakeTonc
     staleSeqno: null,
     onSend: null,
     held: [],
+    get fragmentBounces() {
+      return bounces;
+    },
+    set fragmentBounces(on: boolean) {
+      bounces = on;
+      void chain.setShardAccount(FRAGMENT_ADDRESS, on ? createEmptyShardAccount(FRAGMENT_ADDRESS) : acceptAll);
+    },
     async execute(m: Message) {
       chain.now = nowSec();
       try {
         const r = await chain.sendMessage(m);
         const tx = r.transactions[0];
         t.executed.set(normalisedHash(m).toString('hex'), tx);
+        // the transactions its messages caused, by the hash of the message each received (as toncenter's index)
+        for (const x of r.transactions.slice(1)) if (x.inMessage) caused.set(messageHash(x.inMessage), x);
         return tx;
       } catch {
         return null; // the wallet did not accept it (bad signature, seqno, expired): no transaction
@@ -236,7 +288,8 @@ export async function startFakeToncenter(nowSec: () => number): Promise<FakeTonc
     }
     if (url.pathname === '/api/v3/transactionsByMessage') {
       if (t.indexDown) return send(503, { error: 'index unavailable' });
-      const tx = t.executed.get(String(url.searchParams.get('msg_hash')));
+      const key = String(url.searchParams.get('msg_hash'));
+      const tx = t.executed.get(key) ?? caused.get(key);
       if (!tx) return send(200, { transactions: [], address_book: {} });
       return send(200, { transactions: [txJson(tx)], address_book: {} });
     }
@@ -261,6 +314,7 @@ function txJson(tx: Transaction) {
       action: d.actionPhase ? { success: d.actionPhase.success, result_code: d.actionPhase.resultCode } : undefined,
     },
     out_msgs: [...tx.outMessages.values()].map((m) => ({
+      hash: messageHash(m),
       destination: m.info.dest instanceof Address ? m.info.dest.toRawString().toUpperCase() : '',
       value: m.info.type === 'internal' ? m.info.value.coins.toString() : '0',
     })),

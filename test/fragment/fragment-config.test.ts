@@ -131,10 +131,12 @@ describe('FRAGMENT_* configuration', () => {
     expect((await e.t.admin('GET', '/fragment/wallet')).status).toBe(200);
     expect((await e.t.admin('GET', '/sandbox/clock')).status).toBe(404);
     expect((await e.t.admin('GET', '/fragment/payments/PA-999')).status).toBe(404);
-    // gifts stay on the sandbox market
+    // a live service never shows the simulator's gifts: GIFTS_UPSTREAM defaults to off beside Fragment
     const p = await e.t.newPartner();
     const cols = await p.call('GET', '/nft/collections');
-    expect(cols.status).toBe(200);
+    expect(cols.status).toBe(503);
+    expect(cols.raw).toContain('product_disabled');
+    expect((await p.call('GET', '/products')).body.nft?.available).toBe(false);
   });
 });
 

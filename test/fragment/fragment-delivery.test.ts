@@ -53,7 +53,7 @@ describe('Fragment adapter: delivery', () => {
     const linkCall = e.fragment.calls.find((c) => c.method === 'getBuyStarsLink')!;
     expect(linkCall.params.show_sender).toBe('0');
     expect(JSON.parse(linkCall.params.account).address).toBe(e.t.fragment!.wallet.address.toRawString());
-    expect(out.body.beginParse().skip(32).loadStringTail()).toMatch(/^Telegram Stars purchase\. Ref#req_/);
+    expect(out.body.beginParse().skip(32).loadStringTail()).toMatch(/^\d+ Telegram Stars \n\nRef#\w+$/);
     const wallet = await e.ton.chain.getContract(e.t.fragment!.wallet.address);
     expect(Number((await wallet.get('seqno')).stackReader.readBigNumber())).toBe(1);
     const pay = getPayment(e.t.db, r.body.order_id)!;
@@ -83,7 +83,7 @@ describe('Fragment adapter: delivery', () => {
     const out = outMessage(tx);
     expect(out.info.type === 'internal' && out.info.dest.equals(FRAGMENT_ADDRESS)).toBe(true);
     expect(out.info.type === 'internal' && out.info.value.coins).toBe(1_040_000_000n);
-    expect(out.body.beginParse().skip(32).loadStringTail()).toMatch(/^Telegram Stars purchase\. Ref#req_/);
+    expect(out.body.beginParse().skip(32).loadStringTail()).toMatch(/^\d+ Telegram Stars \n\nRef#\w+$/);
     await e.advance(5);
     expect((await p.call('GET', `/orders/${r.body.order_id}`)).body.status).toBe('completed');
     // the second payment uses seqno 1 of the deployed V5R1 wallet

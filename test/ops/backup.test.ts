@@ -1,36 +1,19 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { runScheduledBackup } from '../../src/ops/backup-schedule.js';
 import { listSnapshots } from '../../src/store/snapshot.js';
 import { ADMIN_TOKEN, startService, stopService, type TestService } from '../helpers.js';
+import { cli } from './ops-cli.js';
 
 /**
  * The backup drill: `npm run backup` (the CLI, as its own process) while orders keep being created,
  * `npm run restore` into place, and the restored database checked: ledger check, every order acknowledged
  * before the snapshot began.
  */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
-
-function cli(script: 'backup' | 'restore', args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const clean: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(DATABASE_PATH|BACKUP_|METRICS_)/.test(k)) clean[k] = v;
-    const child = spawn(TSX, [path.join(ROOT, `src/ops/${script}-cli.ts`), ...args], { cwd: ROOT, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('exit', (code) => resolve({ code, out, err }));
-  });
-}
-
 const services: TestService[] = [];
 const dirs: string[] = [];
 afterEach(async () => {
@@ -79,7 +62,7 @@ describe('backup and restore drill', { timeout: 120_000 }, () => {
     expect(report).toMatchObject({ msg: 'backup written', method: 'vacuum_into', integrity: 'ok', ledger: 'ok', file });
     expect(report.orders).toBeGreaterThanOrEqual(beforeSnapshot.length);
     expect(createdDuring, 'orders were acknowledged while the backup ran').toBeGreaterThan(0);
-    expect(fs.readdirSync(path.dirname(file))).toEqual(['drill.db']); // renamed into place, no temp file left
+    expect(fs.readdirSync(path.dirname(file)).sort()).toEqual(['drill.db', 'drill.db.secret.key']); // renamed into place with its key, no temp file left
 
     // restore refuses while the service has its database open
     const refused = await cli('restore', [file], { DATABASE_PATH: t.env.DATABASE_PATH });
@@ -159,6 +142,8 @@ describe('backup and restore drill', { timeout: 120_000 }, () => {
     // the oldest went, the newest two stayed
     expect(written[2]).toEqual([written[1][1], expect.stringMatching(/service-\d{8}T\d{6}\.\d{3}Z\.db$/)]);
     expect(written[2]).not.toContain(written[0][0]);
+    // each snapshot's key file goes with it, and is rotated with it
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.secret.key')).sort()).toEqual(written[2].map((f) => `${path.basename(f)}.secret.key`));
     expect(await runScheduledBackup({ ...env, BACKUP_DIR: '' }, silentLogger)).toBe(false);
   });
 });

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkWebhookUrl,
-  isAllowedAddress,
-  isValidSubnet,
-  type WebhookUrlPolicy,
-  type WebhookUrlReason,
-} from '../../src/domain/webhook-url-policy.js';
+import { isAllowedAddress } from '../../src/domain/address-policy.js';
+import { isCidr } from '../../src/domain/cidr.js';
+import { checkWebhookUrl, type WebhookUrlPolicy, type WebhookUrlReason } from '../../src/domain/webhook-url-policy.js';
 
 const base: WebhookUrlPolicy = { requireHttps: false, standardPortsOnly: false, maxLength: 2048, allowSubnets: [] };
 
@@ -278,8 +274,8 @@ describe('isAllowedAddress', () => {
     expect(isAllowedAddress('fd00::1', ['fd00::/8'])).toBe(true);
   });
 
-  it('isValidSubnet', () => {
-    for (const s of ['127.0.0.2/32', '10.0.0.0/8', '10.1.2.3', 'fd00::/8', '::1']) expect(isValidSubnet(s)).toBe(true);
-    for (const s of ['', 'x', '10.0.0.0/33', 'fd00::/129', '10.0.0.0/', '10.0.0.0/a']) expect(isValidSubnet(s)).toBe(false);
+  it('isCidr', () => {
+    for (const s of ['127.0.0.2/32', '10.0.0.0/8', '10.1.2.3', 'fd00::/8', '::1']) expect(isCidr(s)).toBe(true);
+    for (const s of ['', 'x', '10.0.0.0/33', 'fd00::/129', '10.0.0.0/', '10.0.0.0/a']) expect(isCidr(s)).toBe(false);
   });
 });

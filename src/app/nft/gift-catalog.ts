@@ -4,7 +4,7 @@ import { offsetIso } from '../../domain/time-format.js';
 import type { GiftListing } from '../../suppliers/types.js';
 import type { Deps } from '../deps.js';
 import { encodeCursor } from '../paging.js';
-import { giftItem, giftPartnerMilli, market } from './gift-prices.js';
+import { giftItem, giftPartnerMilli, market, pricedGift } from './gift-prices.js';
 
 /** The gift catalog: its cache and views (partner-api.md "Gift list item", "Gift price"). */
 
@@ -126,8 +126,9 @@ export class GiftCatalog {
   /** quote() with the partner price in milli-TON, the amount createOrder would debit now (the bot's confirmation). */
   async quotePriced(gift: string) {
     const deps = this.deps;
-    const g = await market(() => deps.suppliers.gifts.gift(gift));
-    if (!g) fail('not_found', 'Gift not found.');
+    const priced = await pricedGift(deps, gift);
+    if (!priced) fail('not_found', 'Gift not found.');
+    const g = priced.listing;
     const quote = {
       ...giftItem(deps, g),
       attributes: g.attributes,
@@ -135,7 +136,7 @@ export class GiftCatalog {
       quoted_at: offsetIso(deps.clock.now()),
       max_order_price: null,
     };
-    return { quote, partnerMilli: giftPartnerMilli(deps, g.priceMilli) };
+    return { quote, partnerMilli: priced.partnerMilli };
   }
 }
 

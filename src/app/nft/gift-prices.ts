@@ -2,7 +2,8 @@ import { Decimal } from 'decimal.js';
 import { failUpstreamUnavailable } from '../../domain/errors.js';
 import { formatAmount } from '../../domain/money.js';
 import { giftPartnerPrice } from '../../domain/pricing.js';
-import { UpstreamUnavailable, type GiftListing } from '../../suppliers/types.js';
+import { GiftsDisabled, UpstreamUnavailable, type GiftListing } from '../../suppliers/types.js';
+import { failGiftsDisabled } from '../products.js';
 import type { Deps } from '../deps.js';
 
 /** A gift's partner price and USD reference, and the views of a gift every answer shares. */
@@ -10,6 +11,16 @@ import type { Deps } from '../deps.js';
 /** partner_price of a listing at today's fees and margin (the rule: domain/pricing.ts giftPartnerPrice). */
 export function giftPartnerMilli(deps: Deps, priceMilli: number): number {
   return giftPartnerPrice(priceMilli, deps.suppliers.gifts.feesMilli(), deps.settings.get().margin_bps);
+}
+
+/**
+ * A gift as an order would buy it now: its listing and the partner price the order would debit. The one
+ * NFT pricing path of createOrder, the Mini App's recipient check and the quotes (the bot's confirmation).
+ * null when the market does not list the gift.
+ */
+export async function pricedGift(deps: Deps, giftId: string): Promise<{ listing: GiftListing; partnerMilli: number } | null> {
+  const g = await market(() => deps.suppliers.gifts.gift(giftId));
+  return g ? { listing: g, partnerMilli: giftPartnerMilli(deps, g.priceMilli) } : null;
 }
 
 export function usdRefCents(deps: Deps, milli: number): number {
@@ -31,11 +42,15 @@ export function giftItem(deps: Deps, g: GiftListing) {
   };
 }
 
-/** Market calls that stall become 503 product_unavailable (upstream_unavailable) with Retry-After. */
+/**
+ * Market calls that stall become 503 product_unavailable (upstream_unavailable) with Retry-After; with gifts
+ * off (GIFTS_UPSTREAM=off) 503 product_disabled.
+ */
 export async function market<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
+    if (e instanceof GiftsDisabled) failGiftsDisabled();
     if (e instanceof UpstreamUnavailable)
       failUpstreamUnavailable('The gift market is temporarily unavailable.', e.retryAfterSec);
     throw e;

@@ -2,7 +2,7 @@ import { failUpstreamUnavailable } from '../../domain/errors.js';
 import type { Currency } from '../../domain/money.js';
 import { starsPrice, type PremiumMonths } from '../../domain/pricing.js';
 import { cachedBalancesOf } from '../../store/ledger-repo.js';
-import { currentPrices } from '../products.js';
+import { currentPrices, giftsOffered } from '../products.js';
 import type { Deps } from '../deps.js';
 import { requireOrderingAllowed } from '../partners.js';
 
@@ -46,5 +46,5 @@ export function orderingBalance(deps: Deps, partnerId: number, currency: Currenc
 export function orderMenu(deps: Deps, partnerId: number): { starsMin: number; starsMax: number; stars: boolean; premium: boolean; gifts: boolean } {
   requireOrderingAllowed(deps, partnerId);
   const p = deps.settings.get().products;
-  return { starsMin: deps.config.STARS_MIN_PER_ORDER, starsMax: deps.config.STARS_MAX_PER_ORDER, stars: p.stars.enabled, premium: p.premium.enabled, gifts: p.nft.enabled };
+  return { starsMin: deps.config.STARS_MIN_PER_ORDER, starsMax: deps.config.STARS_MAX_PER_ORDER, stars: p.stars.enabled, premium: p.premium.enabled, gifts: p.nft.enabled && giftsOffered(deps) };
 }

@@ -2,7 +2,9 @@ import { fail } from '../../domain/errors.js';
 import { formatAmount, type Currency } from '../../domain/money.js';
 import { cachedBalancesOf } from '../../store/ledger-repo.js';
 import type { Deps } from '../deps.js';
-import { giftPartnerMilli, market } from '../nft/gift-prices.js';
+import { pricedGift } from '../nft/gift-prices.js';
+import { NftGift } from '../requests/orders.js';
+import { ORDER_PARAMS_RULES, parseRequest } from '../requests/parse.js';
 import { validateRecipient } from '../recipients.js';
 import { ORDER_KINDS } from './kinds/index.js';
 
@@ -22,12 +24,11 @@ export async function recipientCheck(deps: Deps, partnerId: number, body: unknow
   if (type === 'nft') {
     currency = 'TON';
     if (b.gift !== undefined) {
-      if (typeof b.gift !== 'string' || b.gift.length > 100) fail('bad_gift');
-      const giftId = b.gift;
-      const g = await market(() => deps.suppliers.gifts.gift(giftId));
-      if (!g) fail('bad_gift');
-      amount = giftPartnerMilli(deps, g.priceMilli);
-      available = g.available && !g.reserved;
+      // the order's own gift syntax and pricing
+      const priced = await pricedGift(deps, parseRequest(NftGift, b, ORDER_PARAMS_RULES).gift);
+      if (!priced) fail('bad_gift');
+      amount = priced.partnerMilli;
+      available = priced.listing.available && !priced.listing.reserved;
     }
   } else {
     // the goods kind parses quantity or months and prices them (its params carry the amount)

@@ -21,7 +21,8 @@ export interface ChainTransaction {
   utime: number;
   /** the wallet accepted the message and every outgoing message was sent */
   success: boolean;
-  outMessages: { destination: string; valueNano: bigint }[];
+  /** `hash`: the message's hash as the index gives it, to look up its transaction at the destination */
+  outMessages: { destination: string; valueNano: bigint; hash?: string }[];
 }
 
 export class Toncenter {
@@ -48,7 +49,10 @@ export class Toncenter {
     if (!j?.ok) throw new ChainApiError(`sendBoc: ${String(j?.error ?? 'not ok')}`);
   }
 
-  /** The wallet's transaction for an external message, by the message's normalised hash (hex), or null. */
+  /**
+   * The transaction that received a message, or null: the wallet's own for an external message (by its
+   * normalised hash, hex), or the destination's for an outgoing one (by the hash the index gave).
+   */
   async transactionByMessage(normHashHex: string): Promise<ChainTransaction | null> {
     let j;
     try {
@@ -69,6 +73,7 @@ export class Toncenter {
       outMessages: (Array.isArray(t.out_msgs) ? t.out_msgs : []).map((m: Record<string, unknown>) => ({
         destination: String(m.destination ?? ''),
         valueNano: BigInt(String(m.value ?? '0')),
+        ...(typeof m.hash === 'string' && m.hash ? { hash: m.hash } : {}),
       })),
     };
   }

@@ -20,6 +20,13 @@ export class FragmentDown extends Error {
   }
 }
 
+/** Fragment asked to slow down (HTTP 429): no call is made before `retryAfterSec` has passed. */
+export class FragmentBusy extends Error {
+  constructor(readonly retryAfterSec: number) {
+    super(`fragment rate limit: retry in ${retryAfterSec} s`);
+  }
+}
+
 /** Fragment answered with an error about this request (not about the session). */
 export class FragmentRejected extends Error {}
 
@@ -86,18 +93,80 @@ const DEVICE = JSON.stringify({
 });
 
 const TIMEOUT_MS = 15_000;
+/** Backoff after a 429 without Retry-After: doubling from the first to the last. */
+const BACKOFF_FIRST_SEC = 5;
+const BACKOFF_MAX_SEC = 300;
+
+/** A 403 from Cloudflare's edge (a challenge or a block) rather than from Fragment: not a session problem. */
+function isCloudflare(headers: Record<string, string | string[] | undefined>, text: string): boolean {
+  return headers['cf-mitigated'] !== undefined || /cloudflare|just a moment|cf-chl|attention required/i.test(text);
+}
+
+/** The page's api hash as Fragment's pages embed it (`"apiUrl":"\/api?hash=…"`). */
+export function hashFromPage(html: string): string | null {
+  const m = /[?&]hash=([0-9a-fA-F]{8,64})/.exec(html);
+  return m ? m[1] : null;
+}
+
+/** An answer saying the page hash is stale or the session is gone: the hash is re-read once before giving up. */
+class StaleSession extends FragmentDown {}
 
 export class FragmentApi {
+  /** No call before this (unix seconds): Fragment asked to slow down. */
+  private pausedUntilSec = 0;
+  private backoffSec = 0;
+
   constructor(
     private readonly baseUrl: string,
-    private readonly hash: string,
+    /** The page hash: configured, then re-read from the page when Fragment calls it stale. */
+    private hash: string,
     private readonly cookies: Record<string, string>,
-    /** unix seconds, for the page-state nonce (the service clock) */
+    /** unix seconds, for the page-state nonce and the 429 backoff (the service clock) */
     private readonly nowSec: () => number,
   ) {}
 
-  /** One API call. Transport failures, 5xx and non-JSON answers are `unreachable`. */
+  private cookieHeader(): string {
+    return Object.entries(this.cookies)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('; ');
+  }
+
+  /**
+   * One API call. Transport failures, 5xx and non-JSON answers are `unreachable`; a 429 pauses every call
+   * for its Retry-After (else a doubling backoff); a stale hash or an expired session is retried once with
+   * the hash read afresh from the page.
+   */
   async call(method: string, params: Record<string, string>, page: string): Promise<Record<string, unknown>> {
+    const now = this.nowSec();
+    if (now < this.pausedUntilSec) throw new FragmentBusy(this.pausedUntilSec - now);
+    try {
+      return await this.once(method, params, page);
+    } catch (e) {
+      if (!(e instanceof StaleSession)) throw e;
+      const fresh = await this.rereadHash(page);
+      if (fresh === null || fresh === this.hash) throw e;
+      this.hash = fresh;
+      return this.once(method, params, page);
+    }
+  }
+
+  /** Reads the page's current api hash (with the session cookies); null when the page shows none. */
+  private async rereadHash(page: string): Promise<string | null> {
+    try {
+      const res = await request(`${this.baseUrl}/${page}`, {
+        method: 'GET',
+        headers: { accept: 'text/html', cookie: this.cookieHeader() },
+        headersTimeout: TIMEOUT_MS,
+        bodyTimeout: TIMEOUT_MS,
+      });
+      const text = await res.body.text();
+      return res.statusCode === 200 ? hashFromPage(text) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private async once(method: string, params: Record<string, string>, page: string): Promise<Record<string, unknown>> {
     const body = new URLSearchParams({ ...params, method }).toString();
     let res;
     try {
@@ -110,9 +179,7 @@ export class FragmentApi {
           'x-requested-with': 'XMLHttpRequest',
           origin: this.baseUrl,
           referer: `${this.baseUrl}/${page}`,
-          cookie: Object.entries(this.cookies)
-            .map(([k, v]) => `${k}=${v}`)
-            .join('; '),
+          cookie: this.cookieHeader(),
         },
         headersTimeout: TIMEOUT_MS,
         bodyTimeout: TIMEOUT_MS,
@@ -121,6 +188,15 @@ export class FragmentApi {
       throw new FragmentDown('unreachable', (e as Error).message);
     }
     const text = await res.body.text();
+    if (res.statusCode === 429) {
+      const asked = Number(res.headers['retry-after']);
+      this.backoffSec = Math.min(BACKOFF_MAX_SEC, this.backoffSec ? this.backoffSec * 2 : BACKOFF_FIRST_SEC);
+      const wait = Number.isInteger(asked) && asked > 0 ? Math.min(asked, BACKOFF_MAX_SEC) : this.backoffSec;
+      this.pausedUntilSec = this.nowSec() + wait;
+      throw new FragmentBusy(wait);
+    }
+    this.backoffSec = 0;
+    if (res.statusCode === 403 && isCloudflare(res.headers, text)) throw new FragmentDown('unreachable', 'HTTP 403 from Cloudflare (a challenge or a block of this address, not the session)');
     if (res.statusCode === 401 || res.statusCode === 403 || (res.statusCode >= 300 && res.statusCode < 400))
       throw new FragmentDown('session_expired', `HTTP ${res.statusCode}`);
     if (res.statusCode !== 200) throw new FragmentDown('unreachable', `HTTP ${res.statusCode}`);
@@ -134,8 +210,8 @@ export class FragmentApi {
     const o = json as Record<string, unknown>;
     if (o.need_verify) throw new FragmentDown('need_verify', 'Fragment asks to verify the account (KYC)');
     const err = errorText(o.error);
-    if (err === BAD_HASH) throw new FragmentDown('session_expired', 'Fragment refused the page hash (renew FRAGMENT_HASH with the session)');
-    if (err !== null && /session|log ?in|auth|access denied/i.test(err)) throw new FragmentDown('session_expired', err);
+    if (err === BAD_HASH) throw new StaleSession('session_expired', 'Fragment refused the page hash, also after reading it again from the page (renew the session: FRAGMENT_COOKIES, FRAGMENT_HASH)');
+    if (err !== null && /session|log ?in|auth|access denied/i.test(err)) throw new StaleSession('session_expired', err);
     return o;
   }
 
@@ -146,7 +222,8 @@ export class FragmentApi {
     const err = errorText(o.error);
     if (err !== null) {
       if (/already subscribed/i.test(err)) return { kind: 'already_premium' };
-      if (/no telegram users found|not found|can.?t gift|cannot/i.test(err)) return { kind: 'not_found' };
+      // "Please enter a username assigned to a user": the name is a channel, a bot or free
+      if (/no telegram users found|not found|can.?t gift|cannot|assigned to a user/i.test(err)) return { kind: 'not_found' };
       throw new FragmentRejected(err);
     }
     const found = o.found as Record<string, unknown> | undefined;

@@ -59,6 +59,39 @@ export function checkPayment(tx: LinkTransaction, limits: PaymentLimits): CheckR
   return { ok: true, totalNano: total };
 }
 
+/** The text comment of a payload cell (op 0 and a snake string), or null when it carries none. */
+export function commentOf(payload: string | undefined): string | null {
+  if (!payload) return null;
+  try {
+    const s = Cell.fromBase64(payload).beginParse();
+    if (s.remainingBits < 32 || s.loadUint(32) !== 0) return null;
+    return s.loadStringTail();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The payment's comment, as Fragment writes it (`50 Telegram Stars \n\nRef#Im2y5itd6`, `Telegram Premium for
+ * 3 months \n\nRef#…`), names this order's quantity (stars, or months) and one reference, the same on every
+ * message: a transaction for another request is never signed. Answers the reference.
+ */
+export function checkComment(tx: LinkTransaction, order: { product: 'stars' | 'premium'; quantity: number }): { ok: true; ref: string } | { ok: false; reason: string } {
+  let ref: string | null = null;
+  for (const m of tx.messages) {
+    const text = commentOf(m.payload);
+    if (text === null) return { ok: false, reason: 'a message carries no text comment' };
+    const refs = [...text.matchAll(/Ref#([A-Za-z0-9_-]{1,64})/g)].map((x) => x[1]);
+    if (refs.length !== 1) return { ok: false, reason: `the comment ${JSON.stringify(text)} does not carry exactly one Ref#` };
+    if (ref !== null && refs[0] !== ref) return { ok: false, reason: 'the messages carry different references' };
+    ref = refs[0];
+    const q = order.product === 'stars' ? /^\s*(\d+)\s+Telegram Stars\b/i.exec(text) : /Telegram Premium for (\d+) months?\b/i.exec(text);
+    if (!q || Number(q[1]) !== order.quantity)
+      return { ok: false, reason: `the comment ${JSON.stringify(text)} is not for ${order.quantity} ${order.product === 'stars' ? 'stars' : 'months of Premium'}` };
+  }
+  return ref === null ? { ok: false, reason: 'no message' } : { ok: true, ref };
+}
+
 /** cost × (1 + tolerance), rounded up to the nanoTON. */
 export function maxWithTolerance(costNano: bigint, toleranceBps: number): bigint {
   return (costNano * BigInt(10_000 + toleranceBps) + 9_999n) / 10_000n;

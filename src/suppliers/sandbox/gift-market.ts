@@ -89,6 +89,10 @@ export class SandboxGiftMarket implements GiftMarket {
     };
   }
 
+  status() {
+    return this.control.nftDown() ? ({ up: false, retryAfterSec: MARKET_RETRY_AFTER } as const) : ({ up: true } as const);
+  }
+
   private stall(): void {
     if (this.control.nftDown()) throw new UpstreamUnavailable(MARKET_RETRY_AFTER, 'gift market unavailable');
   }

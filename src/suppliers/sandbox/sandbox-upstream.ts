@@ -6,6 +6,7 @@ import type { Db } from '../../store/db.js';
 import { kvGet, kvSet } from '../../store/kv-repo.js';
 import { sandboxAccounts, sandboxDns } from '../../store/schema.js';
 import { SandboxGiftMarket } from './gift-market.js';
+import { normaliseUsername } from '../username.js';
 import {
   UpstreamUnavailable,
   type DeliveryOutcome,
@@ -51,13 +52,7 @@ const DAY = 86_400_000;
 export const SANDBOX_DELIVERY_MS = 3_000;
 /** `slow_` recipients wait this long in the queue first. */
 export const SANDBOX_SLOW_MS = 600_000;
-const USERNAME = /^[a-z][a-z0-9_]{4,31}$/;
 const UPSTREAM_RETRY_AFTER = 30;
-
-export function normaliseUsername(raw: string): string | null {
-  const s = raw.trim().replace(/^@/, '').toLowerCase();
-  return USERNAME.test(s) ? s : null;
-}
 
 export class SandboxUpstream implements Suppliers {
   readonly name = 'sandbox';

@@ -3,7 +3,7 @@ import { fail } from '../../../domain/errors.js';
 import { formatAmount, parsePositiveDecimal } from '../../../domain/money.js';
 import { holdGift, isGiftHeld, releaseGiftOf } from '../../../store/gift-holds-repo.js';
 import { requireProductAvailable } from '../../products.js';
-import { giftBase, giftPartnerMilli, market, usdRefCents } from '../../nft/gift-prices.js';
+import { giftBase, pricedGift, usdRefCents } from '../../nft/gift-prices.js';
 import { NftGift, NftParamsBeforeRecipient } from '../../requests/orders.js';
 import { ORDER_PARAMS_RULES, parseRequest } from '../../requests/parse.js';
 import type { OrderKind } from './kind.js';
@@ -29,9 +29,9 @@ export const nftKind: OrderKind<NftParams> = {
   },
   async priceFor(deps, p) {
     const giftId = parseRequest(NftGift, p.params, ORDER_PARAMS_RULES).gift;
-    const g = await market(() => deps.suppliers.gifts.gift(giftId));
-    if (!g) fail('bad_gift');
-    const amount = giftPartnerMilli(deps, g.priceMilli);
+    const priced = await pricedGift(deps, giftId);
+    if (!priced) fail('bad_gift');
+    const { listing: g, partnerMilli: amount } = priced;
     // The debit is never above max_price: compare in exact decimals.
     if (new Decimal(amount).div(1000).gt(p.maxPrice))
       fail('price_changed', `The gift costs ${formatAmount(amount, 'TON')} TON, above max_price.`, { current_price: formatAmount(amount, 'TON'), currency: 'TON' });
