@@ -29,9 +29,9 @@ import { ownerFeature } from './features/owner.js';
 import { startFeature } from './features/start.js';
 import { unhandledFeature } from './features/unhandled.js';
 import { syncCommands } from './commands.js';
-import { rememberOperatorLanguage } from './operator-language.js';
+import { configuredLanguage, rememberOperatorLanguage } from './operator-language.js';
 import { SqliteStorage } from './storage.js';
-import { textsFor } from './texts/index.js';
+import { textsFor, textsOf } from './texts/index.js';
 
 export type { BotContext, BotDeps, BotEnv } from './context.js';
 
@@ -89,9 +89,11 @@ export function createBot(token: string, input: BotDeps): Bot<BotContext> {
 
   root.use(async (ctx, next) => {
     ctx.env = env;
-    ctx.t = textsFor(ctx.from?.language_code);
     ctx.link = ctx.from ? findLink(deps, ctx.from.id) : null;
     ctx.isOperator = ctx.chat !== undefined && config.ADMIN_CHAT_IDS.includes(String(ctx.chat.id));
+    // An operator chat whose ADMIN_CHAT_IDS entry names a language speaks it to the operator (not a linked partner).
+    const configured = ctx.isOperator && !ctx.link && ctx.chat ? configuredLanguage(deps, ctx.chat.id) : undefined;
+    ctx.t = configured ? textsOf(configured) : textsFor(ctx.from?.language_code);
     if (ctx.link && ctx.from) rememberProfile(deps, ctx.link, { languageCode: ctx.from.language_code, displayName: displayName(ctx.from) });
     // Alerts reach operators without a user action: their chat's language is remembered when they act.
     if (ctx.isOperator && ctx.chat) rememberOperatorLanguage(deps, ctx.chat.id, ctx.from?.language_code);

@@ -3,14 +3,20 @@ import type { Deps } from '../src/app/deps.js';
 import { SqliteStorage } from './storage.js';
 
 /**
- * The language of an operator chat. Operators are not linked to a partner, so the bot remembers the
- * language of the operator's client whenever they write or press a button there; alerts then follow it.
- * An operator chat the bot never heard from gets English (the Bot API does not tell a chat's language).
+ * The language of an operator chat: the one its ADMIN_CHAT_IDS entry carries (`123456:ru`), used from the
+ * first alert on. Otherwise, operators not being linked to a partner, the bot remembers the language of the
+ * operator's client whenever they write or press a button there; alerts then follow it. An operator chat
+ * the bot never heard from gets English (the Bot API does not tell a chat's language).
  */
 const store = (deps: Deps) => new SqliteStorage<'ru' | 'en'>(deps, 'operator-language:');
 
 export function operatorLanguage(deps: Deps, chatId: number): 'ru' | 'en' {
-  return store(deps).read(String(chatId)) ?? chatLanguage(deps, chatId);
+  return configuredLanguage(deps, chatId) ?? store(deps).read(String(chatId)) ?? chatLanguage(deps, chatId);
+}
+
+/** The language the chat's ADMIN_CHAT_IDS entry carries, if any. */
+export function configuredLanguage(deps: Deps, chatId: number): 'ru' | 'en' | undefined {
+  return deps.config.operatorLanguages?.[String(chatId)];
 }
 
 export function rememberOperatorLanguage(deps: Deps, chatId: number, languageCode: string | undefined): void {

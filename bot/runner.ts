@@ -10,7 +10,7 @@ import type { Config } from '../src/config/env.js';
 import { rememberBotUsername } from '../src/app/bot-state.js';
 import type { BotContext } from './context.js';
 import { setAppMenuButton } from './features/app.js';
-import { sendAlert } from './features/operator.js';
+import { sendAlert, settleReviewOutside } from './features/operator.js';
 import { notifyBalanceLow, notifyOrderOutcome, notifyTopupCredited, notifyWebhookGaveUp } from './features/notifications.js';
 import { setDefaultCommands, setOperatorCommands } from './commands.js';
 import { createBot } from './index.js';
@@ -61,8 +61,11 @@ export function startBot(
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));
   };
-  const onOrder = (e: OrderOutcome) =>
+  const onOrder = (e: OrderOutcome) => {
     track(notifyOrderOutcome(notifyApi, env, e).catch((err) => deps.log.error({ err, orderId: e.orderId }, 'order notification failed')));
+    // A review resolved outside the bot (the operator API, the console): the operators' cards say so.
+    track(settleReviewOutside(notifyApi, env, e.orderId).catch((err) => deps.log.error({ err, orderId: e.orderId }, 'operator cards not settled')));
+  };
   const onAlert = (a: Alert) => {
     track(sendAlert(notifyApi, env, a).catch((err) => deps.log.error({ err, alert: a.kind }, 'operator alert failed')));
     // Owners hear it too when their own webhook keeps failing: only they can fix their server.

@@ -25,6 +25,8 @@ import type { FragmentUpstream } from './suppliers/fragment/index.js';
 import { composeSuppliers } from './suppliers/compose.js';
 import { giftsOff } from './suppliers/gifts-off.js';
 import type { GiftMarket } from './suppliers/types.js';
+import type { GiftGateway } from './suppliers/telegram-gifts/gateway.js';
+import type { TelegramGiftMarket } from './suppliers/telegram-gifts/index.js';
 import { Scheduler } from './workers/scheduler.js';
 import type { Logger } from './log.js';
 import { openOps, type Ops } from './ops/wiring.js';
@@ -41,6 +43,8 @@ export interface Service {
   sandbox: SandboxUpstream;
   /** The Fragment adapter when UPSTREAM=fragment (Stars and Premium; gifts come from GIFTS_UPSTREAM). */
   fragment: FragmentUpstream | null;
+  /** Telegram's gift marketplace when GIFTS_UPSTREAM=telegram. */
+  telegramGifts: TelegramGiftMarket | null;
   keys: KeyCache;
   /** The gift catalog and its cache, shared by the API and the bot. */
   catalog: GiftCatalog;
@@ -59,6 +63,8 @@ export interface ServiceOptions {
   /** Start the job poller (tests that only advance the clock may leave it off). */
   startWorkers?: boolean;
   adminToken?: string;
+  /** GIFTS_UPSTREAM=telegram: this gateway instead of the account's MTProto client (the tests' fake). */
+  giftGateway?: GiftGateway;
   /** Passed to the HTTP app: hooks a test adds before the routes (HttpDeps.instrument). */
   instrumentHttp?: (app: FastifyInstance) => void;
 }
@@ -77,9 +83,10 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   const fragmentModule = config.UPSTREAM === 'fragment' ? await import('./suppliers/fragment/index.js') : null;
   const fragment = fragmentModule ? await fragmentModule.createFragmentUpstream(config, { db, clock, log, bus }) : null;
   // the simulator's gifts only in sandbox mode (the configuration refuses GIFTS_UPSTREAM=sandbox otherwise)
-  if (config.gifts.upstream === 'telegram') throw new Error('GIFTS_UPSTREAM=telegram is not available in this build');
-  const gifts: GiftMarket = config.gifts.upstream === 'sandbox' ? sandbox.gifts : giftsOff;
-  const ops = openOps({ db, bus, clock, config, log, realNow, hotWallet: fragment ? () => fragment.walletGauge() : undefined });
+  // imported only in this mode: MTProto takes a while to load
+  const telegram = config.gifts.upstream === 'telegram' ? await (await import('./suppliers/telegram-gifts/index.js')).createTelegramGifts(config, { db, clock, log, bus }, opts.giftGateway) : null;
+  const gifts: GiftMarket = config.gifts.upstream === 'sandbox' ? sandbox.gifts : (telegram?.market ?? giftsOff);
+  const ops = openOps({ db, bus, clock, config, log, realNow, hotWallet: fragment ? () => fragment.walletGauge() : undefined, giftsAccount: telegram ? () => telegram.market.balanceGauge() : undefined });
   let scheduler: Scheduler | null = null;
   const deps: Deps = {
     db,
@@ -136,6 +143,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   if (opts.startWorkers !== false) {
     scheduler.start();
     fragment?.start();
+    telegram?.market.start();
   }
   ready = true;
   ops.started();
@@ -148,6 +156,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     scheduler,
     sandbox,
     fragment,
+    telegramGifts: telegram?.market ?? null,
     keys,
     catalog,
     adminToken,
@@ -157,12 +166,14 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
       closed = true;
       ops.readiness.beginDrain();
       fragment?.stop();
+      telegram?.market.stop();
       // waiting requests answer now (the order as it is), so that they do not hold the server open
       deps.orderWaits.close();
       await app.close();
       await scheduler!.stop();
       await dispatcher.close();
       await ops.close();
+      await telegram?.close();
       db.$client.close();
     },
   };

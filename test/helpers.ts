@@ -10,6 +10,7 @@ import { silentLogger } from '../src/log.js';
 import { createService, type Service } from '../src/service.js';
 import type { Logger } from '../src/log.js';
 import type { Ids } from '../src/ids.js';
+import type { GiftGateway } from '../src/suppliers/telegram-gifts/gateway.js';
 import { conformanceHook, webhookProblems } from './openapi-conformance.js';
 
 /**
@@ -71,7 +72,7 @@ export function codeOf(r: Res): string | undefined {
   return typeof b.detail === 'object' && b.detail !== null ? b.detail.code : b.code;
 }
 
-export async function startService(env: Record<string, string> = {}, opts: { dir?: string; workers?: boolean; realNow?: () => number; log?: Logger; ids?: Ids } = {}): Promise<TestService> {
+export async function startService(env: Record<string, string> = {}, opts: { dir?: string; workers?: boolean; realNow?: () => number; log?: Logger; ids?: Ids; giftGateway?: GiftGateway } = {}): Promise<TestService> {
   const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pos-test-'));
   const fullEnv = { DATABASE_PATH: path.join(dir, 'service.db'), ADMIN_TOKEN, WEBHOOK_ALLOW_SUBNETS: '127.0.0.2/32', ...env };
   const conformance: string[] = [];
@@ -80,6 +81,7 @@ export async function startService(env: Record<string, string> = {}, opts: { dir
     log: opts.log ?? silentLogger,
     realNow: opts.realNow ?? (() => START),
     startWorkers: opts.workers ?? false,
+    giftGateway: opts.giftGateway,
     instrumentHttp: conformanceHook(conformance),
     ...(opts.ids ? { ids: opts.ids } : {}),
   });

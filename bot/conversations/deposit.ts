@@ -1,5 +1,7 @@
 import { findDeposit, resolveDeposit, type DepositView } from '../../src/app/deposits.js';
 import { partnerView, searchPartners, type PartnerMatch } from '../../src/app/partners.js';
+import { displayName } from '../../src/domain/display-name.js';
+import { addCard, applyEdits, depositCase, handledOf, recordHandled, type Handled } from '../cases.js';
 import type { BotDeps, ConvContext } from '../context.js';
 import type { Texts } from '../texts/index.js';
 import { attempt } from './common.js';
@@ -10,7 +12,8 @@ import { flowConversation, retry, type Flow } from './flow.js';
  * "Credit" finds the partner by part of its name (or its number) with `searchPartners`, offers the matches
  * as buttons, asks "are you sure?" and credits; "close" asks for a short note. Both go through
  * `resolveDeposit`, the code of POST /deposits/{id}/resolve, with its rules and errors. The message with the
- * buttons then shows the outcome instead of the buttons. Every step after the first has a Back button.
+ * buttons, and every other card of the deposit in every operator chat, then shows who handled it and how
+ * (bot/cases.ts). Every step after the first has a Back button.
  */
 export const DEPOSIT_CONVERSATION = 'deposit';
 
@@ -40,21 +43,31 @@ export function depositConversation(env: BotDeps) {
   return flowConversation(deps, '/deposits', async (flow, depositId: string, action: 'credit' | 'close') => {
     const { conversation, t, ctx } = flow;
     const actor = `telegram:${ctx.from?.id ?? 'unknown'}`;
-    const d = await conversation.external(() => findDeposit(deps, depositId));
+    const by = ctx.from ? (displayName(ctx.from) ?? String(ctx.from.id)) : '?';
+    const pressed = ctx.callbackQuery?.message ? { chatId: ctx.callbackQuery.message.chat.id, messageId: ctx.callbackQuery.message.message_id } : null;
+    const found = await conversation.external(() => ({ d: findDeposit(deps, depositId), handled: handledOf(deps, depositCase(depositId)) ?? null }));
+    const d = found.d;
     if (!d || d.status !== 'unmatched') {
-      const text = t.operator.depositGone(depositId, d?.status ?? null);
-      await markPressed(ctx, t, d ?? null, text);
+      // Handled already: nothing changes, and the operator reads by whom.
+      const text = found.handled ? t.operator.alreadyHandled(found.handled) : t.operator.depositGone(depositId, d?.status ?? null);
+      await markPressed(ctx, t, null, d ? `${t.operator.depositTitle(d)}\n\n${text}` : text);
       return void (await ctx.reply(text));
     }
+    if (pressed) await conversation.external(() => addCard(deps, depositCase(depositId), pressed));
+    /** Every card of the deposit says who handled it and how. */
+    const settleCards = async (handled: Omit<Handled, 'at' | 'by'>) => {
+      const edits = await conversation.external(() => recordHandled(deps, depositCase(depositId), { ...handled, by, at: deps.clock.now() }, (tt) => tt.operator.depositTitle(d)).edits);
+      await applyEdits(ctx.api, deps, edits);
+    };
 
     if (action === 'close') {
       const ask = await flow.prompt(t.operator.askCloseNote(d));
       const done = await flow.ask(ask, async (note) => {
         const r = await conversation.external(() => flow.guarded(() => resolveDeposit(deps, depositId, { action: 'close', note }, actor)));
-        if (r.ok) return { text: t.operator.depositClosed(r.value) };
+        if (r.ok) return { text: t.operator.depositClosed(r.value), note: r.value.note ?? note };
         return r.code === 'validation_error' ? retry(t.operator.depositError(r, null)) : { text: t.operator.depositError(r, null), failed: true };
       });
-      if (!done.value.failed) await markPressed(ctx, t, d, done.value.text);
+      if (!done.value.failed) await settleCards({ outcome: 'closed', detail: done.value.note ?? '' });
       return void (await done.ctx.reply(done.value.text));
     }
 
@@ -91,9 +104,8 @@ export function depositConversation(env: BotDeps) {
     if (yes.action !== 'credit') return conversation.skip();
     const r = await conversation.external(() => flow.guarded(() => resolveDeposit(deps, depositId, { action: 'credit', partner_id: partnerId }, actor)));
     if (r.ok) {
-      const text = t.operator.depositCredited(r.value, label);
-      await flow.settle(sure, text);
-      return void (await markPressed(ctx, t, d, text));
+      await flow.settle(sure, t.operator.depositCredited(r.value, label));
+      return void (await settleCards({ outcome: 'credited', detail: label }));
     }
     const why = t.operator.depositError(r, label);
     await flow.settle(sure, why);

@@ -5,7 +5,8 @@ import type { Deps } from '../../src/app/deps.js';
 import type { Conv, ConvContext } from '../context.js';
 import { convData } from '../keyboards/data.js';
 import { isPrivateChat, isPrivateOnly } from '../private-chat.js';
-import { esc, textsFor, type Texts } from '../texts/index.js';
+import { esc, textsFor, textsOf, type Texts } from '../texts/index.js';
+import { configuredLanguage } from '../operator-language.js';
 import { attempt, type Outcome } from './common.js';
 
 /**
@@ -83,8 +84,14 @@ export class Flow {
 
   static async start(conversation: Conv, ctx: ConvContext, deps: Deps, resume: string): Promise<Flow> {
     const userId = ctx.from?.id;
-    const begun = await conversation.external(() => ({ nonce: deps.ids.hex(4), partnerId: userId === undefined ? null : (findLink(deps, userId)?.partnerId ?? null) }));
-    return new Flow(conversation, ctx, textsFor(ctx.from?.language_code), begun.nonce, deps, resume, begun.partnerId);
+    const chatId = ctx.chat?.id;
+    const begun = await conversation.external(() => ({
+      nonce: deps.ids.hex(4),
+      partnerId: userId === undefined ? null : (findLink(deps, userId)?.partnerId ?? null),
+      // an operator's flow in a chat whose ADMIN_CHAT_IDS entry names a language
+      lang: LEAVING[resume.slice(1)] === 'operator' && chatId !== undefined ? (configuredLanguage(deps, chatId) ?? null) : null,
+    }));
+    return new Flow(conversation, ctx, begun.lang ? textsOf(begun.lang) : textsFor(ctx.from?.language_code), begun.nonce, deps, resume, begun.partnerId);
   }
 
   /** A group (or supergroup): no secrets here, and typed answers come as replies. */

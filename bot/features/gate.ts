@@ -20,7 +20,8 @@ export function gateFeature(): Composer<BotContext> {
       return;
     }
     const text = ctx.message?.text;
-    if (ctx.message && (ctx.chat?.type === 'private' || text?.startsWith('/'))) await ctx.reply(ctx.t.common.notLinked);
+    // An operator typing a partner command (/order, /balance …) gets the operators' help, not the stranger's text.
+    if (ctx.message && (ctx.chat?.type === 'private' || text?.startsWith('/'))) await ctx.reply(ctx.isOperator ? ctx.t.common.help(null, true) : ctx.t.common.notLinked);
   });
   return c;
 }

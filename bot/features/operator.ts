@@ -1,23 +1,27 @@
 import { Composer, type Api, type InlineKeyboard } from 'grammy';
+import type { InlineKeyboardButton } from 'grammy/types';
 import type { Alert } from '../../src/app/event-bus.js';
-import { listDeposits } from '../../src/app/deposits.js';
+import { findDeposit, listDeposits, type DepositView } from '../../src/app/deposits.js';
 import { getOperatorOrder, listReviews, resolveReview } from '../../src/app/orders/review.js';
 import { partnerView } from '../../src/app/partners.js';
+import { displayName } from '../../src/domain/display-name.js';
 import { ApiError } from '../../src/domain/errors.js';
+import { addCard, claimCase, claimOf, depositCase, dropCard, handledOf, hasCards, reviewCase, settleCards } from '../cases.js';
 import type { BotContext, BotDeps } from '../context.js';
 import { DEPOSIT_CONVERSATION } from '../conversations/deposit.js';
-import { DEPOSIT_DATA, REVIEW_DATA } from '../keyboards/data.js';
+import { CASE_LIST_DATA, CASE_OPEN_DATA, caseListData, caseOpenData, DEPOSIT_DATA, REVIEW_DATA } from '../keyboards/data.js';
 import { operatorLanguage } from '../operator-language.js';
 import { depositKeyboard, reviewConfirmKeyboard, reviewKeyboard } from '../keyboards/review.js';
 import { orderInfo, textsOf, type OrderInfo, type Texts } from '../texts/index.js';
 
 /**
- * Operators (ADMIN_CHAT_IDS): /reviews, the Deliver / Refund buttons, /deposits with the Credit / Close
- * buttons of unmatched deposits, and the alerts the runner sends.
+ * Operators (ADMIN_CHAT_IDS): /reviews and /deposits (a summary, then the cases paged, each once: a case
+ * opens in place as its card), the Deliver / Refund buttons, the Credit / Close buttons of unmatched
+ * deposits, and the alerts the runner sends. Every card of a case is edited when the case is handled
+ * (bot/cases.ts).
  */
 
-export const REVIEWS_SHOWN = 20;
-export const DEPOSITS_SHOWN = 20;
+export const CASES_PAGE_SIZE = 5;
 
 /** An order waiting for review: its stage, partner and what the alert shows; null when it is not waiting. */
 function reviewOf(env: BotDeps, orderId: string): { stage: string; partnerId: number; info: OrderInfo } | null {
@@ -29,7 +33,7 @@ function reviewOf(env: BotDeps, orderId: string): { stage: string; partnerId: nu
   }
 }
 
-/** A partner as alerts name it: its name and id. */
+/** A partner as operators read it: its name and number. */
 export function partnerLabel(env: BotDeps, t: Texts, partnerId: number): string {
   try {
     return t.operator.partner(partnerView(env.deps, partnerId).name, partnerId);
@@ -46,20 +50,110 @@ function orderOrNull(env: BotDeps, orderId: string): OrderInfo | null {
   }
 }
 
+/** A review case named in one line (the heading of its handled cards). */
+function reviewTitle(env: BotDeps, t: Texts, orderId: string): string {
+  const o = orderOrNull(env, orderId);
+  let partnerId: number | null = null;
+  try {
+    partnerId = getOperatorOrder(env.deps, orderId).partner_id;
+  } catch {
+    // gone
+  }
+  return t.operator.reviewTitle(orderId, partnerId === null ? null : partnerLabel(env, t, partnerId), o);
+}
+
+/**
+ * The operator who pressed, as cards name them: Telegram's name of the person.
+ */
+const operatorName = (ctx: BotContext) => (ctx.from ? (displayName(ctx.from) ?? String(ctx.from.id)) : '?');
+
+/** Since when, in words: the service clock against an ISO timestamp. */
+const ageOf = (env: BotDeps, iso: string) => Math.max(0, env.deps.clock.now() - Date.parse(iso));
+
 export function operatorFeature(): Composer<BotContext> {
   const c = new Composer<BotContext>();
 
+  /** A page of the waiting reviews: the summary, then each case once, as a button that opens its card. */
+  const reviewsPage = (ctx: BotContext, page: number): { text: string; keyboard: InlineKeyboardButton[][] } | null => {
+    const { env, t } = ctx;
+    const items = listReviews(env.deps).items.map((o) => ({ ...orderInfo(o), partner_id: o.partner_id, since: o.review?.since ?? null }));
+    if (!items.length) return null;
+    const ages = items.map((o) => ageOf(env, o.since ?? o.created_at));
+    const pages = Math.ceil(items.length / CASES_PAGE_SIZE);
+    const p = Math.min(Math.max(0, page), pages - 1);
+    const shown = items.slice(p * CASES_PAGE_SIZE, (p + 1) * CASES_PAGE_SIZE);
+    const lines = shown.map((o, i) => t.operator.reviewLine(p * CASES_PAGE_SIZE + i + 1, o, partnerLabel(env, t, o.partner_id), ages[items.indexOf(o)]));
+    const text = [t.operator.reviewsSummary(items.length, Math.max(...ages)), t.operator.pageOf(p + 1, pages), '', ...lines].join('\n');
+    const keyboard: InlineKeyboardButton[][] = shown.map((o, i) => [{ text: `${p * CASES_PAGE_SIZE + i + 1}. ${o.order_id}`, callback_data: caseOpenData('r', o.order_id, p) }]);
+    keyboard.push(navRow(t, 'r', p, pages));
+    return { text, keyboard: keyboard.filter((r) => r.length) };
+  };
+
+  const depositsPage = (ctx: BotContext, page: number): { text: string; keyboard: InlineKeyboardButton[][] } | null => {
+    const { env, t } = ctx;
+    const items = listDeposits(env.deps, { status: 'unmatched' }).items;
+    if (!items.length) return null;
+    const ages = items.map((d) => ageOf(env, d.created_at));
+    const pages = Math.ceil(items.length / CASES_PAGE_SIZE);
+    const p = Math.min(Math.max(0, page), pages - 1);
+    const shown = items.slice(p * CASES_PAGE_SIZE, (p + 1) * CASES_PAGE_SIZE);
+    const lines = shown.map((d, i) => t.operator.depositLine(p * CASES_PAGE_SIZE + i + 1, d, ages[items.indexOf(d)]));
+    const text = [t.operator.depositsSummary(items.length, Math.max(...ages)), t.operator.pageOf(p + 1, pages), '', ...lines].join('\n');
+    const keyboard: InlineKeyboardButton[][] = shown.map((d, i) => [{ text: `${p * CASES_PAGE_SIZE + i + 1}. ${d.amount} ${d.asset}`, callback_data: caseOpenData('d', d.deposit_id, p) }]);
+    keyboard.push(navRow(t, 'd', p, pages));
+    return { text, keyboard: keyboard.filter((r) => r.length) };
+  };
+
   c.command('reviews', async (ctx, next) => {
     if (!ctx.isOperator) return next();
-    const items = listReviews(ctx.env.deps).items;
-    if (!items.length) return void (await ctx.reply(ctx.t.operator.none));
-    await ctx.reply(ctx.t.operator.header(items.length));
-    for (const o of items.slice(0, REVIEWS_SHOWN)) {
-      const info = orderInfo(o);
-      await ctx.reply(ctx.t.operator.review(info.order_id, partnerLabel(ctx.env, ctx.t, o.partner_id), o.review?.stage ?? 'review', info), {
-        reply_markup: reviewKeyboard(ctx.t, info.order_id),
-      });
+    const page = reviewsPage(ctx, 0);
+    if (!page) return void (await ctx.reply(ctx.t.operator.none));
+    await ctx.reply(page.text, { reply_markup: { inline_keyboard: page.keyboard } });
+  });
+
+  c.command('deposits', async (ctx, next) => {
+    if (!ctx.isOperator) return next();
+    const page = depositsPage(ctx, 0);
+    if (!page) return void (await ctx.reply(ctx.t.operator.depositsNone));
+    await ctx.reply(page.text, { reply_markup: { inline_keyboard: page.keyboard } });
+  });
+
+  // A page of a list (also "◀ List" from a card opened from it: that message is then no card any more).
+  c.callbackQuery(CASE_LIST_DATA, async (ctx) => {
+    if (!ctx.isOperator) return void (await ctx.answerCallbackQuery({ text: ctx.t.common.operatorsOnly }));
+    await ctx.answerCallbackQuery();
+    const kind = ctx.match[1] as 'r' | 'd';
+    const msg = ctx.callbackQuery.message;
+    if (msg && ctx.match[3]) dropCard(ctx.env.deps, kind === 'r' ? reviewCase(ctx.match[3]) : depositCase(ctx.match[3]), { chatId: msg.chat.id, messageId: msg.message_id });
+    const page = (kind === 'r' ? reviewsPage : depositsPage)(ctx, Number(ctx.match[2]));
+    await editPressed(ctx, page ? page.text : kind === 'r' ? ctx.t.operator.none : ctx.t.operator.depositsNone, page?.keyboard ?? []);
+  });
+
+  // A case of a list opens in place as its card (and becomes one of the case's cards).
+  c.callbackQuery(CASE_OPEN_DATA, async (ctx) => {
+    if (!ctx.isOperator) return void (await ctx.answerCallbackQuery({ text: ctx.t.common.operatorsOnly }));
+    const { env, t } = ctx;
+    const kind = ctx.match[1] as 'r' | 'd';
+    const page = Number(ctx.match[2]);
+    const id = ctx.match[3];
+    const msg = ctx.callbackQuery.message;
+    const back = [{ text: t.operator.btnList, callback_data: caseListData(kind, page, id) }];
+    if (kind === 'r') {
+      const r = reviewOf(env, id);
+      const handled = handledOf(env.deps, reviewCase(id));
+      if (!r) return void (await ctx.answerCallbackQuery({ text: handled ? t.operator.alreadyHandled(handled) : t.operator.notInReview, show_alert: true }));
+      await ctx.answerCallbackQuery();
+      if (msg) addCard(env.deps, reviewCase(id), { chatId: msg.chat.id, messageId: msg.message_id });
+      return editPressed(ctx, t.operator.review(id, partnerLabel(env, t, r.partnerId), r.stage, r.info), [...reviewKeyboard(t, id).inline_keyboard, back]);
     }
+    const d = findDeposit(env.deps, id);
+    if (!d || d.status !== 'unmatched') {
+      const handled = handledOf(env.deps, depositCase(id));
+      return void (await ctx.answerCallbackQuery({ text: handled ? t.operator.alreadyHandled(handled) : t.operator.depositGone(id, d?.status ?? null), show_alert: true }));
+    }
+    await ctx.answerCallbackQuery();
+    if (msg) addCard(env.deps, depositCase(id), { chatId: msg.chat.id, messageId: msg.message_id });
+    await editPressed(ctx, t.operator.deposit(d), [...depositKeyboard(t, id).inline_keyboard, back]);
   });
 
   c.callbackQuery(REVIEW_DATA, async (ctx) => {
@@ -70,54 +164,101 @@ export function operatorFeature(): Composer<BotContext> {
     // The alert is written anew in the presser's language (not appended to a text in another language).
     const r = reviewOf(env, orderId);
     const msg = ctx.callbackQuery.message;
+    // Handled already (here or elsewhere): nothing changes; the toast says by whom, the card shows it.
     const stale = async () => {
-      await ctx.answerCallbackQuery({ text: t.operator.notInReview });
-      // Check before editing: a message already without buttons was settled before (no failing edit).
-      if (!msg?.reply_markup?.inline_keyboard.length) return;
+      const handled = handledOf(env.deps, reviewCase(orderId));
       const now = orderOrNull(env, orderId);
-      await ctx.editMessageText(now ? `${msg.text ?? ''}\n\n${t.operator.settledBefore(now)}`.trim() : t.operator.notInReview);
+      await ctx.answerCallbackQuery({ text: (handled ? t.operator.alreadyHandled(handled) : now ? t.operator.settledBefore(now) : t.operator.notInReview).slice(0, 200), show_alert: true });
+      if (!msg?.reply_markup?.inline_keyboard.length) return;
+      const text = handled ? `${reviewTitle(env, t, orderId)}\n\n${t.operator.handled(handled)}` : now ? `${reviewTitle(env, t, orderId)}\n\n${t.operator.settledBefore(now)}` : t.operator.notInReview;
+      await editPressed(ctx, text, []);
     };
     if (!r) return stale();
+    if (msg) addCard(env.deps, reviewCase(orderId), { chatId: msg.chat.id, messageId: msg.message_id });
     const alert = t.operator.review(orderId, partnerLabel(env, t, r.partnerId), r.stage, r.info);
     const outcome = kind.toLowerCase() === 'd' ? 'delivered' : 'refunded';
     const show = async (text: string, markup?: InlineKeyboard) => {
       await ctx.answerCallbackQuery();
-      const same = msg?.text === text && JSON.stringify(msg?.reply_markup?.inline_keyboard ?? []) === JSON.stringify(markup?.inline_keyboard ?? []);
-      if (!same) await ctx.editMessageText(text, markup ? { reply_markup: markup } : {});
+      await editPressed(ctx, text, markup?.inline_keyboard ?? []);
     };
     // Deliver and Refund move money: they ask "are you sure?" first; No brings the alert back.
     if (kind === 'd' || kind === 'r')
       return show(`${alert}\n\n${kind === 'd' ? t.operator.confirmDeliver(r.info) : t.operator.confirmRefund(r.info)}`, reviewConfirmKeyboard(t, outcome, orderId));
     if (kind === 'n') return show(alert, reviewKeyboard(t, orderId));
+    // Its outcome event may reach the cards before this handler goes on: it names the operator from here.
+    claimCase(env.deps, reviewCase(orderId), operatorName(ctx));
     try {
-      const o = await resolveReview(env.deps, orderId, { outcome }, `telegram:${ctx.from.id}`);
-      await show(`${alert}\n\n${t.operator.resolved(orderId, outcome, orderInfo(o))}`);
+      await resolveReview(env.deps, orderId, { outcome }, `telegram:${ctx.from.id}`);
     } catch (e) {
+      claimCase(env.deps, reviewCase(orderId), null);
       // A gift without a known transfer (or a market that does not answer) stays in review: the operator
       // resolves it over the operator API with its transfer_hash.
       if (e instanceof ApiError && (e.code === 'transfer_hash_required' || e.code === 'product_unavailable'))
         return void (await ctx.answerCallbackQuery({ text: e.detail, show_alert: true }));
       if (!(e instanceof ApiError) || (e.code !== 'not_in_review' && e.code !== 'not_found')) throw e;
-      await stale();
+      return stale();
     }
-  });
-
-  c.command('deposits', async (ctx, next) => {
-    if (!ctx.isOperator) return next();
-    const items = listDeposits(ctx.env.deps, { status: 'unmatched' }).items;
-    if (!items.length) return void (await ctx.reply(ctx.t.operator.depositsNone));
-    await ctx.reply(ctx.t.operator.depositsHeader(items.length, DEPOSITS_SHOWN));
-    for (const d of items.slice(0, DEPOSITS_SHOWN))
-      await ctx.reply(ctx.t.operator.deposit(d), { reply_markup: depositKeyboard(ctx.t, d.deposit_id) });
+    await ctx.answerCallbackQuery();
+    await settleCards(ctx.api, env.deps, reviewCase(orderId), { outcome, by: operatorName(ctx), at: env.deps.clock.now() }, (tt) => reviewTitle(env, tt, orderId));
   });
 
   c.callbackQuery(DEPOSIT_DATA, async (ctx) => {
     if (!ctx.isOperator) return void (await ctx.answerCallbackQuery({ text: ctx.t.common.operatorsOnly }));
+    const { env, t } = ctx;
+    const id = ctx.match[2];
+    const d = findDeposit(env.deps, id);
+    if (!d || d.status !== 'unmatched') {
+      // Handled already: nothing changes; the toast says by whom, and this card shows it.
+      const handled = handledOf(env.deps, depositCase(id));
+      const text = handled ? t.operator.alreadyHandled(handled) : t.operator.depositGone(id, d?.status ?? null);
+      await ctx.answerCallbackQuery({ text: text.slice(0, 200), show_alert: true });
+      if (ctx.callbackQuery.message?.reply_markup?.inline_keyboard.length)
+        await editPressed(ctx, d ? `${t.operator.depositTitle(d)}\n\n${handled ? t.operator.handled(handled) : text}` : text, []);
+      return;
+    }
     await ctx.answerCallbackQuery();
     await ctx.conversation.exitAll();
     await ctx.conversation.enter(DEPOSIT_CONVERSATION, ctx.match[2], ctx.match[1] === 'c' ? 'credit' : 'close');
   });
   return c;
+}
+
+/** ◀ ▶ between pages of a list (none for a single page). */
+function navRow(t: Texts, kind: 'r' | 'd', page: number, pages: number): InlineKeyboardButton[] {
+  const row: InlineKeyboardButton[] = [];
+  if (page > 0) row.push({ text: t.operator.btnPrevPage, callback_data: caseListData(kind, page - 1) });
+  if (page < pages - 1) row.push({ text: t.operator.btnNextPage, callback_data: caseListData(kind, page + 1) });
+  return row;
+}
+
+/** Edits the pressed message unless it already reads so (two crossing taps). */
+async function editPressed(ctx: BotContext, text: string, keyboard: InlineKeyboardButton[][]): Promise<void> {
+  const msg = ctx.callbackQuery?.message;
+  const same = msg && 'text' in msg && msg.text === text && JSON.stringify(msg.reply_markup?.inline_keyboard ?? []) === JSON.stringify(keyboard);
+  if (same) return;
+  try {
+    await ctx.editMessageText(text, { reply_markup: { inline_keyboard: keyboard } });
+  } catch (err) {
+    ctx.env.deps.log.info({ err }, 'operator card not edited');
+  }
+}
+
+/**
+ * A review ended (the order's outcome event): the cards of the case say how, and who (the operator who
+ * claimed it in the bot, else "outside the bot": the operator API, the console). Whichever of this and the
+ * bot's own handler comes second changes nothing.
+ */
+export async function settleReviewOutside(api: Api, env: BotDeps, orderId: string): Promise<void> {
+  const key = reviewCase(orderId);
+  if (!hasCards(env.deps, key) || reviewOf(env, orderId) !== null) return;
+  const o = orderOrNull(env, orderId);
+  const outcome = o?.status === 'completed' ? 'delivered' : 'refunded';
+  await settleCards(api, env.deps, key, { outcome, by: claimOf(env.deps, key) ?? null, at: env.deps.clock.now() }, (t) => reviewTitle(env, t, orderId));
+}
+
+/** A deposit was credited or closed in the bot: every card of it says so. */
+export async function settleDepositCards(api: Api, env: BotDeps, d: DepositView, handled: { outcome: 'credited' | 'closed'; by: string; detail: string }): Promise<void> {
+  await settleCards(api, env.deps, depositCase(d.deposit_id), { ...handled, at: env.deps.clock.now() }, (t) => t.operator.depositTitle(d));
 }
 
 /** The alert text (and buttons for a review or an unmatched deposit) in the operator chat's language. */
@@ -145,7 +286,7 @@ export function alertMessage(env: BotDeps, t: Texts, a: Alert): { text: string; 
   }
 }
 
-/** Sends one alert to every operator chat; a chat that fails does not stop the others. */
+/** Sends one alert to every operator chat; a chat that fails does not stop the others. A case's alert is one of its cards. */
 export async function sendAlert(api: Api, env: BotDeps, a: Alert): Promise<void> {
   await Promise.all(
     env.config.ADMIN_CHAT_IDS.map(async (id) => {
@@ -154,7 +295,9 @@ export async function sendAlert(api: Api, env: BotDeps, a: Alert): Promise<void>
       const m = alertMessage(env, t, a);
       try {
         const keyboard = m.reviewOrderId ? reviewKeyboard(t, m.reviewOrderId) : m.depositId ? depositKeyboard(t, m.depositId) : undefined;
-        await api.sendMessage(chatId, m.text, keyboard ? { reply_markup: keyboard } : {});
+        const sent = await api.sendMessage(chatId, m.text, keyboard ? { reply_markup: keyboard } : {});
+        const key = m.reviewOrderId ? reviewCase(m.reviewOrderId) : m.depositId ? depositCase(m.depositId) : null;
+        if (key) addCard(env.deps, key, { chatId, messageId: sent.message_id });
       } catch (e) {
         env.deps.log.warn({ err: e, chatId, alert: a.kind }, 'operator alert not delivered');
       }

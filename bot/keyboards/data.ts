@@ -12,6 +12,8 @@ import { createHash } from 'node:crypto';
  * - `rv:d|r:<order id>`    an operator's review outcome (deliver / refund), asked to be confirmed;
  *   `rv:D|R:<order id>` the confirmed outcome, `rv:n:<order id>` "no" (the alert's buttons again)
  * - `dp:c|x:<deposit id>`  an operator's handling of an unmatched deposit (credit to a partner / close)
+ * - `cl:r|d:<page>[:<id>]` a page of /reviews or /deposits (with the case whose card it leaves)
+ * - `co:r|d:<page>:<id>`   a case of that page opened as its card
  * - `nt:<notice>:1|0`      a notice of the chat switched on / off (/notices); `nt:done` closes the settings
  * The longest is a confirmation: `c:` + 8 + `:ok:` + 41 = 55 bytes.
  */
@@ -51,6 +53,11 @@ export const REVIEW_DATA = /^rv:([drDRn]):(.{1,58})$/;
 
 export const depositData = (action: 'credit' | 'close', depositId: string) => fit(`dp:${action === 'credit' ? 'c' : 'x'}:${depositId}`);
 export const DEPOSIT_DATA = /^dp:([cx]):(.{1,58})$/;
+
+export const caseListData = (kind: 'r' | 'd', page: number, leaving?: string) => fit(`cl:${kind}:${page}${leaving ? `:${leaving}` : ''}`);
+export const CASE_LIST_DATA = /^cl:([rd]):(\d{1,4})(?::(.{1,50}))?$/;
+export const caseOpenData = (kind: 'r' | 'd', id: string, page: number) => fit(`co:${kind}:${page}:${id}`);
+export const CASE_OPEN_DATA = /^co:([rd]):(\d{1,4}):(.{1,50})$/;
 
 /** `on`: what pressing asks for (so a press on an older copy of the menu sets, rather than flips, the notice). */
 export const noticeData = (notice: string, on?: boolean) => fit(on === undefined ? `nt:${notice}` : `nt:${notice}:${on ? 1 : 0}`);

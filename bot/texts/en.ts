@@ -1,6 +1,8 @@
 import type { Notice } from '../../src/app/notices.js';
 import { code, esc, shortTime, tonTransferLink, zonedTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
 import { WORDS } from './words.js';
+import type { Handled } from './types.js';
+import { duration, handledAt } from './format.js';
 
 const W = WORDS.en;
 const ROLE = W.role;
@@ -428,12 +430,34 @@ export const en = {
     other: (kind: string, details: string) => `⚠️ Alert ${kind}: ${details}`,
     btnDeliver: '✅ Deliver',
     btnRefund: '↩️ Refund',
-    resolved: (orderId: string, outcome: string, o: OrderInfo) =>
-      `Order ${orderId}: ${outcome === 'delivered' ? 'marked delivered' : 'refunded'}. Status: ${status(o)}.`,
     notInReview: 'This order is no longer waiting for review.',
     settledBefore: (o: OrderInfo) => `Already resolved: status ${status(o)}.`,
     none: 'No orders are waiting for review.',
-    header: (n: number) => `Orders waiting for review: ${n}`,
+    reviewsSummary: (n: number, oldestMs: number) => `Orders waiting for review: ${n}; the oldest has waited ${duration(oldestMs, 'en')}.`,
+    reviewLine: (i: number, o: OrderInfo, partner: string, ageMs: number) =>
+      `${i}. ${o.order_id} · ${partner} · ${what(o)} → @${o.recipient.replace(/^@/, '')} · ${o.partner_price} ${o.currency} · waiting ${duration(ageMs, 'en')}`,
+    pageOf: (page: number, pages: number) => `Page ${page} of ${pages}; tap a case to open it.`,
+    btnList: '◀ List',
+    btnPrevPage: '◀ Previous',
+    btnNextPage: 'Next ▶',
+    reviewTitle: (orderId: string, partner: string | null, o: OrderInfo | null) =>
+      `🔎 Order ${orderId}${partner ? ` of ${partner}` : ''}${o ? `: ${described(o)}, ${o.partner_price} ${o.currency}` : ''}`,
+    depositTitle: (d: DepositView) => `💰 Deposit ${d.deposit_id}: ${d.amount} ${d.asset} on ${network(d.network)}`,
+    handled: (h: Handled) => {
+      const who = h.by ? `by ${h.by}` : 'outside the bot (operator console or API)';
+      const when = handledAt(h.at);
+      switch (h.outcome) {
+        case 'delivered':
+          return `✅ Marked delivered ${who}, ${when}.`;
+        case 'refunded':
+          return `↩️ Refunded ${who}, ${when}.`;
+        case 'credited':
+          return `✅ Credited to ${h.detail ?? 'a partner'} ${who}, ${when}.`;
+        default:
+          return `✖ Closed ${who}, ${when}${h.detail ? `: ${h.detail}` : '.'}`;
+      }
+    },
+    alreadyHandled: (h: Handled) => `Nothing changed: this was already handled. ${en.operator.handled(h)}`,
     btnCreditDeposit: '💰 Credit to partner…',
     btnCloseDeposit: '✖ Close',
     deposit: (d: DepositView) =>
@@ -444,7 +468,9 @@ export const en = {
         ...(d.comment ? [`Comment: ${d.comment}`] : []),
       ].join('\n'),
     depositsNone: 'No deposits are waiting: every deposit was credited or closed.',
-    depositsHeader: (n: number, shown: number) => `Deposits not credited automatically: ${n}${n > shown ? ` (the newest ${shown} below)` : ''}`,
+    depositsSummary: (n: number, oldestMs: number) => `Deposits not credited automatically: ${n}; the oldest came ${duration(oldestMs, 'en')} ago.`,
+    depositLine: (i: number, d: DepositView, ageMs: number) =>
+      `${i}. ${d.amount} ${d.asset} on ${network(d.network)} · ${duration(ageMs, 'en')} ago · ${DEPOSIT_REASON[d.reason ?? ''] ?? 'it could not be matched'}`,
     askPartner: (d: DepositView) =>
       `Credit ${d.amount} ${d.asset} (deposit ${d.deposit_id}) to which partner? Send a part of the partner’s name, or its number.`,
     searchTooLong: 'Send a shorter part of the name (at most 100 characters), or /cancel.',

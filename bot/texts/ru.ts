@@ -3,6 +3,8 @@ import type { Notice } from '../../src/app/notices.js';
 import type { Texts } from './en.js';
 import { code, esc, shortTime, tonTransferLink, zonedTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
 import { WORDS } from './words.js';
+import type { Handled } from './types.js';
+import { duration, handledAt } from './format.js';
 
 const W = WORDS.ru;
 const ROLE = W.role;
@@ -421,12 +423,34 @@ export const ru: Texts = {
     other: (kind: string, details: string) => `⚠️ Оповещение ${kind}: ${details}`,
     btnDeliver: '✅ Доставлен',
     btnRefund: '↩️ Вернуть деньги',
-    resolved: (orderId: string, outcome: string, o: OrderInfo) =>
-      `Заказ ${orderId}: ${outcome === 'delivered' ? 'отмечен доставленным' : 'деньги возвращены'}. Статус: ${status(o)}.`,
     notInReview: 'Этот заказ уже не ждёт проверки.',
     settledBefore: (o: OrderInfo) => `Уже решено: статус — ${status(o)}.`,
     none: 'Заказов на проверке нет.',
-    header: (n: number) => `Заказов на проверке: ${n}`,
+    reviewsSummary: (n: number, oldestMs: number) => `Заказов на проверке: ${n}; самый давний ждёт ${duration(oldestMs, 'ru')}.`,
+    reviewLine: (i: number, o: OrderInfo, partner: string, ageMs: number) =>
+      `${i}. ${o.order_id} · ${partner} · ${what(o)} → @${o.recipient.replace(/^@/, '')} · ${o.partner_price} ${o.currency} · ждёт ${duration(ageMs, 'ru')}`,
+    pageOf: (page: number, pages: number) => `Страница ${page} из ${pages}; нажмите на случай, чтобы открыть его.`,
+    btnList: '◀ К списку',
+    btnPrevPage: '◀ Назад',
+    btnNextPage: 'Дальше ▶',
+    reviewTitle: (orderId: string, partner: string | null, o: OrderInfo | null) =>
+      `🔎 Заказ ${orderId}${partner ? ` партнёра ${partner}` : ''}${o ? `: ${o.label}, ${o.partner_price} ${o.currency}` : ''}`,
+    depositTitle: (d: DepositView) => `💰 Поступление ${d.deposit_id}: ${d.amount} ${d.asset} в сети ${network(d.network)}`,
+    handled: (h: Handled) => {
+      const who = h.by ? `— ${h.by}` : '— вне бота (консоль оператора или API)';
+      const when = handledAt(h.at);
+      switch (h.outcome) {
+        case 'delivered':
+          return `✅ Отмечен доставленным ${who}, ${when}.`;
+        case 'refunded':
+          return `↩️ Деньги возвращены ${who}, ${when}.`;
+        case 'credited':
+          return `✅ Зачислено партнёру ${h.detail ?? ''} ${who}, ${when}.`;
+        default:
+          return `✖ Закрыто ${who}, ${when}${h.detail ? `: ${h.detail}` : '.'}`;
+      }
+    },
+    alreadyHandled: (h: Handled) => `Ничего не изменилось: это уже решено. ${ru.operator.handled(h)}`,
     btnCreditDeposit: '💰 Зачислить партнёру…',
     btnCloseDeposit: '✖ Закрыть',
     deposit: (d: DepositView) =>
@@ -437,7 +461,9 @@ export const ru: Texts = {
         ...(d.comment ? [`Комментарий: ${d.comment}`] : []),
       ].join('\n'),
     depositsNone: 'Неразобранных поступлений нет: все зачислены или закрыты.',
-    depositsHeader: (n: number, shown: number) => `Поступлений, не зачисленных автоматически: ${n}${n > shown ? ` (ниже последние ${shown})` : ''}`,
+    depositsSummary: (n: number, oldestMs: number) => `Поступлений, не зачисленных автоматически: ${n}; самое давнее пришло ${duration(oldestMs, 'ru')} назад.`,
+    depositLine: (i: number, d: DepositView, ageMs: number) =>
+      `${i}. ${d.amount} ${d.asset} в сети ${network(d.network)} · ${duration(ageMs, 'ru')} назад · ${DEPOSIT_REASON[d.reason ?? ''] ?? 'его не удалось сопоставить'}`,
     askPartner: (d: DepositView) =>
       `Какому партнёру зачислить ${d.amount} ${d.asset} (поступление ${d.deposit_id})? Отправьте часть названия партнёра или его номер.`,
     searchTooLong: 'Отправьте часть названия покороче (не больше 100 символов) или /cancel.',

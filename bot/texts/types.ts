@@ -143,3 +143,12 @@ export interface GiftQuote {
   shortBy: string;
   enough: boolean;
 }
+
+/** How an operator case was handled (bot/cases.ts): by whom (a name, or null outside the bot), when, and what came of it. */
+export interface Handled {
+  outcome: 'delivered' | 'refunded' | 'credited' | 'closed';
+  by: string | null;
+  at: number;
+  /** The partner credited, or the note of a closed deposit. */
+  detail?: string;
+}

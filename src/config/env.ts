@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isCidr } from '../domain/cidr.js';
 import { bool01, csv, httpUrl, int, optionalString } from './fields.js';
 import { topupEnvShape } from './topups.js';
+import { adminChatIds, adminChatLanguages } from './admin-chats.js';
 import { appEnvShape } from './app.js';
 import { opsEnvShape } from './ops.js';
 import { orderWaitEnvShape } from './order-wait.js';
@@ -14,7 +15,6 @@ const cidrList = csv.refine(
   (items) => items.every((c) => isCidr(c)),
   'must be a comma-separated list of CIDRs or IP addresses',
 );
-const chatIds = csv.refine((items) => items.every((c) => /^-?\d+$/.test(c)), 'must be comma-separated chat ids');
 
 /** Exported for the check that .env.example lists every variable (test/ops/env-example.test.ts). */
 export const envSchema = z.object({
@@ -47,7 +47,7 @@ export const envSchema = z.object({
   DEPOSIT_ADDRESS_TON: optionalString,
   TELEGRAM_BOT_TOKEN: optionalString,
   TELEGRAM_API_ROOT: httpUrl.default('https://api.telegram.org'),
-  ADMIN_CHAT_IDS: chatIds.default([]),
+  ADMIN_CHAT_IDS: adminChatIds.default([]),
   /** Key protecting webhook secrets at rest (64 hex chars); default: a key file beside the database. */
   SECRET_ENCRYPTION_KEY: optionalString.pipe(
     z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters').optional(),
@@ -70,7 +70,13 @@ const FRAGMENT_MIN_STARS = 50;
 export const CONFIG_VARIABLES: readonly string[] = [...Object.keys(envSchema.shape), ...GIFTS_ENV_NAMES];
 
 /** `fragment`: the FRAGMENT_* settings, present exactly when UPSTREAM=fragment (src/suppliers/fragment/config.ts). */
-export type Config = z.output<typeof envSchema> & { publicBaseUrl: string; fragment?: FragmentConfig; gifts: GiftsConfig };
+export type Config = z.output<typeof envSchema> & {
+  publicBaseUrl: string;
+  fragment?: FragmentConfig;
+  gifts: GiftsConfig;
+  /** The languages ADMIN_CHAT_IDS entries carry (`123456:ru`), by chat id. */
+  operatorLanguages?: Record<string, 'ru' | 'en'>;
+};
 
 export class ConfigError extends Error {
   constructor(public readonly lines: string[]) {
@@ -112,5 +118,5 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   extra.push(...gifts.lines);
   if (extra.length) throw new ConfigError(extra);
   const publicBaseUrl = (c.PUBLIC_BASE_URL ?? `http://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.PORT}`).replace(/\/$/, '');
-  return { ...c, publicBaseUrl, gifts: gifts.config!, ...(fragment?.config ? { fragment: fragment.config } : {}) };
+  return { ...c, publicBaseUrl, gifts: gifts.config!, operatorLanguages: adminChatLanguages(cleaned.ADMIN_CHAT_IDS), ...(fragment?.config ? { fragment: fragment.config } : {}) };
 }

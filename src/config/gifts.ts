@@ -45,6 +45,18 @@ function tonToNano(s: string): bigint {
   return BigInt(whole) * 1_000_000_000n + BigInt((frac + '000000000').slice(0, 9));
 }
 
+/** TELEGRAM_API_ID and TELEGRAM_API_HASH (my.telegram.org), or the error lines added to `lines`. */
+export function loadTelegramApp(env: Record<string, string | undefined>, lines: string[]): { apiId: number; apiHash: string } | null {
+  const apiIdRaw = env.TELEGRAM_API_ID?.trim();
+  const apiHash = env.TELEGRAM_API_HASH?.trim();
+  const before = lines.length;
+  if (!apiIdRaw) lines.push('invalid configuration: TELEGRAM_API_ID: must be set when GIFTS_UPSTREAM=telegram');
+  else if (!/^\d{1,12}$/.test(apiIdRaw) || Number(apiIdRaw) <= 0) lines.push('invalid configuration: TELEGRAM_API_ID: must be a positive whole number (value not shown)');
+  if (!apiHash) lines.push('invalid configuration: TELEGRAM_API_HASH: must be set when GIFTS_UPSTREAM=telegram');
+  else if (!/^[0-9a-f]{32}$/i.test(apiHash)) lines.push('invalid configuration: TELEGRAM_API_HASH: must be 32 hex characters (value not shown)');
+  return lines.length === before ? { apiId: Number(apiIdRaw), apiHash: apiHash! } : null;
+}
+
 /** Parses the gift settings for an UPSTREAM; returns the config or the error lines (one per variable). */
 export function loadGiftsConfig(env: Record<string, string | undefined>, upstream: string): { config?: GiftsConfig; lines: string[] } {
   const get = (k: string) => {
@@ -58,12 +70,7 @@ export function loadGiftsConfig(env: Record<string, string | undefined>, upstrea
   if (raw === 'sandbox' && upstream !== 'sandbox') return { lines: ['invalid configuration: GIFTS_UPSTREAM: "sandbox" is allowed only with UPSTREAM=sandbox (use "telegram" or "off")'] };
   if (raw !== 'telegram') return { lines, config: { upstream: raw } };
 
-  const apiIdRaw = get('TELEGRAM_API_ID');
-  if (!apiIdRaw) lines.push('invalid configuration: TELEGRAM_API_ID: must be set when GIFTS_UPSTREAM=telegram');
-  else if (!/^\d{1,12}$/.test(apiIdRaw) || Number(apiIdRaw) <= 0) lines.push('invalid configuration: TELEGRAM_API_ID: must be a positive whole number (value not shown)');
-  const apiHash = get('TELEGRAM_API_HASH');
-  if (!apiHash) lines.push('invalid configuration: TELEGRAM_API_HASH: must be set when GIFTS_UPSTREAM=telegram');
-  else if (!/^[0-9a-f]{32}$/i.test(apiHash)) lines.push('invalid configuration: TELEGRAM_API_HASH: must be 32 hex characters (value not shown)');
+  const account = loadTelegramApp(env, lines);
   const session = get('GIFTS_SESSION');
   const sessionFile = get('GIFTS_SESSION_FILE');
   if (!session && !sessionFile)
@@ -89,8 +96,8 @@ export function loadGiftsConfig(env: Record<string, string | undefined>, upstrea
     config: {
       upstream: 'telegram',
       telegram: {
-        apiId: Number(apiIdRaw),
-        apiHash: apiHash!,
+        apiId: account!.apiId,
+        apiHash: account!.apiHash,
         ...(session ? { session } : { sessionFile }),
         collections,
         balanceMinNano: tonToNano(minRaw),

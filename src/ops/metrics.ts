@@ -41,6 +41,16 @@ export interface MetricsSources {
   storageAvailable(): boolean;
   /** The supplier's hot wallet when a real supplier pays from one (UPSTREAM=fragment), else absent. */
   hotWallet?: () => HotWalletReading;
+  /** The gift account's TON balance when GIFTS_UPSTREAM=telegram, else absent. */
+  giftsAccount?: () => GiftsAccountReading;
+}
+
+/** What /metrics shows of the Telegram gift account: its last known TON balance and the alert threshold. */
+export interface GiftsAccountReading {
+  /** null until Telegram first answered */
+  balanceTon: number | null;
+  minTon: number;
+  up: boolean;
 }
 
 /** What /metrics shows of the hot wallet: its address (a label of the info gauge) and last known balance. */
@@ -217,6 +227,36 @@ export function createMetrics(src: MetricsSources): ServiceMetrics {
       registers: reg,
       collect() {
         this.set(wallet().up ? 1 : 0);
+      },
+    });
+  }
+
+  const gifts = src.giftsAccount;
+  if (gifts) {
+    new client.Gauge({
+      name: 'gifts_account_balance_ton',
+      help: "The Telegram gift account's last known TON balance (absent until Telegram first answered)",
+      registers: reg,
+      collect() {
+        const b = gifts().balanceTon;
+        this.reset();
+        if (b !== null) this.set(b);
+      },
+    });
+    new client.Gauge({
+      name: 'gifts_account_min_ton',
+      help: 'The gift account balance below which the operators are alerted (GIFTS_BALANCE_MIN_TON)',
+      registers: reg,
+      collect() {
+        this.set(gifts().minTon);
+      },
+    });
+    new client.Gauge({
+      name: 'gifts_supplier_up',
+      help: '1 while the gift marketplace takes new gift orders, 0 while they get 503 upstream_unavailable',
+      registers: reg,
+      collect() {
+        this.set(gifts().up ? 1 : 0);
       },
     });
   }

@@ -13,6 +13,9 @@ export const giftsOff: GiftMarket = {
   feesMilli: () => 0,
   tonUsdCents: () => 0,
   runStage: () => Promise.reject(new GiftsDisabled()),
+  quote: () => Promise.reject(new GiftsDisabled()),
+  pay: () => Promise.reject(new GiftsDisabled()),
+  reconcile: () => Promise.reject(new GiftsDisabled()),
   transferOf: () => Promise.reject(new GiftsDisabled()),
   links: () => {
     throw new GiftsDisabled();

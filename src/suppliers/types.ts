@@ -153,12 +153,42 @@ export interface GiftPurchase {
   createdAt: number;
   /** when the current stage began (service clock) */
   stageSince: number;
+  /** what identifies the purchase once it was paid (the `receipt` of a paid outcome), for the transfer stage */
+  receipt?: string;
 }
+
+/**
+ * What buying a gift would cost now, as the market's payment form states it. Read right before paying; the
+ * application checks it against the order's fixed price before any paid call (src/app/orders/gift-purchase.ts).
+ */
+export interface PurchaseForm {
+  /** the market's id of the form (opaque), paid by `pay` */
+  ref: string;
+  /** ISO currency or "TON" as the form states it; only TON is ever paid */
+  currency: string;
+  /** the amount of the form in the currency's smallest unit (nanoTON for TON), as a decimal string */
+  amount: string;
+}
+
+export type QuoteOutcome = { kind: 'form'; form: PurchaseForm } | { kind: 'fail'; reason: string; stage?: NftStage } | { kind: 'wait'; retryAt: number };
+
+/**
+ * The answer to a paid call. `unpaid` is definite (nothing was paid: the form may be read again, or the
+ * order fails with `reason`); `unknown` means the money may have gone and the purchase must be reconciled.
+ */
+export type PayOutcome =
+  | { kind: 'paid'; receipt: string }
+  | { kind: 'unpaid'; reason?: string; stage?: NftStage; retryAt?: number; detail: string }
+  | { kind: 'unknown'; detail: string };
+
+/** Reconciling a purchase whose paid call had no definite answer: never pays again blindly. */
+export type ReconcileOutcome = { kind: 'paid'; receipt: string } | { kind: 'unpaid'; detail: string } | { kind: 'unknown'; detail: string };
 
 export type StageOutcome =
   | { kind: 'done'; transferHash?: string }
   | { kind: 'wait'; retryAt: number }
-  | { kind: 'fail'; reason: string }
+  /** nothing was paid: the order fails (refunded) with `reason`, at `stage` (default: the stage run) */
+  | { kind: 'fail'; reason: string; stage?: NftStage }
   /** bought but the transfer to the recipient failed: manual review */
   | { kind: 'stuck' };
 
@@ -173,8 +203,17 @@ export interface GiftMarket {
   feesMilli(): number;
   /** Reference rate for `price_usd_ref`: US cents per TON. */
   tonUsdCents(): number;
-  /** Runs one purchase stage; throws UpstreamUnavailable when the market stalls. Idempotent per order and stage. */
+  /**
+   * Runs one stage other than `purchase`; throws UpstreamUnavailable when the market stalls. Idempotent per
+   * order and stage. The `purchase` stage is run by the application with the three calls below.
+   */
   runStage(stage: NftStage, p: GiftPurchase): Promise<StageOutcome>;
+  /** Reads the payment form of the gift for this purchase; moves no money. */
+  quote(p: GiftPurchase): Promise<QuoteOutcome>;
+  /** The paid call: pays the form the application checked. One per order at a time. */
+  pay(p: GiftPurchase, form: PurchaseForm): Promise<PayOutcome>;
+  /** After a crash, a timeout or an unknown answer of `pay`: was the form paid? Never pays blindly. */
+  reconcile(p: GiftPurchase, form: PurchaseForm): Promise<ReconcileOutcome>;
   /**
    * The market's own record of the transfer of an order's gift to its recipient: its hash once the transfer
    * was sent (confirmed or not), null when nothing was sent. Read when an operator resolves a stuck order as

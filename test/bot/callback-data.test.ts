@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botOrderKey } from '../../src/domain/order-origin.js';
-import type { GiftListing, GiftMarket, NftStage } from '../../src/suppliers/types.js';
+import type { GiftListing, GiftMarket, GiftPurchase, NftStage, PurchaseForm } from '../../src/suppliers/types.js';
 import {
   CALLBACK_DATA_MAX_BYTES,
   convData,
@@ -82,6 +82,17 @@ class LongIdMarket implements GiftMarket {
   }
   status() {
     return this.base.status();
+  }
+  async quote(p: GiftPurchase) {
+    const g = this.gifts.find((x) => x.gift === p.gift);
+    if (!g) return this.base.quote(p);
+    return { kind: 'form' as const, form: { ref: `form-${p.orderId}`, currency: 'TON', amount: String(BigInt(g.priceMilli) * 1_000_000n) } };
+  }
+  async pay(p: GiftPurchase, f: PurchaseForm) {
+    return p.gift.startsWith(LONG_COLLECTION) ? { kind: 'paid' as const, receipt: `paid-${p.orderId}` } : this.base.pay(p, f);
+  }
+  async reconcile(p: GiftPurchase, f: PurchaseForm) {
+    return p.gift.startsWith(LONG_COLLECTION) ? { kind: 'paid' as const, receipt: `paid-${p.orderId}` } : this.base.reconcile(p, f);
   }
   async collections() {
     return [...(await this.base.collections()), { collection: LONG_COLLECTION, name: 'Extraordinary' }];

@@ -94,12 +94,16 @@ describe('unmatched deposits', () => {
     expect((await w.t.admin('GET', `/partners/${acme}`)).body.balances.USD).toBe('139.99');
     expect(await depositsWith('credited')).toContain(d.deposit_id);
     await waitFor(() => current(alert.message_id).buttons.length === 0, 'the alert to lose its buttons');
-    expect(current(alert.message_id).text).toContain(`credited to “Acme Widgets” (#${acme})`);
+    expect(current(alert.message_id).text).toMatch(
+      new RegExp(`^💰 Deposit ${d.deposit_id}: 39.99 USDT on TRC-20 \\(TRON\\)\n\n✅ Credited to “Acme Widgets” \\(#${acme}\\) by Olga, \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\.$`),
+    );
     expect(op.all.filter((m) => !m.deleted && m.buttons.length > 0)).toEqual([]);
 
-    // the same button again (a stale copy of the alert): nothing changes, the operator is told why
+    // the same button again (a stale copy of the alert): nothing changes, the operator is told by whom
     await op.press(alert, credit);
-    await op.expect(`Deposit ${d.deposit_id} is no longer waiting (it is credited); nothing was changed.`);
+    await settle(w);
+    expect(w.tg.callsOf('answerCallbackQuery').at(-1)!.payload.text).toMatch(/^Nothing changed: this was already handled\. ✅ Credited to “Acme Widgets” .+ by Olga/);
+    expect(op.fresh).toEqual([]);
     expect((await w.t.admin('GET', `/partners/${acme}`)).body.balances.USD).toBe('139.99');
   });
 
@@ -156,9 +160,8 @@ describe('unmatched deposits', () => {
     await ruOp.expect(`Поступление ${d.deposit_id} закрыто: тестовый перевод`);
     await waitFor(() => current(alert.message_id).buttons.length === 0, 'the alert rewritten');
     const text = current(alert.message_id).text;
-    expect(text.startsWith(`💰 Поступление ${d.deposit_id}: 23.45 USDT в сети TRC-20 (TRON)`)).toBe(true);
-    expect(text).toContain('Не зачислено автоматически: ни один открытый запрос на пополнение не ждёт такой суммы.');
-    expect(text.endsWith(`✖ Поступление ${d.deposit_id} закрыто: тестовый перевод`)).toBe(true);
+    expect(text.startsWith(`💰 Поступление ${d.deposit_id}: 23.45 USDT в сети TRC-20 (TRON)\n\n`)).toBe(true);
+    expect(text).toMatch(/✖ Закрыто — Olga, \d{4}-\d\d-\d\d \d\d:\d\d UTC: тестовый перевод$/);
     expect(text).not.toMatch(/Deposit|credited|partner/);
   });
 
@@ -179,7 +182,7 @@ describe('unmatched deposits', () => {
     await op.expect('Cancelled.');
   });
 
-  it('/deposits lists what remains, with the same buttons', async () => {
+  it('/deposits lists what remains; a deposit opens with the same buttons', async () => {
     const op = await operatorChat();
     const d = await usdt('777.00');
     await op.expectMenu(`Deposit ${d.deposit_id}`);
@@ -187,11 +190,11 @@ describe('unmatched deposits', () => {
     expect(waiting).toContain(d.deposit_id);
 
     await op.say('/deposits');
-    await op.expect(`Deposits not credited automatically: ${waiting.length}`);
-    await waitFor(() => op.fresh.filter((m) => m.buttons.length > 0).length === waiting.length, 'every waiting deposit to be listed');
-    const items = op.fresh.filter((m) => m.buttons.length > 0);
-    expect(items.map((m) => /Deposit (dep_\w+)/.exec(m.text)![1]).sort()).toEqual([...waiting].sort());
-    const item = items.find((m) => m.text.includes(d.deposit_id))!;
+    const list = await op.expectMenu(`Deposits not credited automatically: ${waiting.length}`);
+    expect(list.text).toContain('777.00 USDT on TRC-20 (TRON) · 0 min ago · no open top-up request asks for this amount');
+    // the newest deposits come first: this one is on the first page
+    await op.press(list, button(list, '777.00 USDT'));
+    const item = await waitFor(() => current(list.message_id).text.startsWith(`💰 Deposit ${d.deposit_id}`) && current(list.message_id), 'the deposit opened');
     expect(item.text).toContain('777.00 USDT on TRC-20 (TRON)');
     expect(item.text).toContain('Not credited automatically: no open top-up request asks for this amount.');
     expect(button(item, 'Close')).toBe(`dp:x:${d.deposit_id}`);

@@ -45,7 +45,7 @@ describe('operators', () => {
       return m.text.includes('Mark this order delivered') && m;
     }, 'the confirmation');
     await op.press(sure, button(sure, 'Yes, delivered'));
-    await waitFor(() => w.tg.messages.find((m) => m.message_id === alert.message_id)!.text.includes('marked delivered'), 'the alert to show the outcome');
+    await waitFor(() => w.tg.messages.find((m) => m.message_id === alert.message_id)!.text.includes(`Marked delivered by ${OPERATOR.first_name}`), 'the alert to show the outcome');
     expect(w.tg.messages.find((m) => m.message_id === alert.message_id)!.buttons).toEqual([]);
     const view = await w.t.admin('GET', `/orders/${orderId}`);
     expect(view.body).toMatchObject({ status: 'completed', review: null });
@@ -54,7 +54,7 @@ describe('operators', () => {
     // a second press is answered, nothing changes
     w.tg.press(OPERATOR, alert, button({ ...alert, buttons: [[{ text: 'Refund', callback_data: `rv:r:${orderId}` }]] } as any, 'Refund'));
     await settle(w);
-    expect(w.tg.callsOf('answerCallbackQuery').at(-1)!.payload.text).toContain('no longer waiting for review');
+    expect(w.tg.callsOf('answerCallbackQuery').at(-1)!.payload.text).toContain('Nothing changed: this was already handled. ✅ Marked delivered by');
     expect((await w.t.admin('GET', `/orders/${orderId}`)).body.status).toBe('completed');
   });
 
@@ -65,15 +65,19 @@ describe('operators', () => {
     await advanceUntil(async () => (await w.t.admin('GET', '/reviews')).body.items.some((o: any) => o.order_id === orderId), 'the order to wait for review');
     const op = w.chat(OPERATOR);
     await op.say('/reviews');
-    await op.expect(/Orders waiting for review: \d+/);
-    const item = await op.expectMenu(`order ${orderId}`);
+    const list = await op.expectMenu(/Orders waiting for review: \d+/);
+    await op.press(list, button(list, orderId));
+    const item = await waitFor(() => {
+      const m = w.tg.messages.find((x) => x.message_id === list.message_id)!;
+      return m.text.includes(`order ${orderId}`) && m;
+    }, 'the case opened');
     await op.press(item, button(item, 'Refund'));
     const sure = await waitFor(() => {
       const m = w.tg.messages.find((x) => x.message_id === item.message_id)!;
       return m.text.includes('Refund this order: 1.58 USD back') && m;
     }, 'the confirmation');
     await op.press(sure, button(sure, 'Yes, refund'));
-    await waitFor(() => w.tg.messages.find((m) => m.message_id === item.message_id)!.text.includes('refunded'), 'refund shown');
+    await waitFor(() => w.tg.messages.find((m) => m.message_id === item.message_id)!.text.includes('Refunded by'), 'refund shown');
     expect((await p.call('GET', '/me')).body.balances.USD).toBe('1000.00');
     expect((await p.call('GET', `/orders/${orderId}`)).body.refunded).toBe(true);
   });

@@ -467,4 +467,28 @@ describe.runIf(have)('the Mini App in Chromium', { timeout: 120_000 }, () => {
     await other.close();
     await context.close();
   });
+
+  it('past TOPUP_REQUESTS_MAX_OPEN open requests the Top up tab explains the refusal, in English and in Russian', async () => {
+    // fill the owner's USD places (3 by default) through the Mini App's API
+    for (let i = 0; i < 5; i++) {
+      const r = await owner.call('POST', '/topup-requests', { currency: 'USD', amount: '20' });
+      if (r.status === 409) break;
+      expect(r.status).toBe(201);
+    }
+    for (const [language, text] of [
+      ['en', 'You already have 3 open top-up requests in USD, the most at once. Pay one of them (the exact amount it shows) or wait until one expires 24 hours after it was made, then ask again.'],
+      ['ru', 'У вас уже 3 открытых запроса на пополнение в USD — больше одновременно нельзя. Оплатите один из них (точной суммой из запроса) или дождитесь, пока он истечёт через 24 часа после создания, и запросите снова.'],
+    ] as const) {
+      const app = await openInTelegram(browser, t, base, owner.id, 'light', { language, suffix: `-limit-${language}` });
+      const { page } = app;
+      await page.getByTestId('tab-topup').click();
+      await page.getByTestId('currency-USD').click();
+      await page.getByTestId('network-trc20').click();
+      await page.getByTestId('topup-amount').fill('20');
+      await page.getByTestId('topup-request').click();
+      await page.getByRole('alert').getByText(text, { exact: true }).waitFor();
+      expect(await page.getByTestId('amount-to-send').count()).toBe(0);
+      await closeAll(app);
+    }
+  });
 });

@@ -4,7 +4,8 @@ import { orderLabel, orderView, refundData, webhookOrderData, type OrderRecord }
 /**
  * The order object of partner-api.md "Order", field for field, the webhook `data` (the same without
  * `retail`) and the `order.refunded` data (refund_amount a JSON number; refund_amount_ton for nft). Times
- * are checked under TZ=Europe/Moscow (+03:00) so that local `created_at` and UTC `completed_at` differ.
+ * are checked under TZ=Europe/Moscow (+03:00): the service's local time is UTC whatever the host's zone,
+ * so `created_at` (no offset) is the UTC wall-clock time, not Moscow's.
  */
 const ORIGINAL_TZ = process.env.TZ;
 beforeAll(() => {
@@ -15,7 +16,7 @@ afterAll(() => {
   else process.env.TZ = ORIGINAL_TZ;
 });
 
-const CREATED = Date.UTC(2024, 0, 15, 9, 5, 3, 7); // 12:05:03.007 in Moscow
+const CREATED = Date.UTC(2024, 0, 15, 9, 5, 3, 7); // 12:05:03.007 in Moscow, written as 09:05:03.007
 const DONE = Date.UTC(2024, 0, 15, 9, 5, 8, 250);
 
 const base: OrderRecord = {
@@ -100,7 +101,7 @@ describe('orderView', () => {
         quantity: 100,
         recipient: '@star_buyer',
         label: '100 звёзд Telegram для @star_buyer',
-        created_at: '2024-01-15T12:05:03.007000',
+        created_at: '2024-01-15T09:05:03.007000',
         completed_at: '2024-01-15T09:05:08.250000+00:00',
         refunded: false,
         client_reference: 'ref-1',
@@ -119,7 +120,7 @@ describe('orderView', () => {
         quantity: 6,
         recipient: 'failpremium_bo',
         label: 'Telegram Premium на 6 месяцев для @failpremium_bo',
-        created_at: '2024-01-15T12:05:03.007000',
+        created_at: '2024-01-15T09:05:03.007000',
         completed_at: null,
         refunded: true,
         client_reference: null,
@@ -139,7 +140,7 @@ describe('orderView', () => {
         quantity: 1,
         recipient: '@nora_user',
         label: 'Подарок Plush Pepe #1234 для @nora_user',
-        created_at: '2024-01-15T12:05:03.007000',
+        created_at: '2024-01-15T09:05:03.007000',
         completed_at: '2024-01-15T09:05:08.250000+00:00',
         refunded: false,
         client_reference: null,
@@ -162,7 +163,7 @@ describe('orderView', () => {
         quantity: 1,
         recipient: '@nora_user',
         label: 'Подарок Plush Pepe #1234 для @nora_user',
-        created_at: '2024-01-15T12:05:03.007000',
+        created_at: '2024-01-15T09:05:03.007000',
         completed_at: null,
         refunded: true,
         client_reference: null,

@@ -96,3 +96,23 @@ describe('with GIFTS_UPSTREAM=off in sandbox mode', () => {
     expect(r.status).toBe(200);
   });
 });
+
+describe('npm run gifts:check', () => {
+  it('without credentials exits non-zero with one line naming the missing variable, and contacts nobody', { timeout: 90_000 }, async () => {
+    const { spawn } = await import('node:child_process');
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(TELEGRAM_.*|GIFTS_.*|NODE_OPTIONS|VITEST.*)$/.test(k)) env[k] = v;
+    env.TELEGRAM_API_HASH = API_HASH;
+    const root = path.resolve(__dirname, '..', '..');
+    const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), [path.join(root, 'src', 'suppliers', 'telegram-gifts', 'check.ts')], { cwd: os.tmpdir(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(out).toBe('');
+    expect(err).toBe('invalid configuration: TELEGRAM_API_ID: must be set when GIFTS_UPSTREAM=telegram\n');
+    expect(err).not.toContain(API_HASH);
+  });
+});

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { envSchema, loadConfig } from '../../src/config/env.js';
 import { FRAGMENT_VARIABLES } from '../../src/suppliers/fragment/config.js';
+import { GIFTS_ENV_NAMES } from '../../src/config/gifts.js';
 
 /** .env.example lists every variable the service reads, each with its default and a line saying what it means. */
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -17,7 +18,7 @@ describe('.env.example', () => {
   it('names every variable of the configuration, once, and no other', () => {
     const names = entries.map((e) => e.name);
     expect(names.filter((n, i) => names.indexOf(n) !== i), 'listed twice').toEqual([]);
-    const known = [...Object.keys(envSchema.shape), ...FRAGMENT_VARIABLES];
+    const known = [...Object.keys(envSchema.shape), ...FRAGMENT_VARIABLES, ...GIFTS_ENV_NAMES];
     expect(known.filter((n) => !names.includes(n)).sort(), 'missing from .env.example').toEqual([]);
     expect(names.filter((n) => !known.includes(n)).sort(), 'not read by the service').toEqual([]);
   });

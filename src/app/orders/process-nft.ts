@@ -6,6 +6,7 @@ import { NFT_STAGES, UpstreamUnavailable, type NftStage, type StageOutcome } fro
 import type { Deps } from '../deps.js';
 import type { Job, JobOutcome } from '../job-queue.js';
 import { unitOfWorkGrouped, type AfterCommit } from '../unit-of-work.js';
+import { checkPrice, purchaseReceipt, runPurchase } from './gift-purchase.js';
 import { nftDelivery } from './nft-delivery.js';
 import { applyTransition } from './transition.js';
 
@@ -23,8 +24,9 @@ function failOrder(tx: Tx, deps: Deps, after: AfterCommit, order: OrderRow, stag
 /**
  * One stage of an NFT order (the `order.process` job): create … transfer, one per run. The stage reached
  * is kept on the order, so a restart resumes where processing stopped; the market treats a repeated stage
- * as the same request. The price cap is the market's to check against `fixedPriceMilli` (the listing price
- * the order fixed) and the application's at creation (kinds/nft.ts).
+ * as the same request. The price check (pricing) and the purchase itself are the application's
+ * (gift-purchase.ts): the cap (the listing price the order fixed) is enforced there against the market's
+ * payment form before every paid call, whatever the market; at creation by kinds/nft.ts.
  *
  * Like the goods processor (process-goods.ts): the run (call and commit) is tracked in `supplierCalls`,
  * and every outcome is committed as a background unit of the group commit; an unreachable market only
@@ -40,21 +42,24 @@ async function runNftStage(deps: Deps, job: Job, order: OrderRow | undefined): P
     return;
   }
   const stage = (NFT_STAGES.includes(order.stage as NftStage) ? order.stage : 'create') as NftStage;
-  let outcome: StageOutcome;
+  let outcome: NftStep;
+  const purchase = {
+    orderId: order.orderId,
+    gift: String(order.gift?.gift),
+    username: order.account,
+    fixedPriceMilli: priceMilliOf(order),
+    createdAt: order.createdAt,
+    stageSince: order.updatedAt,
+    receipt: purchaseReceipt(deps, order.orderId) ?? undefined,
+  };
   try {
-    outcome = await deps.suppliers.gifts.runStage(stage, {
-      orderId: order.orderId,
-      gift: String(order.gift?.gift),
-      username: order.account,
-      fixedPriceMilli: priceMilliOf(order),
-      createdAt: order.createdAt,
-      stageSince: order.updatedAt,
-    });
+    outcome = await nftStep(deps, stage, purchase);
   } catch (e) {
     if (!(e instanceof UpstreamUnavailable)) throw e;
     const now = deps.clock.now();
     // The market stalls: wait in the queue, but not past the hour. After the purchase money may be spent:
-    // those stages go to manual review instead of an automatic refund.
+    // those stages go to manual review instead of an automatic refund (a paid call without an answer never
+    // comes here: gift-purchase.ts reconciles it and sends it to review).
     if (now - order.createdAt >= NFT_GIVE_UP_MS) {
       await unitOfWorkGrouped(deps, (tx, after) => {
         const fresh = getOrder(tx, order.orderId)!;
@@ -76,11 +81,16 @@ async function runNftStage(deps: Deps, job: Job, order: OrderRow | undefined): P
         scheduleJob(tx, job.kind, job.ref, Math.max(outcome.retryAt, now), now);
         return 'rescheduled';
       case 'fail':
-        failOrder(tx, deps, after, fresh, stage, outcome.reason);
+        failOrder(tx, deps, after, fresh, outcome.stage ?? stage, outcome.reason);
         completeJob(tx, job.jobId);
         return;
       case 'stuck':
         applyTransition(tx, deps, after, fresh, 'stuck', { reviewStage: 'transfer', stage: 'transfer' });
+        completeJob(tx, job.jobId);
+        return;
+      case 'review':
+        // the purchase may have been paid without a definite answer: an operator decides, never a refund here
+        applyTransition(tx, deps, after, fresh, 'stuck', { reviewStage: 'purchase', stage: 'purchase' });
         completeJob(tx, job.jobId);
         return;
       case 'done': {
@@ -97,6 +107,21 @@ async function runNftStage(deps: Deps, job: Job, order: OrderRow | undefined): P
       }
     }
   }, { background: true });
+}
+
+type NftStep = StageOutcome | { kind: 'review'; detail: string };
+
+/** One stage: the market's own, with the application's price check at `pricing` and its purchase at `purchase`. */
+async function nftStep(deps: Deps, stage: NftStage, p: Parameters<typeof runPurchase>[1]): Promise<NftStep> {
+  if (stage === 'purchase') {
+    const r = await runPurchase(deps, p);
+    if (r.kind === 'bought') return { kind: 'done' };
+    return r;
+  }
+  const outcome = await deps.suppliers.gifts.runStage(stage, p);
+  if (stage !== 'pricing' || outcome.kind !== 'done') return outcome;
+  const price = await checkPrice(deps, p);
+  return price.kind === 'ok' ? outcome : price;
 }
 
 /** The listing price fixed at order time (the `gift.price_ton` of the order). */

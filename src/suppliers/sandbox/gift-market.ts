@@ -11,6 +11,10 @@ import {
   type GiftMarket,
   type GiftPurchase,
   type NftStage,
+  type PayOutcome,
+  type PurchaseForm,
+  type QuoteOutcome,
+  type ReconcileOutcome,
   type StageOutcome,
 } from '../types.js';
 import { SANDBOX_COLLECTIONS, seedGifts, type SeedGift } from './gift-data.js';
@@ -33,13 +37,19 @@ export const OUTCOME_STAGE: Record<string, NftStage> = {
   pricing_failed: 'pricing',
   insufficient_funds: 'balance',
 };
-export const SANDBOX_OUTCOMES = ['ok', 'stuck_transfer', ...Object.keys(OUTCOME_STAGE)];
+/**
+ * `stuck_transfer`: bought, the transfer fails (review at transfer). `purchase_unconfirmed`: the market takes
+ * the payment and never confirms or denies it (review at purchase, never refunded automatically).
+ */
+export const SANDBOX_OUTCOMES = ['ok', 'stuck_transfer', 'purchase_unconfirmed', ...Object.keys(OUTCOME_STAGE)];
 
 /** Each stage takes this long of service clock (7 stages: about half a minute per gift). */
 export const STAGE_MS = 4_000;
 const SLOW_QUEUE_MS = 600_000;
 const MARKET_RETRY_AFTER = 30;
 const TRANSFER_KEY = 'sandbox.transfer.';
+/** A sale of the market, by order: `paid` (with its payment id) or `unconfirmed` (taken, never answered). */
+const SALE_KEY = 'sandbox.sale.';
 
 export interface SandboxGiftControl {
   nftDown(): boolean;
@@ -175,6 +185,38 @@ export class SandboxGiftMarket implements GiftMarket {
     this.control.onChange();
   }
 
+  /** The listing's price as a payment form in TON (nanoTON), like a real market's form. */
+  async quote(p: GiftPurchase): Promise<QuoteOutcome> {
+    this.stall();
+    const listing = await this.gift(p.gift);
+    if (!listing || !listing.available) return { kind: 'fail', reason: 'gift_not_for_sale' };
+    return { kind: 'form', form: { ref: `sandbox-form-${p.orderId}`, currency: 'TON', amount: (BigInt(listing.priceMilli) * 1_000_000n).toString() } };
+  }
+
+  /** The paid call: the listing is sold to the order (once), or taken and never answered (`purchase_unconfirmed`). */
+  async pay(p: GiftPurchase, form: PurchaseForm): Promise<PayOutcome> {
+    this.stall();
+    const sale = kvGet<{ state: 'paid' | 'unconfirmed'; paymentId: string }>(this.db, `${SALE_KEY}${p.orderId}`);
+    if (sale) return sale.state === 'paid' ? { kind: 'paid', receipt: sale.paymentId } : { kind: 'unknown', detail: 'the market has not answered' };
+    const listing = await this.gift(p.gift);
+    if (!listing || !listing.available) return { kind: 'unpaid', reason: 'gift_not_for_sale', detail: 'the listing is gone' };
+    // the simulator honours the form it gave: a price changed since is the form's problem (re-read it)
+    if (form.amount !== (BigInt(listing.priceMilli) * 1_000_000n).toString()) return { kind: 'unpaid', detail: 'the form no longer matches the listing' };
+    const outcome = this.db.select().from(sandboxGifts).where(eq(sandboxGifts.gift, p.gift)).get()?.outcome ?? null;
+    const paymentId = `sandbox-payment-${crypto.createHash('sha256').update(`pay:${p.orderId}`).digest('hex').slice(0, 16)}`;
+    const unconfirmed = outcome === 'purchase_unconfirmed';
+    kvSet(this.db, `${SALE_KEY}${p.orderId}`, { state: unconfirmed ? 'unconfirmed' : 'paid', paymentId }, this.clock.now());
+    this.setOutcome(p.gift, unconfirmed ? null : outcome, { available: false }); // sold
+    return unconfirmed ? { kind: 'unknown', detail: 'the market took the payment and has not confirmed it' } : { kind: 'paid', receipt: paymentId };
+  }
+
+  async reconcile(p: GiftPurchase): Promise<ReconcileOutcome> {
+    this.stall();
+    const sale = kvGet<{ state: 'paid' | 'unconfirmed'; paymentId: string }>(this.db, `${SALE_KEY}${p.orderId}`);
+    if (!sale) return { kind: 'unpaid', detail: 'the market has no sale for this order' };
+    return sale.state === 'paid' ? { kind: 'paid', receipt: sale.paymentId } : { kind: 'unknown', detail: 'the market neither confirms nor denies the payment' };
+  }
+
   async runStage(stage: NftStage, p: GiftPurchase): Promise<StageOutcome> {
     this.stall();
     const now = this.clock.now();
@@ -194,15 +236,10 @@ export class SandboxGiftMarket implements GiftMarket {
         if (p.username.startsWith('nogift_')) return { kind: 'fail', reason: 'invalid_recipient' };
         return { kind: 'done' };
       case 'pricing':
-        // The service never buys above the price fixed at order time.
-        if (listing.priceMilli > p.fixedPriceMilli) return { kind: 'fail', reason: 'price_above_cap' };
+        // the price itself is checked by the application against the form (quote), as for any market
         return { kind: 'done' };
       case 'balance':
         if (this.control.fundsLow()) return { kind: 'fail', reason: 'insufficient_funds' };
-        return { kind: 'done' };
-      case 'purchase':
-        if (!listing.available) return { kind: 'fail', reason: 'gift_not_for_sale' };
-        this.setOutcome(p.gift, outcome, { available: false }); // sold
         return { kind: 'done' };
       case 'transfer':
         // `stuck_transfer`: the transfer never left (no record). `stuck_` recipients: it was sent but its

@@ -1,0 +1,236 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { getGiftPurchase } from '../../src/store/gift-purchases-repo.js';
+import { startService, stopService, type TestPartner, type TestService } from '../helpers.js';
+import { FakeGiftMarket } from './fake-gateway.js';
+
+/**
+ * GIFTS_UPSTREAM=telegram through the real worker and database, against a stateful fake of the marketplace
+ * behind the adapter's narrow interface (test/gifts/fake-gateway.ts).
+ */
+const ENV = {
+  GIFTS_UPSTREAM: 'telegram',
+  TELEGRAM_API_ID: '123456',
+  TELEGRAM_API_HASH: '0123456789abcdef0123456789abcdef',
+  GIFTS_SESSION: '1BQANOTAREALSESSION',
+  GIFTS_BALANCE_MIN_TON: '20',
+  NFT_CATALOG_RATE_LIMIT: '100000',
+};
+const running: TestService[] = [];
+afterEach(async () => {
+  for (const t of running.splice(0)) await stopService(t);
+});
+
+async function world(setup: (m: FakeGiftMarket) => void = () => {}, env: Record<string, string> = {}, dir?: string) {
+  let now = () => 0;
+  const market = new FakeGiftMarket(() => now());
+  market.addCollection('PlushPepe', 'Plush Pepe', 30, 10);
+  market.addCollection('DurovsCap', "Durov's Cap", 5, 100);
+  for (const u of ['alice_fan', 'bob_fan', 'carol_fan', 'nogift_nina']) market.user_(u, !u.startsWith('nogift'));
+  setup(market);
+  const t = await startService({ ...ENV, ...env }, { giftGateway: market, ...(dir ? { dir } : {}) });
+  now = () => t.deps.clock.now();
+  running.push(t);
+  const alerts: any[] = [];
+  t.deps.bus.on('alert', (a) => alerts.push(a));
+  return { t, market, alerts };
+}
+
+const order = async (p: TestPartner, id: string) => (await p.call('GET', `/orders/${id}`)).body;
+async function settle(t: TestService, p: TestPartner, id: string, step = 5, max = 40) {
+  for (let i = 0; i < max; i++) {
+    const o = await order(p, id);
+    if (o.status !== 'processing') return o;
+    await t.advance(step);
+  }
+  return order(p, id);
+}
+
+describe('Telegram gift marketplace: the catalogue', () => {
+  it('lists the offered collections and their TON listings in the contract shape; Stars-only listings are left out', async () => {
+    const { t } = await world((m) => (m.items.get('PlushPepe-105')!.tonNano = null));
+    const p = await t.newPartner();
+    const cols = await p.call('GET', '/nft/collections');
+    expect(cols.status).toBe(200);
+    expect(cols.body.items).toEqual([
+      { collection: 'PlushPepe', name: 'Plush Pepe', count: 29, floor_price_ton: '10.000', floor_partner_price: expect.stringMatching(/^\d+\.\d{3}$/), currency: 'TON' },
+      { collection: 'DurovsCap', name: "Durov's Cap", count: 5, floor_price_ton: '100.000', floor_partner_price: expect.stringMatching(/^\d+\.\d{3}$/), currency: 'TON' },
+    ]);
+    const page = await p.call('GET', '/nft/gifts?collection=PlushPepe&limit=10');
+    expect(page.status).toBe(200);
+    expect(page.body.items).toHaveLength(10);
+    expect(page.body.items.map((g: any) => g.gift)).not.toContain('PlushPepe-105');
+    expect(page.body.items[0]).toMatchObject({ gift: 'PlushPepe-101', name: 'Plush Pepe', num: 101, collection: 'PlushPepe', price_ton: '10.000', currency: 'TON', image: 'https://nft.fragment.com/gift/plushpepe-101.webp' });
+    const q = await p.call('GET', '/nft/gifts/PlushPepe-102');
+    expect(q.status).toBe(200);
+    expect(q.body).toMatchObject({ gift: 'PlushPepe-102', price_ton: '11.000', available: true });
+    expect((await p.call('GET', '/products')).body.nft.available).toBe(true);
+  });
+
+  it('GIFTS_COLLECTIONS limits what is offered', async () => {
+    const { t } = await world(undefined, { GIFTS_COLLECTIONS: 'DurovsCap' });
+    const p = await t.newPartner();
+    expect((await p.call('GET', '/nft/collections')).body.items.map((c: any) => c.collection)).toEqual(['DurovsCap']);
+    expect((await p.call('GET', '/nft/gifts/PlushPepe-102')).status).toBe(404);
+  });
+});
+
+describe('Telegram gift marketplace: buying', () => {
+  it('happy path: the form is checked and paid once, the gift goes to the recipient, the delivery block says what identifies the purchase', async () => {
+    const { t, market } = await world();
+    const p = await t.newPartner({ ton: '100.000' });
+    const r = await p.order('nft', { gift: 'PlushPepe-101', recipient: 'alice_fan', max_price: '50' });
+    expect(r.status).toBe(200);
+    const done = await settle(t, p, r.body.order_id);
+    expect(done).toMatchObject({ status: 'completed', refunded: false, delivery: { nft_public_url: 'https://t.me/nft/PlushPepe-101', transfer_hash: expect.stringMatching(/^tg-payment:form-\d+$/), ton_explorer_url: expect.stringMatching(/^https:\/\/tonviewer\.com\/EQ/) } });
+    expect(market.paid()).toBe(1);
+    expect(market.sendCalls).toBe(1);
+    expect(market.items.get('PlushPepe-101')!.owner).toBe(market.users.get('alice_fan')!.userId);
+    expect(market.balanceNano).toBe(490_000_000_000n);
+    expect(getGiftPurchase(t.db, r.body.order_id)).toMatchObject({ state: 'paid', formCurrency: 'TON', formAmount: '10000000000', capNano: '10000000000', attempts: 1 });
+    expect((await t.admin('GET', '/ledger/check')).body.ok).toBe(true);
+  });
+
+  it('the price rose between order and purchase: refused, nothing paid, refunded', async () => {
+    const { t, market } = await world();
+    const p = await t.newPartner({ ton: '100.000' });
+    const before = (await p.call('GET', '/me')).body.nft_balance;
+    const r = await p.order('nft', { gift: 'PlushPepe-103', recipient: 'alice_fan', max_price: '50' });
+    market.items.get('PlushPepe-103')!.tonNano = 12_000_000_001n;
+    const done = await settle(t, p, r.body.order_id);
+    expect(done).toMatchObject({ status: 'failed', refunded: true, failure: { stage: 'pricing', reason: 'price_above_cap' } });
+    expect(market.sendCalls).toBe(0);
+    expect((await p.call('GET', '/me')).body.nft_balance).toBe(before);
+  });
+
+  it('a form only in Stars is never paid: price_above_cap, refunded', async () => {
+    const { t, market } = await world((m) => (m.formCurrency = 'XTR'));
+    const p = await t.newPartner({ ton: '100.000' });
+    const r = await p.order('nft', { gift: 'PlushPepe-104', recipient: 'alice_fan', max_price: '50' });
+    const done = await settle(t, p, r.body.order_id);
+    expect(done).toMatchObject({ status: 'failed', refunded: true, failure: { stage: 'pricing', reason: 'price_above_cap' } });
+    expect(market.sendCalls).toBe(0);
+  });
+
+  it('a form that is not a star-gift form, or has more than one price, is refused', async () => {
+    const { t, market } = await world((m) => (m.plainForm = true));
+    const p = await t.newPartner({ ton: '100.000' });
+    const r = await p.order('nft', { gift: 'PlushPepe-106', recipient: 'alice_fan', max_price: '50' });
+    expect(await settle(t, p, r.body.order_id)).toMatchObject({ status: 'failed', refunded: true, failure: { stage: 'pricing', reason: 'invalid_upstream_price' } });
+    expect(market.sendCalls).toBe(0);
+  });
+
+  it('the recipient refuses gifts: invalid_recipient, refunded, nothing paid', async () => {
+    const { t, market } = await world();
+    const p = await t.newPartner({ ton: '100.000' });
+    const r = await p.order('nft', { gift: 'PlushPepe-107', recipient: 'nogift_nina', max_price: '50' });
+    expect(r.status).toBe(200);
+    expect(await settle(t, p, r.body.order_id)).toMatchObject({ status: 'failed', refunded: true, failure: { stage: 'create', reason: 'invalid_recipient' } });
+    expect(market.sendCalls).toBe(0);
+  });
+
+  it('FLOOD_WAIT on the paid call: nothing paid, no call before the wait is over, then paid once', async () => {
+    const { t, market } = await world((m) => m.sendScript.push({ error: 'FLOOD_WAIT', seconds: 300 }));
+    const p = await t.newPartner({ ton: '100.000' });
+    const r = await p.order('nft', { gift: 'PlushPepe-108', recipient: 'alice_fan', max_price: '50' });
+    for (let i = 0; i < 12 && market.sendCalls === 0; i++) await t.advance(5);
+    expect(market.sendCalls).toBe(1);
+    await t.advance(200);
+    expect(market.sendCalls).toBe(1);
+    expect((await order(p, r.body.order_id)).status).toBe('processing');
+    // new gift orders meanwhile are told to wait
+    const refused = await p.order('nft', { gift: 'PlushPepe-109', recipient: 'alice_fan', max_price: '50' });
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatchObject({ code: 'product_unavailable', reason: 'upstream_unavailable' });
+    await t.advance(120);
+    expect(await settle(t, p, r.body.order_id)).toMatchObject({ status: 'completed' });
+    expect(market.paid()).toBe(1);
+    expect(market.sendCalls).toBe(2);
+  });
+
+  it('FORM_EXPIRED: the form is read again and paid once', async () => {
+    const { t, market } = await world((m) => m.sendScript.push({ error: 'FORM_EXPIRED' }));
+    const p = await t.newPartner({ ton: '100.000' });
+    const r = await p.order('nft', { gift: 'PlushPepe-110', recipient: 'alice_fan', max_price: '50' });
+    expect(await settle(t, p, r.body.order_id)).toMatchObject({ status: 'completed' });
+    expect(market.paid()).toBe(1);
+    expect(market.forms.size).toBeGreaterThanOrEqual(3); // pricing, the expired one, the fresh one
+  });
+
+  it('the account cannot cover the order: insufficient_funds at stage balance, refunded, operators alerted', async () => {
+    const { t, market, alerts } = await world((m) => (m.balanceNano = 5_000_000_000n));
+    const p = await t.newPartner({ ton: '100.000' });
+    const r = await p.order('nft', { gift: 'PlushPepe-111', recipient: 'alice_fan', max_price: '50' });
+    expect(await settle(t, p, r.body.order_id)).toMatchObject({ status: 'failed', refunded: true, failure: { stage: 'balance', reason: 'insufficient_funds' } });
+    expect(market.sendCalls).toBe(0);
+    expect(alerts).toContainEqual(expect.objectContaining({ kind: 'order_failure', reason: 'insufficient_funds' }));
+    expect(alerts).toContainEqual(expect.objectContaining({ kind: 'supplier', supplier: 'telegram_gifts', problem: 'wallet_below_min', balance_ton: '5.000000000', need_ton: '20.000000000' }));
+  });
+
+  it('an answer that never comes (no payment either): never paid again, manual review at stage purchase, no refund', async () => {
+    const { t, market } = await world((m) => m.sendScript.push({ loseOnly: true }));
+    const p = await t.newPartner({ ton: '100.000' });
+    const before = (await p.call('GET', '/me')).body.nft_balance;
+    const r = await p.order('nft', { gift: 'PlushPepe-112', recipient: 'alice_fan', max_price: '50' });
+    for (let i = 0; i < 12 && market.sendCalls === 0; i++) await t.advance(5);
+    expect(getGiftPurchase(t.db, r.body.order_id)).toMatchObject({ state: 'paying' });
+    for (let i = 0; i < 4; i++) await t.advance(15 * 60);
+    const o = (await t.admin('GET', `/orders/${r.body.order_id}`)).body;
+    expect(o).toMatchObject({ status: 'processing', refunded: false, review: { stage: 'purchase' } });
+    expect(market.sendCalls).toBe(1);
+    expect(market.paid()).toBe(0);
+    expect((await p.call('GET', '/me')).body.nft_balance).not.toBe(before);
+  });
+
+  it('the answer lost after the payment went through: reconciled as paid, completed, paid once', async () => {
+    const { t, market } = await world((m) => m.sendScript.push({ payThenLose: true }));
+    const p = await t.newPartner({ ton: '100.000' });
+    const r = await p.order('nft', { gift: 'PlushPepe-113', recipient: 'alice_fan', max_price: '50' });
+    expect(await settle(t, p, r.body.order_id, 10, 60)).toMatchObject({ status: 'completed', delivery: { transfer_hash: expect.stringMatching(/^tg-payment:/) } });
+    expect(market.sendCalls).toBe(1);
+    expect(market.paid()).toBe(1);
+  });
+
+  it('killed between paying and the answer: the restart on the same database reconciles without a second payment', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gifts-crash-'));
+    const snapshot = path.join(dir, 'at-kill.db');
+    const a = await world();
+    const p = await a.t.newPartner({ ton: '100.000' });
+    // the instant the paid call leaves: what a SIGKILL would leave on disk is what is committed now
+    a.market.onSend = () => {
+      a.market.onSend = null;
+      a.t.db.$client.exec(`VACUUM INTO '${snapshot}'`);
+    };
+    const r = await p.order('nft', { gift: 'PlushPepe-114', recipient: 'alice_fan', max_price: '50' });
+    for (let i = 0; i < 12 && a.market.sendCalls === 0; i++) await a.t.advance(5);
+    expect(a.market.paid()).toBe(1);
+    await stopService(a.t);
+    running.splice(running.indexOf(a.t), 1);
+    // the restart: the killed process's database, the same marketplace
+    const b = await startService({ ...ENV, DATABASE_PATH: snapshot }, { giftGateway: a.market, dir });
+    running.push(b);
+    expect(getGiftPurchase(b.db, r.body.order_id)).toMatchObject({ state: 'paying', attempts: 1 });
+    const call = (url: string) => b.partnerCall(p.key, 'GET', url);
+    for (let i = 0; i < 20 && (await call(`/orders/${r.body.order_id}`)).body.status === 'processing'; i++) await b.advance(10);
+    expect((await call(`/orders/${r.body.order_id}`)).body).toMatchObject({ status: 'completed', delivery: { transfer_hash: expect.stringMatching(/^tg-payment:/) } });
+    expect(a.market.sendCalls).toBe(1);
+    expect(a.market.paid()).toBe(1);
+    expect((await b.admin('GET', '/ledger/check')).body).toEqual({ ok: true, problems: [] });
+  });
+});
+
+describe('Telegram gift marketplace: freshness', () => {
+  it('a listing sold on the market leaves the catalogue within a minute', async () => {
+    const { t, market } = await world();
+    const p = await t.newPartner();
+    const first = await p.call('GET', '/nft/gifts?collection=DurovsCap');
+    expect(first.body.items.map((g: any) => g.gift)).toContain('DurovsCap-101');
+    market.items.get('DurovsCap-101')!.tonNano = null; // bought by someone else
+    await t.advance(61);
+    const later = await p.call('GET', '/nft/gifts?collection=DurovsCap');
+    expect(later.body.items.map((g: any) => g.gift)).not.toContain('DurovsCap-101');
+    expect(later.body.count).toBe(4);
+  });
+});
