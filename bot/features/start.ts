@@ -1,6 +1,8 @@
 import { Composer } from 'grammy';
 import { findLink } from '../../src/app/bot-users.js';
 import { redeemInvite } from '../../src/app/invites.js';
+import { partnerView } from '../../src/app/partners.js';
+import type { Deps } from '../../src/app/deps.js';
 import { displayName } from '../../src/domain/display-name.js';
 import { ApiError } from '../../src/domain/errors.js';
 import type { BotContext } from '../context.js';
@@ -14,6 +16,14 @@ import { startOwnerFlow } from './owner.js';
  * only in a private chat (bot/private-chat.ts): they run that command, with its checks. (Invite codes are
  * 16 characters or more, so they never read as one of these words.)
  */
+function partnerNameOf(deps: Deps, partnerId: number): string | null {
+  try {
+    return partnerView(deps, partnerId).name;
+  } catch {
+    return null;
+  }
+}
+
 export function startFeature(): Composer<BotContext> {
   const c = new Composer<BotContext>();
 
@@ -33,7 +43,10 @@ export function startFeature(): Composer<BotContext> {
     try {
       const linked = redeemInvite(deps, code, ctx.from.id, ctx.chat.id, ctx.from.language_code ?? 'en', displayName(ctx.from));
       ctx.link = findLink(deps, ctx.from.id);
-      await ctx.reply(`${ctx.t.common.linked(linked.partnerId, linked.role)}\n\n${ctx.t.common.help(linked.role, ctx.isOperator)}`);
+      // The partner by its name, as people know it (the number only when it has none).
+      const name = partnerNameOf(deps, linked.partnerId);
+      const partner = name ? (ctx.t.lang === 'ru' ? `«${name}»` : `“${name}”`) : `#${linked.partnerId}`;
+      await ctx.reply(`${ctx.t.common.linked(partner, linked.role)}\n\n${ctx.t.common.help(linked.role, ctx.isOperator)}`);
     } catch (e) {
       if (e instanceof ApiError && e.code === 'invite_invalid') return void (await ctx.reply(ctx.t.common.inviteInvalid));
       throw e;

@@ -1,6 +1,6 @@
 import type { Notice } from '../../src/app/notices.js';
 import { code, esc, shortTime, tonTransferLink, zonedTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
-import { WORDS } from './words.js';
+import { WORDS } from '../../src/domain/words.js';
 import type { Handled } from './types.js';
 import { duration, handledAt } from './format.js';
 
@@ -120,6 +120,14 @@ function failureNext(o: OrderInfo): string {
       return 'You can try again with /order; support has been told if it keeps failing.';
   }
 }
+/** Webhook event names in words. */
+const EVENT: Record<string, string> = {
+  'order.completed': 'the “order completed” event',
+  'order.failed': 'the “order failed” event',
+  'order.refunded': 'the “order refunded” event',
+  'balance.low': 'the “low balance” event',
+};
+const eventName = (e: string) => EVENT[e] ?? `the “${e}” event`;
 /** What a conversation is called when it is left or times out, by the command that starts it. */
 const ACTIVITY: Record<string, string> = { '/order': 'order', '/topup': 'top-up', '/apikey': 'API key issue', '/webhook': 'webhook setup', '/alerts': 'low-balance alert setup', '/deposits': 'deposit handling' };
 
@@ -129,7 +137,7 @@ export const en = {
     notLinked:
       'This bot serves partners of the ordering service. To use it, open the invite link your account owner or support sent you (or send /start <invite code>).',
     inviteInvalid: 'This invite code is unknown, already used or expired. Ask for a new invite.',
-    linked: (partnerId: number, role: string) => `Done: this account is linked to partner #${partnerId} as ${ROLE[role] ?? role}.`,
+    linked: (partner: string, role: string) => `Done: this account is linked to ${partner} as ${ROLE[role] ?? role}.`,
     help: (role: string | null, operator: boolean) => {
       const lines: string[] = [];
       if (role) {
@@ -319,7 +327,7 @@ export const en = {
         ? `❌ Order ${o.order_id} failed: ${described(o)}.\nWhy: ${failureWhy(o)}\n${o.partner_price} ${o.currency} returned to the balance. ${failureNext(o)}`
         : `⏳ Order ${o.order_id} did not go through automatically: ${described(o)}.\nSupport is checking it; the money is not refunded yet. You will hear the outcome here.`,
     webhookGaveUp: (event: string, orderId: string, reason: string) =>
-      `📭 Your webhook server did not accept ${event} for order ${orderId}, and the last retry is over: ${webhookWhy(reason)}. The order itself is not affected. Check your server and the address (/webhook); GET /orders shows the current state.`,
+      `📭 Your webhook server did not accept ${eventName(event)} for order ${orderId}, and the last retry is over: ${webhookWhy(reason)}. The order itself is not affected: /status ${orderId} shows it. Check your server and the address (/webhook).`,
     topupCredited: (amount: string, currency: string) => `💰 Top-up credited: ${amount} ${currency}. See /balance.`,
     balanceLow: (currency: string, balance: string, threshold: string) =>
       `🔻 Low balance: the ${currency} balance is ${balance} ${currency}, below your alert threshold of ${threshold} ${currency}. Top it up (/topup) so that orders are not refused. You will hear this again only after the balance has been back at or above ${threshold} ${currency}.`,
@@ -413,7 +421,7 @@ export const en = {
       ].join('\n'),
     failure: (orderId: string, partner: string, reason: string) => `⚠️ Order ${orderId} of partner ${partner} failed: ${OPERATOR_REASON[reason] ?? 'the supplier refused it (the partner was refunded)'}.`,
     webhookGaveUp: (orderId: string, partner: string, event: string, reason: string) =>
-      `📭 Webhook ${event} for order ${orderId} of partner ${partner} was given up after its last attempt: ${webhookWhy(reason)}. The partner’s owners linked in the bot are told too (at most once a day).`,
+      `📭 Delivery of ${eventName(event)} for order ${orderId} of partner ${partner} was given up after its last attempt: ${webhookWhy(reason)}. The partner’s owners linked in the bot are told too (at most once a day).`,
     confirmDeliver: (o: OrderInfo | null) => `Mark this order delivered${o ? ` (${described(o)})` : ''}? The partner stays charged and is told it is completed.`,
     confirmRefund: (o: OrderInfo | null) => `Refund this order${o ? `: ${o.partner_price} ${o.currency} back to the partner's balance` : ''}?`,
     partner: (name: string | null, id: number) => (name ? `“${name}” (#${id})` : `#${id}`),

@@ -2,7 +2,7 @@ import { ruPlural } from '../../src/domain/labels.js';
 import type { Notice } from '../../src/app/notices.js';
 import type { Texts } from './en.js';
 import { code, esc, shortTime, tonTransferLink, zonedTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
-import { WORDS } from './words.js';
+import { WORDS } from '../../src/domain/words.js';
 import type { Handled } from './types.js';
 import { duration, handledAt } from './format.js';
 
@@ -112,6 +112,14 @@ function failureNext(o: OrderInfo): string {
       return 'Можно попробовать снова через /order; если ошибка повторяется, поддержка уже знает.';
   }
 }
+/** События вебхука словами. */
+const EVENT: Record<string, string> = {
+  'order.completed': 'событие «заказ выполнен»',
+  'order.failed': 'событие «заказ не выполнен»',
+  'order.refunded': 'событие «деньги за заказ возвращены»',
+  'balance.low': 'событие «низкий баланс»',
+};
+const eventName = (e: string) => EVENT[e] ?? `событие «${e}»`;
 /** Как называется прерванное действие, по команде, которая его начинает. */
 const ACTIVITY: Record<string, string> = { '/order': 'заказ', '/topup': 'пополнение', '/apikey': 'выпуск API-ключа', '/webhook': 'настройка вебхука', '/alerts': 'настройка оповещений о балансе', '/deposits': 'обработка поступления' };
 
@@ -124,7 +132,7 @@ export const ru: Texts = {
     notLinked:
       'Этот бот работает для партнёров сервиса заказов. Чтобы им пользоваться, откройте ссылку-приглашение от владельца аккаунта или поддержки (или отправьте /start <код приглашения>).',
     inviteInvalid: 'Код приглашения неизвестен, уже использован или истёк. Попросите новое приглашение.',
-    linked: (partnerId: number, role: string) => `Готово: аккаунт привязан к партнёру №${partnerId}, роль — ${ROLE[role] ?? role}.`,
+    linked: (partner: string, role: string) => `Готово: аккаунт привязан к партнёру ${partner}, роль — ${ROLE[role] ?? role}.`,
     help: (role: string | null, operator: boolean) => {
       const lines: string[] = [];
       if (role) {
@@ -311,7 +319,7 @@ export const ru: Texts = {
         ? `❌ Заказ ${o.order_id} не выполнен: ${o.label}.\nПричина: ${failureWhy(o)}\n${o.partner_price} ${o.currency} возвращены на баланс. ${failureNext(o)}`
         : `⏳ Заказ ${o.order_id} не прошёл автоматически: ${o.label}.\nЕго проверяет поддержка; деньги пока не возвращены. Итог придёт сюда.`,
     webhookGaveUp: (event: string, orderId: string, reason: string) =>
-      `📭 Ваш сервер вебхуков не принял ${event} по заказу ${orderId}, повторные попытки закончились: ${webhookWhy(reason)}. Сам заказ не затронут. Проверьте сервер и адрес (/webhook); текущее состояние — в GET /orders.`,
+      `📭 Ваш сервер вебхуков не принял ${eventName(event)} по заказу ${orderId}, повторные попытки закончились: ${webhookWhy(reason)}. Сам заказ не затронут: /status ${orderId} покажет его. Проверьте сервер и адрес (/webhook).`,
     topupCredited: (amount: string, currency: string) => `💰 Пополнение зачислено: ${amount} ${currency}. Баланс — /balance.`,
     balanceLow: (currency: string, balance: string, threshold: string) =>
       `🔻 Низкий баланс: на балансе ${currency} осталось ${balance} ${currency} — меньше порога оповещения ${threshold} ${currency}. Пополните его (/topup), чтобы заказы не отклонялись. Снова это сообщение придёт только после того, как баланс вернётся к ${threshold} ${currency} или выше.`,
@@ -406,7 +414,7 @@ export const ru: Texts = {
     failure: (orderId: string, partner: string, reason: string) =>
       `⚠️ Заказ ${orderId} партнёра ${partner} не выполнен: ${OPERATOR_REASON[reason] ?? 'поставщик отказал (партнёру деньги вернулись)'}.`,
     webhookGaveUp: (orderId: string, partner: string, event: string, reason: string) =>
-      `📭 Вебхук ${event} по заказу ${orderId} партнёра ${partner} не доставлен, попытки прекращены: ${webhookWhy(reason)}. Владельцам партнёра в боте тоже сообщается (не чаще раза в день).`,
+      `📭 ${eventName(event).replace(/^с/, 'С')} по заказу ${orderId} партнёра ${partner} не доставлено, попытки прекращены: ${webhookWhy(reason)}. Владельцам партнёра в боте тоже сообщается (не чаще раза в день).`,
     confirmDeliver: (o: OrderInfo | null) => `Отметить заказ доставленным${o ? ` (${o.label})` : ''}? Деньги партнёру не вернутся, ему придёт «выполнен».`,
     confirmRefund: (o: OrderInfo | null) => `Вернуть деньги за заказ${o ? `: ${o.partner_price} ${o.currency} на баланс партнёра` : ''}?`,
     partner: (name: string | null, id: number) => (name ? `«${name}» (№${id})` : `№${id}`),

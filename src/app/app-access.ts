@@ -8,6 +8,7 @@ import { findLink, rememberProfile, type BotLink } from './bot-users.js';
 import { requirePartner } from './partners.js';
 import { displayName } from '../domain/display-name.js';
 import type { Deps } from './deps.js';
+import { isOperator } from './operator/access.js';
 
 /**
  * Who is calling the Mini App API: a Telegram user proven by signed initData, or by a session cookie from
@@ -101,11 +102,15 @@ export function endSession(deps: Deps, token: string): void {
  * GET /api/app/v1/session: who the caller is to the service. The app's first call, so it also keeps the
  * person's name current for the team list from what Telegram's initData says, as the bot's updates do.
  */
-export function appSession(deps: Deps, caller: AppCaller, link: BotLink) {
+export function appSession(deps: Deps, caller: AppCaller) {
+  const operator = isOperator(deps.config, caller.telegramUserId);
+  // an operator need not belong to a partner; anyone else must (403 not_linked)
+  const link = operator ? findLink(deps, caller.telegramUserId) : linkOf(deps, caller);
+  if (!link) return { user: { telegram_id: caller.telegramUserId, role: null, operator }, partner: null };
   const p = requirePartner(deps, link.partnerId);
   if (caller.via === 'tma') rememberProfile(deps, link, { languageCode: caller.languageCode, displayName: caller.displayName ?? null });
   return {
-    user: { telegram_id: link.telegramUserId, role: link.role },
+    user: { telegram_id: link.telegramUserId, role: link.role, operator },
     partner: { partner_id: p.partnerId, name: p.name, status: p.status },
   };
 }

@@ -10,6 +10,13 @@ import type { Deps } from './deps.js';
 
 /** Operator use cases for partner accounts. */
 
+/** A new partner's name from a request body (the operator API's POST /partners and the console's). */
+export function partnerNameOf(body: Record<string, unknown>): string {
+  const name = body.name;
+  if (typeof name !== 'string' || name.trim() === '' || name.length > 200) fail('validation_error', 'name must be a non-empty string.');
+  return name.trim();
+}
+
 export function createPartner(deps: Deps, name: string, actor: string) {
   const now = deps.clock.now();
   const row = inTx(deps.db, (tx) => {

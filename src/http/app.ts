@@ -16,6 +16,7 @@ import { installResponseHeaders, requestIdFor } from './request-id.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { sandboxPictureRoutes } from './sandbox-pictures.js';
 import { slowClientOptions, trustProxyHops } from './server-options.js';
+import { supplierFundsReader } from './supplier-funds.js';
 import { webappRoutes } from './webapp.js';
 
 export interface HttpDeps {
@@ -78,7 +79,8 @@ export async function buildHttpApp(h: HttpDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, deps.config.publicBaseUrl);
   await app.register(partnerApi({ deps, keys, limiter, catalog, sender: h.sender }), { prefix: '/api/partner/v1' });
   await app.register(adminApi({ deps, keys, adminToken: h.adminToken, scheduler: h.scheduler, sandbox: h.sandbox, fragment: h.fragment }), { prefix: '/api/admin/v1' });
-  await app.register(appApi({ deps, keys, limiter, catalog, sender: h.sender }), { prefix: '/api/app/v1' });
+  const supplierFunds = supplierFundsReader(deps, h.fragment, () => h.sandbox.getFaults());
+  await app.register(appApi({ deps, keys, limiter, catalog, sender: h.sender, supplierFunds }), { prefix: '/api/app/v1' });
   await app.register(webappRoutes());
   await app.register(sandboxPictureRoutes(h.sandbox));
   return app;

@@ -12,8 +12,8 @@ describe('Mini App API: initData', () => {
     const { t, p, owner, staff } = await w.start();
     const r = await owner.call('GET', '/session');
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ user: { telegram_id: owner.id, role: 'owner' }, partner: { partner_id: p.id, name: 'Test partner', status: 'active' } });
-    expect((await staff.call('GET', '/session')).body.user).toEqual({ telegram_id: staff.id, role: 'staff' });
+    expect(r.body).toEqual({ user: { telegram_id: owner.id, role: 'owner', operator: false }, partner: { partner_id: p.id, name: 'Test partner', status: 'active' } });
+    expect((await staff.call('GET', '/session')).body.user).toEqual({ telegram_id: staff.id, role: 'staff', operator: false });
     void t;
   });
 

@@ -176,7 +176,7 @@ describe('Mini App API: top-up requests', () => {
     expect(r.body).toEqual({ code: 'too_many_topup_requests', detail: expect.any(String), currency: 'USD', max_open: 2 });
     expect((await owner.call('POST', '/topup-requests', { currency: 'TON', amount: '50' })).status).toBe(201);
     // the words the Mini App shows for it (webapp/src/i18n.ts errorText: the bot's words for the code)
-    const { WORDS } = await import('../../bot/texts/words.js');
+    const { WORDS } = await import('../../src/domain/words.js');
     expect(WORDS.en.error(r.body.code, r.body)).toBe(
       'You already have 2 open top-up requests in USD, the most at once. Pay one of them (the exact amount it shows) or wait until one expires 24 hours after it was made, then ask again.',
     );

@@ -32,7 +32,7 @@ describe('the bot opens the Mini App', () => {
     const url = /https:\/\/\S+/.exec(m.text)![0];
     const s = await signIn(w, url, 'https://dash.example.test');
     expect(s.status).toBe(200);
-    expect(s.body.user).toEqual({ telegram_id: u.id, role: 'staff' });
+    expect(s.body.user).toEqual({ telegram_id: u.id, role: 'staff', operator: false });
     // single use
     expect((await signIn(w, url, 'https://dash.example.test')).status).toBe(401);
     // the linked user's own command menu offers /app

@@ -169,7 +169,8 @@ describe('a failing webhook', () => {
     const giveUp = (orderId: string) =>
       w.t.deps.bus.emit('alert', { kind: 'webhook_gave_up', webhookId: `wh-${orderId}`, orderId, partnerId: p.id, event: 'order.completed', reason: 'timeout' });
     giveUp('PA-700001');
-    await owner.expect('Your webhook server did not accept order.completed for order PA-700001, and the last retry is over: the server did not answer in time.');
+    const gaveUp = await owner.expect('Your webhook server did not accept the “order completed” event for order PA-700001, and the last retry is over: the server did not answer in time.');
+    expect(gaveUp.text).not.toMatch(/order\.completed|GET \/orders/);
     giveUp('PA-700002');
     await settle(w);
     expect(owner.all.some((m) => m.text.includes('PA-700002'))).toBe(false);

@@ -107,7 +107,7 @@ describe('operators', () => {
   it('webhook give-ups and unmatched deposits reach the operators too', async () => {
     const op = w.chat(OPERATOR);
     w.t.deps.bus.emit('alert', { kind: 'webhook_gave_up', webhookId: 'abc', orderId: 'PA-1', partnerId: 7, event: 'order.completed', reason: 'timeout' });
-    await op.expect('Webhook order.completed for order PA-1 of partner #7 was given up after its last attempt: the server did not answer in time.');
+    await op.expect('Delivery of the “order completed” event for order PA-1 of partner #7 was given up after its last attempt: the server did not answer in time.');
     w.t.deps.bus.emit('alert', { kind: 'unmatched_deposit', depositId: 'dep_1', network: 'trc20', asset: 'USDT', amount: '12.34', reason: 'wrong_amount' });
     await op.expect('Deposit dep_1 of 12.34 USDT on TRC-20 (TRON) was not credited automatically: its amount matches no open top-up request.');
   });

@@ -445,7 +445,7 @@ describe('/start and /help', () => {
     const inv = await w.t.admin('POST', `/partners/${p.id}/invites`, { role: 'owner' });
     await ownerRu.say(`/start ${inv.body.code}`);
     const linkedMsg = await ownerRu.expect('Готово');
-    expect(linkedMsg.text.split('\n')[0]).toBe(`Готово: аккаунт привязан к партнёру №${p.id}, роль — владелец.`);
+    expect(linkedMsg.text.split('\n')[0]).toBe('Готово: аккаунт привязан к партнёру «Test partner», роль — владелец.');
     const staff = await linked(p, 'staff');
     const stranger = w.chat(newUser());
     const cases: [Chat, string, string][] = [
@@ -535,10 +535,13 @@ describe('owners and failing webhooks', () => {
     const staff = await linked(p, 'staff');
     const op = w.chat(OPERATOR);
     w.t.deps.bus.emit('alert', { kind: 'webhook_gave_up', webhookId: 'wh1', orderId: 'PA-424242', partnerId: p.id, event: 'order.completed', reason: 'HTTP 500' });
-    const m = await owner.expect('Ваш сервер вебхуков не принял order.completed по заказу PA-424242');
+    const m = await owner.expect('Ваш сервер вебхуков не принял событие «заказ выполнен» по заказу PA-424242');
     expect(m.text).toContain('повторные попытки закончились: сервер ответил HTTP 500.');
+    // words, not codes: no event name, no HTTP route
+    expect(m.text).not.toMatch(/order\.completed|GET \/orders/);
+    expect(m.text).toContain('/status PA-424242');
     await op.expect(
-      `📭 Webhook order.completed for order PA-424242 of partner “Test partner” (#${p.id}) was given up after its last attempt: the server answered HTTP 500. The partner’s owners linked in the bot are told too (at most once a day).`,
+      `📭 Delivery of the “order completed” event for order PA-424242 of partner “Test partner” (#${p.id}) was given up after its last attempt: the server answered HTTP 500. The partner’s owners linked in the bot are told too (at most once a day).`,
     );
     await settle(w);
     expect(staff.fresh.some((x) => x.text.includes('PA-424242'))).toBe(false);

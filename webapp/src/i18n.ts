@@ -1,8 +1,9 @@
-import { WORDS } from '../../bot/texts/words';
+import { WORDS } from '../../src/domain/words';
 import { ruPlural } from '../../src/domain/labels';
 import { language } from './tg';
 
 const en = {
+  spend7: 'Spent in the last 7 days', gift: 'Gift', ordersN: (n: number) => `${n} ${n === 1 ? 'order' : 'orders'}`,
   home: 'Home', order: 'Order', orders: 'Orders', topup: 'Top up', apiTab: 'API', team: 'Team',
   balances: 'Balances', recent: 'Recent orders', noOrders: 'No orders yet.', all: 'All', more: 'Show more',
   stars: 'Stars', premium: 'Premium', gifts: 'Gifts', recipient: 'Recipient', recipientHint: '@username',
@@ -45,6 +46,24 @@ const en = {
   signinTitle: 'Partner dashboard', signinText: 'Open the dashboard from the bot in Telegram, or send /app to the bot for a one-time sign-in link.',
   notLinked: 'This Telegram account is not linked to a partner. Open your invite link in the bot first.',
   loading: 'Loading…', retry: 'Retry', error: 'Something went wrong.', inactive: 'The account is not activated yet: make the first top-up.',
+  console: {
+    tab: 'Console', partnerTab: 'Partner', overview: 'Overview', partners: 'Partners', reviews: 'Reviews', deposits: 'Deposits', products: 'Products',
+    liabilities: 'Partner balances (liabilities)', funds: 'Supplier funds', coverage: 'Coverage', covered: 'covered', notCovered: 'NOT covered',
+    coverageWarn: (s: string, c: string) => `${s} cannot cover what partners may order in ${c}: top it up.`,
+    waiting: 'Waiting', reviewsWaiting: 'Orders in review', depositsUnmatched: 'Unmatched deposits', webhooksGaveUp: 'Webhooks given up (24 h)',
+    orders24: 'Orders, last 24 h', byStatus: 'By status', byType: 'By type', margin: 'Margin of completed orders (24 h)', perHour: 'Orders per hour (24 h)',
+    noOrders24: 'No orders in the last 24 hours.', search: 'Search by name or id', newPartner: 'New partner', name: 'Name', create: 'Create',
+    ownerInvite: 'Owner invite (single use, 24 h): send the link or show the QR code', none: 'Nothing here.', orders: 'Orders', ledger: 'Ledger',
+    stage: 'Stage', since: 'since', partner: 'Partner', deliver: 'Deliver', refund: 'Refund', transferHash: 'Transfer hash (optional for a gift)',
+    deliverConfirm: (id: string) => `Mark ${id} as delivered? The partner is told it completed.`,
+    refundConfirm: (id: string, amount: string) => `Refund ${id}? ${amount} goes back to the partner's balance.`,
+    resolved: 'Done.', credit: 'Credit', close: 'Close', note: 'Note', creditTo: 'Credit to partner', pick: 'Find the partner',
+    creditConfirm: (amount: string, name: string) => `Credit ${amount} to ${name}?`, closeConfirm: 'Close this deposit without crediting anyone?',
+    from: 'From', tx: 'Transaction', dep: { unmatched: 'unmatched', credited: 'credited', closed: 'closed', ignored: 'ignored' } as Record<string, string>,
+    cost: 'Cost', price: 'Price', on: 'On', off: 'Off', offConfirm: (p: string) => `Switch ${p} off? Partners get product_disabled until it is on again.`,
+    supplier: { sandbox_fragment: 'Fragment wallet (sandbox)', sandbox_gifts: 'Gift account (sandbox)', fragment: 'Fragment hot wallet' } as Record<string, string>,
+    per1000: 'per 1000', fees: 'fees per gift', marginWord: 'margin', keys: 'API key', webhookUrl: 'Webhook', exports: 'Exports',
+  },
   // the app's own words for refusals the bot explains with its commands; the rest are the bot's (words.ts)
   err: {
     insufficient_balance: 'Not enough balance: an owner can top it up on the Top up tab.', network: 'No connection.',
@@ -55,6 +74,7 @@ const en = {
 type Dict = typeof en;
 
 const ru: Dict = {
+  spend7: 'Потрачено за 7 дней', gift: 'Подарок', ordersN: (n: number) => `${n} ${ruPlural(n, 'заказ', 'заказа', 'заказов')}`,
   home: 'Главная', order: 'Заказ', orders: 'Заказы', topup: 'Пополнить', apiTab: 'API', team: 'Команда',
   balances: 'Балансы', recent: 'Последние заказы', noOrders: 'Заказов пока нет.', all: 'Все', more: 'Показать ещё',
   stars: 'Звёзды', premium: 'Premium', gifts: 'Подарки', recipient: 'Получатель', recipientHint: '@username',
@@ -97,6 +117,24 @@ const ru: Dict = {
   signinTitle: 'Кабинет партнёра', signinText: 'Откройте кабинет из бота в Telegram или отправьте боту /app, чтобы получить одноразовую ссылку для входа.',
   notLinked: 'Этот аккаунт Telegram не привязан к партнёру. Сначала откройте ссылку-приглашение в боте.',
   loading: 'Загрузка…', retry: 'Повторить', error: 'Что-то пошло не так.', inactive: 'Аккаунт ещё не активирован: сделайте первое пополнение.',
+  console: {
+    tab: 'Консоль', partnerTab: 'Кабинет', overview: 'Обзор', partners: 'Партнёры', reviews: 'Проверка', deposits: 'Депозиты', products: 'Товары',
+    liabilities: 'Балансы партнёров (обязательства)', funds: 'Средства у поставщиков', coverage: 'Покрытие', covered: 'покрыто', notCovered: 'НЕ покрыто',
+    coverageWarn: (s: string, c: string) => `${s}: не хватит на то, что партнёры могут заказать в ${c}. Пополните счёт.`,
+    waiting: 'Ждёт', reviewsWaiting: 'Заказы на проверке', depositsUnmatched: 'Депозиты не опознаны', webhooksGaveUp: 'Вебхуки не доставлены (24 ч)',
+    orders24: 'Заказы за 24 ч', byStatus: 'По статусу', byType: 'По типу', margin: 'Маржа выполненных заказов (24 ч)', perHour: 'Заказы по часам (24 ч)',
+    noOrders24: 'За последние 24 часа заказов нет.', search: 'Поиск по имени или id', newPartner: 'Новый партнёр', name: 'Название', create: 'Создать',
+    ownerInvite: 'Приглашение владельца (одноразовое, 24 ч): отправьте ссылку или покажите QR-код', none: 'Здесь пусто.', orders: 'Заказы', ledger: 'Движение средств',
+    stage: 'Этап', since: 'с', partner: 'Партнёр', deliver: 'Доставлен', refund: 'Вернуть', transferHash: 'Хеш перевода (для подарка, необязательно)',
+    deliverConfirm: (id: string) => `Отметить ${id} доставленным? Партнёр узнает, что заказ выполнен.`,
+    refundConfirm: (id: string, amount: string) => `Вернуть деньги за ${id}? ${amount} вернётся на баланс партнёра.`,
+    resolved: 'Готово.', credit: 'Зачислить', close: 'Закрыть', note: 'Заметка', creditTo: 'Зачислить партнёру', pick: 'Найдите партнёра',
+    creditConfirm: (amount: string, name: string) => `Зачислить ${amount} партнёру ${name}?`, closeConfirm: 'Закрыть депозит, никому не зачисляя?',
+    from: 'От', tx: 'Транзакция', dep: { unmatched: 'не опознан', credited: 'зачислен', closed: 'закрыт', ignored: 'пропущен' },
+    cost: 'Себестоимость', price: 'Цена', on: 'Вкл.', off: 'Выкл.', offConfirm: (p: string) => `Выключить ${p}? Партнёры будут получать product_disabled, пока его не включат.`,
+    supplier: { sandbox_fragment: 'Кошелёк Fragment (песочница)', sandbox_gifts: 'Аккаунт подарков (песочница)', fragment: 'Горячий кошелёк Fragment' },
+    per1000: 'за 1000', fees: 'комиссии на подарок', marginWord: 'маржа', keys: 'API-ключ', webhookUrl: 'Вебхук', exports: 'Выгрузки',
+  },
   err: {
     insufficient_balance: 'Недостаточно средств: владелец может пополнить баланс на вкладке «Пополнить».', network: 'Нет соединения.',
     partner_inactive: 'Аккаунт ещё не активирован: сделайте первое пополнение.', idempotency_key_reuse: 'Это подтверждение уже использовано: начните заказ заново.',
@@ -105,7 +143,7 @@ const ru: Dict = {
 
 export const lang = language();
 export const t: Dict = lang === 'ru' ? ru : en;
-/** The words the bot shows too (bot/texts/words.ts): roles, failure reasons, networks, refusals. */
+/** The words the bot shows too (src/domain/words.ts): roles, failure reasons, networks, refusals. */
 export const words = WORDS[lang];
 document.documentElement.lang = lang;
 

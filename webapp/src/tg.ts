@@ -17,11 +17,18 @@ export function language(): 'ru' | 'en' {
   return code.toLowerCase().startsWith('ru') ? 'ru' : 'en';
 }
 
-/** Telegram's colour scheme, or the browser's outside Telegram. */
+/**
+ * Telegram's colour scheme, or the browser's outside Telegram; inside Telegram the header and the window
+ * background take the page's own background (the theme's secondary colour), on every theme change.
+ */
 export function applyScheme(): void {
   const dark = inTelegram ? WebApp.colorScheme === 'dark' : matchMedia('(prefers-color-scheme: dark)').matches;
   document.documentElement.dataset.scheme = dark ? 'dark' : 'light';
   document.documentElement.dataset.tg = inTelegram ? '1' : '0';
+  if (inTelegram) {
+    WebApp.setHeaderColor('secondary_bg_color');
+    WebApp.setBackgroundColor('secondary_bg_color');
+  }
 }
 
 export function ready(): void {
@@ -61,8 +68,20 @@ export function setMain(b: { text: string; onClick: () => void; busy?: boolean; 
   WebApp.MainButton.setParams({ text: b.text, is_active: !b.disabled && !b.busy, is_visible: true });
 }
 
-export function haptic(kind: 'success' | 'error'): void {
-  if (inTelegram) WebApp.HapticFeedback.notificationOccurred(kind);
+/** Haptic feedback: the outcome of an action (success, error), or a light tap when a choice changes. */
+export function haptic(kind: 'success' | 'error' | 'tap'): void {
+  if (!inTelegram) return;
+  if (kind === 'tap') WebApp.HapticFeedback.selectionChanged();
+  else WebApp.HapticFeedback.notificationOccurred(kind);
+}
+
+/** Closing confirmation: while on, Telegram asks before the app is closed (a form holds unsaved input). */
+let closingAsks = 0;
+export function holdClosing(on: boolean): void {
+  closingAsks = Math.max(0, closingAsks + (on ? 1 : -1));
+  if (!inTelegram) return;
+  if (closingAsks > 0) WebApp.enableClosingConfirmation();
+  else WebApp.disableClosingConfirmation();
 }
 
 /** A yes/no question before a change that cannot be undone: Telegram's own popup, or the browser's outside it. */

@@ -5,7 +5,7 @@ import { alertsView, setAlerts } from '../../app/balance-alerts.js';
 import { issueKey, type KeyCache } from '../../app/keys.js';
 import { ledgerCheck, ledgerPage } from '../../app/ledger.js';
 import { cancelPremium, getOperatorOrder, listReviews, resolveReview } from '../../app/orders/review.js';
-import { createPartner, partnerView } from '../../app/partners.js';
+import { createPartner, partnerNameOf, partnerView } from '../../app/partners.js';
 import { settingsPatchSchema } from '../../app/settings.js';
 import { creditTopup, type TopupInput } from '../../app/topups.js';
 import { saveWebhook } from '../../app/webhooks/config.js';
@@ -34,10 +34,9 @@ export function pid(raw: string): number {
 export function operatorRoutes(deps: Deps, keys: KeyCache) {
   return (app: FastifyInstance) => {
     app.post('/partners', async (req, reply) => {
-      const b = body(req);
-      if (typeof b.name !== 'string' || b.name.trim() === '' || b.name.length > 200) fail('validation_error', 'name must be a non-empty string.');
+      const name = partnerNameOf(body(req));
       reply.code(201);
-      return createPartner(deps, b.name.trim(), ACTOR);
+      return createPartner(deps, name, ACTOR);
     });
     app.get<P>('/partners/:partner_id', async (req) => partnerView(deps, pid(req.params.partner_id)));
     app.post<P>('/partners/:partner_id/topups', async (req, reply) => {

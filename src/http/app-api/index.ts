@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import { identify } from './auth.js';
 import { orderingRoutes } from './ordering-routes.js';
+import { operatorRoutes } from './operator-routes.js';
 import { ownerRoutes } from './owner-routes.js';
 import { sessionRoutes, PUBLIC_PATHS } from './session-routes.js';
 
@@ -34,5 +35,6 @@ export function appApi(ctx: AppApiDeps) {
     sessionRoutes(app, ctx);
     orderingRoutes(app, ctx);
     ownerRoutes(app, ctx);
+    operatorRoutes(app, ctx);
   };
 }

@@ -7,10 +7,13 @@ import { createOrder } from '../../app/orders/create.js';
 import { listOwnOrders } from '../../app/orders/query.js';
 import { recipientCheck } from '../../app/orders/recipient-check.js';
 import { orderDetail } from '../../app/orders/timeline.js';
+import { partnerStats } from '../../app/stats.js';
+import { offsetIso } from '../../domain/time-format.js';
 import { sendJson } from '../frozen-json.js';
 import { linkOfReq } from './auth.js';
 import { actorOf, objectBody } from './body.js';
 import type { AppApiDeps } from './context.js';
+import type { SpendAnswer, BalancesAnswer, GiftFacetsAnswer, GiftSearchAnswer, OrderDetailAnswer, RecipientCheckAnswer } from './types.js';
 
 const CLIENT_KEY = /^[A-Za-z0-9_-]{8,100}$/;
 /** What a Mini App order may say; no `webhook_url`: the order's signed events go only to the partner's saved webhook. */
@@ -20,19 +23,24 @@ const APP_ORDER_FIELDS = new Set(['type', 'params', 'idempotency_key', 'client_r
 export function orderingRoutes(app: FastifyInstance, { deps, catalog, limiter }: AppApiDeps): void {
   const pid = (req: Parameters<typeof linkOfReq>[1]) => linkOfReq(deps, req).partnerId;
 
-  app.get('/balances', async (req) => ({ balances: account(deps, pid(req)).balances }));
+  app.get('/balances', async (req): Promise<BalancesAnswer> => ({ balances: account(deps, pid(req)).balances }));
+  // the home screen's spend: the partner API's GET /stats over the last 7 days of the service clock, totals per currency
+  app.get('/spend', async (req): Promise<SpendAnswer> => {
+    const s = partnerStats(deps, pid(req), { from: offsetIso(deps.clock.now() - 7 * 86_400_000) });
+    return { days: 7, from: s.from, to: s.to, totals: s.totals };
+  });
   app.get('/products', async (req) => {
     pid(req);
     return products(deps);
   });
 
   app.get('/orders', async (req, reply) => sendJson(reply, listOwnOrders(deps, pid(req), req.query as Record<string, unknown>)));
-  app.get<{ Params: { order_id: string } }>('/orders/:order_id', async (req) => {
+  app.get<{ Params: { order_id: string } }>('/orders/:order_id', async (req): Promise<OrderDetailAnswer> => {
     const link = linkOfReq(deps, req);
     return orderDetail(deps, link.partnerId, req.params.order_id, link.role === 'owner');
   });
 
-  app.post('/recipient-check', async (req) => {
+  app.post('/recipient-check', async (req): Promise<RecipientCheckAnswer> => {
     const partnerId = pid(req);
     limiter.hit('validate_recipient', `app:${partnerId}`);
     return recipientCheck(deps, partnerId, objectBody(req));
@@ -59,11 +67,11 @@ export function orderingRoutes(app: FastifyInstance, { deps, catalog, limiter }:
     return sendJson(reply, r.order);
   });
 
-  app.get('/gifts', async (req) => {
+  app.get('/gifts', async (req): Promise<GiftSearchAnswer> => {
     pid(req);
     return searchGifts(deps, catalog, req.query as Record<string, unknown>);
   });
-  app.get('/gifts/filters', async (req) => {
+  app.get('/gifts/filters', async (req): Promise<GiftFacetsAnswer> => {
     pid(req);
     return giftFacets(deps, catalog, req.query as Record<string, unknown>);
   });

@@ -16,6 +16,7 @@ import { sendJson } from '../frozen-json.js';
 import { linkOfReq } from './auth.js';
 import { actorOf, objectBody } from './body.js';
 import type { AppApiDeps } from './context.js';
+import type { AlertsAnswer, ApiKeyView, FundingAnswer, InviteAnswer, TeamAnswer, TopupRequestAnswer, WebhookSaved, WebhookView } from './types.js';
 
 /**
  * Owners only (staff get 403 forbidden): the ledger, low-balance alerts, top-ups, the API key, the webhook
@@ -33,22 +34,22 @@ export function ownerRoutes(app: FastifyInstance, { deps, keys, sender }: AppApi
   app.get('/ledger', async (req, reply) => sendJson(reply, listOwnLedger(deps, owner(req).partnerId, req.query as Record<string, unknown>)));
 
   // low-balance alert thresholds (issue 15 point 7): the service of the bot's /alerts and the operator API
-  app.get('/alerts', async (req) => alertsView(deps, owner(req).partnerId));
-  app.put('/alerts', async (req) => {
+  app.get('/alerts', async (req): Promise<AlertsAnswer> => alertsView(deps, owner(req).partnerId));
+  app.put('/alerts', async (req): Promise<AlertsAnswer> => {
     const o = owner(req);
     return setAlerts(deps, o.partnerId, objectBody(req), o.actor);
   });
 
-  app.get('/funding', async (req) => fundingInfo(deps, owner(req).partnerId));
-  app.post('/topup-requests', async (req, reply) => {
+  app.get('/funding', async (req): Promise<FundingAnswer> => fundingInfo(deps, owner(req).partnerId));
+  app.post('/topup-requests', async (req, reply): Promise<TopupRequestAnswer> => {
     const o = owner(req);
     const r = createTopupRequest(deps, o.partnerId, objectBody(req), o.actor);
     reply.code(201);
     return { ...r, status: 'open' };
   });
-  app.get<{ Params: { request_id: string } }>('/topup-requests/:request_id', async (req) => topupRequestState(deps, owner(req).partnerId, req.params.request_id));
+  app.get<{ Params: { request_id: string } }>('/topup-requests/:request_id', async (req): Promise<TopupRequestAnswer> => topupRequestState(deps, owner(req).partnerId, req.params.request_id));
 
-  app.get('/api-key', async (req) => {
+  app.get('/api-key', async (req): Promise<{ key: ApiKeyView | null }> => {
     const v = partnerView(deps, owner(req).partnerId);
     return { key: v.keys.find((k) => k.revoked_at === null) ?? null };
   });
@@ -60,14 +61,14 @@ export function ownerRoutes(app: FastifyInstance, { deps, keys, sender }: AppApi
     return r;
   });
 
-  app.get('/webhook', async (req) => partnerView(deps, owner(req).partnerId).webhook);
-  app.put('/webhook', async (req) => {
+  app.get('/webhook', async (req): Promise<WebhookView> => partnerView(deps, owner(req).partnerId).webhook);
+  app.put('/webhook', async (req): Promise<WebhookSaved> => {
     const o = owner(req);
     const b = objectBody(req);
     for (const k of Object.keys(b)) if (k !== 'url' && k !== 'events') fail('validation_error', `Unknown field: ${k}. Regenerate the secret with POST /webhook/regenerate.`);
     return saveWebhook(deps, o.partnerId, { url: b.url, events: b.events }, o.actor);
   });
-  app.post('/webhook/regenerate', async (req) => {
+  app.post('/webhook/regenerate', async (req): Promise<WebhookSaved> => {
     const o = owner(req);
     const current = partnerView(deps, o.partnerId).webhook.url ?? '';
     return saveWebhook(deps, o.partnerId, { url: current, regenerate_secret: true }, o.actor);
@@ -84,8 +85,8 @@ export function ownerRoutes(app: FastifyInstance, { deps, keys, sender }: AppApi
     return sendTestWebhook(deps, sender, o.partnerId, { actor: o.actor });
   });
 
-  app.get('/team', async (req) => listTeam(deps, owner(req).partnerId));
-  app.post('/team/invites', async (req, reply) => {
+  app.get('/team', async (req): Promise<TeamAnswer> => listTeam(deps, owner(req).partnerId));
+  app.post('/team/invites', async (req, reply): Promise<InviteAnswer> => {
     const o = owner(req);
     const r = createInvite(deps, o.partnerId, objectBody(req).role as never, o.actor);
     reply.code(201);

@@ -2,14 +2,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { appSession, endSession, redeemSignIn } from '../../app/app-access.js';
 import type { Deps } from '../../app/deps.js';
 import { SESSION_TTL_MS } from '../../app/app-access.js';
-import { callerOf, COOKIE_PATH, linkOfReq, requireSameOrigin, SESSION_COOKIE } from './auth.js';
+import { callerOf, COOKIE_PATH, requireSameOrigin, SESSION_COOKIE } from './auth.js';
 import { objectBody } from './body.js';
 import type { AppApiDeps } from './context.js';
+import type { SessionAnswer } from './types.js';
 
 export const PUBLIC_PATHS = new Set([`${COOKIE_PATH}/sign-in`]);
 
-function sessionView(deps: Deps, req: FastifyRequest) {
-  return appSession(deps, callerOf(req), linkOfReq(deps, req));
+function sessionView(deps: Deps, req: FastifyRequest): SessionAnswer {
+  return appSession(deps, callerOf(req));
 }
 
 function secure(deps: Deps, req: FastifyRequest): boolean {

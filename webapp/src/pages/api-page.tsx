@@ -1,18 +1,19 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api';
+import { api, type Delivery } from '../api/client';
+import { Button, Copy, ErrorNote, Loading, Row, Section } from '../components/ui';
+import { useLoad } from '../hooks/use-load';
 import { t } from '../i18n';
+import { fmtTime } from '../lib/format';
+import type { Nav } from '../nav';
 import { confirmDialog } from '../tg';
-import type { Nav } from '../main';
-import type { Delivery } from './deliveries';
-import { Button, Copy, ErrorNote, fmtTime, Loading, Row, Section, useLoad } from '../ui';
 
 /** What the Webhook block's `events` may list (the service answers 400 validation_error for anything else). */
 const EVENTS = ['order.completed', 'order.failed', 'order.refunded', 'balance.low'];
 
 /** API (owners): the key, issued or reissued with an optional IP whitelist and shown once; the webhook block (its events too), its test and its delivery log. */
 export function ApiPage({ nav }: { nav: Nav }) {
-  const key = useLoad(() => api('GET', '/api-key'), []);
-  const hook = useLoad(() => api('GET', '/webhook'), []);
+  const key = useLoad(() => api.apiKey(), []);
+  const hook = useLoad(() => api.webhook(), []);
   const [whitelist, setWhitelist] = useState('');
   const [issued, setIssued] = useState<string | null>(null);
   const [keyError, setKeyError] = useState<unknown>(null);
@@ -26,7 +27,7 @@ export function ApiPage({ nav }: { nav: Nav }) {
     if (key.data?.key && !(await confirmDialog(t.reissueConfirm))) return;
     setKeyError(null);
     try {
-      const r = await api('POST', '/api-key', { ip_whitelist: whitelist.split(/[\s,;]+/).filter(Boolean) });
+      const r = await api.issueKey(whitelist.split(/[\s,;]+/).filter(Boolean));
       setIssued(r.api_key);
       key.reload();
     } catch (e) {
@@ -38,7 +39,7 @@ export function ApiPage({ nav }: { nav: Nav }) {
     setHookError(null);
     setSaved(false);
     try {
-      const r = regenerate ? await api('POST', '/webhook/regenerate', {}) : await api('PUT', '/webhook', { url: url ?? hook.data?.url ?? '', ...(events ? { events } : {}) });
+      const r = regenerate ? await api.regenerateSecret() : await api.saveWebhook({ url: url ?? hook.data?.url ?? '', ...(events ? { events } : {}) });
       setSecret(r.secret ?? null);
       setSaved(true);
       hook.reload();
@@ -54,7 +55,7 @@ export function ApiPage({ nav }: { nav: Nav }) {
     setHookError(null);
     setTested(null);
     try {
-      setTested(await api<Delivery>('POST', '/webhook/test', {}));
+      setTested(await api.testWebhook());
     } catch (e) {
       setHookError(e);
     } finally {
@@ -108,7 +109,7 @@ export function ApiPage({ nav }: { nav: Nav }) {
             <fieldset class="field events" data-testid="webhook-events">
               <span>{t.events}</span>
               {EVENTS.map((e) => {
-                const now: string[] = events ?? hook.data.events;
+                const now: string[] = events ?? hook.data?.events ?? [];
                 const on = now.includes(e);
                 return (
                   <label key={e}>

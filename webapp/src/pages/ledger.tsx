@@ -1,34 +1,25 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api';
+import { api, type LedgerEntry as Entry } from '../api/client';
+import { Button, ErrorNote, Loading, Row, Section } from '../components/ui';
+import { useLoad } from '../hooks/use-load';
 import { t } from '../i18n';
-import type { Nav } from '../main';
-import { Button, ErrorNote, fmtTime, Loading, Row, Section, useLoad } from '../ui';
-
-interface Entry {
-  entry_id: number;
-  kind: string;
-  currency: string;
-  amount: string;
-  balance_after: string;
-  order_id: string | null;
-  topup_id: string | null;
-  created_at: string;
-}
+import { fmtTime } from '../lib/format';
+import type { Nav } from '../nav';
 
 /** The ledger (owners): the partner API's GET /ledger, newest first, by currency, paged; an order's entry opens it. */
 export function LedgerPage({ nav }: { nav: Nav }) {
   const [currency, setCurrency] = useState('');
   const [extra, setExtra] = useState<Entry[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
-  const q = () => `/ledger?limit=30${currency ? `&currency=${currency}` : ''}`;
+  const q = () => ({ limit: 30, currency });
   const list = useLoad(async () => {
-    const r = await api('GET', q());
+    const r = await api.ledger(q());
     setExtra([]);
     setCursor(r.next_cursor);
     return r;
   }, [currency]);
   const more = async () => {
-    const r = await api('GET', `${q()}&cursor=${cursor}`);
+    const r = await api.ledger({ ...q(), cursor });
     setExtra((x) => [...x, ...r.items]);
     setCursor(r.next_cursor);
   };

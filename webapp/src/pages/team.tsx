@@ -1,19 +1,21 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api';
+import { api } from '../api/client';
+import { Button, Copy, ErrorNote, Loading, Qr, Row, Section } from '../components/ui';
+import { useLoad } from '../hooks/use-load';
 import { t, words } from '../i18n';
+import { fmtTime } from '../lib/format';
+import type { Nav } from '../nav';
 import { confirmDialog } from '../tg';
-import type { Nav } from '../main';
-import { Button, Copy, ErrorNote, fmtTime, Loading, Qr, Row, Section, useLoad } from '../ui';
 
 /** Team (owners): invite (link and QR code), the people linked, unlink. */
 export function TeamPage({ nav }: { nav: Nav }) {
-  const team = useLoad(() => api('GET', '/team'), []);
+  const team = useLoad(() => api.team(), []);
   const [invite, setInvite] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const create = async (role: 'staff' | 'owner') => {
     setError(null);
     try {
-      setInvite((await api('POST', '/team/invites', { role })).link);
+      setInvite((await api.invite(role)).link);
     } catch (e) {
       setError(e);
     }
@@ -22,7 +24,7 @@ export function TeamPage({ nav }: { nav: Nav }) {
     if (!(await confirmDialog(t.unlinkConfirm(id)))) return;
     setError(null);
     try {
-      await api('DELETE', `/team/${id}`);
+      await api.unlink(id);
       team.reload();
     } catch (e) {
       setError(e);
@@ -51,7 +53,7 @@ export function TeamPage({ nav }: { nav: Nav }) {
         {!team.data ? (
           <Loading />
         ) : (
-          team.data.items.map((u: any) => (
+          team.data.items.map((u) => (
             <Row
               testid={`member-${u.telegram_id}`}
               label={

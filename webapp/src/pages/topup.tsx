@@ -1,25 +1,20 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api';
+import { api } from '../api/client';
+import { Button, Copy, ErrorNote, Loading, Qr, Row, Section } from '../components/ui';
+import { useLoad } from '../hooks/use-load';
 import { t, words } from '../i18n';
-import type { Nav } from '../main';
-import { Button, Copy, ErrorNote, fmtTime, Loading, Qr, Row, Section, useLoad } from '../ui';
+import { fmtTime, tonTransferLink } from '../lib/format';
+import type { Nav } from '../nav';
 
-/** ton://transfer/<address>?amount=<nanotons>&text=<code>: opens a TON wallet with amount and comment filled in. */
-export function tonTransferLink(address: string, amountTon: string, code?: string): string {
-  const [whole, frac = ''] = amountTon.split('.');
-  const nanotons = (BigInt(whole) * 1_000_000_000n + BigInt((frac + '000000000').slice(0, 9))).toString();
-  return `ton://transfer/${address}?amount=${nanotons}${code ? `&text=${encodeURIComponent(code)}` : ''}`;
-}
-
-/** A network's name as the bot writes it (bot/texts/words.ts): "USDT (TRC-20, TRON network)". */
+/** A network's name as the bot writes it (src/domain/words.ts): "USDT (TRC-20, TRON network)". */
 const networkName = (currency: string, network: string) => words.assetLabel(currency === 'TON' ? 'TON' : 'USDT', network);
 
 function RequestView({ id, network, onNew }: { id: string; network: string; onNew: () => void }) {
   // the request's state follows the chain watcher: polled until credited or expired
-  const r = useLoad(() => api('GET', `/topup-requests/${id}`), [id], 4000);
+  const r = useLoad(() => api.topupRequest(id), [id], 4000);
   if (!r.data) return r.error ? <ErrorNote error={r.error} /> : <Loading />;
   const q = r.data;
-  const addr = q.addresses.find((a: any) => a.network === network);
+  const addr = q.addresses.find((a) => a.network === network);
   const link = q.currency === 'TON' && addr ? tonTransferLink(addr.address, q.amount_to_send, q.comment_code) : null;
   return (
     <>
@@ -60,7 +55,7 @@ function RequestView({ id, network, onNew }: { id: string; network: string; onNe
  * another network than the address's is lost); the request then shows that network's address only.
  */
 export function TopupPage(_: { nav: Nav }) {
-  const info = useLoad(() => api('GET', '/funding'), []);
+  const info = useLoad(() => api.funding(), []);
   const [currency, setCurrency] = useState<'USD' | 'TON'>('USD');
   const [network, setNetwork] = useState<string | null>(null);
   const [amount, setAmount] = useState('');
@@ -68,13 +63,13 @@ export function TopupPage(_: { nav: Nav }) {
   const [request, setRequest] = useState<{ id: string; network: string } | null>(null);
   if (request) return <RequestView id={request.id} network={request.network} onNew={() => setRequest(null)} />;
   if (!info.data) return info.error ? <ErrorNote error={info.error} /> : <Loading />;
-  const networks: string[] = info.data.options.filter((o: any) => o.currency === currency).map((o: any) => o.network);
+  const networks: string[] = info.data.options.filter((o) => o.currency === currency).map((o) => o.network);
   // TON has one network; USDT's is chosen by the owner
   const chosen = currency === 'TON' ? networks[0] ?? null : network;
   const submit = async () => {
     setError(null);
     try {
-      const r = await api('POST', '/topup-requests', { currency, amount: amount.replace(',', '.') });
+      const r = await api.createTopupRequest({ currency, amount: amount.replace(',', '.') });
       setRequest({ id: r.request_id, network: chosen! });
     } catch (e) {
       setError(e);
@@ -125,7 +120,7 @@ export function TopupPage(_: { nav: Nav }) {
 
 /** Low-balance alert thresholds (the service of the bot's /alerts): one per currency, empty for none. */
 function Alerts() {
-  const current = useLoad(() => api('GET', '/alerts'), []);
+  const current = useLoad(() => api.alerts(), []);
   // the answer of a save is the thresholds now: shown at once, with no reload in between
   const [savedView, setSavedView] = useState<Record<string, string | null> | null>(null);
   const [typed, setTyped] = useState<Record<string, string>>({});
@@ -140,7 +135,7 @@ function Alerts() {
     const body: Record<string, string | null> = {};
     for (const c of ['USD', 'TON'] as const) if (c in typed) body[c] = typed[c].trim() === '' ? null : typed[c].trim().replace(',', '.');
     try {
-      setSavedView(await api('PUT', '/alerts', body));
+      setSavedView(await api.saveAlerts(body));
       setTyped({});
       setSaved(true);
     } catch (e) {

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import qrcode from 'qrcode-generator';
-import { errorText, t } from './i18n';
+import { errorText, t } from '../i18n';
 
 export function Section(p: { title?: string; children: ComponentChildren; id?: string }) {
   return (
@@ -76,34 +76,6 @@ export function Qr(p: { text: string; testid?: string }) {
   return <div class="qr" data-testid={p.testid} dangerouslySetInnerHTML={{ __html: q.createSvgTag({ cellSize: 4, margin: 2, scalable: true }) }} />;
 }
 
-/** Loads `fn()` and reloads when `deps` change; `every` ms polls (live state). */
-export function useLoad<T>(fn: () => Promise<T>, deps: unknown[], every?: number): { data: T | null; error: unknown; reload: () => void } {
-  const [data, setData] = useState<T | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [n, setN] = useState(0);
-  useEffect(() => {
-    let alive = true;
-    const run = () =>
-      fn().then(
-        (d) => alive && (setData(d), setError(null)),
-        (e) => alive && setError(e),
-      );
-    run();
-    const timer = every ? setInterval(run, every) : undefined;
-    return () => {
-      alive = false;
-      if (timer) clearInterval(timer);
-    };
-  }, [...deps, n]);
-  return { data, error, reload: () => setN((x) => x + 1) };
-}
-
 export function Loading() {
   return <p class="muted center">{t.loading}</p>;
-}
-
-export function fmtTime(iso: string | null): string {
-  if (!iso) return '';
-  const d = new Date(/[zZ]|[+-]\d\d:\d\d$/.test(iso) ? iso : iso + 'Z');
-  return d.toLocaleString(document.documentElement.lang, { dateStyle: 'short', timeStyle: 'short' });
 }

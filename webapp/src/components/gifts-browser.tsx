@@ -1,30 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../api';
-import { inTelegram, setBack } from '../tg';
+import { api, type MarketGift as Gift } from '../api/client';
+import { ConfirmFooter, PriceRows, RecipientInput } from './recipient';
+import { Button, ErrorNote, Loading, Row, Section } from './ui';
+import { useConfirm } from '../hooks/use-confirm';
+import { useLoad } from '../hooks/use-load';
+import { useRecipientCheck } from '../hooks/use-recipient-check';
+import { useUnsavedInput } from '../hooks/use-unsaved-input';
 import { t } from '../i18n';
-import type { Nav } from '../main';
-import { ErrorNote, Loading, Row, Section, useLoad, Button } from '../ui';
-import { ConfirmFooter, PriceRows, RecipientInput, useConfirm, useRecipientCheck } from './order';
-
-interface Gift {
-  gift: string;
-  name: string;
-  num: number;
-  collection: string;
-  image: string;
-  partner_price: string;
-  price_usd_ref: string;
-  attributes: { model: string; backdrop: string; symbol: string };
-}
+import { maxPriceOf } from '../lib/format';
+import type { Nav } from '../nav';
+import { inTelegram, setBack } from '../tg';
 
 const TOLERANCES = [0, 1, 3, 5, 10];
-
-/** max_price: the current price plus a tolerance in per cent, rounded up to 0.001 TON (exact integer arithmetic). */
-export function maxPriceOf(price: string, percent: number): string {
-  const milli = Math.round(Number(price) * 1000);
-  const max = Math.ceil((milli * (100 + percent)) / 100);
-  return (max / 1000).toFixed(3);
-}
 
 function Select(p: { label: string; value: string; options: { value: string; text: string }[]; onChange: (v: string) => void; testid: string }) {
   return (
@@ -48,16 +35,12 @@ export function GiftsBrowser({ nav }: { nav: Nav }) {
   const [total, setTotal] = useState<number | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [chosen, setChosen] = useState<Gift | null>(null);
-  const facets = useLoad(() => api('GET', `/gifts/filters${f.collection ? `?collection=${encodeURIComponent(f.collection)}` : ''}`), [f.collection]);
-  const query = () => {
-    const q = new URLSearchParams({ limit: '24', sort: f.sort });
-    for (const k of ['collection', 'model', 'backdrop', 'symbol', 'number'] as const) if (f[k]) q.set(k, f[k]);
-    return q;
-  };
+  const facets = useLoad(() => api.giftFilters(f.collection), [f.collection]);
+  const query = () => ({ limit: 24, sort: f.sort, collection: f.collection, model: f.model, backdrop: f.backdrop, symbol: f.symbol, number: f.number });
   useEffect(() => {
     let alive = true;
     const timer = setTimeout(() => {
-      api('GET', `/gifts?${query()}`).then(
+      api.gifts(query()).then(
         (r) => alive && (setItems(r.items), setCursor(r.next_cursor), setTotal(r.total), setError(null)),
         (e) => alive && setError(e),
       );
@@ -68,9 +51,7 @@ export function GiftsBrowser({ nav }: { nav: Nav }) {
     };
   }, [JSON.stringify(f)]);
   const more = async () => {
-    const q = query();
-    q.set('cursor', cursor!);
-    const r = await api('GET', `/gifts?${q}`);
+    const r = await api.gifts({ ...query(), cursor });
     setItems((x) => [...x, ...r.items]);
     setCursor(r.next_cursor);
   };
@@ -82,7 +63,7 @@ export function GiftsBrowser({ nav }: { nav: Nav }) {
   return (
     <>
       <div class="filters grid-filters">
-        <Select label={t.collection} value={f.collection} options={(fc?.collections ?? []).map((c: any) => ({ value: c.collection, text: c.name }))} onChange={set('collection')} testid="f-collection" />
+        <Select label={t.collection} value={f.collection} options={(fc?.collections ?? []).map((c) => ({ value: c.collection, text: c.name }))} onChange={set('collection')} testid="f-collection" />
         <Select label={t.model} value={f.model} options={opts(fc?.models)} onChange={set('model')} testid="f-model" />
         <Select label={t.backdrop} value={f.backdrop} options={opts(fc?.backdrops)} onChange={set('backdrop')} testid="f-backdrop" />
         <Select label={t.symbol} value={f.symbol} options={opts(fc?.symbols)} onChange={set('symbol')} testid="f-symbol" />
@@ -122,6 +103,7 @@ export function GiftsBrowser({ nav }: { nav: Nav }) {
 
 function GiftDetail({ nav, gift, onBack }: { nav: Nav; gift: Gift; onBack: () => void }) {
   const [recipient, setRecipient] = useState('');
+  useUnsavedInput(recipient.trim() !== '');
   const [tolerance, setTolerance] = useState(0);
   const checkBody = recipient.trim().length >= 4 ? { type: 'nft', username: recipient.trim(), gift: gift.gift } : null;
   const state = useRecipientCheck(checkBody);
@@ -156,7 +138,7 @@ function GiftDetail({ nav, gift, onBack }: { nav: Nav; gift: Gift; onBack: () =>
       </Section>
       <Section>
         <div class="pad">
-          <RecipientInput value={recipient} onInput={setRecipient} state={state} type="nft" />
+          <RecipientInput value={recipient} onInput={setRecipient} state={state} />
           <label class="field">
             <span>{t.tolerance}</span>
             <select value={String(tolerance)} onChange={(e) => setTolerance(Number(e.currentTarget.value))} data-testid="tolerance">

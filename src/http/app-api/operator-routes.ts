@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { listDeposits, resolveDeposit } from '../../app/deposits.js';
+import { requireOperator } from '../../app/operator/access.js';
+import { operatorOverview } from '../../app/operator/overview.js';
+import { inviteForPartner, listPartnersForOperator, onboardPartner } from '../../app/operator/partners.js';
+import { productSwitches, switchProduct } from '../../app/operator/products.js';
+import { listReviews, resolveReview } from '../../app/orders/review.js';
+import { listOwnOrders } from '../../app/orders/query.js';
+import { ledgerPage } from '../../app/ledger.js';
+import { partnerView, requirePartner } from '../../app/partners.js';
+import { fail } from '../../domain/errors.js';
+import { sendJson } from '../frozen-json.js';
+import { callerOf } from './auth.js';
+import { actorOf, objectBody } from './body.js';
+import type { AppApiDeps } from './context.js';
+import type { InviteAnswer, OperatorPartnerCreated, OperatorPartnersAnswer, OperatorProductsAnswer, OverviewAnswer, ProductSwitch } from './types.js';
+
+type P = { Params: { partner_id: string } };
+
+function partnerIdOf(raw: string): number {
+  if (!/^\d{1,15}$/.test(raw)) fail('not_found', 'No such partner.');
+  return Number(raw);
+}
+
+/**
+ * The operator's console (operator-api.md section 5): Telegram users listed in ADMIN_CHAT_IDS, 403 forbidden
+ * for anyone else. Each route calls the service the operator API calls (src/http/admin/), with the
+ * operator's Telegram id as the audit actor (`telegram:<id>`).
+ */
+export function operatorRoutes(app: FastifyInstance, { deps, supplierFunds }: AppApiDeps): void {
+  const operator = (req: FastifyRequest) => {
+    const id = callerOf(req).telegramUserId;
+    requireOperator(deps.config, id);
+    return { actor: actorOf(id) };
+  };
+
+  app.get('/operator/overview', async (req): Promise<OverviewAnswer> => {
+    operator(req);
+    return operatorOverview(deps, await supplierFunds());
+  });
+
+  app.get('/operator/partners', async (req): Promise<OperatorPartnersAnswer> => {
+    operator(req);
+    return listPartnersForOperator(deps, req.query as Record<string, unknown>);
+  });
+  app.post('/operator/partners', async (req, reply): Promise<OperatorPartnerCreated> => {
+    const o = operator(req);
+    const r = onboardPartner(deps, objectBody(req), o.actor);
+    reply.code(201);
+    return r;
+  });
+  app.post<P>('/operator/partners/:partner_id/invites', async (req, reply): Promise<InviteAnswer> => {
+    const o = operator(req);
+    const r = inviteForPartner(deps, partnerIdOf(req.params.partner_id), objectBody(req), o.actor);
+    reply.code(201);
+    return r;
+  });
+  // a partner's page in the console: the operator API's partner view, its orders and its ledger
+  app.get<P>('/operator/partners/:partner_id', async (req) => {
+    operator(req);
+    return partnerView(deps, partnerIdOf(req.params.partner_id));
+  });
+  app.get<P>('/operator/partners/:partner_id/orders', async (req, reply) => {
+    operator(req);
+    const id = partnerIdOf(req.params.partner_id);
+    requirePartner(deps, id);
+    return sendJson(reply, listOwnOrders(deps, id, req.query as Record<string, unknown>));
+  });
+  app.get<P>('/operator/partners/:partner_id/ledger', async (req) => {
+    operator(req);
+    return ledgerPage(deps, partnerIdOf(req.params.partner_id), req.query as Record<string, unknown>);
+  });
+
+  app.get('/operator/reviews', async (req) => {
+    operator(req);
+    return listReviews(deps);
+  });
+  app.post<{ Params: { order_id: string } }>('/operator/orders/:order_id/resolve', async (req) => {
+    const o = operator(req);
+    return resolveReview(deps, req.params.order_id, objectBody(req), o.actor);
+  });
+
+  app.get('/operator/deposits', async (req) => {
+    operator(req);
+    return listDeposits(deps, (req.query ?? {}) as Record<string, unknown>);
+  });
+  app.post<{ Params: { deposit_id: string } }>('/operator/deposits/:deposit_id/resolve', async (req) => {
+    const o = operator(req);
+    return resolveDeposit(deps, req.params.deposit_id, req.body ?? {}, o.actor);
+  });
+
+  app.get('/operator/products', async (req): Promise<OperatorProductsAnswer> => {
+    operator(req);
+    return productSwitches(deps);
+  });
+  app.put<{ Params: { product: string } }>('/operator/products/:product', async (req): Promise<ProductSwitch> => {
+    const o = operator(req);
+    return switchProduct(deps, req.params.product, objectBody(req), o.actor);
+  });
+}

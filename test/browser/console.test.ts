@@ -1,0 +1,219 @@
+import fs from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSignInLink } from '../../src/app/app-access.js';
+import { freePort, startService, stopService, type TestPartner, type TestService } from '../helpers.js';
+import { asUser, BOT_TOKEN, linkUser, type AppUser } from '../app-api/app-helpers.js';
+import { ARTIFACTS, CHROMIUM, ensureWebappBuilt, launch, openInTelegram, rgb, THEMES, type TgPage } from './browser-helpers.js';
+
+/**
+ * The operator's console and the partner's finished home screen in a real headless Chromium: an operator
+ * (ADMIN_CHAT_IDS) onboards a partner, sees coverage, settles a review and a deposit and switches a product,
+ * in light and dark, English and Russian, at phone size and on a desktop; screenshots go to test/artifacts.
+ */
+const have = fs.existsSync(CHROMIUM);
+const OPERATOR = 990_001;
+
+let t: TestService;
+let p: TestPartner;
+let owner: AppUser;
+let browser: Browser;
+let base: string;
+let reviewId: string;
+
+beforeAll(async () => {
+  if (!have) return;
+  ensureWebappBuilt();
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  t = await startService({ TELEGRAM_BOT_TOKEN: BOT_TOKEN, PUBLIC_BASE_URL: base, APP_RATE_LIMIT: '100000', ADMIN_CHAT_IDS: String(OPERATOR), API_RATE_LIMIT: '100000', API_RATE_BURST: '100000' });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  p = await t.newPartner();
+  owner = await linkUser(t, p, 'owner');
+  // some business: a completed Stars order, a Premium order, a gift stuck at its transfer, an unmatched deposit
+  await p.order('stars', { quantity: 500, recipient: '@console_fan' });
+  await p.order('premium', { months: 3, recipient: '@console_prem' });
+  const gift = (await p.call('GET', '/nft/gifts?collection=LootBag&limit=1')).body.items[0].gift;
+  await t.admin('PUT', `/sandbox/gifts/${gift}`, { outcome: 'stuck_transfer' });
+  reviewId = (await p.order('nft', { gift, recipient: '@console_gift', max_price: '1000' })).body.order_id;
+  await t.advance(120);
+  const req = await t.admin('POST', `/partners/${p.id}/topup-requests`, { currency: 'USD', amount: '20.00' });
+  const to = req.body.addresses.find((a: { network: string }) => a.network === 'trc20').address;
+  await t.admin('POST', '/sandbox/deposits', { network: 'trc20', asset: 'USDT', amount: '19.99', to, tx_hash: 'console-browser-1' });
+  browser = await launch();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (t) await stopService(t);
+});
+
+/** Nothing is wider than the screen, and every tab label is whole. */
+async function fits(page: Page, width: number) {
+  const r = await page.evaluate(() => ({
+    wide: document.documentElement.scrollWidth,
+    over: [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5).map((e) => `${e.tagName}.${e.className}:${(e.textContent ?? "").slice(0, 20)}@${e.getBoundingClientRect().left.toFixed(1)}-${e.getBoundingClientRect().right.toFixed(1)}`).slice(0, 5),
+    cut: [...document.querySelectorAll('.tabs button')].filter((b) => b.scrollWidth > b.clientWidth).map((b) => b.textContent),
+  }));
+  expect(r).toEqual({ wide: width, over: [], cut: [] });
+}
+
+/** Waits until the last closing-behaviour set-up the app sent to Telegram asks (or does not ask) before closing. */
+function closingAsks(page: Page, on: boolean) {
+  return page.waitForFunction((want) => {
+    const ev = (window as unknown as { __tgEvents: [string, { need_confirmation?: boolean }][] }).__tgEvents.filter(([e]) => e === 'web_app_setup_closing_behavior');
+    return ev.at(-1)?.[1]?.need_confirmation === want;
+  }, on);
+}
+
+const CONSOLE_TABS = ['op-overview', 'op-partners', 'op-reviews', 'op-deposits', 'op-products'] as const;
+const READY: Record<(typeof CONSOLE_TABS)[number], string> = {
+  'op-overview': 'hour-chart',
+  'op-partners': 'partner-search',
+  'op-reviews': 'reviews-list',
+  'op-deposits': 'deposits-unmatched',
+  'op-products': 'switch-stars',
+};
+
+/** Opens each console tab, waits for its content, checks the layout and screenshots it. */
+async function visitConsole(app: TgPage, width: number) {
+  for (const tab of CONSOLE_TABS) {
+    await app.page.getByTestId(`tab-${tab}`).click();
+    await app.page.getByTestId(READY[tab]).first().waitFor();
+    await fits(app.page, width);
+    await app.shot(`console-${tab.slice(3)}`);
+  }
+}
+
+describe.runIf(have)('the operator console in Chromium', { timeout: 120_000 }, () => {
+  it('an operator sees coverage, onboards a partner, settles a review and a deposit and switches a product', async () => {
+    const app = await openInTelegram(browser, t, base, OPERATOR, 'light');
+    const { page } = app;
+    // the operator's first screen is the overview: liabilities, what waits, the chart in the theme's colours
+    await page.getByTestId('liabilities').getByText('979.53').waitFor();
+    expect(await page.getByTestId('fig-reviews').locator('b').innerText()).toBe('1');
+    expect(await page.getByTestId('fig-deposits').locator('b').innerText()).toBe('1');
+    expect(await page.getByTestId('coverage-warning').count()).toBe(0);
+    const bars = await page.getByTestId('hour-chart').locator('rect').evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-count'))));
+    expect([bars.length, bars.reduce((a, b) => a + b, 0)]).toEqual([24, 3]);
+    expect(await page.getByTestId('hour-chart').locator('rect').first().evaluate((r) => getComputedStyle(r).fill)).toBe(rgb(THEMES.light.button_color));
+    // a partner's tabs are not an operator's (this operator belongs to no partner)
+    expect(await page.getByTestId('tab-home').count()).toBe(0);
+    await app.shot('console-overview');
+
+    // partners: create one, its owner invite as a t.me link, a QR code and a copy button
+    await page.getByTestId('tab-op-partners').click();
+    await page.getByTestId(`partner-${p.id}`).waitFor();
+    await page.getByTestId('new-partner-name').fill('Delta Market');
+    await closingAsks(page, true);
+    await page.getByTestId('create-partner').click();
+    const link = await page.getByTestId('invite-link').innerText();
+    expect(link).toMatch(/^https:\/\/t\.me\/\w+\?start=[A-Za-z0-9_-]{24}$/);
+    expect(await page.getByTestId('invite-qr').locator('svg').count()).toBe(1);
+    expect(await page.getByTestId('invite').getByRole('button').count()).toBe(1);
+    await closingAsks(page, false);
+    const created = (await t.admin('GET', '/partners/2')).body;
+    expect(created).toMatchObject({ name: 'Delta Market', status: 'inactive' });
+    await page.getByTestId('partner-search').fill('delta');
+    await page.getByTestId(`partner-${p.id}`).waitFor({ state: 'detached' });
+    await app.shot('console-partners-created');
+    // a partner's page, then back
+    await page.getByTestId('partner-2').click();
+    await page.getByTestId('partner-name').getByText('Delta Market').waitFor();
+    await app.pressBack();
+
+    // reviews: refund behind Telegram's popup; "cancel" changes nothing
+    await page.getByTestId('tab-op-reviews').click();
+    const card = page.getByTestId(`review-${reviewId}`);
+    await card.getByTestId('review-stage').waitFor();
+    await app.shot('console-reviews');
+    await card.getByTestId('refund').click();
+    expect((await app.answerPopup('')).message).toMatch(/goes back to the partner's balance/);
+    expect((await t.admin('GET', `/orders/${reviewId}`)).body.review).not.toBeNull();
+    await card.getByTestId('refund').click();
+    await app.answerPopup('ok');
+    await card.waitFor({ state: 'detached' });
+    expect((await t.admin('GET', `/orders/${reviewId}`)).body).toMatchObject({ status: 'failed', refunded: true, review: null });
+    expect((await app.events()).some(([e, d]) => e === 'web_app_trigger_haptic_feedback' && d?.notification_type === 'success')).toBe(true);
+
+    // deposits: credit the unmatched transfer to the partner found by name
+    await page.getByTestId('tab-op-deposits').click();
+    const dep = page.locator('[data-testid^=deposit-]').first();
+    await dep.getByTestId('credit').click();
+    await dep.getByTestId('credit-search').fill('Test');
+    await dep.getByTestId(`credit-to-${p.id}`).click();
+    expect((await app.answerPopup('ok')).message).toBe('Credit 19.99 USDT to Test partner?');
+    await page.getByText('Nothing here.').waitFor();
+    expect((await t.admin('GET', `/partners/${p.id}`)).body.balances.USD).toBe(String((1000 - 7.88 - 12.59 + 19.99).toFixed(2)));
+
+    // products: switching Stars off asks first, then partners get product_disabled
+    await page.getByTestId('tab-op-products').click();
+    await page.getByTestId('switch-stars').click();
+    expect((await app.answerPopup('ok')).message).toMatch(/^Switch Stars off\?/);
+    await page.waitForFunction(() => !(document.querySelector('[data-testid=switch-stars]') as HTMLInputElement).checked);
+    expect((await t.admin('GET', '/settings')).body.products.stars.enabled).toBe(false);
+    await app.shot('console-products');
+    await page.getByTestId('switch-stars').click();
+    await page.waitForFunction(() => (document.querySelector('[data-testid=switch-stars]') as HTMLInputElement).checked);
+    expect((await t.admin('GET', '/settings')).body.products.stars.enabled).toBe(true);
+
+    // the header follows the theme
+    expect((await app.events()).filter(([e]) => e === 'web_app_set_header_color').at(-1)?.[1]).toEqual({ color_key: 'secondary_bg_color' });
+    await app.context.close();
+  });
+
+  it('every console page in dark and Russian at 360 and 430 px, and on a desktop in both themes', async () => {
+    // the coverage warning: the gift account cannot pay for what partners hold in TON
+    await t.admin('PUT', '/sandbox/faults', { purchase_funds_low: true });
+    for (const [scheme, width] of [['dark', 360], ['light', 430]] as const) {
+      const ru = await openInTelegram(browser, t, base, OPERATOR, scheme, { language: 'ru', width, height: 800, suffix: `-ru-${width}` });
+      await ru.page.getByTestId('coverage-warning').waitFor();
+      expect(await ru.page.getByTestId('tab-op-partners').innerText()).toBe('Партнёры');
+      if (scheme === 'dark') expect(await ru.page.getByTestId('hour-chart').locator('rect').first().evaluate((r) => getComputedStyle(r).fill)).toBe(rgb(THEMES.dark.button_color));
+      await visitConsole(ru, width);
+      await ru.context.close();
+    }
+    await t.admin('PUT', '/sandbox/faults', { purchase_funds_low: false });
+
+    for (const scheme of ['light', 'dark'] as const) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: scheme });
+      const desk = await context.newPage();
+      await desk.goto(createSignInLink(t.deps, OPERATOR).url);
+      await desk.getByTestId('hour-chart').waitFor();
+      const bar = await desk.evaluate(() => document.querySelector('.tabs')!.getBoundingClientRect().width);
+      expect(bar).toBe(720);
+      await desk.screenshot({ path: `${ARTIFACTS}/console-desktop-${scheme}.png` });
+      await context.close();
+    }
+  });
+
+  it("a partner's home: quick actions, the last 7 days' spend, titles in the user's language with the label beneath", async () => {
+    const app = await openInTelegram(browser, t, base, owner.id, 'light');
+    const { page } = app;
+    await page.getByTestId('spend-USD').waitFor();
+    // Stars 7.88 + Premium 12.59 (processing) + the refunded gift: net USD spend 20.47
+    expect(await page.getByTestId('spend-USD').locator('b').innerText()).toBe('20.47');
+    const title = page.getByTestId('order-title').first();
+    await title.waitFor();
+    const titles = await page.getByTestId('order-title').allInnerTexts();
+    expect(titles).toContain('500 Telegram Stars for @console_fan');
+    expect(await page.getByTestId('order-label').allInnerTexts()).toContain('500 звёзд Telegram для @console_fan');
+    await app.shot('home-quick');
+    // a quick action opens the order form on its product, with a haptic tap
+    await page.getByTestId('quick-premium').click();
+    await page.getByTestId('months-3').waitFor();
+    expect((await app.events()).some(([e, d]) => e === 'web_app_trigger_haptic_feedback' && d?.type === 'selection_change')).toBe(true);
+    await app.context.close();
+
+    const ru = await openInTelegram(browser, t, base, owner.id, 'dark', { language: 'ru', width: 360, height: 800, suffix: '-ru-360' });
+    await ru.page.getByTestId('order-title').first().waitFor();
+    expect(await ru.page.getByTestId('order-title').allInnerTexts()).toContain('500 звёзд Telegram для @console_fan');
+    expect(await ru.page.getByTestId('order-label').count()).toBe(0);
+    await fits(ru.page, 360);
+    await ru.shot('home-quick');
+    await ru.context.close();
+    // an owner who is not an operator has no console
+    expect((await owner.call('GET', '/operator/overview')).status).toBe(403);
+    void asUser;
+  });
+});
