@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
-import { EventBus } from '../src/app/event-bus.js';
-import type { ServiceClock } from '../src/clock.js';
+import { EventBus } from '../src/kernel/event-bus.js';
+import type { ServiceClock } from '../src/kernel/clock.js';
 import { createMetrics } from '../src/ops/metrics.js';
 import type { Db } from '../src/store/db.js';
 

@@ -13,7 +13,7 @@ import { sign } from '@telegram-apps/init-data-node';
 import { createInvite, redeemInvite } from '../src/app/invites.js';
 import { loadConfig } from '../src/config/env.js';
 import { webappDir } from '../src/http/webapp.js';
-import { silentLogger } from '../src/log.js';
+import { silentLogger } from '../src/kernel/log.js';
 import { createService } from '../src/service.js';
 import { freePort } from '../test/helpers.js';
 

@@ -2,7 +2,7 @@ import { Api, GrammyError, type Bot } from 'grammy';
 import type { Update } from 'grammy/types';
 import { autoRetry } from '@grammyjs/auto-retry';
 import { createConcurrentSink, createRunner, createSource, createUpdateFetcher, type RunnerHandle } from '@grammyjs/runner';
-import type { Alert, BalanceLow, OrderOutcome, TopupCredited } from '../src/app/event-bus.js';
+import type { Alert, BalanceLow, OrderOutcome, TopupCredited } from '../src/kernel/event-bus.js';
 import type { Deps } from '../src/app/deps.js';
 import type { KeyCache } from '../src/app/keys.js';
 import type { GiftCatalog } from '../src/app/nft/gift-catalog.js';

@@ -2,7 +2,7 @@ import 'dotenv/config';
 import crypto from 'node:crypto';
 import { ConfigError, loadConfig, type Config } from './config/env.js';
 import { seedDemo } from './app/demo.js';
-import { createLogger } from './log.js';
+import { createLogger } from './kernel/log.js';
 import { createService } from './service.js';
 import { startBot } from '../bot/runner.js';
 import { startMetricsServer } from './ops/ops-routes.js';

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { ServiceClock } from './clock.js';
+import { ServiceClock } from './kernel/clock.js';
 import type { Config } from './config/env.js';
-import { cryptoIds, type Ids } from './ids.js';
+import { cryptoIds, type Ids } from './kernel/ids.js';
 import type { Deps } from './app/deps.js';
-import { EventBus } from './app/event-bus.js';
+import { EventBus } from './kernel/event-bus.js';
 import { KeyCache } from './app/keys.js';
 import { SupplierCalls } from './app/orders/supplier-calls.js';
 import { OrderWaits } from './app/orders/waits.js';
@@ -28,7 +28,7 @@ import type { GiftMarket } from './suppliers/types.js';
 import type { GiftGateway } from './suppliers/telegram-gifts/gateway.js';
 import type { TelegramGiftMarket } from './suppliers/telegram-gifts/index.js';
 import { Scheduler } from './workers/scheduler.js';
-import type { Logger } from './log.js';
+import type { Logger } from './kernel/log.js';
 import { openOps, type Ops } from './ops/wiring.js';
 
 /**

@@ -6,10 +6,10 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
 import { loadConfig, type Config } from '../src/config/env.js';
-import { silentLogger } from '../src/log.js';
+import { silentLogger } from '../src/kernel/log.js';
 import { createService, type Service } from '../src/service.js';
-import type { Logger } from '../src/log.js';
-import type { Ids } from '../src/ids.js';
+import type { Logger } from '../src/kernel/log.js';
+import type { Ids } from '../src/kernel/ids.js';
 import type { GiftGateway } from '../src/suppliers/telegram-gifts/gateway.js';
 import { conformanceHook, webhookProblems } from './openapi-conformance.js';
 

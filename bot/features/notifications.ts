@@ -1,5 +1,5 @@
 import type { Api } from 'grammy';
-import type { Alert, BalanceLow, OrderOutcome, TopupCredited } from '../../src/app/event-bus.js';
+import type { Alert, BalanceLow, OrderOutcome, TopupCredited } from '../../src/kernel/event-bus.js';
 import { balanceLowNoticeChats, orderNoticeChats, topupNoticeChats, webhookNoticeChats, type NoticeChat } from '../../src/app/notices.js';
 import { getOwnOrder } from '../../src/app/orders/query.js';
 import type { BotDeps } from '../context.js';

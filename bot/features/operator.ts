@@ -1,6 +1,6 @@
 import { Composer, type Api, type InlineKeyboard } from 'grammy';
 import type { InlineKeyboardButton } from 'grammy/types';
-import type { Alert } from '../../src/app/event-bus.js';
+import type { Alert } from '../../src/kernel/event-bus.js';
 import { findDeposit, listDeposits, type DepositView } from '../../src/app/deposits.js';
 import { getOperatorOrder, listReviews, resolveReview } from '../../src/app/orders/review.js';
 import { partnerView } from '../../src/app/partners.js';

@@ -2,7 +2,7 @@ import { DEPOSIT_NETWORKS, type DepositNetwork } from '../domain/chain-address.j
 import { inTx } from '../store/db.js';
 import { getWatcherPosition, setWatcherPosition } from '../store/deposits-repo.js';
 import { completeJob, deleteJob, getJob, retryJob, scheduleJob } from '../store/jobs-repo.js';
-import type { ChainWatcher } from '../suppliers/chains/chain-watcher.js';
+import type { ChainWatcher } from '../suppliers/types.js';
 import { recordDepositInTx } from './deposits.js';
 import type { Deps } from './deps.js';
 import type { Job } from './job-queue.js';

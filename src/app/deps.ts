@@ -1,11 +1,11 @@
-import type { ServiceClock } from '../clock.js';
+import type { ServiceClock } from '../kernel/clock.js';
 import type { Config } from '../config/env.js';
-import type { Ids } from '../ids.js';
+import type { Ids } from '../kernel/ids.js';
 import type { Db } from '../store/db.js';
 import type { GroupCommit } from '../store/group-commit.js';
 import type { SandboxHooks, Suppliers } from '../suppliers/types.js';
-import type { Logger } from '../log.js';
-import type { EventBus } from './event-bus.js';
+import type { Logger } from '../kernel/log.js';
+import type { EventBus } from '../kernel/event-bus.js';
 import type { SecretBox } from './secrets.js';
 import type { SettingsStore } from './settings.js';
 import type { SupplierCalls } from './orders/supplier-calls.js';

@@ -6,7 +6,7 @@ import { adminChatIds, adminChatLanguages } from './admin-chats.js';
 import { appEnvShape } from './app.js';
 import { opsEnvShape } from './ops.js';
 import { orderWaitEnvShape } from './order-wait.js';
-import { loadFragmentConfig, type FragmentConfig } from '../suppliers/fragment/config.js';
+import { loadFragmentConfig, type FragmentConfig } from './fragment.js';
 import { GIFTS_ENV_NAMES, loadGiftsConfig, type GiftsConfig } from './gifts.js';
 
 /** Environment variables of operator-api.md section 1, validated once at start-up. */
@@ -69,7 +69,7 @@ const FRAGMENT_MIN_STARS = 50;
 /** Every variable the service reads (besides FRAGMENT_*). */
 export const CONFIG_VARIABLES: readonly string[] = [...Object.keys(envSchema.shape), ...GIFTS_ENV_NAMES];
 
-/** `fragment`: the FRAGMENT_* settings, present exactly when UPSTREAM=fragment (src/suppliers/fragment/config.ts). */
+/** `fragment`: the FRAGMENT_* settings, present exactly when UPSTREAM=fragment (src/config/fragment.ts). */
 export type Config = z.output<typeof envSchema> & {
   publicBaseUrl: string;
   fragment?: FragmentConfig;

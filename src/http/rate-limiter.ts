@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from '../kernel/clock.js';
 import { fail } from '../domain/errors.js';
 import { budgetOf, take, type Bucket, type BucketRule, type Budget } from '../domain/token-bucket.js';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Ids } from '../ids.js';
+import type { Ids } from '../kernel/ids.js';
 
 /**
  * Request ids: an incoming `X-Request-Id` that looks like an id (1–128 visible ASCII characters of the usual

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { Config } from '../config/env.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../kernel/log.js';
 import { scriptCommand } from './script-command.js';
 
 /**

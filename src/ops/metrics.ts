@@ -1,10 +1,10 @@
 import client from 'prom-client';
 import type { Db } from '../store/db.js';
 import { opsReads } from '../store/ops-repo.js';
-import type { EventBus } from '../app/event-bus.js';
-import type { ServiceClock } from '../clock.js';
+import type { EventBus } from '../kernel/event-bus.js';
+import type { ServiceClock } from '../kernel/clock.js';
 import { FastCounter, FastHistogram } from './fast-metrics.js';
-import type { OpsEvent, WebhookOutcome } from './ops-events.js';
+import type { OpsEvent, WebhookOutcome } from '../kernel/ops-events.js';
 import { ORDER_TYPES } from '../domain/enums.js';
 import { buildInfo } from './build-info.js';
 

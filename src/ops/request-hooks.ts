@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from '../log.js';
+import type { Logger } from '../kernel/log.js';
 import type { ServiceMetrics } from './metrics.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { EventBus } from '../app/event-bus.js';
-import type { Logger } from '../log.js';
-import type { OpsEvent } from './ops-events.js';
+import type { EventBus } from '../kernel/event-bus.js';
+import type { Logger } from '../kernel/log.js';
+import type { OpsEvent } from '../kernel/ops-events.js';
 
 /**
  * One JSON log line per order and per webhook delivery state change, with their ids, written after the

@@ -1,4 +1,4 @@
-import type { EventBus } from '../app/event-bus.js';
+import type { EventBus } from '../kernel/event-bus.js';
 import type { Suppliers } from '../suppliers/types.js';
 
 /**

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { EventBus } from '../app/event-bus.js';
-import type { ServiceClock } from '../clock.js';
+import type { EventBus } from '../kernel/event-bus.js';
+import type { ServiceClock } from '../kernel/clock.js';
 import type { Config } from '../config/env.js';
 import { toApiError } from '../http/errors.js';
 import { MIGRATIONS_FOLDER, type Db } from '../store/db.js';
 import { StorageHealth } from '../store/storage-health.js';
 import type { Suppliers } from '../suppliers/types.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../kernel/log.js';
 import { createMetrics, type GiftsAccountReading, type HotWalletReading, type ServiceMetrics } from './metrics.js';
 import { metricsRoute, readyzRoute } from './ops-routes.js';
 import { Readiness } from './readiness.js';
@@ -53,8 +53,8 @@ export function openOps(p: { db: Db; bus: EventBus; clock: ServiceClock; config:
     instrumentSuppliers: (s) => (metrics ? countSupplierErrors(s, bus) : s),
     observeError(e, reqId) {
       if (storage.report(e)) return;
-      // the message and stack only (src/log.ts): an internal error answers 500 and must be findable by the
-      // X-Request-Id its answer carries
+      // the message and stack only (src/kernel/log.ts): an internal error answers 500 and must be findable by
+      // the X-Request-Id its answer carries
       if (toApiError(e).code === 'internal_error') log.error({ req_id: reqId, err: e }, 'request failed');
     },
     started: () => readiness.markStarted(),

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
-import type { Deps } from '../app/deps.js';
-import { ledgerCheck } from '../app/ledger.js';
+import type { Db } from './db.js';
+import { checkLedger } from './ledger-check.js';
 import * as schema from './schema.js';
 
 /**
@@ -87,8 +87,7 @@ export function checkDatabaseFile(file: string): FileCheck {
     const rows = conn.pragma('integrity_check') as { integrity_check: string }[];
     if (rows.length !== 1 || rows[0].integrity_check !== 'ok')
       throw new BackupCheckFailed(`integrity_check failed: ${rows.slice(0, 5).map((r) => r.integrity_check).join('; ')}`);
-    // The ledger check reads only the database (src/app/ledger.ts).
-    const ledger = ledgerCheck({ db: drizzle(conn, { schema }) } as unknown as Deps);
+    const ledger = checkLedger(drizzle(conn, { schema }) as Db);
     if (!ledger.ok) throw new BackupCheckFailed(`ledger check failed: ${JSON.stringify(ledger.problems.slice(0, 5))}`);
     const orders = (conn.prepare('select count(*) n from orders').get() as { n: number }).n;
     return { orders, ledger };

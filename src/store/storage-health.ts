@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { EventBus } from '../app/event-bus.js';
-import type { Logger } from '../log.js';
+import type { EventBus } from '../kernel/event-bus.js';
+import type { Logger } from '../kernel/log.js';
 
 /**
  * Storage faults: SQLite answering SQLITE_FULL, SQLITE_IOERR*, SQLITE_READONLY* or SQLITE_BUSY* (busy past

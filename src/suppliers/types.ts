@@ -1,3 +1,5 @@
+import type { DepositNetwork } from '../domain/chain-address.js';
+import type { ObservedTransfer } from '../domain/deposit-matching.js';
 import type { SupplierCosts } from '../domain/pricing.js';
 
 /**
@@ -222,4 +224,18 @@ export interface GiftMarket {
   transferOf(orderId: string): Promise<{ transferHash: string } | null>;
   /** Public links of a delivered gift. */
   links(gift: string, transferHash: string): { nft_public_url: string; ton_explorer_url: string };
+}
+
+// --- chain watchers -----------------------------------------------------------------------------
+
+/**
+ * A chain watcher reads the transfers into our deposit addresses on one network, from an opaque
+ * `position` (null on the very first poll) to a new one. The caller stores the new position in the same
+ * transaction as the deposits it records, so a restart neither misses nor repeats a transfer. A watcher
+ * reports only transfers that have the network's required confirmations, and never moves its position
+ * past one that does not have them yet. It throws when the API fails; nothing is then recorded.
+ */
+export interface ChainWatcher {
+  readonly network: DepositNetwork;
+  poll(position: string | null): Promise<{ transfers: ObservedTransfer[]; position: string }>;
 }

@@ -7,7 +7,7 @@ import type { JobHandler } from './scheduler.js';
 import { BscWatcher } from '../suppliers/chains/bsc-rpc.js';
 import { TonWatcher } from '../suppliers/chains/toncenter.js';
 import { TronWatcher } from '../suppliers/chains/trongrid.js';
-import type { ChainWatcher } from '../suppliers/chains/chain-watcher.js';
+import type { ChainWatcher } from '../suppliers/types.js';
 
 /** Which chain watchers run (configuration), built from their concrete clients; their polls are src/app/deposit-watch.ts. */
 

@@ -1,6 +1,6 @@
-import type { ServiceClock } from '../clock.js';
+import type { ServiceClock } from '../kernel/clock.js';
 import type { Job, JobOutcome, JobQueue } from '../app/job-queue.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../kernel/log.js';
 
 /**
  * A durable job scheduler on the service clock. Jobs live in the `jobs` table (one per kind and ref);

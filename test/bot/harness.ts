@@ -1,5 +1,5 @@
 import { startBot, type BotHandle } from '../../bot/runner.js';
-import type { Logger } from '../../src/log.js';
+import type { Logger } from '../../src/kernel/log.js';
 import { startService, stopService, type TestService } from '../helpers.js';
 import { FakeTelegram, waitFor, type BotMessage, type TgUser } from './fake-telegram.js';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/env.js';
-import { silentLogger } from '../../src/log.js';
+import { silentLogger } from '../../src/kernel/log.js';
 import { createService } from '../../src/service.js';
 import { COOKIES, FRAGMENT_ADDRESS, FRAGMENT_HASH, newMnemonic } from './fakes.js';
 import { fragmentHarness } from './harness.js';

@@ -1,5 +1,5 @@
 import { afterEach } from 'vitest';
-import type { Alert } from '../../src/app/event-bus.js';
+import type { Alert } from '../../src/kernel/event-bus.js';
 import { startService, stopService, START, type TestService } from '../helpers.js';
 import { COOKIES, FRAGMENT_ADDRESS, FRAGMENT_HASH, PROBE, newMnemonic, startFakeFragment, startFakeRate, startFakeToncenter, type FakeFragment, type FakeToncenter } from './fakes.js';
 

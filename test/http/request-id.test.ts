@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/kernel/log.js';
 import { ADMIN_TOKEN, startService } from '../helpers.js';
 
 /** A pino logger of the service's own shape whose lines the test reads. */

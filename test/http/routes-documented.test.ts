@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/log.js';
+import { silentLogger } from '../../src/kernel/log.js';
 import { createService, type Service } from '../../src/service.js';
 import { ADMIN_TOKEN, START, testConfig } from '../helpers.js';
 

@@ -7,7 +7,7 @@
  */
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { BalanceLow } from '../../src/app/event-bus.js';
+import type { BalanceLow } from '../../src/kernel/event-bus.js';
 import { hdr, perTest, startService, stopService, type Received, type TestPartner, type TestService } from '../helpers.js';
 import { documentOf } from './openapi-doc.js';
 

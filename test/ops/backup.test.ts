@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/log.js';
+import { silentLogger } from '../../src/kernel/log.js';
 import { runScheduledBackup } from '../../src/ops/backup-schedule.js';
 import { listSnapshots } from '../../src/store/snapshot.js';
 import { ADMIN_TOKEN, startService, stopService, type TestService } from '../helpers.js';

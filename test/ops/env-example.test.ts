@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { envSchema, loadConfig } from '../../src/config/env.js';
-import { FRAGMENT_VARIABLES } from '../../src/suppliers/fragment/config.js';
+import { FRAGMENT_VARIABLES } from '../../src/config/fragment.js';
 import { GIFTS_ENV_NAMES } from '../../src/config/gifts.js';
 
 /** .env.example lists every variable the service reads, each with its default and a line saying what it means. */

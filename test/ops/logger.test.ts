@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/kernel/log.js';
 
 function capture(level = 'trace') {
   const lines: any[] = [];

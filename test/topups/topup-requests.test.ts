@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Alert, TopupCredited } from '../../src/app/event-bus.js';
+import type { Alert, TopupCredited } from '../../src/kernel/event-bus.js';
 import { SANDBOX_DEPOSIT_ADDRESSES, depositAddresses } from '../../src/config/deposit-addresses.js';
 import { requestAddresses } from '../../src/app/topup-requests.js';
 import { ApiError } from '../../src/domain/errors.js';

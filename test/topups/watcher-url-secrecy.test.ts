@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Logger } from '../../src/log.js';
+import type { Logger } from '../../src/kernel/log.js';
 import { WATCHER_JOB } from '../../src/app/deposit-watch.js';
 import { startService, stopService, type TestService } from '../helpers.js';
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TopupCredited } from '../../src/app/event-bus.js';
+import type { TopupCredited } from '../../src/kernel/event-bus.js';
 import { tonRawAddress } from '../../src/domain/chain-address.js';
 import { BscWatcher, TRANSFER_TOPIC } from '../../src/suppliers/chains/bsc-rpc.js';
 import { WATCHER_JOB, watcherBackoffMs } from '../../src/app/deposit-watch.js';

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { Alert } from '../../src/app/event-bus.js';
+import type { Alert } from '../../src/kernel/event-bus.js';
 import { ADMIN_TOKEN, startService, stopService, type Received, type TestService, perTest, hdr, freePort } from '../helpers.js';
 
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServiceClock } from '../../src/clock.js';
+import { ServiceClock } from '../../src/kernel/clock.js';
 import { openDatabase } from '../../src/store/db.js';
 import { completeJob, getJob, scheduleJob } from '../../src/store/jobs-repo.js';
 import { jobQueue, type Job } from '../../src/app/job-queue.js';

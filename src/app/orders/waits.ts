@@ -1,6 +1,6 @@
-import type { ServiceClock } from '../../clock.js';
+import type { ServiceClock } from '../../kernel/clock.js';
 import { fail } from '../../domain/errors.js';
-import type { EventBus, OrderOutcome } from '../event-bus.js';
+import type { EventBus, OrderOutcome } from '../../kernel/event-bus.js';
 
 /** The longest `wait` of GET /orders/{order_id}, in seconds. */
 export const WAIT_MAX_SECONDS = 30;

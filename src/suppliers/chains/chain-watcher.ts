@@ -1,20 +1,8 @@
 import { request } from 'undici';
-import type { DepositNetwork } from '../../domain/chain-address.js';
-import type { ObservedTransfer } from '../../domain/deposit-matching.js';
 
 export type { ObservedTransfer } from '../../domain/deposit-matching.js';
 
-/**
- * A chain watcher reads the transfers into our deposit addresses on one network, from an opaque
- * `position` (null on the very first poll) to a new one. The caller stores the new position in the same
- * transaction as the deposits it records, so a restart neither misses nor repeats a transfer. A watcher
- * reports only transfers that have the network's required confirmations, and never moves its position
- * past one that does not have them yet. It throws when the API fails; nothing is then recorded.
- */
-export interface ChainWatcher {
-  readonly network: DepositNetwork;
-  poll(position: string | null): Promise<{ transfers: ObservedTransfer[]; position: string }>;
-}
+export type { ChainWatcher } from '../types.js';
 
 export class ChainApiError extends Error {}
 

@@ -1,9 +1,9 @@
 import 'dotenv/config';
-import { ServiceClock } from '../../clock.js';
+import { ServiceClock } from '../../kernel/clock.js';
 import { ConfigError, loadConfig } from '../../config/env.js';
 import { urlOrigin } from '../chains/chain-watcher.js';
 import { Toncenter } from '../chains/toncenter-wallet.js';
-import { fromNano } from './config.js';
+import { fromNano } from '../../config/fragment.js';
 import { FragmentApi, FragmentDown } from './fragment-api.js';
 import { fetchTonUsd } from './ton-rate.js';
 import { HotWallet } from './wallet.js';

@@ -1,6 +1,6 @@
-import type { Clock } from '../../clock.js';
-import type { EventBus } from '../../app/event-bus.js';
-import type { Logger } from '../../log.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { EventBus } from '../../kernel/event-bus.js';
+import type { Logger } from '../../kernel/log.js';
 import { SupplierDown } from '../types.js';
 import { FragmentBusy, FragmentDown, type FragmentProblem } from './fragment-api.js';
 

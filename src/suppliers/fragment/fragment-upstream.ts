@@ -1,13 +1,13 @@
-import type { Clock } from '../../clock.js';
-import type { EventBus } from '../../app/event-bus.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { EventBus } from '../../kernel/event-bus.js';
 import type { SupplierCosts } from '../../domain/pricing.js';
 import type { Db } from '../../store/db.js';
 import { getPayment, orderCostNano } from '../../store/fragment-payments-repo.js';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../kernel/log.js';
 import type { GoodsSide } from '../compose.js';
 import { UpstreamUnavailable, type DeliveryOutcome, type DeliveryRequest, type GoodsProduct } from '../types.js';
 import type { Toncenter, WalletState } from '../chains/toncenter-wallet.js';
-import { fromNano, type FragmentConfig } from './config.js';
+import { fromNano, type FragmentConfig } from '../../config/fragment.js';
 import { FragmentDown, type FragmentApi } from './fragment-api.js';
 import { DOWN_RETRY_SEC, FragmentHealth } from './fragment-health.js';
 import { FragmentResolver } from './fragment-resolver.js';

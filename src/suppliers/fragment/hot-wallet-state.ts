@@ -1,7 +1,7 @@
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { WalletState, Toncenter } from '../chains/toncenter-wallet.js';
 import type { GoodsProduct } from '../types.js';
-import { fromNano, type FragmentConfig } from './config.js';
+import { fromNano, type FragmentConfig } from '../../config/fragment.js';
 import type { FragmentHealth } from './fragment-health.js';
 import type { HotWallet } from './wallet.js';
 

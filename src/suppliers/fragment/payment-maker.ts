@@ -1,10 +1,10 @@
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { Db } from '../../store/db.js';
 import { getPayment, lastUsedSeqno, paymentWithRef, putPayment, unsettledPayments, updatePayment } from '../../store/fragment-payments-repo.js';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../kernel/log.js';
 import type { Toncenter, WalletState } from '../chains/toncenter-wallet.js';
 import { UpstreamUnavailable, type DeliveryOutcome, type DeliveryRequest } from '../types.js';
-import type { FragmentConfig } from './config.js';
+import type { FragmentConfig } from '../../config/fragment.js';
 import { FragmentAlreadyPremium, FragmentRejected, type FragmentApi, type FragmentProduct, type LinkAnswer } from './fragment-api.js';
 import { DOWN_RETRY_SEC, type FragmentHealth } from './fragment-health.js';
 import type { HotWalletState } from './hot-wallet-state.js';

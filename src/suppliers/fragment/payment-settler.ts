@@ -1,10 +1,10 @@
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { Db } from '../../store/db.js';
 import { getPayment, updatePayment, type FragmentPaymentRow } from '../../store/fragment-payments-repo.js';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../kernel/log.js';
 import type { Toncenter, WalletState } from '../chains/toncenter-wallet.js';
 import type { DeliveryOutcome } from '../types.js';
-import type { FragmentConfig } from './config.js';
+import type { FragmentConfig } from '../../config/fragment.js';
 import type { FragmentApi, FragmentProduct } from './fragment-api.js';
 import { FragmentDown } from './fragment-api.js';
 import type { FragmentHealth } from './fragment-health.js';

@@ -1,8 +1,8 @@
 import type { Decimal } from 'decimal.js';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { SupplierCosts } from '../../domain/pricing.js';
 import type { GoodsProduct } from '../types.js';
-import { toNano, type FragmentConfig } from './config.js';
+import { toNano, type FragmentConfig } from '../../config/fragment.js';
 import type { FragmentApi, FragmentProduct } from './fragment-api.js';
 import { fetchTonUsd, nanoToCents } from './ton-rate.js';
 

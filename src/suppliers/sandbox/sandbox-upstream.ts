@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { prepared } from '../../store/prepared.js';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { SupplierCosts } from '../../domain/pricing.js';
 import type { Db } from '../../store/db.js';
 import { kvGet, kvSet } from '../../store/kv-repo.js';

@@ -1,7 +1,7 @@
-import type { Clock } from '../../clock.js';
-import type { EventBus } from '../../app/event-bus.js';
+import type { Clock } from '../../kernel/clock.js';
+import type { EventBus } from '../../kernel/event-bus.js';
 import type { TelegramGiftsConfig } from '../../config/gifts.js';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../kernel/log.js';
 import type { Db } from '../../store/db.js';
 import { getGiftPurchase } from '../../store/gift-purchases-repo.js';
 import { normaliseUsername } from '../username.js';

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { OpsEvent } from '../ops/ops-events.js';
+import type { OpsEvent } from './ops-events.js';
 
 /**
  * In-process notifications raised after a transaction commits: order outcomes for the partner's chat

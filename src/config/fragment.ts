@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { z } from 'zod';
-import { csv, httpUrl, int } from '../../config/fields.js';
+import { csv, httpUrl, int } from './fields.js';
 
 /**
  * FRAGMENT_* variables (README "Going live with Fragment"), read only when UPSTREAM=fragment. Each secret
