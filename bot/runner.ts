@@ -1,4 +1,4 @@
-import { Api, GrammyError, type Bot } from 'grammy';
+import { Api, GrammyError, webhookCallback, type Bot } from 'grammy';
 import type { Update } from 'grammy/types';
 import { autoRetry } from '@grammyjs/auto-retry';
 import { createConcurrentSink, createRunner, createSource, createUpdateFetcher, type RunnerHandle } from '@grammyjs/runner';
@@ -7,6 +7,7 @@ import type { Deps } from '../src/app/deps.js';
 import type { KeyCache } from '../src/app/keys.js';
 import type { GiftCatalog } from '../src/app/nft/gift-catalog.js';
 import type { Config } from '../src/config/env.js';
+import type { BotWebhook } from '../src/http/bot-webhook.js';
 import { rememberBotUsername } from '../src/app/bot-state.js';
 import type { BotContext } from './context.js';
 import { setAppMenuButton } from './features/app.js';
@@ -31,15 +32,19 @@ export interface StartBotOptions {
 
 const STOP_GRACE_MS = 5_000;
 
+/** The updates the bot handles (commands, typed answers, buttons): what setWebhook asks Telegram for. */
+export const ALLOWED_UPDATES = ['message', 'callback_query'] as const;
+
 /**
  * Starts the bot with long polling, without blocking: returns at once. Updates are handled concurrently by
  * @grammyjs/runner, so one slow supplier call in one chat keeps no other chat waiting; the bot's
  * `sequentialize` (bot/index.ts) keeps each chat's and each person's updates in order. Order outcomes on `deps.bus` go to
  * the partner's linked chats, operator alerts to ADMIN_CHAT_IDS. Polling that fails (the Bot API is down
- * at start-up, say) is started again after a pause until `stop()`.
+ * at start-up, say) is started again after a pause until `stop()`. With TELEGRAM_WEBHOOK_URL (`svc.botWebhook`)
+ * the bot does not poll: it attaches to the API's webhook route and calls setWebhook instead.
  */
 export function startBot(
-  svc: { deps: Deps; keys: KeyCache; catalog: GiftCatalog },
+  svc: { deps: Deps; keys: KeyCache; catalog: GiftCatalog; botWebhook?: BotWebhook | null },
   config: Config,
   opts: StartBotOptions = {},
 ): BotHandle {
@@ -81,8 +86,31 @@ export function startBot(
     track(notifyBalanceLow(notifyApi, env, e).catch((err) => deps.log.error({ err, orderId: e.orderId }, 'low-balance notice failed')));
   deps.bus.on('balance_low', onBalanceLow);
 
+  // The bot's username, command lists and menu button, once it is running.
+  const announce = async (message: string) => {
+    const me = bot.botInfo;
+    rememberBotUsername(deps, me.username);
+    deps.log.info({ username: me.username }, message);
+    try {
+      await setDefaultCommands(bot.api);
+      const operators = config.ADMIN_CHAT_IDS.map((id) => ({ chatId: Number(id), lang: operatorLanguage(deps, Number(id)) }));
+      await setOperatorCommands(bot.api, deps, operators);
+    } catch (err) {
+      deps.log.warn({ err }, 'bot commands not set');
+    }
+    await setAppMenuButton(bot.api, config).catch((err) => deps.log.warn({ err }, 'bot menu button not set'));
+  };
+
   let stopped = false;
   let wakeUp = () => {};
+  const pause = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, opts.restartDelayMs ?? 5_000);
+      wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   let runner: RunnerHandle | null = null;
   // Updates being handled, and the newest one fetched: confirmed to the Bot API on stop, so a restart does not
   // get them again.
@@ -90,7 +118,8 @@ export function startBot(
   let lastUpdateId: number | undefined;
   // grammY retries getMe by itself while the Bot API is unreachable; this signal ends that on stop().
   const abort = new AbortController();
-  const polling = (async () => {
+  const hook = svc.botWebhook ?? null;
+  const polling = hook ? startWebhook(hook) : (async () => {
     while (!stopped) {
       try {
         // (grammY types its signal with the abort-controller package; Node's AbortSignal is what it uses at run time)
@@ -121,17 +150,7 @@ export function startBot(
         );
         runner = createRunner(createSource({ supply: fetchUpdates }), sink);
         runner.start();
-        const me = bot.botInfo;
-        rememberBotUsername(deps, me.username);
-        deps.log.info({ username: me.username }, 'bot polling');
-        try {
-          await setDefaultCommands(bot.api);
-          const operators = config.ADMIN_CHAT_IDS.map((id) => ({ chatId: Number(id), lang: operatorLanguage(deps, Number(id)) }));
-          await setOperatorCommands(bot.api, deps, operators);
-        } catch (err) {
-          deps.log.warn({ err }, 'bot commands not set');
-        }
-        await setAppMenuButton(bot.api, config).catch((err) => deps.log.warn({ err }, 'bot menu button not set'));
+        await announce('bot polling');
         await runner.task();
         if (stopped) return;
         throw new Error('polling ended');
@@ -143,16 +162,43 @@ export function startBot(
           return;
         }
         deps.log.error({ err }, 'bot polling failed; starting again shortly');
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, opts.restartDelayMs ?? 5_000);
-          wakeUp = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
+        await pause();
       }
     }
   })();
+
+  /**
+   * Webhook mode: Telegram posts updates to the API's route, which checked the secret already; grammY's
+   * adapter hands each one to the bot (`sequentialize` keeps each chat's order, as with polling). Answered
+   * after 9 s at the latest, so that Telegram does not send a slow update again while it is being handled.
+   */
+  async function startWebhook(hook: BotWebhook): Promise<void> {
+    const callback = webhookCallback(bot, 'fastify', { secretToken: hook.secret, onTimeout: 'return', timeoutMilliseconds: 9_000 });
+    while (!stopped) {
+      try {
+        if (!bot.isInited()) await bot.init(abort.signal as unknown as Parameters<typeof bot.init>[0]);
+        if (stopped) return;
+        hook.attach((req, reply) => {
+          const p = callback(req, reply);
+          handling.add(p);
+          void p.catch(() => {}).finally(() => handling.delete(p));
+          return p;
+        });
+        await bot.api.setWebhook(hook.url, { secret_token: hook.secret, allowed_updates: [...ALLOWED_UPDATES] });
+        await announce('bot webhook set');
+        return;
+      } catch (err) {
+        if (stopped) return;
+        if (err instanceof GrammyError && err.error_code === 401) {
+          deps.log.error({ error: err.message }, 'the Bot API rejected TELEGRAM_BOT_TOKEN (401): the bot is not running');
+          return;
+        }
+        // the message only: a GrammyError carries the call's payload, which holds the secret
+        deps.log.error({ error: err instanceof Error ? err.message : String(err) }, 'bot webhook not set; trying again shortly');
+        await pause();
+      }
+    }
+  }
 
   return {
     bot,
@@ -160,6 +206,8 @@ export function startBot(
       if (stopped) return;
       stopped = true;
       abort.abort();
+      // webhook mode: the route answers 503 from now on, so Telegram keeps the update for the next start
+      hook?.detach();
       deps.bus.off('order', onOrder);
       deps.bus.off('alert', onAlert);
       deps.bus.off('topup_credited', onTopup);

@@ -15,6 +15,7 @@ import { jobQueue } from './app/job-queue.js';
 import { jobTable } from './workers/jobs.js';
 import { createWebhookTransport } from './http-out/webhook-transport.js';
 import { buildHttpApp } from './http/app.js';
+import { BotWebhook } from './http/bot-webhook.js';
 import { setupWatchers } from './workers/deposit-watchers.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { openDatabase, type Db } from './store/db.js';
@@ -51,6 +52,8 @@ export interface Service {
   adminToken: string | undefined;
   /** Metrics, readiness, storage health, scheduled backups (src/ops/wiring.ts). */
   ops: Ops;
+  /** The bot's webhook route when TELEGRAM_WEBHOOK_URL is set; the bot attaches to it (bot/runner.ts). */
+  botWebhook: BotWebhook | null;
   close(): Promise<void>;
 }
 
@@ -124,7 +127,9 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   sandbox.onGiftChange(() => catalog.invalidate());
   const adminToken = opts.adminToken ?? config.ADMIN_TOKEN;
   let ready = false;
+  const botWebhook = BotWebhook.fromConfig(config);
   const app = await buildHttpApp({
+    botWebhook,
     deps,
     keys,
     limiter,
@@ -161,6 +166,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     catalog,
     adminToken,
     ops,
+    botWebhook,
     async close() {
       if (closed) return;
       closed = true;

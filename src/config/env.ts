@@ -16,6 +16,15 @@ const cidrList = csv.refine(
   'must be a comma-separated list of CIDRs or IP addresses',
 );
 
+const httpsUrlWithPath = z.string().refine((s) => {
+  try {
+    const u = new URL(s);
+    return u.protocol === 'https:' && u.pathname.length > 1 && !u.search && !u.hash;
+  } catch {
+    return false;
+  }
+}, 'must be an https URL with a path (https://host/path), without query or fragment');
+
 /** Exported for the check that .env.example lists every variable (test/ops/env-example.test.ts). */
 export const envSchema = z.object({
   PORT: int(0, 65535).default(8080),
@@ -47,6 +56,12 @@ export const envSchema = z.object({
   DEPOSIT_ADDRESS_TON: optionalString,
   TELEGRAM_BOT_TOKEN: optionalString,
   TELEGRAM_API_ROOT: httpUrl.default('https://api.telegram.org'),
+  /** Unset: the bot long-polls. Set: Telegram posts updates to this URL, served by the API (src/http/bot-webhook.ts). */
+  TELEGRAM_WEBHOOK_URL: optionalString.pipe(httpsUrlWithPath.optional()),
+  /** The X-Telegram-Bot-Api-Secret-Token Telegram sends; unset: derived from the bot token (src/http/bot-webhook.ts). */
+  TELEGRAM_WEBHOOK_SECRET: optionalString.pipe(
+    z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, 'must be 1-256 characters of A-Z, a-z, 0-9, _ and -').optional(),
+  ),
   ADMIN_CHAT_IDS: adminChatIds.default([]),
   /** Key protecting webhook secrets at rest (64 hex chars); default: a key file beside the database. */
   SECRET_ENCRYPTION_KEY: optionalString.pipe(

@@ -7,6 +7,7 @@ import type { FragmentUpstream } from '../suppliers/fragment/fragment-upstream.j
 import type { SandboxUpstream } from '../suppliers/sandbox/sandbox-upstream.js';
 import type { Scheduler } from '../workers/scheduler.js';
 import { adminApi } from './admin/index.js';
+import type { BotWebhook } from './bot-webhook.js';
 import { appApi } from './app-api/index.js';
 import { frameworkErrors, installErrorHandling } from './errors.js';
 import { installJsonBodyParser } from './json-body.js';
@@ -41,6 +42,8 @@ export interface HttpDeps {
   observeError?: (err: unknown, reqId: string) => void;
   /** Hooks added before any route (the tests check every answer against the OpenAPI document with one). */
   instrument?: (app: FastifyInstance) => void;
+  /** The bot's webhook route when TELEGRAM_WEBHOOK_URL is set (src/http/bot-webhook.ts). */
+  botWebhook?: BotWebhook | null;
 }
 
 /**
@@ -83,5 +86,6 @@ export async function buildHttpApp(h: HttpDeps): Promise<FastifyInstance> {
   await app.register(appApi({ deps, keys, limiter, catalog, sender: h.sender, supplierFunds }), { prefix: '/api/app/v1' });
   await app.register(webappRoutes());
   await app.register(sandboxPictureRoutes(h.sandbox));
+  h.botWebhook?.register(app);
   return app;
 }
