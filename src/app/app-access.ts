@@ -77,6 +77,19 @@ export function createSignInLink(deps: Deps, telegramUserId: number): { token: s
   return { token, url: `${deps.config.publicBaseUrl}/app/#signin=${token}`, expiresAt: now + SIGNIN_TTL_MS };
 }
 
+/**
+ * Whom a sign-in link signs in as, without spending it: the page asks "Sign in as <name>?" before it
+ * redeems, so that a link someone else sent cannot quietly put the reader in that person's account.
+ * 401 for an unknown, used or expired link, as redeeming.
+ */
+export function previewSignIn(deps: Deps, token: unknown): { telegramUserId: number; displayName: string | null; partnerName: string | null } {
+  if (typeof token !== 'string' || !TOKEN.test(token)) fail('unauthorized', 'The sign-in link is invalid, used or expired.');
+  const g = readGrant(deps.db, keyOf(SIGNIN_PREFIX, token));
+  if (!g || g.expiresAt <= deps.clock.now()) fail('unauthorized', 'The sign-in link is invalid, used or expired.');
+  const link = findLink(deps, g.telegramUserId);
+  return { telegramUserId: g.telegramUserId, displayName: link?.displayName ?? null, partnerName: link ? requirePartner(deps, link.partnerId).name : null };
+}
+
 /** Spends a sign-in link and opens a 12 h session; 401 for an unknown, used or expired link. */
 export function redeemSignIn(deps: Deps, token: unknown): { session: string; telegramUserId: number; expiresAt: number } {
   if (typeof token !== 'string' || !TOKEN.test(token)) fail('unauthorized', 'The sign-in link is invalid, used or expired.');

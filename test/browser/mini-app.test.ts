@@ -441,6 +441,7 @@ describe.runIf(have)('the Mini App in Chromium', { timeout: 120_000 }, () => {
     const desk = await context.newPage();
     const link = createSignInLink(t.deps, owner.id);
     await desk.goto(link.url);
+    await desk.getByTestId('signin-yes').click(); // after "Sign in as …?"
     await desk.getByTestId('balances').getByText('USD').waitFor();
     expect(desk.url()).toBe(`${base}/app/`);
     const cookies = await context.cookies();

@@ -1,17 +1,21 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError, type Session } from './api/client';
+import { api, ApiError, type Session, type SignInPreview } from './api/client';
 import { ErrorBoundary } from './components/error-boundary';
+import { SignInConfirm } from './pages/sign-in';
 import { t } from './i18n';
 import type { Nav, PageName, Route } from './nav';
 import { allowed, inConsole, isTab, ROUTES, startPage } from './routes';
 import { inTelegram, setBack, setMain } from './tg';
 
-/** Signs in: Telegram's initData, else a one-time link (#signin=…) exchanged for the cookie, else an existing cookie. */
-async function signIn(): Promise<Session> {
+/**
+ * Signs in: Telegram's initData, else a one-time link (#signin=…), else an existing cookie. A link is not
+ * spent yet: it comes back with whom it signs in as, for the page to ask first (SignInConfirm).
+ */
+async function signIn(): Promise<Session | { token: string; who: SignInPreview }> {
   const m = /#signin=([A-Za-z0-9_-]+)/.exec(location.hash);
   if (!inTelegram && m) {
     history.replaceState(null, '', location.pathname);
-    return api.signIn(m[1]);
+    return { token: m[1], who: await api.signInPreview(m[1]) };
   }
   return api.session();
 }
@@ -30,9 +34,11 @@ export function App() {
   const pop = () => setStack((s) => (s.length > 1 ? s.slice(0, -1) : s));
   const syncBack = () => setBack(depth.current > 1 ? pop : null);
 
+  const [pending, setPending] = useState<{ token: string; who: SignInPreview; busy?: boolean } | null>(null);
+  const signedIn = (s: Session) => (setSession(s), setStack([startPage(s)]));
   useEffect(() => {
     signIn().then(
-      (s) => (setSession(s), setStack([startPage(s)])),
+      (r) => ('token' in r ? setPending(r) : signedIn(r)),
       (e) => setFailure(asError(e)),
     );
   }, []);
@@ -51,6 +57,17 @@ export function App() {
         <p>{text}</p>
       </main>
     );
+  }
+  if (pending) {
+    const yes = () => {
+      setPending({ ...pending, busy: true });
+      api.signIn(pending.token).then(
+        (s) => (setPending(null), signedIn(s)),
+        (e) => (setPending(null), setFailure(asError(e))),
+      );
+    };
+    const no = () => (setPending(null), setFailure(new ApiError(401, 'unauthorized', t.signinText, {})));
+    return <SignInConfirm who={pending.who} busy={!!pending.busy} onYes={yes} onNo={no} />;
   }
   if (!session) return <main class="page"><p class="muted center">{t.loading}</p></main>;
   const nav: Nav = {

@@ -21,15 +21,15 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * A state-changing request that authenticates with the cookie must come from this service's own pages:
  * the cookie is SameSite=Strict already; on top of that the browser's Origin (always sent with a
- * cross-origin or non-GET fetch) must be this service's, and Sec-Fetch-Site, when sent, `same-origin`.
+ * cross-origin or non-GET fetch) must be PUBLIC_BASE_URL's, and Sec-Fetch-Site, when sent, `same-origin`.
  * initData in a header needs no such check (a cross-site page cannot set the header).
  */
 export function requireSameOrigin(deps: Deps, req: FastifyRequest): void {
   const site = req.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin') fail('forbidden', 'Cross-site request refused.');
   const origin = req.headers.origin;
-  const own = new Set([new URL(deps.config.publicBaseUrl).origin, `${req.protocol}://${req.host}`]);
-  if (typeof origin !== 'string' || !own.has(origin)) fail('forbidden', 'Cross-site request refused: the Origin is not this service.');
+  // PUBLIC_BASE_URL only: the request's own Host (or X-Forwarded-Host) is written by the client and proves nothing
+  if (typeof origin !== 'string' || origin !== new URL(deps.config.publicBaseUrl).origin) fail('forbidden', 'Cross-site request refused: the Origin is not this service.');
 }
 
 export function identify(deps: Deps, req: FastifyRequest): AppCaller {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { appSession, endSession, redeemSignIn } from '../../app/app-access.js';
+import { appSession, endSession, previewSignIn, redeemSignIn } from '../../app/app-access.js';
 import type { Deps } from '../../app/deps.js';
 import { SESSION_TTL_MS } from '../../app/app-access.js';
 import { callerOf, COOKIE_PATH, requireSameOrigin, SESSION_COOKIE } from './auth.js';
@@ -7,7 +7,7 @@ import { objectBody } from './body.js';
 import type { AppApiDeps } from './context.js';
 import type { SessionAnswer } from './types.js';
 
-export const PUBLIC_PATHS = new Set([`${COOKIE_PATH}/sign-in`]);
+export const PUBLIC_PATHS = new Set([`${COOKIE_PATH}/sign-in`, `${COOKIE_PATH}/sign-in/preview`]);
 
 function sessionView(deps: Deps, req: FastifyRequest): SessionAnswer {
   return appSession(deps, callerOf(req));
@@ -21,9 +21,19 @@ function setSessionCookie(deps: Deps, req: FastifyRequest, reply: FastifyReply, 
   reply.setCookie(SESSION_COOKIE, value, { path: COOKIE_PATH, httpOnly: true, sameSite: 'strict', secure: secure(deps, req), maxAge: maxAgeSec });
 }
 
-/** GET /session; POST /sign-in (a one-time link from the bot → the session cookie, 12 h); POST /sign-out. */
+/**
+ * GET /session; POST /sign-in/preview (whom a link signs in as, not spending it); POST /sign-in (a one-time
+ * link from the bot → the session cookie, 12 h); POST /sign-out.
+ */
 export function sessionRoutes(app: FastifyInstance, { deps }: AppApiDeps): void {
   app.get('/session', async (req) => sessionView(deps, req));
+
+  // whom a link signs in as, before it is spent (the page asks "Sign in as <name>?")
+  app.post('/sign-in/preview', async (req) => {
+    requireSameOrigin(deps, req);
+    const v = previewSignIn(deps, objectBody(req).token);
+    return { user: { telegram_id: v.telegramUserId, name: v.displayName }, partner: v.partnerName === null ? null : { name: v.partnerName } };
+  });
 
   app.post('/sign-in', async (req, reply) => {
     // No cookie yet, but a sign-in must still come from this service's page (login cross-site forgery).

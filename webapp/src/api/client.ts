@@ -104,8 +104,16 @@ export function prefetchFirstScreen(): void {
   }
 }
 
+/** Whom a one-time sign-in link signs in as (POST /sign-in/preview), asked before the link is spent. */
+export interface SignInPreview {
+  user: { telegram_id: number; name: string | null };
+  partner: { name: string } | null;
+}
+
 export const api = {
   session: () => get<Session>('/session'),
+  /** Whom a sign-in link signs in as, without spending it. */
+  signInPreview: (token: string) => request<SignInPreview>('POST', '/sign-in/preview', { token }),
   signIn: (token: string) => request<Session>('POST', '/sign-in', { token }),
 
   balances: () => once<A.BalancesAnswer>(FIRST_SCREEN.balances),

@@ -1,0 +1,1 @@
+CREATE INDEX `orders_partner_type_status_seq` ON `orders` (`partner_id`,`type`,`status`,`seq`);
