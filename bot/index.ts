@@ -1,5 +1,6 @@
 import { Bot, session, type BotError } from 'grammy';
 import { conversations, createConversation, type ConversationData, type VersionedState } from '@grammyjs/conversations';
+import { sequentialize } from '@grammyjs/runner';
 import { findLink, rememberProfile } from '../src/app/bot-users.js';
 import { conversationKey } from '../src/app/bot-state.js';
 import { displayName } from '../src/domain/display-name.js';
@@ -34,6 +35,14 @@ import { textsFor, textsOf } from './texts/index.js';
 
 export type { BotContext, BotDeps, BotEnv } from './context.js';
 
+/** What an update must wait for: earlier updates of its chat and of its sender (bot/runner.ts runs the rest concurrently). */
+export function updateOrder(ctx: { chat?: { id: number }; from?: { id: number } }): string[] {
+  const keys: string[] = [];
+  if (ctx.chat) keys.push(`chat:${ctx.chat.id}`);
+  if (ctx.from) keys.push(`user:${ctx.from.id}`);
+  return keys;
+}
+
 /** Bump when a conversation changes so that stored states of the old code are discarded. */
 export const CONVERSATION_STATE_VERSION = 4;
 
@@ -48,6 +57,9 @@ export function createBot(token: string, input: BotDeps): Bot<BotContext> {
   const { deps, config } = env;
   const bot = new Bot<BotContext>(token, env.apiRoot ? { client: { apiRoot: env.apiRoot } } : {});
 
+  // Updates run concurrently (bot/runner.ts), but one chat's and one person's in the order they came: the
+  // session is per chat and a conversation per person in a chat, so neither sees two updates at once.
+  bot.use(sequentialize(updateOrder));
   // bot_updates_total{outcome} (src/ops/metrics.ts): the boundary below marks the updates that failed.
   const failedUpdates = new WeakSet<object>();
   bot.use(async (ctx, next) => {

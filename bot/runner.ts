@@ -1,5 +1,7 @@
 import { Api, GrammyError, type Bot } from 'grammy';
+import type { Update } from 'grammy/types';
 import { autoRetry } from '@grammyjs/auto-retry';
+import { createConcurrentSink, createRunner, createSource, createUpdateFetcher, type RunnerHandle } from '@grammyjs/runner';
 import type { Alert, BalanceLow, OrderOutcome, TopupCredited } from '../src/kernel/event-bus.js';
 import type { Deps } from '../src/app/deps.js';
 import type { KeyCache } from '../src/app/keys.js';
@@ -16,7 +18,7 @@ import { operatorLanguage } from './operator-language.js';
 
 export interface BotHandle {
   bot: Bot<BotContext>;
-  /** Stops polling, lets the update in hand finish, waits for notifications in flight. */
+  /** Stops polling, lets the updates in hand finish, confirms them to the Bot API, waits for notifications in flight. */
   stop(): Promise<void>;
 }
 
@@ -30,7 +32,9 @@ export interface StartBotOptions {
 const STOP_GRACE_MS = 5_000;
 
 /**
- * Starts the bot with long polling, without blocking: returns at once. Order outcomes on `deps.bus` go to
+ * Starts the bot with long polling, without blocking: returns at once. Updates are handled concurrently by
+ * @grammyjs/runner, so one slow supplier call in one chat keeps no other chat waiting; the bot's
+ * `sequentialize` (bot/index.ts) keeps each chat's and each person's updates in order. Order outcomes on `deps.bus` go to
  * the partner's linked chats, operator alerts to ADMIN_CHAT_IDS. Polling that fails (the Bot API is down
  * at start-up, say) is started again after a pause until `stop()`.
  */
@@ -79,6 +83,11 @@ export function startBot(
 
   let stopped = false;
   let wakeUp = () => {};
+  let runner: RunnerHandle | null = null;
+  // Updates being handled, and the newest one fetched: confirmed to the Bot API on stop, so a restart does not
+  // get them again.
+  const handling = new Set<Promise<unknown>>();
+  let lastUpdateId: number | undefined;
   // grammY retries getMe by itself while the Bot API is unreachable; this signal ends that on stop().
   const abort = new AbortController();
   const polling = (async () => {
@@ -87,22 +96,45 @@ export function startBot(
         // (grammY types its signal with the abort-controller package; Node's AbortSignal is what it uses at run time)
         if (!bot.isInited()) await bot.init(abort.signal as unknown as Parameters<typeof bot.init>[0]);
         if (stopped) return;
-        await bot.start({
-          timeout: opts.pollTimeoutSec ?? 30,
-          onStart: async (me) => {
-            rememberBotUsername(deps, me.username);
-            deps.log.info({ username: me.username }, 'bot polling');
-            try {
-              await setDefaultCommands(bot.api);
-              const operators = config.ADMIN_CHAT_IDS.map((id) => ({ chatId: Number(id), lang: operatorLanguage(deps, Number(id)) }));
-              await setOperatorCommands(bot.api, deps, operators);
-            } catch (err) {
-              deps.log.warn({ err }, 'bot commands not set');
-            }
-            await setAppMenuButton(bot.api, config).catch((err) => deps.log.warn({ err }, 'bot menu button not set'));
+        // as bot.start() does: a webhook left set would make getUpdates fail with 409
+        await bot.api.deleteWebhook();
+        if (stopped) return;
+        // transient fetch failures are retried by the runner itself (with backoff); 401 and 409 end the task
+        const fetchUpdates = createUpdateFetcher(bot, { fetch: { timeout: opts.pollTimeoutSec ?? 30 }, silent: true });
+        const sink = createConcurrentSink<Update, unknown>(
+          {
+            consume: (update) => {
+              if (lastUpdateId === undefined || update.update_id > lastUpdateId) lastUpdateId = update.update_id;
+              const p = bot.handleUpdate(update);
+              handling.add(p);
+              void p.catch(() => {}).finally(() => handling.delete(p));
+              return p;
+            },
           },
-        });
-        return; // stopped
+          async (err) => {
+            try {
+              await bot.errorHandler(err as Parameters<typeof bot.errorHandler>[0]);
+            } catch (e) {
+              deps.log.error({ err: e }, 'bot error');
+            }
+          },
+        );
+        runner = createRunner(createSource({ supply: fetchUpdates }), sink);
+        runner.start();
+        const me = bot.botInfo;
+        rememberBotUsername(deps, me.username);
+        deps.log.info({ username: me.username }, 'bot polling');
+        try {
+          await setDefaultCommands(bot.api);
+          const operators = config.ADMIN_CHAT_IDS.map((id) => ({ chatId: Number(id), lang: operatorLanguage(deps, Number(id)) }));
+          await setOperatorCommands(bot.api, deps, operators);
+        } catch (err) {
+          deps.log.warn({ err }, 'bot commands not set');
+        }
+        await setAppMenuButton(bot.api, config).catch((err) => deps.log.warn({ err }, 'bot menu button not set'));
+        await runner.task();
+        if (stopped) return;
+        throw new Error('polling ended');
       } catch (err) {
         if (stopped) return;
         if (err instanceof GrammyError && err.error_code === 401) {
@@ -134,8 +166,12 @@ export function startBot(
       deps.bus.off('balance_low', onBalanceLow);
       wakeUp();
       const done = (async () => {
-        if (bot.isRunning()) await bot.stop().catch((err) => deps.log.warn({ err }, 'bot stop: offset not confirmed'));
-        await Promise.allSettled([polling, ...inFlight]);
+        // stops fetching (the long poll in progress is aborted); the updates in hand go on to their end
+        await runner?.stop()?.catch(() => {});
+        await Promise.allSettled([polling, ...handling, ...inFlight]);
+        // confirms every update fetched (bot.stop() does the same): a restart does not handle them twice
+        if (lastUpdateId !== undefined)
+          await bot.api.getUpdates({ offset: lastUpdateId + 1, limit: 1, timeout: 0 }).catch((err) => deps.log.warn({ err }, 'bot stop: offset not confirmed'));
       })();
       const grace = new Promise<void>((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref());
       await Promise.race([done, grace]);

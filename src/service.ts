@@ -63,7 +63,6 @@ export interface ServiceOptions {
   /** Start the job poller (tests that only advance the clock may leave it off). */
   startWorkers?: boolean;
   adminToken?: string;
-  httpLogger?: boolean | object;
   /** GIFTS_UPSTREAM=telegram: this gateway instead of the account's MTProto client (the tests' fake). */
   giftGateway?: GiftGateway;
   /** Passed to the HTTP app: hooks a test adds before the routes (HttpDeps.instrument). */
@@ -135,10 +134,9 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     sandbox,
     scheduler,
     fragment,
-    logger: opts.httpLogger,
     ready: () => ready,
     ops: ops.httpInstallers,
-    observeError: (e) => ops.observeError(e),
+    observeError: (e, reqId) => ops.observeError(e, reqId),
     instrument: opts.instrumentHttp,
   });
   await app.ready();

@@ -16,7 +16,8 @@ const cidrList = csv.refine(
   'must be a comma-separated list of CIDRs or IP addresses',
 );
 
-const envSchema = z.object({
+/** Exported for the check that .env.example lists every variable (test/ops/env-example.test.ts). */
+export const envSchema = z.object({
   PORT: int(0, 65535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_PATH: z.string().min(1).default('./data/service.db'),

@@ -51,6 +51,9 @@ const plainShape = {
   FRAGMENT_WALLET_MIN_TON: tonAmount.default(10_000_000_000n),
 };
 
+/** Every FRAGMENT_* variable name, for the check that .env.example lists them (test/ops/env-example.test.ts). */
+export const FRAGMENT_VARIABLES: readonly string[] = [...Object.keys(plainShape), ...SECRET_NAMES.flatMap((n) => [n, `${n}_FILE`])];
+
 export interface FragmentConfig {
   walletVersion: 'v4r2' | 'v5r1';
   mnemonic: string[];

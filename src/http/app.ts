@@ -12,6 +12,7 @@ import { frameworkErrors, installErrorHandling } from './errors.js';
 import { installJsonBodyParser } from './json-body.js';
 import { registerOpenApi } from './openapi/routes.js';
 import { partnerApi } from './partner/index.js';
+import { installResponseHeaders, requestIdFor } from './request-id.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { sandboxPictureRoutes } from './sandbox-pictures.js';
 import { slowClientOptions, trustProxyHops } from './server-options.js';
@@ -32,13 +33,12 @@ export interface HttpDeps {
   /** The sandbox clock routes run the jobs that fall due. */
   scheduler: Scheduler;
   fragment: FragmentUpstream | null;
-  logger?: boolean | object;
   /** Marks the service as ready for /healthz. */
   ready: () => boolean;
   /** Operations: request hooks (metrics, request log), /readyz, /metrics (src/ops/); run before the API routes. */
   ops?: ((app: FastifyInstance) => void)[];
-  /** Sees every request error first (src/store/storage-health.ts). */
-  observeError?: (err: unknown) => void;
+  /** Sees every request error first (src/store/storage-health.ts, and the log of unexpected errors with their request id). */
+  observeError?: (err: unknown, reqId: string) => void;
   /** Hooks added before any route (the tests check every answer against the OpenAPI document with one). */
   instrument?: (app: FastifyInstance) => void;
 }
@@ -50,7 +50,10 @@ export interface HttpDeps {
 export async function buildHttpApp(h: HttpDeps): Promise<FastifyInstance> {
   const { deps, keys, limiter, catalog } = h;
   const app = Fastify({
-    logger: h.logger ?? false,
+    logger: false,
+    // the request id: a sane incoming X-Request-Id, else a fresh one (src/http/request-id.ts)
+    requestIdHeader: false,
+    genReqId: (req) => requestIdFor(req.headers['x-request-id'], deps.ids),
     trustProxy: trustProxyHops(deps.config.TRUST_PROXY),
     ...slowClientOptions(deps.config.HTTP_REQUEST_TIMEOUT_SECONDS),
     bodyLimit: 64 * 1024,
@@ -62,6 +65,7 @@ export async function buildHttpApp(h: HttpDeps): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 65_536 },
     frameworkErrors: frameworkErrors(limiter),
   });
+  installResponseHeaders(app);
   installErrorHandling(app, { observe: h.observeError, limiter });
   installJsonBodyParser(app);
   h.instrument?.(app);

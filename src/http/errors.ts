@@ -27,7 +27,7 @@ export function toApiError(err: unknown): ApiError {
 
 export interface ErrorHandling {
   /** Sees every error first (the storage monitor hears of writes that failed outside a transaction). */
-  observe?: (err: unknown) => void;
+  observe?: (err: unknown, reqId: string) => void;
   /** Unknown URLs count per client address (scope `not_found`), so that probing for routes is limited like using them. */
   limiter: RateLimiter;
 }
@@ -46,15 +46,15 @@ export function frameworkErrors(limiter: RateLimiter) {
     } catch (limited) {
       e = toApiError(limited);
     }
-    void reply.code(e.status).headers(e.headers).send(errorBody(e));
+    // answered before the hooks run: the request id header of src/http/request-id.ts is set here
+    void reply.code(e.status).headers(e.headers).header('x-request-id', req.id).send(errorBody(e));
   };
 }
 
 export function installErrorHandling(app: FastifyInstance, { observe, limiter }: ErrorHandling): void {
   app.setErrorHandler((err, req, reply) => {
-    observe?.(err);
+    observe?.(err, req.id);
     const e = toApiError(err);
-    if (e.status >= 500 && e.code !== 'storage_unavailable') req.log.error({ err }, 'request failed');
     reply.code(e.status).headers(e.headers).send(errorBody(e));
   });
   app.setNotFoundHandler((req, reply) => {

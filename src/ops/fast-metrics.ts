@@ -88,6 +88,12 @@ export class FastCounter<L extends string> {
     registry.registerMetric(this as unknown as client.Metric);
   }
 
+  /** Shows the series of these label values at 0 until it is first counted (so "first failure" alerts can fire). */
+  zero(...values: string[]): void {
+    const key = values.join('\u0001');
+    if (!this.series.has(key)) this.series.set(key, { labels: Object.fromEntries(this.labelNames.map((n, i) => [n, values[i]])) as Labels<L>, value: 0 });
+  }
+
   inc(...values: string[]): void {
     const key = values.join('\u0001');
     const s = this.series.get(key);

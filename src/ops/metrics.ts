@@ -4,10 +4,16 @@ import { opsReads } from '../store/ops-repo.js';
 import type { EventBus } from '../kernel/event-bus.js';
 import type { ServiceClock } from '../kernel/clock.js';
 import { FastCounter, FastHistogram } from './fast-metrics.js';
-import type { OpsEvent } from '../kernel/ops-events.js';
+import type { OpsEvent, WebhookOutcome } from '../kernel/ops-events.js';
+import { ORDER_TYPES } from '../domain/enums.js';
+import { buildInfo } from './build-info.js';
 
 /**
- * The service's Prometheus metrics (prom-client), in a registry of their own.
+ * The service's Prometheus metrics (prom-client), in a registry of their own, named by Prometheus'
+ * conventions: one prefix (`partner_service_`), the unit in the name (`_seconds`, `_usd`, `_ton`), `_total`
+ * on counters only, and every counter present at 0 for its known labels from start-up, so that an alert on
+ * the first failure (`increase(...) > 0`) has a series to compare with. prom-client's default process
+ * metrics keep their standard names (`process_*`, `nodejs_*`).
  *
  * Counters follow the `ops` events on the bus (raised after each commit, so they count what is durable);
  * gauges that describe the database (due jobs, pending webhook deliveries, unmatched deposits, ledger
@@ -58,30 +64,51 @@ export interface HotWalletReading {
   up: boolean;
 }
 
+/** The prefix of every metric of the service (not of prom-client's default process metrics). */
+export const PREFIX = 'partner_service_';
+const WEBHOOK_OUTCOMES: Exclude<WebhookOutcome, 'created'>[] = ['delivered', 'failed_attempt', 'gave_up', 'refused'];
+const SUPPLIER_PRODUCTS = ['stars', 'premium', 'nft', 'resolver'];
+
 export function createMetrics(src: MetricsSources): ServiceMetrics {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   const reg = [registry];
+  const P = PREFIX;
+
+  const build = buildInfo();
+  new client.Gauge({
+    name: `${P}build_info`,
+    help: 'The running build: package version and git commit (value 1)',
+    labelNames: ['version', 'commit'] as const,
+    registers: reg,
+  }).set({ version: build.version, commit: build.commit }, 1);
 
   // the metrics updated per request and per order (src/ops/fast-metrics.ts says why not prom-client's own)
-  const http = new FastHistogram('http_request_duration_seconds', 'HTTP requests by route template, method and status code, with their duration', ['route', 'method', 'status'], DURATION_BUCKETS, registry);
+  const http = new FastHistogram(`${P}http_request_duration_seconds`, 'HTTP requests by route template, method and status code, with their duration', ['route', 'method', 'status'], DURATION_BUCKETS, registry);
   // One child per label set, found by a string key.
   const children = new Map<string, { observe(v: number): void }>();
 
-  const byType = (name: string, help: string) => new FastCounter(name, help, ['type'], registry);
+  const byType = (name: string, help: string) => {
+    const c = new FastCounter(`${P}${name}`, help, ['type'], registry);
+    for (const type of ORDER_TYPES) c.zero(type);
+    return c;
+  };
   const created = byType('orders_created_total', 'Orders created, by type');
   const completed = byType('orders_completed_total', 'Orders completed, by type');
   const failed = byType('orders_failed_total', 'Orders failed (or canceled), by type');
   const refunded = byType('orders_refunded_total', 'Orders refunded, by type');
-  const toFinal = new FastHistogram('order_time_to_final_seconds', "Time from an order's creation to its final state, by type and final status (service clock)", ['type', 'status'], FINAL_BUCKETS, registry);
+  const toFinal = new FastHistogram(`${P}order_time_to_final_seconds`, "Time from an order's creation to its final state, by type and final status (service clock)", ['type', 'status'], FINAL_BUCKETS, registry);
   const webhookAttempts = new FastCounter(
-    'webhook_attempts_total',
+    `${P}webhook_attempts_total`,
     'Webhook delivery attempts by outcome (delivered, failed_attempt, gave_up; refused: address refused before sending)',
     ['outcome'],
     registry,
   );
-  const supplierErrors = new FastCounter('supplier_call_errors_total', 'Supplier calls that threw, by product', ['product'], registry);
-  const botUpdates = new FastCounter('bot_updates_total', 'Bot updates by outcome (handled, failed)', ['outcome'], registry);
+  for (const o of WEBHOOK_OUTCOMES) webhookAttempts.zero(o);
+  const supplierErrors = new FastCounter(`${P}supplier_call_errors_total`, 'Supplier calls that threw, by product', ['product'], registry);
+  for (const p of SUPPLIER_PRODUCTS) supplierErrors.zero(p);
+  const botUpdates = new FastCounter(`${P}bot_updates_total`, 'Bot updates by outcome (handled, failed)', ['outcome'], registry);
+  for (const o of ['handled', 'failed']) botUpdates.zero(o);
 
   const reads = opsReads(src.db.$client);
   /** Minor units per currency unit (cents, milli-TON). */
@@ -98,7 +125,7 @@ export function createMetrics(src: MetricsSources): ServiceMetrics {
     return dueCache;
   };
   new client.Gauge({
-    name: 'jobs_due',
+    name: `${P}jobs_due`,
     help: 'Jobs due now and not yet run, by kind',
     labelNames: ['kind'] as const,
     registers: reg,
@@ -108,7 +135,7 @@ export function createMetrics(src: MetricsSources): ServiceMetrics {
     },
   });
   new client.Gauge({
-    name: 'jobs_oldest_due_age_seconds',
+    name: `${P}jobs_oldest_due_age_seconds`,
     help: 'Age of the oldest due job, by kind (service clock)',
     labelNames: ['kind'] as const,
     registers: reg,
@@ -119,7 +146,7 @@ export function createMetrics(src: MetricsSources): ServiceMetrics {
     },
   });
   new client.Gauge({
-    name: 'webhook_deliveries',
+    name: `${P}webhook_deliveries`,
     help: 'Webhook deliveries pending, and given up (failed)',
     labelNames: ['status'] as const,
     registers: reg,
@@ -131,7 +158,7 @@ export function createMetrics(src: MetricsSources): ServiceMetrics {
     },
   });
   new client.Gauge({
-    name: 'deposits_unmatched',
+    name: `${P}deposits_unmatched`,
     help: 'Chain deposits waiting for an operator (unmatched)',
     registers: reg,
     collect() {
@@ -139,18 +166,22 @@ export function createMetrics(src: MetricsSources): ServiceMetrics {
       if (n !== undefined) this.set(n);
     },
   });
+  // One gauge per currency, so that the unit is in the name (a gauge never ends in _total: that is a counter's).
+  for (const currency of ['USD', 'TON']) {
+    new client.Gauge({
+      name: `${P}ledger_balance_${currency.toLowerCase()}`,
+      help: `Sum of all partners' ${currency} balances, in ${currency} (read at scrape time)`,
+      registers: reg,
+      collect() {
+        const rows = safe(() => reads.balanceTotals());
+        if (!rows) return;
+        const row = rows.find((r) => r.currency === currency);
+        this.set(row ? row.total / (unit[currency] ?? 1) : 0);
+      },
+    });
+  }
   new client.Gauge({
-    name: 'ledger_balance_total',
-    help: 'Sum of all partners\' balances per currency, in currency units (read at scrape time)',
-    labelNames: ['currency'] as const,
-    registers: reg,
-    collect() {
-      const rows = safe(() => reads.balanceTotals());
-      for (const r of rows ?? []) this.set({ currency: r.currency }, r.total / (unit[r.currency] ?? 1));
-    },
-  });
-  new client.Gauge({
-    name: 'storage_available',
+    name: `${P}storage_available`,
     help: '1 while the database takes writes, 0 during a storage fault (disk full, I/O error, read-only, busy)',
     registers: reg,
     collect() {
@@ -162,7 +193,7 @@ export function createMetrics(src: MetricsSources): ServiceMetrics {
   if (wallet) {
     // One address per service, so the label set stays bounded.
     new client.Gauge({
-      name: 'supplier_hot_wallet_info',
+      name: `${P}supplier_hot_wallet_info`,
       help: "The supplier hot wallet's address and contract version (value 1)",
       labelNames: ['address', 'version'] as const,
       registers: reg,
@@ -173,7 +204,7 @@ export function createMetrics(src: MetricsSources): ServiceMetrics {
       },
     });
     new client.Gauge({
-      name: 'supplier_hot_wallet_balance_ton',
+      name: `${P}supplier_hot_wallet_balance_ton`,
       help: "The supplier hot wallet's last known balance in TON (absent until toncenter first answered)",
       registers: reg,
       collect() {
@@ -183,7 +214,7 @@ export function createMetrics(src: MetricsSources): ServiceMetrics {
       },
     });
     new client.Gauge({
-      name: 'supplier_hot_wallet_min_ton',
+      name: `${P}supplier_hot_wallet_min_ton`,
       help: 'The balance below which the operators are alerted (FRAGMENT_WALLET_MIN_TON)',
       registers: reg,
       collect() {
@@ -191,7 +222,7 @@ export function createMetrics(src: MetricsSources): ServiceMetrics {
       },
     });
     new client.Gauge({
-      name: 'supplier_up',
+      name: `${P}supplier_up`,
       help: '1 while the supplier takes new Stars and Premium orders, 0 while they get 503 upstream_unavailable',
       registers: reg,
       collect() {

@@ -24,8 +24,8 @@ export interface Ops {
   metrics: ServiceMetrics | null;
   httpInstallers: ((app: FastifyInstance) => void)[];
   instrumentSuppliers(s: Suppliers): Suppliers;
-  /** Every request error, before it is formatted: storage faults reach the monitor, unexpected ones the log. */
-  observeError(e: unknown): void;
+  /** Every request error, before it is formatted: storage faults reach the monitor, unexpected ones the log (with the request's id). */
+  observeError(e: unknown, reqId: string): void;
   started(): void;
   close(): Promise<void>;
 }
@@ -51,10 +51,11 @@ export function openOps(p: { db: Db; bus: EventBus; clock: ServiceClock; config:
     metrics,
     httpInstallers,
     instrumentSuppliers: (s) => (metrics ? countSupplierErrors(s, bus) : s),
-    observeError(e) {
+    observeError(e, reqId) {
       if (storage.report(e)) return;
-      // the message and stack only (src/kernel/log.ts): an internal error answers 500 and must be findable
-      if (toApiError(e).code === 'internal_error') log.error({ err: e }, 'request failed');
+      // the message and stack only (src/kernel/log.ts): an internal error answers 500 and must be findable by
+      // the X-Request-Id its answer carries
+      if (toApiError(e).code === 'internal_error') log.error({ req_id: reqId, err: e }, 'request failed');
     },
     started: () => readiness.markStarted(),
     async close() {

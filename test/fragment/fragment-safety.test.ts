@@ -276,15 +276,15 @@ describe('Fragment adapter: KYC, prices, metrics, alerts', () => {
     const e = await start({ fundTon: '12.5', extra: { METRICS_TOKEN: 'metrics_token_0123456789abcdef' } });
     const scrape = async () => (await e.t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer metrics_token_0123456789abcdef' } })).body;
     let text = await scrape();
-    expect(text).toContain(`supplier_hot_wallet_info{address="${e.t.fragment!.wallet.friendlyAddress}",version="v4r2"} 1`);
-    expect(text).toMatch(/^supplier_hot_wallet_balance_ton 12\.\d+$/m);
-    expect(text).toMatch(/^supplier_hot_wallet_min_ton 2$/m);
-    expect(text).toMatch(/^supplier_up 1$/m);
+    expect(text).toContain(`partner_service_supplier_hot_wallet_info{address="${e.t.fragment!.wallet.friendlyAddress}",version="v4r2"} 1`);
+    expect(text).toMatch(/^partner_service_supplier_hot_wallet_balance_ton 12\.\d+$/m);
+    expect(text).toMatch(/^partner_service_supplier_hot_wallet_min_ton 2$/m);
+    expect(text).toMatch(/^partner_service_supplier_up 1$/m);
     for (const secret of [e.mnemonic.slice(0, 2).join(' '), 'SECRET', FRAGMENT_HASH]) expect(text).not.toContain(secret);
     e.fragment.mode = 'session_expired';
     await e.t.fragment!.refresh();
     text = await scrape();
-    expect(text).toMatch(/^supplier_up 0$/m);
+    expect(text).toMatch(/^partner_service_supplier_up 0$/m);
   });
 
   it('supplier alerts reach the operators as words (en and ru) with the balance and what is needed', () => {

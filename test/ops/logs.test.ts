@@ -83,15 +83,15 @@ describe('logs', { timeout: 120_000 }, () => {
 
       // the bot's updates are counted (metrics are on in this scenario)
       const page = await (await fetch(`${proc.base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
-      expect(page).toMatch(/^bot_updates_total\{outcome="handled"\} 2$/m);
-      expect(page).not.toMatch(/^bot_updates_total\{outcome="failed"\}/m);
+      expect(page).toMatch(/^partner_service_bot_updates_total\{outcome="handled"\} 2$/m);
+      expect(page).toMatch(/^partner_service_bot_updates_total\{outcome="failed"\} 0$/m);
       // the owner blocks the bot: its answer to the next command is refused, and that update counts as failed
       tg.blocked.add(OWNER.id);
       tg.send(OWNER, '/balance');
       await waitFor(() => tg.refused.some((c) => c.method === 'sendMessage' && c.error?.startsWith('Forbidden')), 'the refused answer');
-      await waitFor(async () => /^bot_updates_total\{outcome="failed"\} 1$/m.test(await (await fetch(`${proc.base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text()), 'the failed update counted');
+      await waitFor(async () => /^partner_service_bot_updates_total\{outcome="failed"\} 1$/m.test(await (await fetch(`${proc.base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text()), 'the failed update counted');
       const after = await (await fetch(`${proc.base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
-      expect(after).toMatch(/^bot_updates_total\{outcome="handled"\} 2$/m);
+      expect(after).toMatch(/^partner_service_bot_updates_total\{outcome="handled"\} 2$/m);
 
       proc.child.kill('SIGTERM');
       expect(await proc.exited).toBe(0);

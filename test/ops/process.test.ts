@@ -30,7 +30,7 @@ describe('operations of the service process', { timeout: 90_000 }, () => {
       const m = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
       expect(m.status).toBe(200);
       const text = await m.text();
-      expect(text).toMatch(/^http_request_duration_seconds_count\{route="\/readyz",method="GET",status="200"\} \d+$/m);
+      expect(text).toMatch(/^partner_service_http_request_duration_seconds_count\{route="\/readyz",method="GET",status="200"\} \d+$/m);
       expect((await fetch(`${base}/metrics`)).status).toBe(404); // no METRICS_TOKEN: not on the API port
       const sent = Date.now();
       child.kill('SIGTERM');

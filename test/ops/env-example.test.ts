@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { envSchema, loadConfig } from '../../src/config/env.js';
+import { FRAGMENT_VARIABLES } from '../../src/config/fragment.js';
+import { GIFTS_ENV_NAMES } from '../../src/config/gifts.js';
+
+/** .env.example lists every variable the service reads, each with its default and a line saying what it means. */
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const lines = fs.readFileSync(path.join(ROOT, '.env.example'), 'utf8').split('\n');
+const VAR = /^#?([A-Z][A-Z0-9_]*)=(.*)$/;
+const entries = lines.flatMap((l, i) => {
+  const m = VAR.exec(l);
+  return m ? [{ name: m[1], value: m[2], meaning: lines[i - 1] ?? '' }] : [];
+});
+
+describe('.env.example', () => {
+  it('names every variable of the configuration, once, and no other', () => {
+    const names = entries.map((e) => e.name);
+    expect(names.filter((n, i) => names.indexOf(n) !== i), 'listed twice').toEqual([]);
+    const known = [...Object.keys(envSchema.shape), ...FRAGMENT_VARIABLES, ...GIFTS_ENV_NAMES];
+    expect(known.filter((n) => !names.includes(n)).sort(), 'missing from .env.example').toEqual([]);
+    expect(names.filter((n) => !known.includes(n)).sort(), 'not read by the service').toEqual([]);
+  });
+
+  it('gives each one a line of meaning above it', () => {
+    for (const e of entries) {
+      expect(e.meaning, e.name).toMatch(/^# \S/);
+      expect(VAR.test(e.meaning), `${e.name}: its meaning line is another variable`).toBe(false);
+    }
+  });
+
+  it('shows each default as the service applies it (an empty value where there is none), and sets nothing', () => {
+    expect(entries.filter((e) => !lines.includes(`#${e.name}=${e.value}`)).map((e) => e.name), 'uncommented: copying the file would change a setting').toEqual([]);
+    const defaults = loadConfig({}) as Record<string, unknown>;
+    for (const e of entries.filter((x) => x.name in envSchema.shape)) {
+      const parsed = loadConfig({ [e.name]: e.value }) as Record<string, unknown>;
+      expect([e.name, parsed[e.name]]).toEqual([e.name, defaults[e.name]]);
+    }
+  });
+});
