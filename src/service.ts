@@ -98,8 +98,8 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     ids: opts.ids ?? cryptoIds,
     log,
     suppliers: ops.instrumentSuppliers(composeSuppliers(fragment ?? sandbox, gifts)),
-    // the sandbox's fault switches and DNS table only when it is the upstream
-    sandbox: fragment ? undefined : sandbox,
+    // the sandbox's ledger_unavailable switch only when it is the upstream
+    keyLedger: { available: () => Boolean(fragment) || !sandbox.faults.ledgerUnavailable() },
     secrets: SecretBox.fromConfig(config.SECRET_ENCRYPTION_KEY, config.DATABASE_PATH),
     settings: new SettingsStore(db),
     bus,
@@ -110,7 +110,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     commits: new GroupCommit(db),
   };
 
-  const dispatcher = new WebhookDispatcher(deps, createWebhookTransport({ allowSubnets: config.WEBHOOK_ALLOW_SUBNETS, hosts: deps.sandbox?.hosts }));
+  const dispatcher = new WebhookDispatcher(deps, createWebhookTransport({ allowSubnets: config.WEBHOOK_ALLOW_SUBNETS, hosts: fragment ? undefined : sandbox.hosts }));
   scheduler = new Scheduler(jobQueue(db), clock, jobTable(deps, dispatcher, setupWatchers(deps).handlers), log);
 
   const keys = new KeyCache();

@@ -3,7 +3,7 @@ import type { Config } from '../config/env.js';
 import type { Ids } from '../kernel/ids.js';
 import type { Db } from '../store/db.js';
 import type { GroupCommit } from '../store/group-commit.js';
-import type { SandboxHooks, Suppliers } from '../suppliers/types.js';
+import type { Suppliers } from '../suppliers/types.js';
 import type { Logger } from '../kernel/log.js';
 import type { EventBus } from '../kernel/event-bus.js';
 import type { SecretBox } from './secrets.js';
@@ -19,8 +19,11 @@ export interface Deps {
   ids: Ids;
   log: Logger;
   suppliers: Suppliers;
-  /** Only when the suppliers are the sandbox (UPSTREAM=sandbox): its fault switches and DNS table. */
-  sandbox?: SandboxHooks;
+  /**
+   * The idempotency-reuse check of order creation (partner-api.md, idempotency rule 5): always up in
+   * production; the sandbox's `ledger_unavailable` switch takes it down (src/service.ts).
+   */
+  keyLedger: { available(): boolean };
   secrets: SecretBox;
   settings: SettingsStore;
   bus: EventBus;

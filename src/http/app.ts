@@ -4,7 +4,7 @@ import type { KeyCache } from '../app/keys.js';
 import type { GiftCatalog } from '../app/nft/gift-catalog.js';
 import type { DeliverySender } from '../app/webhooks/sender.js';
 import type { FragmentUpstream } from '../suppliers/fragment/fragment-upstream.js';
-import type { SandboxUpstream } from '../suppliers/sandbox/sandbox-upstream.js';
+import type { SandboxControl } from './admin/sandbox-routes.js';
 import type { Scheduler } from '../workers/scheduler.js';
 import { adminApi } from './admin/index.js';
 import type { BotWebhook } from './bot-webhook.js';
@@ -30,7 +30,7 @@ export interface HttpDeps {
   sender: DeliverySender;
   adminToken: string | undefined;
   /** The sandbox market: gift pictures in every mode (gifts stay on it), its operator routes with UPSTREAM=sandbox. */
-  sandbox: SandboxUpstream;
+  sandbox: SandboxControl;
   /** The sandbox clock routes run the jobs that fall due. */
   scheduler: Scheduler;
   fragment: FragmentUpstream | null;

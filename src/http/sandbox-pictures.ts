@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { fail } from '../domain/errors.js';
-import type { SandboxUpstream } from '../suppliers/sandbox/sandbox-upstream.js';
+import type { SandboxControl } from './admin/sandbox-routes.js';
 
 /** GET /sandbox/gifts/<gift>.svg (sandbox mode, no auth): the picture a sandbox gift's `image` points to. */
-export function sandboxPictureRoutes(sandbox: SandboxUpstream) {
+export function sandboxPictureRoutes(sandbox: Pick<SandboxControl, 'gifts'>) {
   return async (app: FastifyInstance) => {
     app.get<{ Params: { file: string } }>('/sandbox/gifts/:file', async (req, reply) => {
       const m = /^([A-Za-z]+-\d{1,9})\.svg$/.exec(req.params.file);

@@ -48,7 +48,7 @@ export async function createOrder(deps: Deps, partnerId: number, body: unknown, 
   const raw = body as Record<string, unknown>;
 
   // 2. idempotency, before anything else is judged: a replay answers with the stored order
-  if (deps.sandbox?.faults.ledgerUnavailable()) fail('ledger_unavailable');
+  if (!deps.keyLedger.available()) fail('ledger_unavailable');
   const orderKey = new OrderKey(deps, partnerId, key, raw, head.type);
   const replayed = orderKey.replayedOrderId();
   if (replayed) return replayOf(deps, replayed);

@@ -4,14 +4,13 @@ import type { Deps } from '../../app/deps.js';
 import type { KeyCache } from '../../app/keys.js';
 import { fail } from '../../domain/errors.js';
 import type { FragmentUpstream } from '../../suppliers/fragment/fragment-upstream.js';
-import type { SandboxUpstream } from '../../suppliers/sandbox/sandbox-upstream.js';
 import type { Scheduler } from '../../workers/scheduler.js';
 import { exportRoutes } from './export-routes.js';
 import { fragmentAdminRoutes } from './fragment-routes.js';
 import { inviteRoutes } from './invite-routes.js';
 import { operatorRoutes } from './operator-routes.js';
 import { sandboxDepositRoutes } from './sandbox-deposit-routes.js';
-import { sandboxRoutes } from './sandbox-routes.js';
+import { sandboxRoutes, type SandboxControl } from './sandbox-routes.js';
 import { topupRoutes } from './topup-routes.js';
 
 export interface AdminContext {
@@ -20,7 +19,7 @@ export interface AdminContext {
   adminToken: string | undefined;
   scheduler: Scheduler;
   /** The sandbox supplier: its routes exist only when it is the upstream (UPSTREAM=sandbox). */
-  sandbox: SandboxUpstream;
+  sandbox: SandboxControl;
   /** The Fragment adapter when UPSTREAM=fragment: its wallet and payment views. */
   fragment: FragmentUpstream | null;
 }
@@ -48,7 +47,7 @@ export function adminApi(ctx: AdminContext) {
     exportRoutes(deps)(app);
     if (ctx.fragment) fragmentAdminRoutes(ctx.fragment)(app);
     if (deps.config.UPSTREAM === 'sandbox') {
-      sandboxRoutes(deps, ctx.sandbox, ctx.scheduler)(app);
+      sandboxRoutes(deps, ctx.sandbox, (ms) => ctx.scheduler.advance(ms))(app);
       sandboxDepositRoutes(deps)(app);
     }
   };

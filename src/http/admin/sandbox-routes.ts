@@ -5,12 +5,35 @@ import { fail } from '../../domain/errors.js';
 import ipaddr from 'ipaddr.js';
 import { offsetIso } from '../../domain/time-format.js';
 import { parseAmount } from '../../domain/money.js';
-import type { SandboxUpstream } from '../../suppliers/sandbox/sandbox-upstream.js';
+import type { SandboxFaults, SandboxMarket } from '../../suppliers/sandbox/sandbox-upstream.js';
+import type { GiftListing } from '../../suppliers/types.js';
 import { SANDBOX_OUTCOMES } from '../../suppliers/sandbox/gift-market.js';
-import type { Scheduler } from '../../workers/scheduler.js';
 import { parseOrFail } from '../../app/validation.js';
 
 /** Sandbox-only operator routes (operator-api.md section 2, second table). */
+
+/**
+ * What the sandbox routes may do to the simulator (src/suppliers/sandbox/sandbox-upstream.ts implements it):
+ * its market, fault switches, gift listings, DNS table and accounts. Nothing else of it reaches HTTP.
+ */
+export interface SandboxControl {
+  getMarket(): SandboxMarket;
+  setMarket(m: SandboxMarket): void;
+  getFaults(): SandboxFaults;
+  setFaults(f: SandboxFaults): void;
+  setDns(hostname: string, addresses: string[]): void;
+  deleteDns(hostname: string): boolean;
+  setPremiumUntil(username: string, until: number | null): void;
+  gifts: {
+    gift(gift: string): Promise<GiftListing | null>;
+    update(gift: string, change: { priceMilli?: number; available?: boolean; reserved?: boolean; outcome?: string }): boolean;
+    /** The SVG picture of a sandbox gift (GET /sandbox/gifts/<gift>.svg). */
+    picture(gift: string): string | null;
+  };
+}
+
+/** The sandbox clock: moves forward, running the jobs that fall due (the scheduler's `advance`). */
+export type AdvanceClock = (ms: number) => Promise<number>;
 
 const money = z.union([z.string(), z.number()]).transform((v, ctx) => {
   const m = parseAmount(String(v), 'USD');
@@ -63,12 +86,12 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   return parseOrFail(schema, body ?? {});
 }
 
-export function sandboxRoutes(deps: Deps, sandbox: SandboxUpstream, scheduler: Scheduler) {
+export function sandboxRoutes(deps: Pick<Deps, 'clock'>, sandbox: SandboxControl, advance: AdvanceClock) {
   return (app: FastifyInstance) => {
     app.get('/sandbox/clock', async () => ({ now: offsetIso(deps.clock.now()) }));
     app.post('/sandbox/clock/advance', async (req) => {
       const { seconds } = parse(advanceSchema, req.body);
-      const now = await scheduler.advance(Math.round(seconds * 1000));
+      const now = await advance(Math.round(seconds * 1000));
       return { now: offsetIso(now) };
     });
 
@@ -139,7 +162,7 @@ export function sandboxRoutes(deps: Deps, sandbox: SandboxUpstream, scheduler: S
   };
 }
 
-function marketView(s: SandboxUpstream) {
+function marketView(s: SandboxControl) {
   const m = s.getMarket();
   const f = (c: number) => (c / 100).toFixed(2);
   return {
