@@ -179,6 +179,7 @@ describe.runIf(have)('the operator console in Chromium', { timeout: 120_000 }, (
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: scheme });
       const desk = await context.newPage();
       await desk.goto(createSignInLink(t.deps, OPERATOR).url);
+      await desk.getByTestId('signin-yes').click(); // after "Sign in as …?"
       await desk.getByTestId('hour-chart').waitFor();
       const bar = await desk.evaluate(() => document.querySelector('.tabs')!.getBoundingClientRect().width);
       expect(bar).toBe(720);

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, type Session, type SignInPreview } from './api/client';
 import { ErrorBoundary } from './components/error-boundary';
-import { SignInConfirm } from './pages/sign-in';
+import { SignInConfirm } from './components/sign-in-confirm';
 import { t } from './i18n';
 import type { Nav, PageName, Route } from './nav';
 import { allowed, inConsole, isTab, ROUTES, startPage } from './routes';
