@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { TestService } from '../helpers.js';
-import { initData } from '../app-api/app-helpers.js';
+import { freePort, startService, type TestService } from '../helpers.js';
+import { BOT_TOKEN, initData } from '../app-api/app-helpers.js';
 
 /**
  * Debian's Chromium (/usr/bin/chromium; .ci/run installs the package when it is missing) driven by
@@ -29,6 +29,16 @@ export function ensureWebappBuilt(): void {
 
 export async function launch(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+}
+
+/** The usual stand: the Mini App built, the service listening on a free port as its PUBLIC_BASE_URL, a browser. */
+export async function startStand(env: Record<string, string> = {}): Promise<{ t: TestService; base: string; browser: Browser }> {
+  ensureWebappBuilt();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const t = await startService({ TELEGRAM_BOT_TOKEN: BOT_TOKEN, PUBLIC_BASE_URL: base, ...env });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  return { t, base, browser: await launch() };
 }
 
 export interface TgPage {

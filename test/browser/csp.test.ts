@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startService, stopService, type TestService } from '../helpers.js';
-import { BOT_TOKEN, linkUser, type AppUser } from '../app-api/app-helpers.js';
-import { CHROMIUM, ensureWebappBuilt, launch, openInTelegram } from './browser-helpers.js';
+import { stopService, type TestService } from '../helpers.js';
+import { linkUser, type AppUser } from '../app-api/app-helpers.js';
+import { CHROMIUM, startStand, openInTelegram } from './browser-helpers.js';
 
 /**
  * The pages work under their Content-Security-Policy in a real Chromium: the Mini App renders and calls its
@@ -18,13 +18,8 @@ let base: string;
 
 beforeAll(async () => {
   if (!have) return;
-  ensureWebappBuilt();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await startService({ TELEGRAM_BOT_TOKEN: BOT_TOKEN, PUBLIC_BASE_URL: base });
-  await t.app.listen({ port, host: '127.0.0.1' });
+  ({ t, base, browser } = await startStand());
   owner = await linkUser(t, await t.newPartner(), 'owner');
-  browser = await launch();
 }, 120_000);
 
 afterAll(async () => {

@@ -3,9 +3,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignInLink } from '../../src/app/app-access.js';
 import { redeemInvite } from '../../src/app/invites.js';
-import { freePort, startService, stopService, type TestService } from '../helpers.js';
-import { BOT_TOKEN } from '../app-api/app-helpers.js';
-import { CHROMIUM, ensureWebappBuilt, launch } from './browser-helpers.js';
+import { stopService, type TestService } from '../helpers.js';
+import { CHROMIUM, startStand } from './browser-helpers.js';
 
 /**
  * Outside Telegram, a one-time sign-in link first asks "Sign in as <name>?" (in the browser's language):
@@ -20,15 +19,10 @@ const USER = 880001;
 
 beforeAll(async () => {
   if (!have) return;
-  ensureWebappBuilt();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await startService({ TELEGRAM_BOT_TOKEN: BOT_TOKEN, PUBLIC_BASE_URL: base });
-  await t.app.listen({ port, host: '127.0.0.1' });
+  ({ t, base, browser } = await startStand());
   const p = await t.newPartner();
   const inv = await t.admin('POST', `/partners/${p.id}/invites`, { role: 'owner' });
   redeemInvite(t.deps, inv.body.code, USER, USER, 'en', 'Alice Liddell');
-  browser = await launch();
 }, 120_000);
 
 afterAll(async () => {

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignInLink } from '../../src/app/app-access.js';
-import { freePort, startService, stopService, type TestService } from '../helpers.js';
-import { BOT_TOKEN, linkUser, type AppUser } from '../app-api/app-helpers.js';
-import { CHROMIUM, ensureWebappBuilt, launch } from './browser-helpers.js';
+import { stopService, type TestService } from '../helpers.js';
+import { linkUser, type AppUser } from '../app-api/app-helpers.js';
+import { CHROMIUM, startStand } from './browser-helpers.js';
 
 /**
  * The service writes `created_at` as UTC wall-clock time without an offset; the Mini App shows it in the
@@ -15,20 +15,14 @@ const have = fs.existsSync(CHROMIUM);
 let t: TestService;
 let owner: AppUser;
 let browser: Browser;
-let base: string;
 
 beforeAll(async () => {
   if (!have) return;
-  ensureWebappBuilt();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await startService({ TELEGRAM_BOT_TOKEN: BOT_TOKEN, PUBLIC_BASE_URL: base });
-  await t.app.listen({ port, host: '127.0.0.1' });
+  ({ t, browser } = await startStand());
   const p = await t.newPartner();
   owner = await linkUser(t, p, 'owner');
   const o = await p.order('stars', { quantity: 100, recipient: '@tokyo_user' });
   expect(o.body.created_at).toBe('2026-03-01T12:00:00.000000');
-  browser = await launch();
 }, 120_000);
 
 afterAll(async () => {
