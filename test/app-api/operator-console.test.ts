@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { redeemInvite } from '../../src/app/invites.js';
 import { offsetIso } from '../../src/domain/time-format.js';
@@ -205,7 +206,8 @@ describe('Mini App API: the console for an operator', () => {
     await t.advance(120);
     const list = await op.call('GET', '/operator/reviews');
     expect(list.status).toBe(200);
-    expect(list.body).toEqual((await t.admin('GET', '/reviews')).body);
+    // the operator API's items, each with the supplier's evidence
+    expect(list.body.items.map(({ evidence: _, ...rest }: Record<string, unknown>) => rest)).toEqual((await t.admin('GET', '/reviews')).body.items);
     expect(list.body.items.map((x: { order_id: string }) => x.order_id).sort()).toEqual([...ids].sort());
 
     const refunded = await op.call('POST', `/operator/orders/${ids[0]}/resolve`, { outcome: 'refunded' });
@@ -221,6 +223,62 @@ describe('Mini App API: the console for an operator', () => {
       [`telegram:${OPERATOR}`, ids[1]],
     ]);
     expect((await op.call('GET', '/operator/reviews')).body.items).toEqual([]);
+  });
+
+  it("reviews show the supplier's evidence: the purchase record and its answer, the market's transfer record", async () => {
+    const { t, p, op } = await world();
+    const gifts = (await p.call('GET', '/nft/gifts?collection=LootBag&limit=3')).body.items;
+    const order = async (gift: string, recipient: string) => {
+      const o = await p.order('nft', { gift, recipient, max_price: '1000' });
+      expect(o.status).toBe(200);
+      return o.body;
+    };
+    // never sent; sent but never confirmed (the market holds its hash); paid and never confirmed nor denied
+    await t.admin('PUT', `/sandbox/gifts/${gifts[0].gift}`, { outcome: 'stuck_transfer' });
+    const never = await order(gifts[0].gift, '@evidence_fan');
+    const sent = await order(gifts[1].gift, '@stuck_evidence');
+    await t.admin('PUT', `/sandbox/gifts/${gifts[2].gift}`, { outcome: 'purchase_unconfirmed' });
+    const unknown = await order(gifts[2].gift, '@evidence_fan');
+    await t.advance(120);
+    // an unknown payment waits half an hour for the market before it goes to review
+    await t.advance(1800);
+    await t.advance(60);
+    const list = await op.call('GET', '/operator/reviews');
+    expect(list.status).toBe(200);
+    const byId = new Map(list.body.items.map((x: { order_id: string; review: { stage: string }; evidence: unknown }) => [x.order_id, x]));
+    const nano = (ton: string) => `${ton}000000`;
+    const purchase = (o: { order_id: string; gift: { price_ton: string } }, state: string, receipt: unknown, answer: unknown) => ({
+      state,
+      cap_ton: nano(o.gift.price_ton),
+      form: { ref: `sandbox-form-${o.order_id.toLowerCase()}`, currency: 'TON', amount: nano(o.gift.price_ton).replace('.', '').replace(/^0+/, ''), amount_ton: nano(o.gift.price_ton) },
+      receipt,
+      supplier_answer: answer,
+      attempts: 1,
+      paying_since: expect.stringMatching(/\+00:00$/),
+      updated_at: expect.stringMatching(/\+00:00$/),
+    });
+    const transferHash = createHash('sha256').update(`transfer:${sent.order_id}`).digest('hex');
+    expect(byId.get(never.order_id)).toMatchObject({
+      review: { stage: 'transfer' },
+      evidence: { gift_purchase: purchase(never, 'paid', expect.stringMatching(/^sandbox-payment-[0-9a-f]{16}$/), null), fragment_payment: null, cost_ton: null, transfer: { status: 'none' } },
+    });
+    expect(byId.get(sent.order_id)).toMatchObject({
+      review: { stage: 'transfer' },
+      evidence: { gift_purchase: purchase(sent, 'paid', expect.stringMatching(/^sandbox-payment-/), null), fragment_payment: null, cost_ton: null, transfer: { status: 'sent', transfer_hash: transferHash } },
+    });
+    expect(byId.get(unknown.order_id)).toMatchObject({
+      review: { stage: 'purchase' },
+      evidence: { gift_purchase: purchase(unknown, 'review', null, 'the market neither confirms nor denies the payment'), fragment_payment: null, cost_ton: null, transfer: { status: 'none' } },
+    });
+    // the operator delivers the sent one from the market's own record: no hash typed
+    const done = await op.call('POST', `/operator/orders/${sent.order_id}/resolve`, { outcome: 'delivered' });
+    expect([done.status, done.body.status, done.body.delivery.transfer_hash]).toEqual([200, 'completed', transferHash]);
+
+    // a market that does not answer: the list still shows, the transfer record unavailable
+    await t.admin('PUT', '/sandbox/faults', { upstream_unavailable: { nft: true } });
+    const stalled = await op.call('GET', '/operator/reviews');
+    expect(stalled.status).toBe(200);
+    expect(stalled.body.items.map((x: { evidence: { transfer: unknown } }) => x.evidence.transfer)).toEqual([{ status: 'unavailable' }, { status: 'unavailable' }]);
   });
 
   it('deposits: unmatched listed; credited to a partner or closed with a note, audited; a resolved one is 409', async () => {

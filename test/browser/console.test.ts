@@ -126,6 +126,10 @@ describe.runIf(have)('the operator console in Chromium', { timeout: 120_000 }, (
     await page.getByTestId('tab-op-reviews').click();
     const card = page.getByTestId(`review-${reviewId}`);
     await card.getByTestId('review-stage').waitFor();
+    // the supplier's evidence: the purchase was paid (its receipt), the market sent no transfer
+    expect(await card.getByTestId('ev-purchase').innerText()).toBe('paid');
+    expect(await card.getByTestId('ev-receipt').innerText()).toMatch(/^sandbox-payment-[0-9a-f]{16}$/);
+    expect(await card.getByTestId('ev-transfer').innerText()).toBe('not sent');
     await app.shot('console-reviews');
     await card.getByTestId('refund').click();
     expect((await app.answerPopup('')).message).toMatch(/goes back to the partner's balance/);

@@ -4,7 +4,8 @@ import { requireOperator } from '../../app/operator/access.js';
 import { operatorOverview } from '../../app/operator/overview.js';
 import { inviteForPartner, listPartnersForOperator, onboardPartner } from '../../app/operator/partners.js';
 import { productSwitches, switchProduct } from '../../app/operator/products.js';
-import { listReviews, resolveReview } from '../../app/orders/review.js';
+import { resolveReview } from '../../app/orders/review.js';
+import { reviewsWithEvidence } from '../../app/operator/review-evidence.js';
 import { listOwnOrders } from '../../app/orders/query.js';
 import { ledgerPage } from '../../app/ledger.js';
 import { partnerView, requirePartner } from '../../app/partners.js';
@@ -13,7 +14,7 @@ import { sendJson } from '../frozen-json.js';
 import { callerOf } from './auth.js';
 import { actorOf, objectBody } from './body.js';
 import type { AppApiDeps } from './context.js';
-import type { InviteAnswer, OperatorPartnerCreated, OperatorPartnersAnswer, OperatorProductsAnswer, OverviewAnswer, ProductSwitch } from './types.js';
+import type { InviteAnswer, OperatorPartnerCreated, OperatorPartnersAnswer, OperatorProductsAnswer, OverviewAnswer, ProductSwitch, ReviewEvidence } from './types.js';
 
 type P = { Params: { partner_id: string } };
 
@@ -71,9 +72,9 @@ export function operatorRoutes(app: FastifyInstance, { deps, supplierFunds }: Ap
     return ledgerPage(deps, partnerIdOf(req.params.partner_id), req.query as Record<string, unknown>);
   });
 
-  app.get('/operator/reviews', async (req) => {
+  app.get('/operator/reviews', async (req): Promise<{ items: { evidence: ReviewEvidence }[] }> => {
     operator(req);
-    return listReviews(deps);
+    return reviewsWithEvidence(deps);
   });
   app.post<{ Params: { order_id: string } }>('/operator/orders/:order_id/resolve', async (req) => {
     const o = operator(req);

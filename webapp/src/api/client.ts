@@ -163,7 +163,7 @@ export const api = {
 };
 
 /** An order waiting for manual review (the operator API's GET /reviews). */
-export type ReviewItem = Order & { partner_id: number; review: { stage: string; since: string } | null; ledger: LedgerEntry[] };
+export type ReviewItem = Order & { partner_id: number; review: { stage: string; since: string } | null; ledger: LedgerEntry[]; evidence: A.ReviewEvidence };
 export interface OperatorPartnerView {
   partner_id: number;
   name: string;
