@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { redeemInvite } from '../../src/app/invites.js';
 import { offsetIso } from '../../src/domain/time-format.js';
 import { setBotUsername } from '../../src/store/bot-repo.js';
-import { codeOf } from '../helpers.js';
+import { ADMIN_TOKEN, codeOf } from '../helpers.js';
 import { appWorld, asUser, raw } from './app-helpers.js';
 
 /**
@@ -34,6 +34,7 @@ const ROUTES: [string, string, unknown?][] = [
   ['GET', '/operator/partners/1'],
   ['GET', '/operator/partners/1/orders'],
   ['GET', '/operator/partners/1/ledger'],
+  ['POST', '/operator/partners/1/exports', { what: 'orders' }],
   ['GET', '/operator/reviews'],
   ['POST', '/operator/orders/ord_x/resolve', { outcome: 'refunded' }],
   ['GET', '/operator/deposits'],
@@ -191,6 +192,67 @@ describe('Mini App API: the console for an operator', () => {
     const ledger = await op.call('GET', `/operator/partners/${p.id}/ledger?currency=USD`);
     expect(ledger.body.items.map((e: { kind: string; amount: string }) => [e.kind, e.amount])).toEqual([['topup', '1000.00'], ['order_debit', '-1.58']]);
     expect((await op.call('GET', '/operator/partners/424242/orders')).status).toBe(404);
+  });
+
+  it("a partner's exports: a short-lived link to the CSV, fetched without a header; bad filters refused first; audited", async () => {
+    const { t, p, op } = await world();
+    await p.order('stars', { quantity: 100, recipient: '@export_fan' });
+    await p.order('premium', { months: 3, recipient: '@export_prem' });
+    const r = await op.call('POST', `/operator/partners/${p.id}/exports`, { what: 'orders', filters: { type: 'stars' } });
+    expect(r.status).toBe(201);
+    const day = new Date(t.deps.clock.now()).toISOString().slice(0, 10);
+    expect(r.body).toEqual({
+      url: expect.stringMatching(new RegExp(`^${t.deps.config.publicBaseUrl}/api/app/v1/exports/[A-Za-z0-9_-]{32}$`)),
+      filename: `orders-${p.id}-${day}.csv`,
+      expires_at: offsetIso(t.deps.clock.now() + 10 * 60_000),
+    });
+    const path = new URL(r.body.url).pathname;
+    // the link is the credential: no header, no cookie; the same rows as the operator API's export
+    const csv = await t.app.inject({ method: 'GET', url: path });
+    expect([csv.statusCode, csv.headers['content-type'], csv.headers['content-disposition']]).toEqual([200, 'text/csv; charset=utf-8', `attachment; filename="orders-${p.id}-${day}.csv"`]);
+    const viaAdmin = await t.app.inject({ method: 'GET', url: `/api/admin/v1/partners/${p.id}/orders/export.csv?type=stars`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(viaAdmin.statusCode).toBe(200);
+    expect(csv.body).toBe(viaAdmin.body);
+    expect(csv.body.split('\r\n').filter(Boolean)).toHaveLength(2);
+    expect(csv.body).toContain("'@export_fan");
+    // fetched again while it lasts (a broken download is retried)
+    expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(200);
+
+    const ledger = await op.call('POST', `/operator/partners/${p.id}/exports`, { what: 'ledger', filters: { currency: 'USD' } });
+    const rows = (await t.app.inject({ method: 'GET', url: new URL(ledger.body.url).pathname })).body.split('\r\n').filter(Boolean);
+    expect(rows[0]).toBe('entry_id,created_at,currency,kind,amount,balance_after,order_id,topup_id');
+    expect(rows.slice(1).map((l: string) => l.split(',').slice(2, 5))).toEqual([
+      ['USD', 'order_debit', '-12.59'],
+      ['USD', 'order_debit', '-1.58'],
+      ['USD', 'topup', '1000.00'],
+    ]);
+    expect(audits(t, 'export.link').map((a) => [a.actor, a.target, JSON.parse(a.data)])).toEqual([
+      [`telegram:${OPERATOR}`, String(p.id), { what: 'orders', filters: { type: 'stars' } }],
+      [`telegram:${OPERATOR}`, String(p.id), { what: 'ledger', filters: { currency: 'USD' } }],
+    ]);
+
+    const before = auditCount(t);
+    for (const [u, b, status, code] of [
+      [`/operator/partners/${p.id}/exports`, { what: 'orders', filters: { type: 'gold' } }, 400, 'bad_type'],
+      [`/operator/partners/${p.id}/exports`, { what: 'orders', filters: { limit: '5' } }, 400, 'bad_param'],
+      [`/operator/partners/${p.id}/exports`, { what: 'ledger', filters: { currency: 'EUR' } }, 400, 'bad_param'],
+      [`/operator/partners/${p.id}/exports`, { what: 'stats' }, 400, 'validation_error'],
+      [`/operator/partners/${p.id}/exports`, { what: 'orders', filters: ['x'] }, 400, 'validation_error'],
+      [`/operator/partners/${p.id}/exports`, { what: 'orders', extra: 1 }, 400, 'validation_error'],
+      ['/operator/partners/424242/exports', { what: 'orders' }, 404, 'not_found'],
+    ] as const) {
+      const x = await op.call('POST', u, b);
+      expect([JSON.stringify(b), x.status, codeOf(x)]).toEqual([JSON.stringify(b), status, code]);
+    }
+    expect(auditCount(t)).toBe(before);
+
+    // a made-up token, and the link once its ten minutes are over: 404
+    const guess = await t.app.inject({ method: 'GET', url: '/api/app/v1/exports/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
+    const gone = [404, { code: 'not_found', detail: 'The export link is unknown or has expired: ask for a new one.' }];
+    expect([guess.statusCode, guess.json()]).toEqual(gone);
+    await t.advance(601);
+    const late = await t.app.inject({ method: 'GET', url: path });
+    expect([late.statusCode, late.json()]).toEqual(gone);
   });
 
   it('reviews: the list as the operator API gives it; refund and deliver, audited; a second resolve is 409', async () => {

@@ -153,6 +153,13 @@ export interface ReviewEvidence {
   transfer: { status: 'sent'; transfer_hash: string } | { status: 'none' } | { status: 'unavailable' } | null;
 }
 
+/** POST /operator/partners/{id}/exports: a link to the CSV, valid until `expires_at` (no header needed). */
+export interface ExportLink {
+  url: string;
+  filename: string;
+  expires_at: string;
+}
+
 export interface OperatorPartnerItem {
   partner_id: number;
   name: string;
