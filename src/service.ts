@@ -21,6 +21,7 @@ import { RateLimiter } from './http/rate-limiter.js';
 import { openDatabase, type Db } from './store/db.js';
 import { GroupCommit } from './store/group-commit.js';
 import { kvGet, kvSet } from './store/kv-repo.js';
+import { hasSealedWebhookSecrets } from './store/partners-repo.js';
 import { SandboxUpstream } from './suppliers/sandbox/sandbox-upstream.js';
 import type { FragmentUpstream } from './suppliers/fragment/index.js';
 import { composeSuppliers } from './suppliers/compose.js';
@@ -78,6 +79,13 @@ const CLOCK_KEY = 'clock.offset_ms';
 export async function createService(opts: ServiceOptions): Promise<Service> {
   const { config, log } = opts;
   const db = openDatabase(config.DATABASE_PATH);
+  let secrets: SecretBox;
+  try {
+    secrets = SecretBox.fromConfig(config.SECRET_ENCRYPTION_KEY, config.DATABASE_PATH, () => hasSealedWebhookSecrets(db));
+  } catch (e) {
+    db.$client.close();
+    throw e;
+  }
   const realNow = opts.realNow ?? Date.now;
   const clock = new ServiceClock(realNow, kvGet<number>(db, CLOCK_KEY) ?? 0, (offset) => kvSet(db, CLOCK_KEY, offset, realNow() + offset));
   const sandbox = new SandboxUpstream(db, clock, config.publicBaseUrl);
@@ -103,7 +111,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     suppliers: ops.instrumentSuppliers(composeSuppliers(fragment ?? goodsWithSimulatedFaults(sandbox, faults), gifts)),
     // the sandbox's ledger_unavailable switch only when it is the upstream
     keyLedger: { available: () => Boolean(fragment) || !faults().ledger_unavailable },
-    secrets: SecretBox.fromConfig(config.SECRET_ENCRYPTION_KEY, config.DATABASE_PATH),
+    secrets,
     settings: new SettingsStore(db),
     bus,
     wake: () => scheduler?.nudge(),
