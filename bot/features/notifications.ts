@@ -35,9 +35,9 @@ export async function notifyWebhookGaveUp(api: Api, env: BotDeps, a: Extract<Ale
   await tell(api, env, webhookNoticeChats(env.deps, a.partnerId), (t) => t.notify.webhookGaveUp(a.event, a.orderId, a.reason), { orderId: a.orderId });
 }
 
-/** Tells the partner's owners that a top-up was credited. */
+/** Tells the partner's owners that a top-up was credited (the first also that the account is now active). */
 export async function notifyTopupCredited(api: Api, env: BotDeps, e: TopupCredited): Promise<void> {
-  await tell(api, env, topupNoticeChats(env.deps, e.partnerId), (t) => t.notify.topupCredited(e.amount, e.currency), { topupId: e.topupId });
+  await tell(api, env, topupNoticeChats(env.deps, e.partnerId), (t) => t.topup.credited(e.amount, e.currency, e.activated === true), { topupId: e.topupId });
 }
 
 /** Tells the partner's owners, each in their language, that an order took a balance below its alert threshold. */

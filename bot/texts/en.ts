@@ -1,14 +1,14 @@
 import type { Notice } from '../../src/app/notices.js';
-import { code, esc, shortTime, tonTransferLink, zonedTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
+import { esc, shortTime, zonedTime, type DepositView, type ErrorInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
 import { WORDS } from '../../src/domain/words.js';
 import type { Handled } from './types.js';
+import { topupEn } from './topup.js';
 import { duration, handledAt } from './format.js';
 
 const W = WORDS.en;
 const ROLE = W.role;
 const WEBHOOK_REASONS = W.webhookReasons;
 const failureWhy = W.failureWhy;
-const assetLabel = W.assetLabel;
 
 /** Every English text of the bot. Order labels stay Russian (partner-api.md rule 7). */
 
@@ -328,48 +328,11 @@ export const en = {
         : `⏳ Order ${o.order_id} did not go through automatically: ${described(o)}.\nSupport is checking it; the money is not refunded yet. You will hear the outcome here.`,
     webhookGaveUp: (event: string, orderId: string, reason: string) =>
       `📭 Your webhook server did not accept ${eventName(event)} for order ${orderId}, and the last retry is over: ${webhookWhy(reason)}. The order itself is not affected: /status ${orderId} shows it. Check your server and the address (/webhook).`,
-    topupCredited: (amount: string, currency: string) => `💰 Top-up credited: ${amount} ${currency}. See /balance.`,
     balanceLow: (currency: string, balance: string, threshold: string) =>
       `🔻 Low balance: the ${currency} balance is ${balance} ${currency}, below your alert threshold of ${threshold} ${currency}. Top it up (/topup) so that orders are not refused. You will hear this again only after the balance has been back at or above ${threshold} ${currency}.`,
   },
+  topup: topupEn,
   owner: {
-    topup: (f: FundingInfo) => {
-      const lines = [`Balances: USD ${code(f.balances.USD)}, TON ${code(f.balances.TON)}.`, '', 'How to top up:'];
-      lines.push('• USD balance (Stars, Premium): send the USDT dollar stablecoin on TON, TRC-20 or BEP-20.');
-      lines.push('• TON balance (gifts): send the TON coin on the TON network only, to its separate address.');
-      lines.push('');
-      lines.push(
-        f.activated
-          ? `Minimums: USD ${f.minimums.USD}, TON ${f.minimums.TON}.`
-          : `The first top-up activates the account and must be at least 10 (USD ${f.minimums.USD} or TON ${f.minimums.TON}). Later: USD from 5.00, TON from 10.000.`,
-      );
-      lines.push('');
-      if (!f.options.length) {
-        lines.push('Top-ups are not configured yet: contact support for the payment details.');
-        return lines.join('\n');
-      }
-      lines.push('Addresses:');
-      for (const o of f.options) lines.push(`• ${assetLabel(o.asset, o.network)}: ${code(o.address)}`);
-      lines.push(
-        '',
-        'A payment is recognised by its exact amount: tap a button below to get the exact amount to send. Other tokens sent there are not credited; a wrong amount or address is handled manually with support.',
-      );
-      return lines.join('\n');
-    },
-    btnTopup: (currency: string) => `Top up ${currency}`,
-    askAmount: (currency: string, minimum: string) => `How much ${currency}? Send an amount of at least ${minimum}.`,
-    topupRequest: (r: { currency: string; amount_to_send: string; addresses: { network: string; address: string }[]; comment_code?: string; expires_at: string }) =>
-      [
-        `Send exactly ${code(r.amount_to_send)} ${r.currency === 'TON' ? 'TON' : 'USDT'} — this exact amount identifies your payment.`,
-        ...r.addresses.map((a) => `• ${assetLabel(r.currency === 'TON' ? 'TON' : 'USDT', a.network)}: ${code(a.address)}`),
-        ...(r.comment_code ? [`Comment for the TON transfer (optional): ${code(r.comment_code)}`] : []),
-        ...(r.currency === 'TON' && r.addresses[0]
-          ? [`Wallet link with the amount and comment filled in: ${code(tonTransferLink(r.addresses[0].address, r.amount_to_send, r.comment_code))}`]
-          : []),
-        `Valid until ${zonedTime(r.expires_at)}. The balance is credited automatically, usually within a minute of network confirmation.`,
-      ].join('\n'),
-    badAmount: (currency: string) =>
-      `That is not an amount: send a number such as ${currency === 'USD' ? '25 or 25.50 (at most 2 decimals)' : '12 or 12.5 (at most 3 decimals)'}.`,
     badWhitelist: (entry: string) => `“${entry}” is not an IP address or a CIDR range (for example 203.0.113.7 or 198.51.100.0/24). Send the list again, or /cancel.`,
     apikeyNeedsTopup: 'The API key comes after the first top-up, which activates the account: /topup shows how.',
     apikeyIntro: 'Issue a new API key? The current key stops working at once. You can limit the key to IP addresses.',

@@ -1,16 +1,16 @@
 import { ruPlural } from '../../src/domain/labels.js';
 import type { Notice } from '../../src/app/notices.js';
 import type { Texts } from './en.js';
-import { code, esc, shortTime, tonTransferLink, zonedTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
+import { esc, shortTime, zonedTime, type DepositView, type ErrorInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
 import { WORDS } from '../../src/domain/words.js';
 import type { Handled } from './types.js';
+import { topupRu } from './topup.js';
 import { duration, handledAt } from './format.js';
 
 const W = WORDS.ru;
 const ROLE = W.role;
 const WEBHOOK_REASONS = W.webhookReasons;
 const failureWhy = W.failureWhy;
-const assetLabel = W.assetLabel;
 
 /** Все русские тексты бота. */
 
@@ -320,48 +320,11 @@ export const ru: Texts = {
         : `⏳ Заказ ${o.order_id} не прошёл автоматически: ${o.label}.\nЕго проверяет поддержка; деньги пока не возвращены. Итог придёт сюда.`,
     webhookGaveUp: (event: string, orderId: string, reason: string) =>
       `📭 Ваш сервер вебхуков не принял ${eventName(event)} по заказу ${orderId}, повторные попытки закончились: ${webhookWhy(reason)}. Сам заказ не затронут: /status ${orderId} покажет его. Проверьте сервер и адрес (/webhook).`,
-    topupCredited: (amount: string, currency: string) => `💰 Пополнение зачислено: ${amount} ${currency}. Баланс — /balance.`,
     balanceLow: (currency: string, balance: string, threshold: string) =>
       `🔻 Низкий баланс: на балансе ${currency} осталось ${balance} ${currency} — меньше порога оповещения ${threshold} ${currency}. Пополните его (/topup), чтобы заказы не отклонялись. Снова это сообщение придёт только после того, как баланс вернётся к ${threshold} ${currency} или выше.`,
   },
+  topup: topupRu,
   owner: {
-    topup: (f: FundingInfo) => {
-      const lines = [`Балансы: USD ${code(f.balances.USD)}, TON ${code(f.balances.TON)}.`, '', 'Как пополнить:'];
-      lines.push('• Баланс USD (звёзды, Premium): отправьте долларовый стейблкоин USDT в сети TON, TRC-20 или BEP-20.');
-      lines.push('• Баланс TON (подарки): только монета TON в сети TON, на отдельный адрес.');
-      lines.push('');
-      lines.push(
-        f.activated
-          ? `Минимум: USD ${f.minimums.USD}, TON ${f.minimums.TON}.`
-          : `Первое пополнение активирует аккаунт и должно быть не меньше 10 (USD ${f.minimums.USD} или TON ${f.minimums.TON}). Дальше: USD от 5.00, TON от 10.000.`,
-      );
-      lines.push('');
-      if (!f.options.length) {
-        lines.push('Пополнения ещё не настроены: за реквизитами обратитесь в поддержку.');
-        return lines.join('\n');
-      }
-      lines.push('Адреса:');
-      for (const o of f.options) lines.push(`• ${assetLabel(o.asset, o.network)}: ${code(o.address)}`);
-      lines.push(
-        '',
-        'Платёж распознаётся по точной сумме: нажмите кнопку ниже, чтобы получить точную сумму к отправке. Другие токены на эти адреса не зачисляются; неверная сумма или адрес — разбор вручную с поддержкой.',
-      );
-      return lines.join('\n');
-    },
-    btnTopup: (currency: string) => `Пополнить ${currency}`,
-    askAmount: (currency: string, minimum: string) => `Сколько ${currency}? Отправьте сумму не меньше ${minimum}.`,
-    topupRequest: (r: { currency: string; amount_to_send: string; addresses: { network: string; address: string }[]; comment_code?: string; expires_at: string }) =>
-      [
-        `Отправьте ровно ${code(r.amount_to_send)} ${r.currency === 'TON' ? 'TON' : 'USDT'} — по этой точной сумме распознаётся ваш платёж.`,
-        ...r.addresses.map((a) => `• ${assetLabel(r.currency === 'TON' ? 'TON' : 'USDT', a.network)}: ${code(a.address)}`),
-        ...(r.comment_code ? [`Комментарий к переводу TON (необязательно): ${code(r.comment_code)}`] : []),
-        ...(r.currency === 'TON' && r.addresses[0]
-          ? [`Ссылка для кошелька с суммой и комментарием: ${code(tonTransferLink(r.addresses[0].address, r.amount_to_send, r.comment_code))}`]
-          : []),
-        `Действует до ${zonedTime(r.expires_at)}. Баланс пополнится автоматически, обычно в течение минуты после подтверждения в сети.`,
-      ].join('\n'),
-    badAmount: (currency: string) =>
-      `Это не сумма: отправьте число, например ${currency === 'USD' ? '25 или 25.50 (не больше 2 знаков после точки)' : '12 или 12.5 (не больше 3 знаков после точки)'}.`,
     badWhitelist: (entry: string) => `«${entry}» — не IP-адрес и не диапазон CIDR (например, 203.0.113.7 или 198.51.100.0/24). Отправьте список снова или /cancel.`,
     apikeyNeedsTopup: 'API-ключ выдаётся после первого пополнения, которое активирует аккаунт: как пополнить — /topup.',
     apikeyIntro: 'Выпустить новый API-ключ? Текущий ключ сразу перестанет работать. Ключ можно ограничить IP-адресами.',
