@@ -183,6 +183,16 @@ export class Flow {
     }
   }
 
+  /** An answered question: rewritten as `text` (a group's question too, which has no buttons), else closed. */
+  async fold(menu: Menu, text?: string): Promise<void> {
+    if (text === undefined || this.open.has(menu.messageId)) return this.settle(menu, text);
+    try {
+      await this.ctx.api.editMessageText(menu.chatId, menu.messageId, text);
+    } catch (err) {
+      this.deps.log.info({ err }, 'bot question not folded');
+    }
+  }
+
   /** Removes the buttons of every menu still open (the conversation ends). */
   async clear(): Promise<void> {
     for (const m of [...this.open.values()]) await this.settle(m);
@@ -206,9 +216,10 @@ export class Flow {
 
   /**
    * Waits for a typed answer to `menu`. `parse` returns the value, or the message that explains what is
-   * wrong (then the user may try again, as often as they like). The menu's buttons go once it is answered.
+   * wrong (then the user may try again, as often as they like). Once answered, the question folds away: with
+   * `fold` it is rewritten as the one line of what was answered, else its buttons go.
    */
-  async ask<T>(menu: Menu, parse: (text: string, ctx: ConvContext) => Promise<T | Retry>): Promise<{ value: T; ctx: ConvContext }> {
+  async ask<T>(menu: Menu, parse: (text: string, ctx: ConvContext) => Promise<T | Retry>, fold?: (value: T) => string | undefined): Promise<{ value: T; ctx: ConvContext }> {
     const input = await this.next(menu);
     if (input.kind !== 'text') return this.conversation.skip();
     const r = await parse(input.text, input.ctx);
@@ -220,7 +231,7 @@ export class Flow {
       }
       return this.again(input.ctx, r.message);
     }
-    await this.settle(menu);
+    await this.fold(menu, fold?.(r));
     return { value: r, ctx: input.ctx };
   }
 

@@ -8,15 +8,17 @@ import { createTopupRequest } from '../../src/app/topup-requests.js';
 import { saveWebhook } from '../../src/app/webhooks/config.js';
 import { canonicalWhitelist } from '../../src/domain/ip-whitelist.js';
 import { parseThreshold } from '../../src/domain/balance-alert.js';
-import { parseAmount } from '../../src/domain/money.js';
+import { formatAmount, parseAmount } from '../../src/domain/money.js';
 import { ORDER_EVENTS, SUBSCRIBABLE_EVENTS } from '../../src/domain/webhook-delivery.js';
 import type { BotDeps, ConvContext } from '../context.js';
-import { alertRows, apikeyRows, eventRows, topupRows, webhookRows } from '../keyboards/owner.js';
+import { alertRows, apikeyRows, eventRows, networkRows, requestRows, topupRows, webhookRows } from '../keyboards/owner.js';
 import { esc } from '../views/format.js';
-import type { Outcome } from './common.js';
-import { flowConversation, retry } from './flow.js';
 import * as commonView from '../views/common.js';
 import * as ownerView from '../views/owner.js';
+import * as topupView from '../views/topup.js';
+import type { TopupShown } from '../views/topup.js';
+import type { Outcome } from './common.js';
+import { flowConversation, retry } from './flow.js';
 
 /**
  * Owner conversations: /topup, /apikey, /webhook and /alerts. The key and the secret are shown once; in the stored
@@ -165,9 +167,10 @@ export function alertsConversation(env: BotDeps) {
 }
 
 /**
- * /topup: how to fund each balance, the minimums and the addresses; a button per currency then asks for
- * the amount and makes a top-up request (`createTopupRequest`, as the operator API does): the exact amount
- * to send, by which the payment is recognised, and for TON a comment code.
+ * /topup: which balance (a button per currency that has an address), then for USD the network (when there
+ * are several), then the amount, which makes a top-up request (`createTopupRequest`, as the operator API
+ * does); then one message with the one address chosen, the exact amount to send (the asked amount plus the
+ * offset by which the payment is recognised, said in words) and, for TON, an https wallet link as a button.
  */
 export function topupConversation(env: BotDeps) {
   const { deps } = env;
@@ -175,24 +178,56 @@ export function topupConversation(env: BotDeps) {
     const { conversation, t, ctx } = flow;
     const actor = actorOf(ctx);
     const info = await conversation.external(() => fundingInfo(deps, partnerId));
-    if (!info.currencies.length) return void (await ctx.reply(ownerView.topup(t, info), { parse_mode: 'HTML' }));
+    if (!info.currencies.length) return void (await ctx.reply(t.topup.notConfigured));
+
+    // 1. the balance
     const atIntro = conversation.checkpoint();
-    const intro = await flow.menu(ownerView.topup(t, info), topupRows(flow, info.currencies), { parseMode: 'HTML' });
+    const intro = await flow.menu(topupView.intro(t, info), topupRows(flow, info.currencies), { parseMode: 'HTML' });
     const choice = await flow.choose(intro);
     const currency = choice.action === 'tc:TON' ? 'TON' : choice.action === 'tc:USD' ? 'USD' : null;
     if (!currency) return conversation.skip();
-    await flow.settle(intro);
-    const ask = await flow.prompt(t.owner.askAmount(currency, info.minimums[currency]), { back: atIntro });
+    const options = info.options.filter((o) => o.currency === currency);
+
+    // 2. the network (USD on several): the address shown is that network's only
+    let option = options[0]!;
+    let atNetwork = atIntro;
+    if (options.length > 1) {
+      await flow.settle(intro, topupView.chosenCurrency(t, currency));
+      atNetwork = conversation.checkpoint();
+      const nets = await flow.menu(t.topup.chooseNetwork, networkRows(flow, options.map((o) => o.network)), { back: atIntro });
+      const net = await flow.choose(nets);
+      const picked = options.find((o) => net.action === `tn:${o.network}`);
+      if (!picked) return conversation.skip();
+      option = picked;
+      await flow.settle(nets, topupView.chosenNetwork(t, picked.network));
+    } else await flow.settle(intro, topupView.chosenCurrency(t, currency));
+
+    // 3. the amount, which makes the request
+    const ask = await flow.prompt(t.topup.askAmount(currency, info.minimums[currency]), { back: atNetwork });
     const made = await flow.ask(ask, async (text) => {
       const amount = text.replace(',', '.').replace(/\s/g, '');
       // Checked here first, so that the user reads what is wrong in their own language.
-      if (parseAmount(amount, currency) === null) return retry(ownerView.badAmount(t, currency));
+      const asked = parseAmount(amount, currency);
+      if (asked === null) return retry(topupView.badAmount(t, currency));
       const r = await conversation.external(() => flow.guarded(() => createTopupRequest(deps, partnerId, { currency, amount }, actor)));
-      if (r.ok) return { ok: true as const, request: r.value };
+      if (r.ok) return { ok: true as const, request: r.value, asked };
       return ['topup_below_minimum', 'validation_error', 'topup_amount_unavailable'].includes(r.code) ? retry(commonView.errorText(t, r)) : { ok: false as const, error: commonView.errorText(t, r) };
-    });
+    }, (v) => (v.ok ? topupView.askedAmount(t, currency, formatAmount(v.asked, currency)) : undefined));
     const v = made.value;
     if (!v.ok) return void (await made.ctx.reply(v.error));
-    await made.ctx.reply(ownerView.topupRequest(t, v.request), { parse_mode: 'HTML' });
+
+    // 4. one address, the exact amount, and (TON) the wallet button
+    const toSend = parseAmount(v.request.amount_to_send, currency) ?? v.asked;
+    const shown: TopupShown = {
+      currency,
+      asked: formatAmount(v.asked, currency),
+      toSend: v.request.amount_to_send,
+      added: formatAmount(toSend - v.asked, currency),
+      network: option.network,
+      address: option.address,
+      comment: v.request.comment_code ?? null,
+      expiresAt: v.request.expires_at,
+    };
+    await made.ctx.reply(topupView.request(t, shown), { parse_mode: 'HTML', reply_markup: { inline_keyboard: requestRows(t, shown) } });
   });
 }

@@ -6,6 +6,7 @@ import type { BotDeps } from '../context.js';
 import { textsOf, type Texts } from '../texts/index.js';
 import { orderInfo } from '../views/model.js';
 import * as notifyView from '../views/notify.js';
+import * as topupView from '../views/topup.js';
 
 /** Sends one notice to each chat in its language; a chat that fails (blocked the bot, say) does not stop the others. */
 async function tell(api: Api, env: BotDeps, chats: NoticeChat[], text: (t: Texts) => string, about: Record<string, unknown>): Promise<void> {
@@ -37,9 +38,9 @@ export async function notifyWebhookGaveUp(api: Api, env: BotDeps, a: Extract<Ale
   await tell(api, env, webhookNoticeChats(env.deps, a.partnerId), (t) => notifyView.webhookGaveUp(t, a.event, a.orderId, a.reason), { orderId: a.orderId });
 }
 
-/** Tells the partner's owners that a top-up was credited. */
+/** Tells the partner's owners that a top-up was credited (the first also that the account is now active). */
 export async function notifyTopupCredited(api: Api, env: BotDeps, e: TopupCredited): Promise<void> {
-  await tell(api, env, topupNoticeChats(env.deps, e.partnerId), (t) => t.notify.topupCredited(e.amount, e.currency), { topupId: e.topupId });
+  await tell(api, env, topupNoticeChats(env.deps, e.partnerId), (t) => topupView.credited(t, e.amount, e.currency, e.activated === true), { topupId: e.topupId });
 }
 
 /** Tells the partner's owners, each in their language, that an order took a balance below its alert threshold. */

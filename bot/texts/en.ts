@@ -212,7 +212,6 @@ export const en = {
     nextOther: 'You can try again with /order; support has been told if it keeps failing.',
     webhookGaveUp: (event: string, orderId: string, why: string) =>
       `📭 Your webhook server did not accept ${event} for order ${orderId}, and the last retry is over: ${why}. The order itself is not affected: /status ${orderId} shows it. Check your server and the address (/webhook).`,
-    topupCredited: (amount: string, currency: string) => `💰 Top-up credited: ${amount} ${currency}. See /balance.`,
     balanceLow: (currency: string, balance: string, threshold: string) =>
       `🔻 Low balance: the ${currency} balance is ${balance} ${currency}, below your alert threshold of ${threshold} ${currency}. Top it up (/topup) so that orders are not refused. You will hear this again only after the balance has been back at or above ${threshold} ${currency}.`,
   },
@@ -234,26 +233,42 @@ export const en = {
     refused: (why: string) => `the address is refused: ${why}`,
     other: (reason: string) => `the connection failed (${reason})`,
   },
-  owner: {
-    topupBalances: (usd: string, ton: string) => `Balances: USD ${usd}, TON ${ton}.`,
-    topupHow: 'How to top up:',
-    topupUsd: '• USD balance (Stars, Premium): send the USDT dollar stablecoin on TON, TRC-20 or BEP-20.',
-    topupTon: '• TON balance (gifts): send the TON coin on the TON network only, to its separate address.',
-    minimums: (usd: string, ton: string) => `Minimums: USD ${usd}, TON ${ton}.`,
-    firstTopup: (usd: string, ton: string) => `The first top-up activates the account and must be at least 10 (USD ${usd} or TON ${ton}). Later: USD from 5.00, TON from 10.000.`,
-    topupsOff: 'Top-ups are not configured yet: contact support for the payment details.',
-    addresses: 'Addresses:',
-    addressLine: (label: string, address: string) => `• ${label}: ${address}`,
-    exactAmountNote:
-      'A payment is recognised by its exact amount: tap a button below to get the exact amount to send. Other tokens sent there are not credited; a wrong amount or address is handled manually with support.',
-    btnTopup: (currency: string) => `Top up ${currency}`,
+  /** /topup: which balance, which network (USD only), how much, then one address with the exact amount. */
+  topup: {
+    title: 'Which balance do you want to top up?',
+    usdLine: (usd: string) => `• USD — pays for Stars and Premium; you send USDT. Now: ${usd} USD.`,
+    tonLine: (ton: string) => `• TON — pays for gifts; you send TON coins. Now: ${ton} TON.`,
+    firstTopup: (usd: string, ton: string) => `The first top-up activates the account and must be at least 10 (USD ${usd} or TON ${ton}).`,
+    notConfigured: 'Top-ups are not set up yet: contact support for the payment details.',
+    btnCurrency: { USD: '💵 USD (pay in USDT)', TON: '💎 TON' } as Record<string, string>,
+    chosenCurrency: { USD: '💵 Top up USD', TON: '💎 Top up TON' } as Record<string, string>,
+    currencyIcon: { USD: '💵', TON: '💎' } as Record<string, string>,
+    chooseNetwork: 'On which network will you send the USDT? Send it only there: the same token on another network is not credited automatically.',
+    /** USDT networks on buttons, and in a sentence ("on the TON network"). */
+    btnNetwork: { ton: 'USDT on TON', trc20: 'USDT on TRON (TRC-20)', bep20: 'USDT on BNB Chain (BEP-20)' } as Record<string, string>,
+    network: { ton: 'the TON network', trc20: 'TRON (TRC-20)', bep20: 'BNB Smart Chain (BEP-20)' } as Record<string, string>,
+    chosenNetwork: (network: string) => `💵 Top up USD · ${network}`,
     askAmount: (currency: string, minimum: string) => `How much ${currency}? Send an amount of at least ${minimum}.`,
-    sendExactly: (amount: string, asset: string) => `Send exactly ${amount} ${asset} — this exact amount identifies your payment.`,
-    comment: (comment: string) => `Comment for the TON transfer (optional): ${comment}`,
-    walletLink: (link: string) => `Wallet link with the amount and comment filled in: ${link}`,
-    validUntil: (at: string) => `Valid until ${at}. The balance is credited automatically, usually within a minute of network confirmation.`,
+    askedAmount: (icon: string, amount: string, currency: string) => `${icon} Top up ${amount} ${currency}`,
+    sendExactly: (amount: string, asset: string) => `Send exactly ${amount} ${asset} to:`,
+    sendExactlyOn: (amount: string, asset: string, network: string) => `Send exactly ${amount} ${asset} on ${network} to:`,
+    comment: (comment: string) => `Comment (optional, helps us find the payment): ${comment}`,
+    added: (added: string, asset: string, asked: string, toSend: string) =>
+      `We added ${added} ${asset} to your ${asked} so we can recognise your payment: send exactly ${toSend} ${asset}, not ${asked}. Tap the amount or the address to copy it.`,
+    validUntil: (at: string) => `Valid until ${at}. The balance is credited automatically, usually within a minute of the network's confirmation.`,
+    onlyThisNetwork: 'Only USDT on this network: other tokens, or USDT on another network, are not credited automatically.',
+    btnWallet: '👛 Open in a TON wallet',
+    btnCopyAmount: '📋 Copy amount',
+    btnCopyAddress: '📋 Copy address',
     badAmount: (example: string) => `That is not an amount: send a number such as ${example}.`,
     amountExample: { USD: '25 or 25.50 (at most 2 decimals)', TON: '12 or 12.5 (at most 3 decimals)' } as Record<string, string>,
+    credited: (amount: string, currency: string) => `💰 Top-up credited: ${amount} ${currency}. See /balance.`,
+    creditedActivated: (amount: string, currency: string) =>
+      `💰 Top-up credited: ${amount} ${currency}. Your account is now active: you can order Stars, Premium and gifts, and issue the API key for your own shop (/apikey). See /balance.`,
+  },
+  owner: {
+    exactAmountNote:
+      'A payment is recognised by its exact amount: tap a button below to get the exact amount to send. Other tokens sent there are not credited; a wrong amount or address is handled manually with support.',
     badWhitelist: (entry: string) => `“${entry}” is not an IP address or a CIDR range (for example 203.0.113.7 or 198.51.100.0/24). Send the list again, or /cancel.`,
     apikeyNeedsTopup: 'The API key comes after the first top-up, which activates the account: /topup shows how.',
     apikeyIntro: 'Issue a new API key? The current key stops working at once. You can limit the key to IP addresses.',

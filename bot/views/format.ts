@@ -30,13 +30,6 @@ export function zonedTime(iso: string): string {
   return `${shortTime(iso)} ${zone}`;
 }
 
-/** A TON wallet link for an exact amount (in nanotons) and an optional comment. */
-export function tonTransferLink(address: string, amountTon: string, comment?: string): string {
-  const [whole, frac = ''] = amountTon.split('.');
-  const nano = BigInt(whole) * 1_000_000_000n + BigInt((frac + '000000000').slice(0, 9));
-  return `ton://transfer/${address}?amount=${nano}${comment ? `&text=${encodeURIComponent(comment)}` : ''}`;
-}
-
 /** Tap-to-copy text (parse_mode HTML). */
 export function code(s: string): string {
   return `<code>${esc(s)}</code>`;

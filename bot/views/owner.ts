@@ -1,45 +1,7 @@
 import type { Texts } from '../texts/index.js';
-import { code, esc, tonTransferLink, zonedTime } from './format.js';
-import type { FundingInfo } from './model.js';
+import { esc } from './format.js';
 
-/** The owner's screens: top-up, API key, webhook, low-balance alerts (parse_mode HTML where they show codes). */
-
-export function topup(t: Texts, f: FundingInfo): string {
-  const w = t.owner;
-  const lines = [w.topupBalances(code(f.balances.USD), code(f.balances.TON)), '', w.topupHow, w.topupUsd, w.topupTon, ''];
-  lines.push(f.activated ? w.minimums(f.minimums.USD, f.minimums.TON) : w.firstTopup(f.minimums.USD, f.minimums.TON));
-  lines.push('');
-  if (!f.options.length) {
-    lines.push(w.topupsOff);
-    return lines.join('\n');
-  }
-  lines.push(w.addresses);
-  for (const o of f.options) lines.push(w.addressLine(t.shared.assetLabel(o.asset, o.network), code(o.address)));
-  lines.push('', w.exactAmountNote);
-  return lines.join('\n');
-}
-
-export interface TopupRequestView {
-  currency: string;
-  amount_to_send: string;
-  addresses: { network: string; address: string }[];
-  comment_code?: string;
-  expires_at: string;
-}
-
-export function topupRequest(t: Texts, r: TopupRequestView): string {
-  const w = t.owner;
-  const asset = r.currency === 'TON' ? 'TON' : 'USDT';
-  return [
-    w.sendExactly(code(r.amount_to_send), asset),
-    ...r.addresses.map((a) => w.addressLine(t.shared.assetLabel(asset, a.network), code(a.address))),
-    ...(r.comment_code ? [w.comment(code(r.comment_code))] : []),
-    ...(r.currency === 'TON' && r.addresses[0] ? [w.walletLink(code(tonTransferLink(r.addresses[0].address, r.amount_to_send, r.comment_code)))] : []),
-    w.validUntil(zonedTime(r.expires_at)),
-  ].join('\n');
-}
-
-export const badAmount = (t: Texts, currency: string) => t.owner.badAmount(t.owner.amountExample[currency === 'USD' ? 'USD' : 'TON']);
+/** The owner's screens: API key, webhook, low-balance alerts (parse_mode HTML where they show codes). */
 
 export function keyIssued(t: Texts, key: string, whitelist: string[]): string {
   const w = t.owner;
