@@ -30,6 +30,7 @@ export function commandsFor(lang: Lang, role: 'owner' | 'staff' | null, operator
       add('apikey');
       add('webhook');
       add('alerts');
+      add('team');
     }
   }
   if (operator) {

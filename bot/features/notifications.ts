@@ -1,19 +1,20 @@
 import type { Api } from 'grammy';
 import type { Alert, BalanceLow, OrderOutcome, TopupCredited } from '../../src/kernel/event-bus.js';
-import { balanceLowNoticeChats, orderNoticeChats, topupNoticeChats, webhookNoticeChats, type NoticeChat } from '../../src/app/notices.js';
+import { balanceLowNoticeChats, joinNoticeChats, orderNoticeChats, orderPlacer, topupNoticeChats, webhookNoticeChats, type NoticeChat } from '../../src/app/notices.js';
 import { getOwnOrder } from '../../src/app/orders/query.js';
 import type { BotDeps } from '../context.js';
 import { textsOf, type Texts } from '../texts/index.js';
 import { orderInfo } from '../views/model.js';
 import * as notifyView from '../views/notify.js';
+import * as teamView from '../views/team.js';
 import * as topupView from '../views/topup.js';
 
 /** Sends one notice to each chat in its language; a chat that fails (blocked the bot, say) does not stop the others. */
-async function tell(api: Api, env: BotDeps, chats: NoticeChat[], text: (t: Texts) => string, about: Record<string, unknown>): Promise<void> {
+async function tell(api: Api, env: BotDeps, chats: NoticeChat[], text: (t: Texts, chatId: number) => string, about: Record<string, unknown>): Promise<void> {
   await Promise.all(
     chats.map(async ({ chatId, language }) => {
       try {
-        await api.sendMessage(chatId, text(textsOf(language)));
+        await api.sendMessage(chatId, text(textsOf(language), chatId));
       } catch (err) {
         env.deps.log.warn({ err, chatId, ...about }, 'bot notice not delivered');
       }
@@ -30,7 +31,16 @@ export async function notifyOrderOutcome(api: Api, env: BotDeps, e: OrderOutcome
   const chats = orderNoticeChats(env.deps, e.partnerId, e.orderId, e.event);
   if (!chats.length) return;
   const o = orderInfo(getOwnOrder(env.deps, e.partnerId, e.orderId));
-  await tell(api, env, chats, (t) => (e.event === 'order.completed' ? notifyView.completed(t, o) : notifyView.failed(t, o)), { orderId: e.orderId });
+  const by = orderPlacer(env.deps, e.orderId);
+  // who ordered, except in the orderer's own private chat
+  const own = (chatId: number) => by.via === 'bot' && by.telegramUserId === chatId;
+  await tell(
+    api,
+    env,
+    chats,
+    (t, chatId) => `${e.event === 'order.completed' ? notifyView.completed(t, o) : notifyView.failed(t, o)}${own(chatId) ? '' : `\n${teamView.orderedBy(t, by)}`}`,
+    { orderId: e.orderId },
+  );
 }
 
 /** Tells the partner's owners that their webhook server did not take an event after its last retry. */
@@ -46,4 +56,9 @@ export async function notifyTopupCredited(api: Api, env: BotDeps, e: TopupCredit
 /** Tells the partner's owners, each in their language, that an order took a balance below its alert threshold. */
 export async function notifyBalanceLow(api: Api, env: BotDeps, e: BalanceLow): Promise<void> {
   await tell(api, env, balanceLowNoticeChats(env.deps, e.partnerId), (t) => t.notify.balanceLow(e.currency, e.balance, e.threshold), { orderId: e.orderId });
+}
+
+/** Tells the partner's owners (each in their language) that someone joined the team with an invite. */
+export async function notifyJoined(api: Api, env: BotDeps, partnerId: number, joined: { telegramUserId: number; name: string; role: string; partner: string }): Promise<void> {
+  await tell(api, env, joinNoticeChats(env.deps, partnerId, joined.telegramUserId), (t) => teamView.joined(t, joined.name, joined.partner, joined.role), { partnerId });
 }
