@@ -11,7 +11,7 @@ import type { FragmentUpstream } from '../suppliers/fragment/fragment-upstream.j
  */
 export const SANDBOX_FUNDS = { fragment_ton: '2500.000', gifts_ton: '10000.000', gifts_stars: '50000' } as const;
 
-export function supplierFundsReader(deps: Deps, fragment: FragmentUpstream | null, sandboxFaults: (() => { purchase_funds_low: boolean }) | null): SupplierFundsReader {
+export function supplierFundsReader(deps: Pick<Deps, 'clock' | 'config'>, fragment: FragmentUpstream | null, sandboxFaults: (() => { purchase_funds_low: boolean }) | null): SupplierFundsReader {
   return async () => {
     const funds: SupplierFund[] = [];
     if (fragment) {
