@@ -150,6 +150,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     sandbox,
     scheduler,
     fragment,
+    giftAccount: telegram ? () => telegram.market.fundsView() : undefined,
     ready: () => ready,
     ops: ops.httpInstallers,
     observeError: (e, reqId) => ops.observeError(e, reqId),

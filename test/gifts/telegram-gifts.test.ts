@@ -4,6 +4,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getGiftPurchase } from '../../src/store/gift-purchases-repo.js';
 import { startService, stopService, type TestPartner, type TestService } from '../helpers.js';
+import { offsetIso } from '../../src/domain/time-format.js';
+import { asUser, BOT_TOKEN } from '../app-api/app-helpers.js';
 import { FakeGiftMarket } from './fake-gateway.js';
 
 /**
@@ -323,6 +325,56 @@ describe('Telegram gift marketplace: the market stalls at the purchase stage', (
     expect(getGiftPurchase(t.db, id)).toMatchObject({ state: 'review', attempts: 1, unanswered: 1 });
     expect(market.sendCalls).toBe(1);
     expect((await p.call('GET', '/me')).body.nft_balance).not.toBe(before);
+  });
+});
+
+describe("Telegram gift marketplace: the account's funds for operators", () => {
+  it('the TON and Stars balances in /metrics and in the console overview (supplier_funds, coverage); the alert below GIFTS_BALANCE_MIN_TON', async () => {
+    const METRICS = 'metrics_token_0123456789abcdef';
+    const { t, market, alerts } = await world(
+      (m) => {
+        m.balanceNano = 123_456_789_123n;
+        m.stars = '250';
+      },
+      { TELEGRAM_BOT_TOKEN: BOT_TOKEN, ADMIN_CHAT_IDS: '777001', METRICS_TOKEN: METRICS, APP_RATE_LIMIT: '100000' },
+    );
+    await t.newPartner({ ton: '100.000', usd: '10.00' });
+    const op = asUser(t, 777_001);
+    // nothing read yet: no figure is made up
+    const first = await op.call('GET', '/operator/overview');
+    expect(first.status).toBe(200);
+    expect(first.body.supplier_funds.filter((f: any) => f.supplier === 'telegram_gifts')).toEqual([]);
+    const metrics = async () => (await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS}` } })).body;
+    // not read yet: NaN, not a 0 that would read as an empty account
+    expect(await metrics()).toMatch(/^partner_service_gifts_account_balance_ton Nan$/m);
+
+    await t.telegramGifts!.refresh();
+    const at = offsetIso(t.deps.clock.now());
+    const o = (await op.call('GET', '/operator/overview')).body;
+    expect(o.supplier_funds.filter((f: any) => f.supplier === 'telegram_gifts')).toEqual([
+      { supplier: 'telegram_gifts', currency: 'TON', amount: '123.456', updated_at: at },
+      { supplier: 'telegram_gifts', currency: 'STARS', amount: '250', updated_at: at },
+    ]);
+    expect(o.coverage).toContainEqual({ supplier: 'telegram_gifts', currency: 'TON', funds: '123.456', liabilities: '100.000', covered: true });
+    const page = await metrics();
+    expect(page).toMatch(/^partner_service_gifts_account_balance_ton 123\.456789123$/m);
+    expect(page).toMatch(/^partner_service_gifts_account_balance_stars 250$/m);
+    expect(page).toMatch(/^partner_service_gifts_account_min_ton 20$/m);
+    expect(page).toMatch(/^partner_service_gifts_supplier_up 1$/m);
+    expect(alerts.filter((a) => a.problem === 'wallet_below_min')).toEqual([]);
+
+    // below GIFTS_BALANCE_MIN_TON (20): one alert per episode, and the console shows the drop
+    market.balanceNano = 19_999_999_999n;
+    await t.advance(60);
+    await t.telegramGifts!.refresh();
+    await t.telegramGifts!.refresh();
+    expect(alerts.filter((a) => a.problem === 'wallet_below_min')).toEqual([
+      { kind: 'supplier', supplier: 'telegram_gifts', problem: 'wallet_below_min', detail: expect.stringContaining('GIFTS_BALANCE_MIN_TON'), balance_ton: '19.999999999', need_ton: '20.000000000' },
+    ]);
+    const low = (await op.call('GET', '/operator/overview')).body;
+    expect(low.supplier_funds).toContainEqual({ supplier: 'telegram_gifts', currency: 'TON', amount: '19.999', updated_at: offsetIso(t.deps.clock.now()) });
+    expect(low.coverage).toContainEqual({ supplier: 'telegram_gifts', currency: 'TON', funds: '19.999', liabilities: '100.000', covered: false });
+    expect(await metrics()).toMatch(/^partner_service_gifts_account_balance_ton 19\.999999999$/m);
   });
 });
 

@@ -113,9 +113,15 @@ export class TelegramGiftMarket implements GiftMarket {
     return b.tonNano;
   }
 
-  /** For /metrics and operators: the account's last known balance. */
-  balanceGauge(): { balanceTon: number | null; minTon: number; up: boolean } {
-    return { balanceTon: this.balance ? Number(ton(this.balance.tonNano)) : null, minTon: Number(ton(this.cfg.balanceMinNano)), up: this.status().up };
+  /** For /metrics: the account's last known balances. */
+  balanceGauge(): { balanceTon: number | null; balanceStars: number | null; minTon: number; up: boolean } {
+    const b = this.balance;
+    return { balanceTon: b ? Number(ton(b.tonNano)) : null, balanceStars: b ? Number(b.stars) : null, minTon: Number(ton(this.cfg.balanceMinNano)), up: this.status().up };
+  }
+
+  /** For the console's supplier funds: the account's last known balances and when they were read (service clock), null until Telegram first answered. */
+  fundsView(): { tonNano: bigint; stars: string; at: number } | null {
+    return this.balance;
   }
 
   private alert(problem: string, detail: string, extra: { balance_ton?: string; need_ton?: string } = {}): void {
