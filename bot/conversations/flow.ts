@@ -5,9 +5,11 @@ import type { Deps } from '../../src/app/deps.js';
 import type { Conv, ConvContext } from '../context.js';
 import { convData } from '../keyboards/data.js';
 import { isPrivateChat, isPrivateOnly } from '../private-chat.js';
-import { esc, textsFor, textsOf, type Texts } from '../texts/index.js';
+import { textsFor, textsOf, type Texts } from '../texts/index.js';
+import { esc } from '../views/format.js';
 import { configuredLanguage } from '../operator-language.js';
 import { attempt, type Outcome } from './common.js';
+import * as commonView from '../views/common.js';
 
 /**
  * One conversation's dialogue with its user: the menus it shows, the user's answers, and how it ends.
@@ -281,7 +283,7 @@ export class Flow {
     if (at - since >= IDLE_MS) {
       // Idle too long: the menus go; the user hears why, and anything else is handled as usual.
       await this.clear();
-      const notice = t.common.idle(this.resume);
+      const notice = commonView.idle(t, this.resume);
       if (ours) {
         await ctx.answerCallbackQuery({ text: notice.slice(0, 200) });
         await ctx.reply(notice);
@@ -336,7 +338,7 @@ export class Flow {
       if (command === 'cancel') return this.cancel(ctx);
       if (command !== undefined && LEAVING[command] !== undefined && (await this.mayStart(command, ctx))) {
         await this.clear();
-        await ctx.reply(`/${command}` === this.resume ? t.common.restarted(this.resume) : t.common.left(this.resume));
+        await ctx.reply(`/${command}` === this.resume ? commonView.restarted(t, this.resume) : commonView.left(t, this.resume));
         return conversation.halt({ next: true });
       }
       // Other commands (/balance, /orders, /help …) are answered as usual and this conversation waits on.

@@ -12,8 +12,11 @@ import { formatAmount, parseAmount } from '../../src/domain/money.js';
 import { ORDER_EVENTS, SUBSCRIBABLE_EVENTS } from '../../src/domain/webhook-delivery.js';
 import type { BotDeps, ConvContext } from '../context.js';
 import { alertRows, apikeyRows, eventRows, networkRows, requestRows, topupRows, webhookRows } from '../keyboards/owner.js';
-import { esc } from '../texts/index.js';
-import type { TopupShown } from '../texts/topup.js';
+import { esc } from '../views/format.js';
+import * as commonView from '../views/common.js';
+import * as ownerView from '../views/owner.js';
+import * as topupView from '../views/topup.js';
+import type { TopupShown } from '../views/topup.js';
 import type { Outcome } from './common.js';
 import { flowConversation, retry } from './flow.js';
 
@@ -56,8 +59,8 @@ export function apikeyConversation(env: BotDeps) {
     if (choice.action === 'issue') {
       await flow.settle(intro, t.owner.btnIssue);
       const r = await issue([]);
-      if (!r.ok) return void (await ctx.reply(t.error(r)));
-      return void (await ctx.reply(t.owner.keyIssued(r.value.api_key, r.value.ip_whitelist), { parse_mode: 'HTML' }));
+      if (!r.ok) return void (await ctx.reply(commonView.errorText(t, r)));
+      return void (await ctx.reply(ownerView.keyIssued(t, r.value.api_key, r.value.ip_whitelist), { parse_mode: 'HTML' }));
     }
 
     await flow.settle(intro, t.owner.btnIssueWhitelist);
@@ -69,8 +72,8 @@ export function apikeyConversation(env: BotDeps) {
       return wl.ok ? entries : retry(t.owner.badWhitelist(wl.bad));
     });
     const r = await issue(whitelist);
-    if (!r.ok) return void (await answered.reply(t.error(r)));
-    await answered.reply(t.owner.keyIssued(r.value.api_key, r.value.ip_whitelist), { parse_mode: 'HTML' });
+    if (!r.ok) return void (await answered.reply(commonView.errorText(t, r)));
+    await answered.reply(ownerView.keyIssued(t, r.value.api_key, r.value.ip_whitelist), { parse_mode: 'HTML' });
   });
 }
 
@@ -84,7 +87,7 @@ export function webhookConversation(env: BotDeps) {
       return { url: v.webhook.url, hasSecret: v.webhook.has_secret, events: v.webhook.events };
     });
     const atIntro = conversation.checkpoint();
-    const intro = await flow.menu(t.owner.webhookIntro(current.url, current.hasSecret, current.events), webhookRows(flow, current.url !== null || current.hasSecret));
+    const intro = await flow.menu(ownerView.webhookIntro(t, current.url, current.hasSecret, current.events), webhookRows(flow, current.url !== null || current.hasSecret));
     const choice = await flow.choose(intro);
 
     const save = (body: { url: string; regenerate_secret?: boolean; events?: string[] }) =>
@@ -94,14 +97,14 @@ export function webhookConversation(env: BotDeps) {
     // "The previous secret no longer works" only when there was one.
     const report = (c: ConvContext, r: { url: string; secret?: string }) =>
       c.reply(
-        r.secret ? `${esc(t.owner.urlSaved(r.url))}\n\n${t.owner.secretShown(r.secret, current.hasSecret)}` : t.owner.urlSaved(r.url),
+        r.secret ? `${esc(ownerView.urlSaved(t, r.url))}\n\n${ownerView.secretShown(t, r.secret, current.hasSecret)}` : ownerView.urlSaved(t, r.url),
         r.secret ? { parse_mode: 'HTML' } : {},
       );
 
     if (choice.action === 'regen') {
       await flow.settle(intro, t.owner.btnRegenerate);
       const r = await save({ url: current.url ?? '', regenerate_secret: true });
-      if (!r.ok) return void (await ctx.reply(t.error(r)));
+      if (!r.ok) return void (await ctx.reply(commonView.errorText(t, r)));
       return void (await report(ctx, r.value));
     }
 
@@ -114,9 +117,9 @@ export function webhookConversation(env: BotDeps) {
       await flow.settle(which, picked.action === 'ev:low' ? t.owner.btnOrderAndLowEvents : t.owner.btnOrderEvents);
       // the address stays; a block never saved is saved now with an empty one (and gets its secret)
       const r = await save({ url: current.url ?? '', events });
-      if (!r.ok) return void (await ctx.reply(t.error(r)));
+      if (!r.ok) return void (await ctx.reply(commonView.errorText(t, r)));
       if (r.value.secret) await report(ctx, r.value);
-      return void (await ctx.reply(t.owner.eventsSaved(r.value.events)));
+      return void (await ctx.reply(ownerView.eventsSaved(t, r.value.events)));
     }
 
     await flow.settle(intro, t.owner.btnSetUrl);
@@ -125,7 +128,7 @@ export function webhookConversation(env: BotDeps) {
       const r = await save({ url: text === '-' ? '' : text });
       if (r.ok) return { ok: true as const, saved: r.value };
       // A bad address may be corrected; anything else is told and ends the conversation below.
-      return r.code === 'bad_webhook_url' || r.code === 'validation_error' ? retry(t.error(r)) : { ok: false as const, error: t.error(r) };
+      return r.code === 'bad_webhook_url' || r.code === 'validation_error' ? retry(commonView.errorText(t, r)) : { ok: false as const, error: commonView.errorText(t, r) };
     });
     const v = saved.value;
     if (!v.ok) return void (await saved.ctx.reply(v.error));
@@ -144,22 +147,22 @@ export function alertsConversation(env: BotDeps) {
     const actor = actorOf(ctx);
     const current = await conversation.external(() => alertsView(deps, partnerId));
     const atIntro = conversation.checkpoint();
-    const intro = await flow.menu(t.owner.alertsIntro(current), alertRows(flow));
+    const intro = await flow.menu(ownerView.alertsIntro(t, current), alertRows(flow));
     const choice = await flow.choose(intro);
     const currency = choice.action === 'al:USD' ? 'USD' : choice.action === 'al:TON' ? 'TON' : null;
     if (!currency) return conversation.skip();
     await flow.settle(intro, t.owner.btnAlert(currency));
-    const ask = await flow.prompt(t.owner.askThreshold(currency), { back: atIntro });
+    const ask = await flow.prompt(ownerView.askThreshold(t, currency), { back: atIntro });
     const saved = await flow.ask(ask, async (text) => {
       const value = text === '-' ? null : text.replace(',', '.').replace(/\s/g, '');
       // Checked here first, so that the user reads what is wrong in their own language.
-      if (value !== null && parseThreshold(value, currency) === null) return retry(t.owner.badThreshold(currency));
+      if (value !== null && parseThreshold(value, currency) === null) return retry(ownerView.badThreshold(t, currency));
       const r = await conversation.external(() => flow.guarded(() => setAlerts(deps, partnerId, { [currency]: value }, actor)));
-      return r.ok ? { ok: true as const, view: r.value } : { ok: false as const, error: t.error(r) };
+      return r.ok ? { ok: true as const, view: r.value } : { ok: false as const, error: commonView.errorText(t, r) };
     });
     const v = saved.value;
     if (!v.ok) return void (await saved.ctx.reply(v.error));
-    await saved.ctx.reply(t.owner.thresholdSaved(currency, v.view[currency]));
+    await saved.ctx.reply(ownerView.thresholdSaved(t, currency, v.view[currency]));
   });
 }
 
@@ -179,7 +182,7 @@ export function topupConversation(env: BotDeps) {
 
     // 1. the balance
     const atIntro = conversation.checkpoint();
-    const intro = await flow.menu(t.topup.intro(info), topupRows(flow, info.currencies), { parseMode: 'HTML' });
+    const intro = await flow.menu(topupView.intro(t, info), topupRows(flow, info.currencies), { parseMode: 'HTML' });
     const choice = await flow.choose(intro);
     const currency = choice.action === 'tc:TON' ? 'TON' : choice.action === 'tc:USD' ? 'USD' : null;
     if (!currency) return conversation.skip();
@@ -189,15 +192,15 @@ export function topupConversation(env: BotDeps) {
     let option = options[0]!;
     let atNetwork = atIntro;
     if (options.length > 1) {
-      await flow.settle(intro, t.topup.chosenCurrency(currency));
+      await flow.settle(intro, topupView.chosenCurrency(t, currency));
       atNetwork = conversation.checkpoint();
       const nets = await flow.menu(t.topup.chooseNetwork, networkRows(flow, options.map((o) => o.network)), { back: atIntro });
       const net = await flow.choose(nets);
       const picked = options.find((o) => net.action === `tn:${o.network}`);
       if (!picked) return conversation.skip();
       option = picked;
-      await flow.settle(nets, t.topup.chosenNetwork(picked.network));
-    } else await flow.settle(intro, t.topup.chosenCurrency(currency));
+      await flow.settle(nets, topupView.chosenNetwork(t, picked.network));
+    } else await flow.settle(intro, topupView.chosenCurrency(t, currency));
 
     // 3. the amount, which makes the request
     const ask = await flow.prompt(t.topup.askAmount(currency, info.minimums[currency]), { back: atNetwork });
@@ -205,11 +208,11 @@ export function topupConversation(env: BotDeps) {
       const amount = text.replace(',', '.').replace(/\s/g, '');
       // Checked here first, so that the user reads what is wrong in their own language.
       const asked = parseAmount(amount, currency);
-      if (asked === null) return retry(t.topup.badAmount(currency));
+      if (asked === null) return retry(topupView.badAmount(t, currency));
       const r = await conversation.external(() => flow.guarded(() => createTopupRequest(deps, partnerId, { currency, amount }, actor)));
       if (r.ok) return { ok: true as const, request: r.value, asked };
-      return ['topup_below_minimum', 'validation_error', 'topup_amount_unavailable'].includes(r.code) ? retry(t.error(r)) : { ok: false as const, error: t.error(r) };
-    }, (v) => (v.ok ? t.topup.askedAmount(currency, formatAmount(v.asked, currency)) : undefined));
+      return ['topup_below_minimum', 'validation_error', 'topup_amount_unavailable'].includes(r.code) ? retry(commonView.errorText(t, r)) : { ok: false as const, error: commonView.errorText(t, r) };
+    }, (v) => (v.ok ? topupView.askedAmount(t, currency, formatAmount(v.asked, currency)) : undefined));
     const v = made.value;
     if (!v.ok) return void (await made.ctx.reply(v.error));
 
@@ -225,6 +228,6 @@ export function topupConversation(env: BotDeps) {
       comment: v.request.comment_code ?? null,
       expiresAt: v.request.expires_at,
     };
-    await made.ctx.reply(t.topup.request(shown), { parse_mode: 'HTML', reply_markup: { inline_keyboard: requestRows(t, shown) } });
+    await made.ctx.reply(topupView.request(t, shown), { parse_mode: 'HTML', reply_markup: { inline_keyboard: requestRows(t, shown) } });
   });
 }

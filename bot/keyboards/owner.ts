@@ -1,7 +1,8 @@
 import type { InlineKeyboardButton } from 'grammy/types';
 import type { Flow } from '../conversations/flow.js';
 import type { Texts } from '../texts/index.js';
-import { tonWalletLink, type TopupShown } from '../texts/topup.js';
+import * as topupView from '../views/topup.js';
+import { tonWalletLink, type TopupShown } from '../views/topup.js';
 
 export function apikeyRows(flow: Flow): InlineKeyboardButton[][] {
   return [[flow.button(flow.t.owner.btnIssue, 'issue')], [flow.button(flow.t.owner.btnIssueWhitelist, 'whitelist')]];
@@ -20,11 +21,11 @@ export function alertRows(flow: Flow): InlineKeyboardButton[][] {
 }
 
 export function topupRows(flow: Flow, currencies: string[]): InlineKeyboardButton[][] {
-  return [currencies.map((c) => flow.button(flow.t.topup.btnCurrency(c), `tc:${c}`))];
+  return [currencies.map((c) => flow.button(topupView.btnCurrency(flow.t, c), `tc:${c}`))];
 }
 
 export function networkRows(flow: Flow, networks: string[]): InlineKeyboardButton[][] {
-  return networks.map((n) => [flow.button(flow.t.topup.btnNetwork(n), `tn:${n}`)]);
+  return networks.map((n) => [flow.button(topupView.btnNetwork(flow.t, n), `tn:${n}`)]);
 }
 
 /**
