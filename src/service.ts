@@ -25,6 +25,7 @@ import { hasSealedWebhookSecrets } from './store/partners-repo.js';
 import { SandboxUpstream } from './suppliers/sandbox/sandbox-upstream.js';
 import type { FragmentUpstream } from './suppliers/fragment/index.js';
 import { composeSuppliers } from './suppliers/compose.js';
+import { giftsWithSimulatedFaults, goodsWithSimulatedFaults } from './suppliers/sandbox/faults.js';
 import { giftsOff } from './suppliers/gifts-off.js';
 import type { GiftMarket } from './suppliers/types.js';
 import type { GiftGateway } from './suppliers/telegram-gifts/gateway.js';
@@ -96,7 +97,9 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   // the simulator's gifts only in sandbox mode (the configuration refuses GIFTS_UPSTREAM=sandbox otherwise)
   // imported only in this mode: MTProto takes a while to load
   const telegram = config.gifts.upstream === 'telegram' ? await (await import('./suppliers/telegram-gifts/index.js')).createTelegramGifts(config, { db, clock, log, bus }, opts.giftGateway) : null;
-  const gifts: GiftMarket = config.gifts.upstream === 'sandbox' ? sandbox.gifts : (telegram?.market ?? giftsOff);
+  // the sandbox's simulated faults (PUT /sandbox/faults) are decorators around its own suppliers only
+  const faults = () => sandbox.getFaults();
+  const gifts: GiftMarket = config.gifts.upstream === 'sandbox' ? giftsWithSimulatedFaults(sandbox.gifts, faults) : (telegram?.market ?? giftsOff);
   const ops = openOps({ db, bus, clock, config, log, realNow, hotWallet: fragment ? () => fragment.walletGauge() : undefined, giftsAccount: telegram ? () => telegram.market.balanceGauge() : undefined });
   let scheduler: Scheduler | null = null;
   const deps: Deps = {
@@ -105,9 +108,9 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     config,
     ids: opts.ids ?? cryptoIds,
     log,
-    suppliers: ops.instrumentSuppliers(composeSuppliers(fragment ?? sandbox, gifts)),
+    suppliers: ops.instrumentSuppliers(composeSuppliers(fragment ?? goodsWithSimulatedFaults(sandbox, faults), gifts)),
     // the sandbox's ledger_unavailable switch only when it is the upstream
-    keyLedger: { available: () => Boolean(fragment) || !sandbox.faults.ledgerUnavailable() },
+    keyLedger: { available: () => Boolean(fragment) || !faults().ledger_unavailable },
     secrets,
     settings: new SettingsStore(db),
     bus,
@@ -147,6 +150,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     sandbox,
     scheduler,
     fragment,
+    giftAccount: telegram ? () => telegram.market.fundsView() : undefined,
     ready: () => ready,
     ops: ops.httpInstallers,
     observeError: (e, reqId) => ops.observeError(e, reqId),

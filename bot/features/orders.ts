@@ -4,7 +4,8 @@ import { ApiError } from '../../src/domain/errors.js';
 import type { BotContext } from '../context.js';
 import { ORDER_STATUS_DATA, ORDERS_PAGE_DATA } from '../keyboards/data.js';
 import { ordersKeyboard } from '../keyboards/orders.js';
-import { orderInfo } from '../texts/index.js';
+import { orderInfo } from '../views/model.js';
+import * as orderView from '../views/order.js';
 
 export const ORDERS_PAGE_SIZE = 5;
 
@@ -32,7 +33,7 @@ export function ordersFeature(): Composer<BotContext> {
     if (r.next_cursor) pages.push(r.next_cursor);
     ctx.session.orderPages = pages;
     const items = r.items.map(orderInfo);
-    const text = items.length ? [ctx.t.orders.title(index + 1), ...items.map(ctx.t.orders.line)].join('\n\n') : ctx.t.orders.none;
+    const text = items.length ? [ctx.t.orders.title(index + 1), ...items.map((o) => orderView.line(ctx.t, o))].join('\n\n') : ctx.t.orders.none;
     const reply_markup = ordersKeyboard(ctx.t, items, index, r.next_cursor !== null);
     if (edit) {
       try {
@@ -45,7 +46,7 @@ export function ordersFeature(): Composer<BotContext> {
 
   const status = async (ctx: BotContext, orderId: string) => {
     try {
-      await ctx.reply(ctx.t.orders.details(orderInfo(getOwnOrder(ctx.env.deps, ctx.link!.partnerId, orderId))));
+      await ctx.reply(orderView.details(ctx.t, orderInfo(getOwnOrder(ctx.env.deps, ctx.link!.partnerId, orderId))));
     } catch (e) {
       if (e instanceof ApiError && e.code === 'not_found') return void (await ctx.reply(ctx.t.orders.notFound));
       throw e;

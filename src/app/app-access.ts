@@ -22,7 +22,7 @@ const SIGNIN_PREFIX = 'app.signin:';
 const SESSION_PREFIX = 'app.session:';
 
 /** Stored under the SHA-256 of the token: the database never holds a usable link or cookie. */
-const keyOf = (prefix: string, token: string) => prefix + crypto.hash('sha256', token, 'hex');
+export const keyOf = (prefix: string, token: string) => prefix + crypto.hash('sha256', token, 'hex');
 const TOKEN = /^[A-Za-z0-9_-]{20,100}$/;
 
 export interface AppCaller {

@@ -43,6 +43,8 @@ export class FakeGiftMarket implements GiftGateway {
   formCurrency = 'TON';
   /** the next getPaymentForm answers a form of another kind (not payments.paymentFormStarGift) */
   plainForm = false;
+  /** getPaymentForm answers this many more times, then never again (the market stalls: a timeout) */
+  formsLeft: number | null = null;
   /** FLOOD_WAIT seconds for the next call of any kind */
   floodNext: number | null = null;
   /** called when a paid call arrives (the tests take a snapshot of the database here) */
@@ -113,6 +115,7 @@ export class FakeGiftMarket implements GiftGateway {
 
   async paymentForm(slug: string, to: string): Promise<GatewayForm> {
     this.flood();
+    if (this.formsLeft !== null && this.formsLeft-- <= 0) throw new Error('timeout: no answer to getPaymentForm');
     const l = this.items.get(slug);
     if (!l || l.tonNano === null) throw new GatewayError('STARGIFT_NOT_FOUND');
     const u = this.users.get(to);

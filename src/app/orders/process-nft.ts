@@ -6,7 +6,7 @@ import { NFT_STAGES, UpstreamUnavailable, type NftStage, type StageOutcome } fro
 import type { Deps } from '../deps.js';
 import type { Job, JobOutcome } from '../job-queue.js';
 import { unitOfWorkGrouped, type AfterCommit } from '../unit-of-work.js';
-import { checkPrice, purchaseReceipt, runPurchase } from './gift-purchase.js';
+import { checkPrice, purchaseAbandoned, purchaseInFlight, purchaseReceipt, purchaseToReview, runPurchase } from './gift-purchase.js';
 import { nftDelivery } from './nft-delivery.js';
 import { applyTransition } from './transition.js';
 
@@ -57,14 +57,22 @@ async function runNftStage(deps: Deps, job: Job, order: OrderRow | undefined): P
   } catch (e) {
     if (!(e instanceof UpstreamUnavailable)) throw e;
     const now = deps.clock.now();
-    // The market stalls: wait in the queue, but not past the hour. After the purchase money may be spent:
-    // those stages go to manual review instead of an automatic refund (a paid call without an answer never
-    // comes here: gift-purchase.ts reconciles it and sends it to review).
+    // The market stalls: wait in the queue, but not past the hour. Then (partner-api.md: the stages
+    // `purchase` and `transfer` fail only with a manual refund): a transfer, or a purchase whose money may
+    // have gone (gift-purchase.ts purchaseInFlight), goes to manual review; a purchase stage that stalled
+    // before anything could be paid fails at `pricing` (the price could not be confirmed with the market);
+    // an earlier stage fails at its own stage.
     if (now - order.createdAt >= NFT_GIVE_UP_MS) {
       await unitOfWorkGrouped(deps, (tx, after) => {
         const fresh = getOrder(tx, order.orderId)!;
         if (stage === 'transfer') applyTransition(tx, deps, after, fresh, 'stuck', { reviewStage: 'transfer' });
-        else failOrder(tx, deps, after, fresh, stage, 'gift_unavailable');
+        else if (stage === 'purchase' && purchaseInFlight(tx, order.orderId)) {
+          purchaseToReview(tx, now, order.orderId, `the market stopped answering: ${e.message}`);
+          applyTransition(tx, deps, after, fresh, 'stuck', { reviewStage: 'purchase' });
+        } else {
+          if (stage === 'purchase') purchaseAbandoned(tx, now, order.orderId, `gift_unavailable: the market stopped answering before payment: ${e.message}`);
+          failOrder(tx, deps, after, fresh, stage === 'purchase' ? 'pricing' : stage, 'gift_unavailable');
+        }
         completeJob(tx, job.jobId);
       }, { background: true });
       return;

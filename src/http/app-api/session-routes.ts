@@ -8,6 +8,8 @@ import type { AppApiDeps } from './context.js';
 import type { SessionAnswer } from './types.js';
 
 export const PUBLIC_PATHS = new Set([`${COOKIE_PATH}/sign-in`, `${COOKIE_PATH}/sign-in/preview`]);
+/** Export links (src/app/operator/export-links.ts): the token in the path is the credential. */
+export const EXPORT_LINK_PATH = `${COOKIE_PATH}/exports/`;
 
 function sessionView(deps: Deps, req: FastifyRequest): SessionAnswer {
   return appSession(deps, callerOf(req));
