@@ -39,7 +39,7 @@ export function parseLedgerExportFilters(q: Record<string, unknown>): LedgerQuer
   return { currencies: currency ? [currency] : [...CURRENCIES], from, to };
 }
 
-export function listOwnLedger(deps: Deps, partnerId: number, q: Record<string, unknown>) {
+export function listOwnLedger(deps: Pick<Deps, 'db'>, partnerId: number, q: Record<string, unknown>) {
   const { currency, from, to, cursor: beforeId, limit } = parseRequest(LedgerListQuery, q, LEDGER_LIST_RULES);
   const f: LedgerQuery = { currencies: currency ? [currency] : [...CURRENCIES], from, to };
   // newest first across currencies: the newest `limit + 1` of each, merged

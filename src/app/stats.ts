@@ -12,7 +12,7 @@ import { STATS_RULES, StatsQuery } from './requests/queries.js';
  * `group_by=day`: count, spend, refunds. Whole hours come from the hourly figures, the partial hours at
  * the edges from the orders, so a year costs about the same whatever the order volume.
  */
-export function partnerStats(deps: Deps, partnerId: number, q: Record<string, unknown>) {
+export function partnerStats(deps: Pick<Deps, 'db' | 'clock'>, partnerId: number, q: Record<string, unknown>) {
   const query = parseRequest(StatsQuery, q, STATS_RULES);
   const to = query.to ?? deps.clock.now();
   const from = query.from ?? to - STATS_DEFAULT_DAYS * DAY_MS;

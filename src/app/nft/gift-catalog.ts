@@ -16,7 +16,7 @@ export const CATALOG_TTL_MS = 60_000;
 export class GiftCatalog {
   private readonly cache = new Map<string, { at: number; items: GiftListing[] }>();
 
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'clock' | 'suppliers' | 'settings'>) {}
 
   invalidate(): void {
     this.cache.clear();

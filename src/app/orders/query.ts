@@ -9,7 +9,7 @@ import { parseRequest } from '../requests/parse.js';
 import { ORDER_EXPORT_RULES, ORDER_LIST_RULES, ORDER_READ_RULES, OrderExportQuery, OrderListQuery, OrderReadQuery } from '../requests/queries.js';
 
 /** GET /orders/{id}: own orders only; another partner's order is "not found" too. */
-export function getOwnOrder(deps: Deps, partnerId: number, orderId: string) {
+export function getOwnOrder(deps: Pick<Deps, 'db'>, partnerId: number, orderId: string) {
   const o = getOrder(deps.db, orderId);
   if (!o || o.partnerId !== partnerId) fail('not_found', 'Order not found.');
   return committedOrderView(o);
@@ -20,7 +20,7 @@ export function getOwnOrder(deps: Deps, partnerId: number, orderId: string) {
  * then (an order already final answers at once). Without `wait` it is getOwnOrder. Other query parameters
  * are ignored, as they always were on this endpoint. `clientGone` gives a signal that ends the wait early.
  */
-export async function readOwnOrder(deps: Deps, caller: { partnerId: number; keyId: string }, orderId: string, q: Record<string, unknown>, clientGone: () => AbortSignal) {
+export async function readOwnOrder(deps: Pick<Deps, 'db' | 'orderWaits'>, caller: { partnerId: number; keyId: string }, orderId: string, q: Record<string, unknown>, clientGone: () => AbortSignal) {
   const seconds = parseRequest(OrderReadQuery, q, ORDER_READ_RULES).wait;
   const first = getOwnOrder(deps, caller.partnerId, orderId);
   if (seconds === undefined) return first;
@@ -55,7 +55,7 @@ export function parseOrderExportFilters(q: Record<string, unknown>): OrderFilter
 }
 
 /** GET /orders: newest first, keyset paging by an opaque cursor. */
-export function listOwnOrders(deps: Deps, partnerId: number, q: Record<string, unknown>) {
+export function listOwnOrders(deps: Pick<Deps, 'db'>, partnerId: number, q: Record<string, unknown>) {
   const { status, type, client_reference: clientReference, from, to, cursor: beforeSeq, limit } = parseRequest(OrderListQuery, q, ORDER_LIST_RULES);
   const ids = listOrderIds(deps.db, { partnerId, status, type, clientReference, from, to, beforeSeq, limit: limit + 1 });
   const page = ids.slice(0, limit);
