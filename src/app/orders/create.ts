@@ -120,6 +120,7 @@ function persistOrder(tx: Tx, deps: Deps, after: AfterCommit, n: NewOrder): Orde
     amount: priced.amount,
     currency: priced.currency,
     priceUsdRef: priced.priceUsdRef,
+    supplierCost: priced.supplierCost,
     quantity: priced.quantity,
     recipient: n.rawRecipient,
     account: n.recipient.username,
