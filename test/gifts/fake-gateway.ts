@@ -47,8 +47,6 @@ export class FakeGiftMarket implements GiftGateway {
   formsLeft: number | null = null;
   /** FLOOD_WAIT seconds for the next call of any kind */
   floodNext: number | null = null;
-  /** called when a paid call arrives (the tests take a snapshot of the database here) */
-  onSend: (() => void) | null = null;
   private formSeq = 0;
   private txSeq = 0;
 
@@ -130,7 +128,6 @@ export class FakeGiftMarket implements GiftGateway {
 
   async sendForm(formId: string, slug: string, to: string): Promise<void> {
     this.sendCalls++;
-    this.onSend?.();
     const script = this.sendScript.shift();
     if (script && 'error' in script) throw new GatewayError(script.error, script.seconds);
     if (script && 'loseOnly' in script) throw new Error('connection lost');

@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getGiftPurchase } from '../../src/store/gift-purchases-repo.js';
 import { startService, stopService, type TestPartner, type TestService } from '../helpers.js';
@@ -200,33 +197,6 @@ describe('Telegram gift marketplace: buying', () => {
     expect(await settle(t, p, r.body.order_id, 10, 60)).toMatchObject({ status: 'completed', delivery: { transfer_hash: expect.stringMatching(/^tg-payment:/) } });
     expect(market.sendCalls).toBe(1);
     expect(market.paid()).toBe(1);
-  });
-
-  it('killed between paying and the answer: the restart on the same database reconciles without a second payment', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gifts-crash-'));
-    const snapshot = path.join(dir, 'at-kill.db');
-    const a = await world();
-    const p = await a.t.newPartner({ ton: '100.000' });
-    // the instant the paid call leaves: what a SIGKILL would leave on disk is what is committed now
-    a.market.onSend = () => {
-      a.market.onSend = null;
-      a.t.db.$client.exec(`VACUUM INTO '${snapshot}'`);
-    };
-    const r = await p.order('nft', { gift: 'PlushPepe-114', recipient: 'alice_fan', max_price: '50' });
-    for (let i = 0; i < 12 && a.market.sendCalls === 0; i++) await a.t.advance(5);
-    expect(a.market.paid()).toBe(1);
-    await stopService(a.t);
-    running.splice(running.indexOf(a.t), 1);
-    // the restart: the killed process's database, the same marketplace
-    const b = await startService({ ...ENV, DATABASE_PATH: snapshot }, { giftGateway: a.market, dir });
-    running.push(b);
-    expect(getGiftPurchase(b.db, r.body.order_id)).toMatchObject({ state: 'paying', attempts: 1 });
-    const call = (url: string) => b.partnerCall(p.key, 'GET', url);
-    for (let i = 0; i < 20 && (await call(`/orders/${r.body.order_id}`)).body.status === 'processing'; i++) await b.advance(10);
-    expect((await call(`/orders/${r.body.order_id}`)).body).toMatchObject({ status: 'completed', delivery: { transfer_hash: expect.stringMatching(/^tg-payment:/) } });
-    expect(a.market.sendCalls).toBe(1);
-    expect(a.market.paid()).toBe(1);
-    expect((await b.admin('GET', '/ledger/check')).body).toEqual({ ok: true, problems: [] });
   });
 });
 

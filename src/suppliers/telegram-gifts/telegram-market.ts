@@ -274,8 +274,18 @@ export class TelegramGiftMarket implements GiftMarket {
         return { kind: 'done' };
       }
       case 'transfer':
-        // bought with to_id = the recipient: the purchase was the delivery
-        return p.receipt ? { kind: 'done', transferHash: p.receipt } : { kind: 'stuck' };
+        // bought with to_id = the recipient: the purchase was the delivery. The gift is read once more for
+        // its NFT address (the explorer link), which a restart since the catalogue read would have lost.
+        if (!p.receipt) return { kind: 'stuck' };
+        if (!this.addresses.has(p.gift)) {
+          try {
+            const g = await this.call(() => this.gw.gift(p.gift));
+            if (g?.giftAddress) this.addresses.set(p.gift, g.giftAddress);
+          } catch (e) {
+            this.deps.log.warn({ err: e }, 'telegram gifts: the gift address not read (no explorer link)');
+          }
+        }
+        return { kind: 'done', transferHash: p.receipt };
       default:
         return { kind: 'done' };
     }
