@@ -18,7 +18,7 @@ export function goodsPrice(deps: Pick<Deps, 'suppliers' | 'settings'>, type: 'st
  * What the supplier charges for a Stars or Premium order now, in cents: the cost goodsPrice is made from
  * (Stars pro rata, to the nearest cent). Null while costs are unavailable.
  */
-export function goodsCost(deps: Deps, type: 'stars' | 'premium', quantity: number): number | null {
+export function goodsCost(deps: Pick<Deps, 'suppliers'>, type: 'stars' | 'premium', quantity: number): number | null {
   const costs = deps.suppliers.goods.costs();
   if (!costs) return null;
   return type === 'stars' ? new Decimal(costs.starsPer1000).mul(quantity).div(1000).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber() : costs.premium[quantity as PremiumMonths];
