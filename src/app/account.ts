@@ -3,7 +3,7 @@ import { cachedBalancesOf } from '../store/ledger-repo.js';
 import type { Deps } from './deps.js';
 
 /** GET /me: the balances and the limits that apply to the partner. */
-export function account(deps: Deps, partnerId: number) {
+export function account(deps: Pick<Deps, 'db' | 'config'>, partnerId: number) {
   const b = cachedBalancesOf(deps.db, partnerId);
   const c = deps.config;
   const usd = formatAmount(b.USD, 'USD');

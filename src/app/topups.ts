@@ -55,7 +55,7 @@ export function requireTopupMinimum(currency: Currency, amount: number, firstTop
  */
 export function creditInTx(
   tx: Tx,
-  deps: Deps,
+  deps: Pick<Deps, 'clock' | 'ids' | 'bus'>,
   after: AfterCommit,
   args: { partnerId: number; currency: Currency; amount: number; network: string; txHash: string; source: string; actor: string },
 ): TopupResult {
@@ -98,7 +98,10 @@ export function creditInTx(
   };
 }
 
-export function creditTopup(deps: Deps, partnerId: number, input: TopupInput, actor: string): TopupResult {
+/** What creditTopup uses of the service. */
+export type CreditTopupDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 'bus'>;
+
+export function creditTopup(deps: CreditTopupDeps, partnerId: number, input: TopupInput, actor: string): TopupResult {
   requirePartner(deps, partnerId);
   const t = parseTopup(input);
   return unitOfWork(deps, (tx, after) =>

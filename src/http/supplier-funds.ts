@@ -16,7 +16,7 @@ export const SANDBOX_FUNDS = { fragment_ton: '2500.000', gifts_ton: '10000.000',
 /** The Telegram gift account's last known balances (GIFTS_UPSTREAM=telegram), null until Telegram first answered. */
 export type GiftAccountFunds = () => { tonNano: bigint; stars: string; at: number } | null;
 
-export function supplierFundsReader(deps: Deps, fragment: FragmentUpstream | null, sandboxFaults: (() => { purchase_funds_low: boolean }) | null, giftAccount?: GiftAccountFunds): SupplierFundsReader {
+export function supplierFundsReader(deps: Pick<Deps, 'clock' | 'config'>, fragment: FragmentUpstream | null, sandboxFaults: (() => { purchase_funds_low: boolean }) | null, giftAccount?: GiftAccountFunds): SupplierFundsReader {
   return async () => {
     const funds: SupplierFund[] = [];
     if (fragment) {

@@ -22,11 +22,11 @@ const TOKEN = /^[A-Za-z0-9_-]{20,100}$/;
 const WHAT = ['orders', 'ledger'] as const;
 type What = (typeof WHAT)[number];
 
-function exportOf(deps: Deps, partnerId: number, what: What, filters: Record<string, string>): CsvExport {
+function exportOf(deps: Pick<Deps, 'db' | 'clock' | 'config'>, partnerId: number, what: What, filters: Record<string, string>): CsvExport {
   return what === 'orders' ? exportPartnerOrders(deps, partnerId, filters) : exportPartnerLedger(deps, partnerId, filters);
 }
 
-export function createExportLink(deps: Deps, operatorId: number, partnerId: number, body: Record<string, unknown>, actor: string) {
+export function createExportLink(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'ids'>, operatorId: number, partnerId: number, body: Record<string, unknown>, actor: string) {
   const { what, filters = {} } = body;
   for (const k of Object.keys(body)) if (k !== 'what' && k !== 'filters') fail('validation_error', `Unknown field: ${k}.`);
   if (what !== 'orders' && what !== 'ledger') fail('validation_error', 'what must be "orders" or "ledger".');
@@ -45,7 +45,7 @@ export function createExportLink(deps: Deps, operatorId: number, partnerId: numb
 }
 
 /** The export behind a link: 404 not_found for an unknown or expired one, 403 when its creator is no longer an operator. */
-export function openExportLink(deps: Deps, token: string): CsvExport {
+export function openExportLink(deps: Pick<Deps, 'db' | 'clock' | 'config'>, token: string): CsvExport {
   const g = TOKEN.test(token) ? readGrant(deps.db, keyOf(PREFIX, token)) : undefined;
   if (!g || g.expiresAt <= deps.clock.now() || !g.data) fail('not_found', 'The export link is unknown or has expired: ask for a new one.');
   requireOperator(deps.config, g.telegramUserId);

@@ -11,7 +11,7 @@ import { operatorOrderView } from '../orders/review.js';
 const TRANSFER_WAIT_MS = 3_000;
 
 /** The console's review list: the operator API's GET /reviews items, each with the supplier's evidence. */
-export async function reviewsWithEvidence(deps: Deps) {
+export async function reviewsWithEvidence(deps: Pick<Deps, 'db' | 'suppliers'>) {
   const rows = ordersInReview(deps.db);
   return { items: await Promise.all(rows.map(async (o) => ({ ...operatorOrderView(deps, o), evidence: await reviewEvidence(deps, o) }))) };
 }
@@ -26,7 +26,7 @@ const iso = (ms: number | null) => (ms === null ? null : offsetIso(ms));
  * (`sent` with its hash, `none`, or `unavailable` when the market does not answer in time).
  * Amounts in nanoTON are shown in TON with all nine places: they are evidence, not prices.
  */
-export async function reviewEvidence(deps: Deps, o: OrderRow) {
+export async function reviewEvidence(deps: Pick<Deps, 'db' | 'suppliers'>, o: OrderRow) {
   const purchase = getGiftPurchase(deps.db, o.orderId);
   const payment = getPayment(deps.db, o.orderId);
   const cost = fragmentOrderCostNano(deps.db, o.orderId);
@@ -68,7 +68,7 @@ export async function reviewEvidence(deps: Deps, o: OrderRow) {
   };
 }
 
-async function transferRecord(deps: Deps, orderId: string): Promise<{ status: 'sent'; transfer_hash: string } | { status: 'none' } | { status: 'unavailable' }> {
+async function transferRecord(deps: Pick<Deps, 'suppliers'>, orderId: string): Promise<{ status: 'sent'; transfer_hash: string } | { status: 'none' } | { status: 'unavailable' }> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), TRANSFER_WAIT_MS)));
   try {

@@ -15,11 +15,14 @@ export const NFT_GIVE_UP_MS = 3_600_000;
 /** Failures the operators must act on (the market's wallet or queue): an alert besides the refund. */
 const OPERATOR_ALERT_REASONS = new Set(['insufficient_funds', 'hub_rejected', 'queue_rejected']);
 
-function failOrder(tx: Tx, deps: Deps, after: AfterCommit, order: OrderRow, stage: NftStage, reason: string): void {
+function failOrder(tx: Tx, deps: Pick<Deps, 'clock' | 'ids' | 'bus' | 'wake'>, after: AfterCommit, order: OrderRow, stage: NftStage, reason: string): void {
   applyTransition(tx, deps, after, order, 'delivery_failed', { failureStage: stage, failureReason: reason });
   if (OPERATOR_ALERT_REASONS.has(reason))
     after(() => deps.bus.emit('alert', { kind: 'order_failure', orderId: order.orderId, partnerId: order.partnerId, reason }));
 }
+
+/** What processNftOrder uses of the service. */
+export type ProcessNftOrderDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 'suppliers' | 'bus' | 'commits' | 'wake' | 'supplierCalls'>;
 
 /**
  * One stage of an NFT order (the `order.process` job): create … transfer, one per run. The stage reached
@@ -32,11 +35,11 @@ function failOrder(tx: Tx, deps: Deps, after: AfterCommit, order: OrderRow, stag
  * and every outcome is committed as a background unit of the group commit; an unreachable market only
  * moves the job (until the hour is up).
  */
-export function processNftOrder(deps: Deps, job: Job, order: OrderRow | undefined): Promise<void | JobOutcome> {
+export function processNftOrder(deps: ProcessNftOrderDeps, job: Job, order: OrderRow | undefined): Promise<void | JobOutcome> {
   return deps.supplierCalls.track(job.ref, runNftStage(deps, job, order));
 }
 
-async function runNftStage(deps: Deps, job: Job, order: OrderRow | undefined): Promise<void | JobOutcome> {
+async function runNftStage(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 'suppliers' | 'bus' | 'commits' | 'wake'>, job: Job, order: OrderRow | undefined): Promise<void | JobOutcome> {
   if (!order || order.status !== 'processing' || order.reviewStage !== null) {
     completeJob(deps.db, job.jobId);
     return;
@@ -120,7 +123,7 @@ async function runNftStage(deps: Deps, job: Job, order: OrderRow | undefined): P
 type NftStep = StageOutcome | { kind: 'review'; detail: string };
 
 /** One stage: the market's own, with the application's price check at `pricing` and its purchase at `purchase`. */
-async function nftStep(deps: Deps, stage: NftStage, p: Parameters<typeof runPurchase>[1]): Promise<NftStep> {
+async function nftStep(deps: Pick<Deps, 'db' | 'clock' | 'log' | 'suppliers'>, stage: NftStage, p: Parameters<typeof runPurchase>[1]): Promise<NftStep> {
   if (stage === 'purchase') {
     const r = await runPurchase(deps, p);
     if (r.kind === 'bought') return { kind: 'done' };
