@@ -1,7 +1,7 @@
 import type { Deps } from '../../src/app/deps.js';
 import { createOrder } from '../../src/app/orders/create.js';
 import { validateRecipient } from '../../src/app/recipients.js';
-import { orderInfo } from '../views/model.js';
+import { infoOf } from '../order-numbers.js';
 import { attempt } from './common.js';
 import { retry, type Checkpoint, type Flow } from './flow.js';
 import * as commonView from '../views/common.js';
@@ -73,7 +73,7 @@ export async function confirmAndPlace(
   if (!placed.ok && retryable(placed.code, placed.extra)) return flow.again(pressed.ctx, `${commonView.errorText(t, placed)}\n${t.order.retryHint}`);
   await flow.settle(menu);
   if (placed.ok) {
-    await pressed.ctx.reply(orderView.accepted(t, orderInfo(placed.value.order)));
+    await pressed.ctx.reply(orderView.accepted(t, infoOf(deps, placed.value.order)));
     return { kind: 'placed' };
   }
   if (placed.code === 'price_changed' && typeof placed.extra.current_price === 'string') return { kind: 'price_changed', currentPrice: placed.extra.current_price };

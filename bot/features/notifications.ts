@@ -4,7 +4,7 @@ import { balanceLowNoticeChats, orderNoticeChats, topupNoticeChats, webhookNotic
 import { getOwnOrder } from '../../src/app/orders/query.js';
 import type { BotDeps } from '../context.js';
 import { textsOf, type Texts } from '../texts/index.js';
-import { orderInfo } from '../views/model.js';
+import { infoOf, numberOfOrder } from '../order-numbers.js';
 import * as notifyView from '../views/notify.js';
 import * as topupView from '../views/topup.js';
 
@@ -29,13 +29,13 @@ async function tell(api: Api, env: BotDeps, chats: NoticeChat[], text: (t: Texts
 export async function notifyOrderOutcome(api: Api, env: BotDeps, e: OrderOutcome): Promise<void> {
   const chats = orderNoticeChats(env.deps, e.partnerId, e.orderId, e.event);
   if (!chats.length) return;
-  const o = orderInfo(getOwnOrder(env.deps, e.partnerId, e.orderId));
+  const o = infoOf(env.deps, getOwnOrder(env.deps, e.partnerId, e.orderId));
   await tell(api, env, chats, (t) => (e.event === 'order.completed' ? notifyView.completed(t, o) : notifyView.failed(t, o)), { orderId: e.orderId });
 }
 
 /** Tells the partner's owners that their webhook server did not take an event after its last retry. */
 export async function notifyWebhookGaveUp(api: Api, env: BotDeps, a: Extract<Alert, { kind: 'webhook_gave_up' }>): Promise<void> {
-  await tell(api, env, webhookNoticeChats(env.deps, a.partnerId), (t) => notifyView.webhookGaveUp(t, a.event, a.orderId, a.reason), { orderId: a.orderId });
+  await tell(api, env, webhookNoticeChats(env.deps, a.partnerId), (t) => notifyView.webhookGaveUp(t, a.event, numberOfOrder(env.deps, a.orderId), a.reason), { orderId: a.orderId });
 }
 
 /** Tells the partner's owners that a top-up was credited (the first also that the account is now active). */

@@ -15,7 +15,8 @@ import { CASE_LIST_DATA, CASE_OPEN_DATA, caseListData, caseOpenData, DEPOSIT_DAT
 import { operatorLanguage } from '../operator-language.js';
 import { depositKeyboard, reviewConfirmKeyboard, reviewKeyboard } from '../keyboards/review.js';
 import { textsOf, type Texts } from '../texts/index.js';
-import { orderInfo, type OrderInfo } from '../views/model.js';
+import type { OrderInfo } from '../views/model.js';
+import { infoOf, numberOfOrder } from '../order-numbers.js';
 import * as view from '../views/operator.js';
 
 /**
@@ -31,7 +32,7 @@ export const CASES_PAGE_SIZE = 5;
 function reviewOf(env: BotDeps, orderId: string): { stage: string; partnerId: number; info: OrderInfo } | null {
   try {
     const o = getOperatorOrder(env.deps, orderId);
-    return o.review ? { stage: o.review.stage, partnerId: o.partner_id, info: orderInfo(o) } : null;
+    return o.review ? { stage: o.review.stage, partnerId: o.partner_id, info: infoOf(env.deps, o) } : null;
   } catch {
     return null;
   }
@@ -48,7 +49,7 @@ export function partnerLabel(env: BotDeps, t: Texts, partnerId: number): string 
 
 function orderOrNull(env: BotDeps, orderId: string): OrderInfo | null {
   try {
-    return orderInfo(getOperatorOrder(env.deps, orderId));
+    return infoOf(env.deps, getOperatorOrder(env.deps, orderId));
   } catch {
     return null;
   }
@@ -63,7 +64,7 @@ function reviewTitle(env: BotDeps, t: Texts, orderId: string): string {
   } catch {
     // gone
   }
-  return view.reviewTitle(t, orderId, partnerId === null ? null : partnerLabel(env, t, partnerId), o);
+  return view.reviewTitle(t, numberOfOrder(env.deps, orderId), partnerId === null ? null : partnerLabel(env, t, partnerId), o);
 }
 
 /**
@@ -80,7 +81,7 @@ export function operatorFeature(): Composer<BotContext> {
   /** A page of the waiting reviews: the summary, then each case once, as a button that opens its card. */
   const reviewsPage = (ctx: BotContext, page: number): { text: string; keyboard: InlineKeyboardButton[][] } | null => {
     const { env, t } = ctx;
-    const items = listReviews(env.deps).items.map((o) => ({ ...orderInfo(o), partner_id: o.partner_id, since: o.review?.since ?? null }));
+    const items = listReviews(env.deps).items.map((o) => ({ ...infoOf(env.deps, o), partner_id: o.partner_id, since: o.review?.since ?? null }));
     if (!items.length) return null;
     const ages = items.map((o) => ageOf(env, o.since ?? o.created_at));
     const pages = Math.ceil(items.length / CASES_PAGE_SIZE);
@@ -88,7 +89,7 @@ export function operatorFeature(): Composer<BotContext> {
     const shown = items.slice(p * CASES_PAGE_SIZE, (p + 1) * CASES_PAGE_SIZE);
     const lines = shown.map((o, i) => view.reviewLine(t, p * CASES_PAGE_SIZE + i + 1, o, partnerLabel(env, t, o.partner_id), ages[items.indexOf(o)]));
     const text = [view.reviewsSummary(t, items.length, Math.max(...ages)), t.operator.pageOf(p + 1, pages), '', ...lines].join('\n');
-    const keyboard: InlineKeyboardButton[][] = shown.map((o, i) => [{ text: `${p * CASES_PAGE_SIZE + i + 1}. ${o.order_id}`, callback_data: caseOpenData('r', o.order_id, p) }]);
+    const keyboard: InlineKeyboardButton[][] = shown.map((o, i) => [{ text: `${p * CASES_PAGE_SIZE + i + 1}. ${o.number}`, callback_data: caseOpenData('r', o.order_id, p) }]);
     keyboard.push(navRow(t, 'r', p, pages));
     return { text, keyboard: keyboard.filter((r) => r.length) };
   };
@@ -179,7 +180,7 @@ export function operatorFeature(): Composer<BotContext> {
     };
     if (!r) return stale();
     if (msg) addCard(env.deps, reviewCase(orderId), { chatId: msg.chat.id, messageId: msg.message_id });
-    const alert = view.review(t, orderId, partnerLabel(env, t, r.partnerId), r.stage, r.info);
+    const alert = view.review(t, numberOfOrder(env.deps, orderId), partnerLabel(env, t, r.partnerId), r.stage, r.info);
     const outcome = kind.toLowerCase() === 'd' ? 'delivered' : 'refunded';
     const show = async (text: string, markup?: InlineKeyboard) => {
       await ctx.answerCallbackQuery();
@@ -269,11 +270,11 @@ export async function settleDepositCards(api: Api, env: BotDeps, d: DepositView,
 export function alertMessage(env: BotDeps, t: Texts, a: Alert): { text: string; reviewOrderId?: string; depositId?: string } {
   switch (a.kind) {
     case 'review':
-      return { text: view.review(t, a.orderId, partnerLabel(env, t, a.partnerId), a.stage, orderOrNull(env, a.orderId)), reviewOrderId: a.orderId };
+      return { text: view.review(t, numberOfOrder(env.deps, a.orderId), partnerLabel(env, t, a.partnerId), a.stage, orderOrNull(env, a.orderId)), reviewOrderId: a.orderId };
     case 'order_failure':
-      return { text: view.failure(t, a.orderId, partnerLabel(env, t, a.partnerId), a.reason) };
+      return { text: view.failure(t, numberOfOrder(env.deps, a.orderId), partnerLabel(env, t, a.partnerId), a.reason) };
     case 'webhook_gave_up':
-      return { text: view.webhookGaveUp(t, a.orderId, partnerLabel(env, t, a.partnerId), a.event, a.reason) };
+      return { text: view.webhookGaveUp(t, numberOfOrder(env.deps, a.orderId), partnerLabel(env, t, a.partnerId), a.event, a.reason) };
     case 'unmatched_deposit':
       return { text: view.unmatchedDeposit(t, a.depositId, a.amount, a.asset, a.network, a.reason), depositId: a.depositId };
     case 'storage_unavailable':

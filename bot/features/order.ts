@@ -5,7 +5,7 @@ import { ApiError } from '../../src/domain/errors.js';
 import { ORDER_CONVERSATION } from '../conversations/order.js';
 import type { BotContext } from '../context.js';
 import { CONFIRM_ACTION, CONV_DATA } from '../keyboards/data.js';
-import { orderInfo } from '../views/model.js';
+import { infoOf } from '../order-numbers.js';
 import * as commonView from '../views/common.js';
 import * as orderView from '../views/order.js';
 
@@ -33,7 +33,7 @@ export function orderFeature(): Composer<BotContext> {
     const confirm = CONFIRM_ACTION.exec(ctx.match[2]);
     const order = confirm ? ownOrderByIdempotencyKey(ctx.env.deps, ctx.link!.partnerId, confirm[1]) : null;
     if (!order) return void (await ctx.answerCallbackQuery({ text: ctx.t.common.menuExpired }));
-    const text = orderView.already(ctx.t, orderInfo(order));
+    const text = orderView.already(ctx.t, infoOf(ctx.env.deps, order));
     await ctx.answerCallbackQuery({ text: text.slice(0, 200) });
     await ctx.reply(text);
   });

@@ -4,6 +4,8 @@ import type { FundingInfo } from '../../src/app/funding.js';
 /** The fields of an order (partner-api.md "Order") that messages show. */
 export interface OrderInfo {
   order_id: string;
+  /** The short number people see and type (`PA-100005`), for gift orders too (src/domain/order-number.ts). */
+  number: string;
   type: string;
   status: string;
   partner_price: string;
@@ -22,9 +24,10 @@ export interface OrderInfo {
   failureReason: string | null;
 }
 
-export function orderInfo(o: Record<string, unknown>): OrderInfo {
+export function orderInfo(o: Record<string, unknown>, number?: string): OrderInfo {
   return {
     order_id: String(o.order_id),
+    number: number ?? String(o.order_id),
     type: String(o.type),
     status: String(o.status),
     partner_price: String(o.partner_price),

@@ -5,13 +5,13 @@ import { described } from './order.js';
 /** What partners' chats are told unasked: an order's outcome, a webhook given up, a top-up, a low balance. */
 
 export function completed(t: Texts, o: OrderInfo): string {
-  return [t.notify.completed(o.order_id, described(t, o)), ...(o.giftUrl ? [t.notify.giftPage(o.giftUrl)] : [])].join('\n');
+  return [t.notify.completed(o.number, described(t, o)), ...(o.giftUrl ? [t.notify.giftPage(o.giftUrl)] : [])].join('\n');
 }
 
 export function failed(t: Texts, o: OrderInfo): string {
-  if (!o.refunded) return t.notify.inReview(o.order_id, described(t, o));
+  if (!o.refunded) return t.notify.inReview(o.number, described(t, o));
   const next = t.notify.next[o.failureReason ?? ''] ?? t.notify.nextOther;
-  return t.notify.failed(o.order_id, described(t, o), t.shared.failureWhy(o), o.partner_price, o.currency, next);
+  return t.notify.failed(o.number, described(t, o), t.shared.failureWhy(o), o.partner_price, o.currency, next);
 }
 
 /** A webhook event in words: the “order completed” event. */

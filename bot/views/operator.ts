@@ -48,7 +48,7 @@ export const settledBefore = (t: Texts, o: OrderInfo) => t.operator.settledBefor
 export const reviewsSummary = (t: Texts, n: number, oldestMs: number) => t.operator.reviewsSummary(n, duration(oldestMs, t.lang));
 
 export const reviewLine = (t: Texts, i: number, o: OrderInfo, partnerName: string, ageMs: number) =>
-  t.operator.reviewLine(i, o.order_id, partnerName, what(t, o), o.recipient.replace(/^@/, ''), o.partner_price, o.currency, duration(ageMs, t.lang));
+  t.operator.reviewLine(i, o.number, partnerName, what(t, o), o.recipient.replace(/^@/, ''), o.partner_price, o.currency, duration(ageMs, t.lang));
 
 export const reviewTitle = (t: Texts, orderId: string, partnerName: string | null, o: OrderInfo | null) =>
   t.operator.reviewTitle(orderId) + (partnerName ? t.operator.reviewTitleOf(partnerName) : '') + (o ? t.operator.reviewTitleWhat(described(t, o), o.partner_price, o.currency) : '');

@@ -36,9 +36,9 @@ export function confirm(t: Texts, q: Quote): string {
 
 export const chosenPremium = (t: Texts, months: number) => t.order.chosenPremium(t.order.months(months));
 
-export const accepted = (t: Texts, o: OrderInfo) => t.order.accepted(o.order_id, described(t, o), o.partner_price, o.currency, status(t, o));
+export const accepted = (t: Texts, o: OrderInfo) => t.order.accepted(o.number, described(t, o), o.partner_price, o.currency, status(t, o));
 
-export const already = (t: Texts, o: OrderInfo) => t.order.already(o.order_id, status(t, o));
+export const already = (t: Texts, o: OrderInfo) => t.order.already(o.number, status(t, o));
 
 /** An order on the /orders button. */
 export const button = (t: Texts, o: OrderInfo) => `${what(t, o)} → ${to(o)} · ${shortTime(o.created_at)}`;
@@ -47,7 +47,7 @@ export const button = (t: Texts, o: OrderInfo) => `${what(t, o)} → ${to(o)} ·
 export function details(t: Texts, o: OrderInfo): string {
   const w = t.orders;
   return [
-    w.heading(o.order_id),
+    w.heading(o.number),
     described(t, o),
     w.status(status(t, o)),
     w.price(o.partner_price, o.currency),
@@ -60,4 +60,4 @@ export function details(t: Texts, o: OrderInfo): string {
 }
 
 /** An order in the /orders list. */
-export const line = (t: Texts, o: OrderInfo) => t.orders.line(what(t, o), to(o), status(t, o), o.partner_price, o.currency, zonedTime(o.created_at), o.order_id);
+export const line = (t: Texts, o: OrderInfo) => t.orders.line(what(t, o), to(o), status(t, o), o.partner_price, o.currency, zonedTime(o.created_at), o.number);

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestPartner } from '../helpers.js';
 import { button, waitFor, type BotMessage, type TgUser } from './fake-telegram.js';
-import { labels, newUser, OPERATOR, settle, World, type Chat } from './harness.js';
+import { labels, newUser, OPERATOR, settle, shortNumber, World, type Chat } from './harness.js';
 
 /**
  * Issue 16: the bot walked as its people found it (seven bugs), through the fake Bot API. After every test
@@ -491,7 +491,7 @@ describe('what orders tell their people', () => {
 
     const col = (await p.call('GET', '/nft/collections')).body.items[4].collection;
     const g = (await p.call('GET', `/nft/gifts?collection=${col}`)).body.items[0];
-    const giftOrder = (await p.order('nft', { gift: g.gift, recipient: 'vera_user', max_price: g.partner_price })).body.order_id as string;
+    const giftOrder = shortNumber(w, (await p.order('nft', { gift: g.gift, recipient: 'vera_user', max_price: g.partner_price })).body.order_id as string);
     for (let i = 0; i < 30 && !owner.all.some((m) => m.text.includes(`Order ${giftOrder} completed`)); i++) await w.t.advance(5);
     const done = owner.all.find((m) => m.text.includes(`Order ${giftOrder} completed`))!;
     expect(done.text).toContain(`Gift page: https://t.me/nft/${g.gift}`);
@@ -517,8 +517,8 @@ describe('gift failures in words', () => {
     const [a, b] = (await p.call('GET', `/nft/gifts?collection=${col}&limit=2`)).body.items;
     expect((await w.t.admin('PUT', `/sandbox/gifts/${a.gift}`, { outcome: 'gift_not_for_sale' })).status).toBe(200);
     expect((await w.t.admin('PUT', `/sandbox/gifts/${b.gift}`, { outcome: 'price_above_cap' })).status).toBe(200);
-    const sold = (await p.order('nft', { gift: a.gift, recipient: 'abel_user', max_price: a.partner_price })).body.order_id as string;
-    const capped = (await p.order('nft', { gift: b.gift, recipient: 'abel_user', max_price: b.partner_price })).body.order_id as string;
+    const sold = shortNumber(w, (await p.order('nft', { gift: a.gift, recipient: 'abel_user', max_price: a.partner_price })).body.order_id as string);
+    const capped = shortNumber(w, (await p.order('nft', { gift: b.gift, recipient: 'abel_user', max_price: b.partner_price })).body.order_id as string);
     for (let i = 0; i < 30 && !(staff.all.some((m) => m.text.includes(sold)) && staff.all.some((m) => m.text.includes(capped))); i++) await w.t.advance(5);
     await settle(w);
     const [soldMsg] = staff.all.filter((m) => m.text.includes(sold));

@@ -1,4 +1,5 @@
 import { fail } from '../../domain/errors.js';
+import { orderNumber } from '../../domain/order-number.js';
 import { InsufficientBalance } from '../../domain/ledger-rules.js';
 import { formatAmount } from '../../domain/money.js';
 import { orderView } from '../../domain/order-view.js';
@@ -109,7 +110,7 @@ function persistOrder(tx: Tx, deps: Pick<Deps, 'clock' | 'config' | 'ids' | 'sup
   const partnerId = orderKey.partnerId;
   const now = deps.clock.now();
   const seq = nextOrderSeq(tx);
-  const orderId = priced.orderId ?? `PA-${100000 + seq}`;
+  const orderId = priced.orderId ?? orderNumber(seq);
   kind.reserve(tx, deps, priced, orderId, n.recipient);
   const debit = postEntry(tx, { partnerId, currency: priced.currency, kind: 'order_debit', amount: -priced.amount, orderId, now });
   noteDebit(tx, deps, after, { partnerId, currency: priced.currency, before: debit.balanceAfter - debit.amount, after: debit.balanceAfter, orderId });
@@ -123,6 +124,7 @@ function persistOrder(tx: Tx, deps: Pick<Deps, 'clock' | 'config' | 'ids' | 'sup
     amount: priced.amount,
     currency: priced.currency,
     priceUsdRef: priced.priceUsdRef,
+    supplierCost: priced.supplierCost,
     quantity: priced.quantity,
     recipient: n.rawRecipient,
     account: n.recipient.username,
