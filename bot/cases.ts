@@ -2,7 +2,9 @@ import type { Api } from 'grammy';
 import type { Deps } from '../src/app/deps.js';
 import { operatorLanguage } from './operator-language.js';
 import { SqliteStorage } from './storage.js';
-import { textsOf, type Handled, type Texts } from './texts/index.js';
+import { textsOf, type Texts } from './texts/index.js';
+import type { Handled } from './views/model.js';
+import { handled as handledText } from './views/operator.js';
 
 /**
  * The operators' cases (an order waiting for review, an unmatched deposit) and every card about one: each
@@ -86,7 +88,7 @@ export function recordHandled(deps: Deps, key: CaseKey, handled: Handled, title:
   s.write(key, { cards: [], handled: first });
   const edits = r.cards.map((c) => {
     const t = textsOf(operatorLanguage(deps, c.chatId));
-    return { ...c, text: `${title(t)}\n\n${t.operator.handled(first)}` };
+    return { ...c, text: `${title(t)}\n\n${handledText(t, first)}` };
   });
   return { handled: first, edits };
 }

@@ -21,9 +21,11 @@ import { RateLimiter } from './http/rate-limiter.js';
 import { openDatabase, type Db } from './store/db.js';
 import { GroupCommit } from './store/group-commit.js';
 import { kvGet, kvSet } from './store/kv-repo.js';
+import { hasSealedWebhookSecrets } from './store/partners-repo.js';
 import { SandboxUpstream } from './suppliers/sandbox/sandbox-upstream.js';
 import type { FragmentUpstream } from './suppliers/fragment/index.js';
 import { composeSuppliers } from './suppliers/compose.js';
+import { giftsWithSimulatedFaults, goodsWithSimulatedFaults } from './suppliers/sandbox/faults.js';
 import { giftsOff } from './suppliers/gifts-off.js';
 import type { GiftMarket } from './suppliers/types.js';
 import type { GiftGateway } from './suppliers/telegram-gifts/gateway.js';
@@ -77,6 +79,13 @@ const CLOCK_KEY = 'clock.offset_ms';
 export async function createService(opts: ServiceOptions): Promise<Service> {
   const { config, log } = opts;
   const db = openDatabase(config.DATABASE_PATH);
+  let secrets: SecretBox;
+  try {
+    secrets = SecretBox.fromConfig(config.SECRET_ENCRYPTION_KEY, config.DATABASE_PATH, () => hasSealedWebhookSecrets(db));
+  } catch (e) {
+    db.$client.close();
+    throw e;
+  }
   const realNow = opts.realNow ?? Date.now;
   const clock = new ServiceClock(realNow, kvGet<number>(db, CLOCK_KEY) ?? 0, (offset) => kvSet(db, CLOCK_KEY, offset, realNow() + offset));
   const sandbox = new SandboxUpstream(db, clock, config.publicBaseUrl);
@@ -88,7 +97,9 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   // the simulator's gifts only in sandbox mode (the configuration refuses GIFTS_UPSTREAM=sandbox otherwise)
   // imported only in this mode: MTProto takes a while to load
   const telegram = config.gifts.upstream === 'telegram' ? await (await import('./suppliers/telegram-gifts/index.js')).createTelegramGifts(config, { db, clock, log, bus }, opts.giftGateway) : null;
-  const gifts: GiftMarket = config.gifts.upstream === 'sandbox' ? sandbox.gifts : (telegram?.market ?? giftsOff);
+  // the sandbox's simulated faults (PUT /sandbox/faults) are decorators around its own suppliers only
+  const faults = () => sandbox.getFaults();
+  const gifts: GiftMarket = config.gifts.upstream === 'sandbox' ? giftsWithSimulatedFaults(sandbox.gifts, faults) : (telegram?.market ?? giftsOff);
   const ops = openOps({ db, bus, clock, config, log, realNow, hotWallet: fragment ? () => fragment.walletGauge() : undefined, giftsAccount: telegram ? () => telegram.market.balanceGauge() : undefined });
   let scheduler: Scheduler | null = null;
   const deps: Deps = {
@@ -97,10 +108,10 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     config,
     ids: opts.ids ?? cryptoIds,
     log,
-    suppliers: ops.instrumentSuppliers(composeSuppliers(fragment ?? sandbox, gifts)),
+    suppliers: ops.instrumentSuppliers(composeSuppliers(fragment ?? goodsWithSimulatedFaults(sandbox, faults), gifts)),
     // the sandbox's ledger_unavailable switch only when it is the upstream
-    keyLedger: { available: () => Boolean(fragment) || !sandbox.faults.ledgerUnavailable() },
-    secrets: SecretBox.fromConfig(config.SECRET_ENCRYPTION_KEY, config.DATABASE_PATH),
+    keyLedger: { available: () => Boolean(fragment) || !faults().ledger_unavailable },
+    secrets,
     settings: new SettingsStore(db),
     bus,
     wake: () => scheduler?.nudge(),
@@ -139,6 +150,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     sandbox,
     scheduler,
     fragment,
+    giftAccount: telegram ? () => telegram.market.fundsView() : undefined,
     ready: () => ready,
     ops: ops.httpInstallers,
     observeError: (e, reqId) => ops.observeError(e, reqId),

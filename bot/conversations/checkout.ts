@@ -1,9 +1,11 @@
 import type { Deps } from '../../src/app/deps.js';
 import { createOrder } from '../../src/app/orders/create.js';
 import { validateRecipient } from '../../src/app/recipients.js';
-import { orderInfo } from '../texts/index.js';
+import { infoOf } from '../order-numbers.js';
 import { attempt } from './common.js';
 import { retry, type Checkpoint, type Flow } from './flow.js';
+import * as commonView from '../views/common.js';
+import * as orderView from '../views/order.js';
 
 /** The two steps every product shares: the recipient check and the confirmed order. */
 
@@ -23,7 +25,7 @@ export async function askRecipient(flow: Flow, deps: Deps, type: 'stars' | 'prem
   const menu = await flow.prompt(t.order.askRecipient, { back });
   const { value } = await flow.ask(menu, async (username) => {
     const checked = await conversation.external(() => attempt(() => validateRecipient(deps, { type, username })));
-    if (!checked.ok) return retry(`${t.error(checked)}\n${t.order.recipientRetry}`);
+    if (!checked.ok) return retry(`${commonView.errorText(t, checked)}\n${t.order.recipientRetry}`);
     const v = checked.value as { already_premium?: boolean; can_receive_gifts?: boolean };
     if (type === 'nft' && v.can_receive_gifts === false) return retry(t.gifts.cannotReceive);
     return { recipient: username, alreadyPremium: v.already_premium === true };
@@ -68,13 +70,13 @@ export async function confirmAndPlace(
     // audited with the person who pressed the button, as the Mini App's orders are
     flow.guarded(() => createOrder(deps, partnerId, body, { actor: pressed.ctx.from ? `telegram:${pressed.ctx.from.id}` : undefined })),
   );
-  if (!placed.ok && retryable(placed.code, placed.extra)) return flow.again(pressed.ctx, `${t.error(placed)}\n${t.order.retryHint}`);
+  if (!placed.ok && retryable(placed.code, placed.extra)) return flow.again(pressed.ctx, `${commonView.errorText(t, placed)}\n${t.order.retryHint}`);
   await flow.settle(menu);
   if (placed.ok) {
-    await pressed.ctx.reply(t.order.accepted(orderInfo(placed.value.order)));
+    await pressed.ctx.reply(orderView.accepted(t, infoOf(deps, placed.value.order)));
     return { kind: 'placed' };
   }
   if (placed.code === 'price_changed' && typeof placed.extra.current_price === 'string') return { kind: 'price_changed', currentPrice: placed.extra.current_price };
-  await pressed.ctx.reply(t.error(placed));
+  await pressed.ctx.reply(commonView.errorText(t, placed));
   return { kind: 'refused' };
 }

@@ -1,5 +1,5 @@
 import { ApiError } from '../../src/domain/errors.js';
-import type { ErrorInfo } from '../texts/index.js';
+import type { ErrorInfo } from '../views/model.js';
 
 /** A service call's result as plain JSON (externals are stored; an `ApiError` would lose its fields). */
 export type Outcome<T> = { ok: true; value: T } | ({ ok: false } & ErrorInfo);

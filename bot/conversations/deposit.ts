@@ -6,6 +6,7 @@ import type { BotDeps, ConvContext } from '../context.js';
 import type { Texts } from '../texts/index.js';
 import { attempt } from './common.js';
 import { flowConversation, retry, type Flow } from './flow.js';
+import * as operatorView from '../views/operator.js';
 
 /**
  * An operator's handling of an unmatched deposit, entered from the buttons of its alert or of /deposits.
@@ -24,7 +25,7 @@ export const DEPOSIT_CONVERSATION = 'deposit';
 async function markPressed(ctx: ConvContext, t: Texts, d: DepositView | null, line: string): Promise<void> {
   if (!ctx.callbackQuery?.message) return;
   try {
-    await ctx.editMessageText(d ? `${t.operator.deposit(d)}\n\n${line}` : line);
+    await ctx.editMessageText(d ? `${operatorView.deposit(t, d)}\n\n${line}` : line);
   } catch {
     // too old to edit, or already edited
   }
@@ -32,7 +33,7 @@ async function markPressed(ctx: ConvContext, t: Texts, d: DepositView | null, li
 
 /** One button per matching partner: its name and number (and whether its account is activated). */
 function partnerRows(flow: Flow, t: Texts, items: PartnerMatch[]) {
-  return items.map((p) => [flow.button(t.operator.partnerButton(p.name, p.partner_id, p.status === 'active'), `pt:${p.partner_id}`)]);
+  return items.map((p) => [flow.button(operatorView.partnerButton(t, p.name, p.partner_id, p.status === 'active'), `pt:${p.partner_id}`)]);
 }
 
 /** Refusals after which another partner may be chosen: below that partner's minimum, the partner gone. */
@@ -49,23 +50,23 @@ export function depositConversation(env: BotDeps) {
     const d = found.d;
     if (!d || d.status !== 'unmatched') {
       // Handled already: nothing changes, and the operator reads by whom.
-      const text = found.handled ? t.operator.alreadyHandled(found.handled) : t.operator.depositGone(depositId, d?.status ?? null);
-      await markPressed(ctx, t, null, d ? `${t.operator.depositTitle(d)}\n\n${text}` : text);
+      const text = found.handled ? operatorView.alreadyHandled(t, found.handled) : operatorView.depositGone(t, depositId, d?.status ?? null);
+      await markPressed(ctx, t, null, d ? `${operatorView.depositTitle(t, d)}\n\n${text}` : text);
       return void (await ctx.reply(text));
     }
     if (pressed) await conversation.external(() => addCard(deps, depositCase(depositId), pressed));
     /** Every card of the deposit says who handled it and how. */
     const settleCards = async (handled: Omit<Handled, 'at' | 'by'>) => {
-      const edits = await conversation.external(() => recordHandled(deps, depositCase(depositId), { ...handled, by, at: deps.clock.now() }, (tt) => tt.operator.depositTitle(d)).edits);
+      const edits = await conversation.external(() => recordHandled(deps, depositCase(depositId), { ...handled, by, at: deps.clock.now() }, (tt) => operatorView.depositTitle(tt, d)).edits);
       await applyEdits(ctx.api, deps, edits);
     };
 
     if (action === 'close') {
-      const ask = await flow.prompt(t.operator.askCloseNote(d));
+      const ask = await flow.prompt(operatorView.askCloseNote(t, d));
       const done = await flow.ask(ask, async (note) => {
         const r = await conversation.external(() => flow.guarded(() => resolveDeposit(deps, depositId, { action: 'close', note }, actor)));
-        if (r.ok) return { text: t.operator.depositClosed(r.value), note: r.value.note ?? note };
-        return r.code === 'validation_error' ? retry(t.operator.depositError(r, null)) : { text: t.operator.depositError(r, null), failed: true };
+        if (r.ok) return { text: operatorView.depositClosed(t, r.value), note: r.value.note ?? note };
+        return r.code === 'validation_error' ? retry(operatorView.depositError(t, r, null)) : { text: operatorView.depositError(t, r, null), failed: true };
       });
       if (!done.value.failed) await settleCards({ outcome: 'closed', detail: done.value.note ?? '' });
       return void (await done.ctx.reply(done.value.text));
@@ -74,7 +75,7 @@ export function depositConversation(env: BotDeps) {
     // 1. who: part of the name (or the number)
     const search = (text: string) => conversation.external(() => attempt(() => searchPartners(deps, text)));
     const atSearch = conversation.checkpoint();
-    const ask = await flow.prompt(t.operator.askPartner(d));
+    const ask = await flow.prompt(operatorView.askPartner(t, d));
     const { value: first } = await flow.ask(ask, async (text) => {
       const r = await search(text);
       if (!r.ok) return retry(t.operator.searchTooLong);
@@ -83,31 +84,31 @@ export function depositConversation(env: BotDeps) {
 
     // 2. the matches as buttons; another text typed here is a new search shown in the same message
     const atResults = conversation.checkpoint();
-    const results = await flow.menu(t.operator.partnerMatches(first.query, first.items.length, first.more), partnerRows(flow, t, first.items), { back: atSearch });
+    const results = await flow.menu(operatorView.partnerMatches(t, first.query, first.items.length, first.more), partnerRows(flow, t, first.items), { back: atSearch });
     const picked = await flow.choose(results, undefined, async (text, c) => {
       const r = await search(text);
       if (!r.ok) return void (await c.reply(t.operator.searchTooLong));
       if (!r.value.items.length) return void (await c.reply(t.operator.noPartnerMatch(text)));
-      await flow.redraw(results, t.operator.partnerMatches(text, r.value.items.length, r.value.more), partnerRows(flow, t, r.value.items));
+      await flow.redraw(results, operatorView.partnerMatches(t, text, r.value.items.length, r.value.more), partnerRows(flow, t, r.value.items));
     });
     const m = /^pt:(\d{1,9})$/.exec(picked.action);
     if (!m) return conversation.skip();
     const partnerId = Number(m[1]);
     const partner = await conversation.external(() => attempt(() => partnerView(deps, partnerId)));
-    if (!partner.ok) return flow.again(picked.ctx, t.operator.depositError(partner, null));
-    const label = t.operator.partner(partner.value.name, partnerId);
+    if (!partner.ok) return flow.again(picked.ctx, operatorView.depositError(t, partner, null));
+    const label = operatorView.partner(t, partner.value.name, partnerId);
     await flow.settle(results, label);
 
     // 3. are you sure? (it moves money), then the credit
-    const sure = await flow.menu(t.operator.confirmCredit(d, label, partner.value.status === 'active'), [[flow.button(t.operator.btnSureCredit, 'credit')]], { back: atResults });
+    const sure = await flow.menu(operatorView.confirmCredit(t, d, label, partner.value.status === 'active'), [[flow.button(t.operator.btnSureCredit, 'credit')]], { back: atResults });
     const yes = await flow.choose(sure);
     if (yes.action !== 'credit') return conversation.skip();
     const r = await conversation.external(() => flow.guarded(() => resolveDeposit(deps, depositId, { action: 'credit', partner_id: partnerId }, actor)));
     if (r.ok) {
-      await flow.settle(sure, t.operator.depositCredited(r.value, label));
+      await flow.settle(sure, operatorView.depositCredited(t, r.value, label));
       return void (await settleCards({ outcome: 'credited', detail: label }));
     }
-    const why = t.operator.depositError(r, label);
+    const why = operatorView.depositError(t, r, label);
     await flow.settle(sure, why);
     // Below that partner's minimum (say): the matches again, to choose another partner or go back.
     if (anotherPartner(r)) return conversation.rewind(atResults);

@@ -5,9 +5,11 @@ import type { Deps } from '../../src/app/deps.js';
 import type { Conv, ConvContext } from '../context.js';
 import { convData } from '../keyboards/data.js';
 import { isPrivateChat, isPrivateOnly } from '../private-chat.js';
-import { esc, textsFor, textsOf, type Texts } from '../texts/index.js';
+import { textsFor, textsOf, type Texts } from '../texts/index.js';
+import { esc } from '../views/format.js';
 import { configuredLanguage } from '../operator-language.js';
 import { attempt, type Outcome } from './common.js';
+import * as commonView from '../views/common.js';
 
 /**
  * One conversation's dialogue with its user: the menus it shows, the user's answers, and how it ends.
@@ -181,6 +183,16 @@ export class Flow {
     }
   }
 
+  /** An answered question: rewritten as `text` (a group's question too, which has no buttons), else closed. */
+  async fold(menu: Menu, text?: string): Promise<void> {
+    if (text === undefined || this.open.has(menu.messageId)) return this.settle(menu, text);
+    try {
+      await this.ctx.api.editMessageText(menu.chatId, menu.messageId, text);
+    } catch (err) {
+      this.deps.log.info({ err }, 'bot question not folded');
+    }
+  }
+
   /** Removes the buttons of every menu still open (the conversation ends). */
   async clear(): Promise<void> {
     for (const m of [...this.open.values()]) await this.settle(m);
@@ -204,9 +216,10 @@ export class Flow {
 
   /**
    * Waits for a typed answer to `menu`. `parse` returns the value, or the message that explains what is
-   * wrong (then the user may try again, as often as they like). The menu's buttons go once it is answered.
+   * wrong (then the user may try again, as often as they like). Once answered, the question folds away: with
+   * `fold` it is rewritten as the one line of what was answered, else its buttons go.
    */
-  async ask<T>(menu: Menu, parse: (text: string, ctx: ConvContext) => Promise<T | Retry>): Promise<{ value: T; ctx: ConvContext }> {
+  async ask<T>(menu: Menu, parse: (text: string, ctx: ConvContext) => Promise<T | Retry>, fold?: (value: T) => string | undefined): Promise<{ value: T; ctx: ConvContext }> {
     const input = await this.next(menu);
     if (input.kind !== 'text') return this.conversation.skip();
     const r = await parse(input.text, input.ctx);
@@ -218,7 +231,7 @@ export class Flow {
       }
       return this.again(input.ctx, r.message);
     }
-    await this.settle(menu);
+    await this.fold(menu, fold?.(r));
     return { value: r, ctx: input.ctx };
   }
 
@@ -270,7 +283,7 @@ export class Flow {
     if (at - since >= IDLE_MS) {
       // Idle too long: the menus go; the user hears why, and anything else is handled as usual.
       await this.clear();
-      const notice = t.common.idle(this.resume);
+      const notice = commonView.idle(t, this.resume);
       if (ours) {
         await ctx.answerCallbackQuery({ text: notice.slice(0, 200) });
         await ctx.reply(notice);
@@ -325,7 +338,7 @@ export class Flow {
       if (command === 'cancel') return this.cancel(ctx);
       if (command !== undefined && LEAVING[command] !== undefined && (await this.mayStart(command, ctx))) {
         await this.clear();
-        await ctx.reply(`/${command}` === this.resume ? t.common.restarted(this.resume) : t.common.left(this.resume));
+        await ctx.reply(`/${command}` === this.resume ? commonView.restarted(t, this.resume) : commonView.left(t, this.resume));
         return conversation.halt({ next: true });
       }
       // Other commands (/balance, /orders, /help …) are answered as usual and this conversation waits on.

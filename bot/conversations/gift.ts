@@ -6,10 +6,12 @@ import { formatAmount } from '../../src/domain/money.js';
 import type { BotEnv } from '../context.js';
 import { GIFT_ACTION, giftToken } from '../keyboards/data.js';
 import { collectionRows, giftPageRows } from '../keyboards/gift.js';
-import type { GiftCollectionInfo, GiftItem, GiftPage, GiftQuote } from '../texts/index.js';
+import type { GiftCollectionInfo, GiftItem, GiftPage, GiftQuote } from '../views/model.js';
 import { askRecipient, confirmAndPlace } from './checkout.js';
 import { attempt } from './common.js';
 import type { Checkpoint, Flow, Pressed } from './flow.js';
+import * as commonView from '../views/common.js';
+import * as giftView from '../views/gifts.js';
 
 /**
  * The gift branch of /order (operator-api.md section 4): collections → gifts of one collection sorted by
@@ -82,7 +84,7 @@ export async function giftFlow(flow: Flow, env: BotEnv, partnerId: number, atPro
         .map((c): GiftCollectionInfo => ({ collection: c.collection, name: c.name, count: c.count, floor_partner_price: c.floor_partner_price })),
     ),
   );
-  if (!cols.ok) return void (await ctx.reply(t.error(cols)));
+  if (!cols.ok) return void (await ctx.reply(commonView.errorText(t, cols)));
   if (!cols.value.length) return void (await ctx.reply(t.gifts.none));
   const atCollections = conversation.checkpoint();
   const colMenu = await flow.menu(t.gifts.chooseCollection, collectionRows(flow, cols.value), { back: atProduct });
@@ -94,16 +96,16 @@ export async function giftFlow(flow: Flow, env: BotEnv, partnerId: number, atPro
   // 2. the gift: pages sorted by price, cheapest first
   const atPage = conversation.checkpoint();
   const first = await conversation.external(() => attempt(() => giftPage(deps, gifts, partnerId, col, 0)));
-  if (!first.ok) return void (await ctx.reply(t.error(first)));
+  if (!first.ok) return void (await ctx.reply(commonView.errorText(t, first)));
   if (!first.value.items.length) return void (await ctx.reply(t.gifts.empty));
-  const pageMenu = await flow.menu(t.gifts.page(first.value), giftPageRows(flow, first.value), { back: atCollections });
+  const pageMenu = await flow.menu(giftView.page(t, first.value), giftPageRows(flow, first.value), { back: atCollections });
   const turn = async (p: Pressed): Promise<boolean> => {
     const m = /^gp:(\d{1,5})$/.exec(p.action);
     if (!m) return false;
     const shown = await conversation.external(() => attempt(() => giftPage(deps, gifts, partnerId, col, Number(m[1]))));
-    if (!shown.ok) await p.ctx.reply(t.error(shown));
+    if (!shown.ok) await p.ctx.reply(commonView.errorText(t, shown));
     else if (!shown.value.items.length) await p.ctx.reply(t.gifts.empty);
-    else await flow.redraw(pageMenu, t.gifts.page(shown.value), giftPageRows(flow, shown.value));
+    else await flow.redraw(pageMenu, giftView.page(t, shown.value), giftPageRows(flow, shown.value));
     return true;
   };
   const chosen = await flow.choose(pageMenu, turn);
@@ -119,7 +121,7 @@ export async function giftFlow(flow: Flow, env: BotEnv, partnerId: number, atPro
   );
   if (!listed.ok || !listed.value?.available) return flow.again(chosen.ctx, t.gifts.soldMeanwhile);
   const gift = listed.value.gift;
-  await flow.settle(pageMenu, t.gifts.chosen({ name: listed.value.name, num: listed.value.num }));
+  await flow.settle(pageMenu, giftView.chosen(t, { name: listed.value.name, num: listed.value.num }));
 
   // 3. recipient
   const atRecipient = conversation.checkpoint();
@@ -132,10 +134,10 @@ export async function giftFlow(flow: Flow, env: BotEnv, partnerId: number, atPro
     const prepared = await conversation.external(() =>
       attempt(async () => ({ quote: giftQuote(deps, partnerId, await gifts.quotePriced(gift), recipient), key: botOrderKey(ctx.from?.id ?? 0, deps.ids.hex(10)) })),
     );
-    if (!prepared.ok) return void (await ctx.reply(t.error(prepared)));
+    if (!prepared.ok) return void (await ctx.reply(commonView.errorText(t, prepared)));
     const { quote: q, key } = prepared.value;
     if (!q) return void (await ctx.reply(t.gifts.unavailable));
-    const text = priceNote ? `${priceNote}\n\n${t.gifts.confirm(q)}` : t.gifts.confirm(q);
+    const text = priceNote ? `${priceNote}\n\n${giftView.confirm(t, q)}` : giftView.confirm(t, q);
     const placed = await confirmAndPlace(
       flow,
       deps,

@@ -4,11 +4,13 @@ import { orderMenu, quoteGoodsOrder } from '../../src/app/orders/quote.js';
 import { formatAmount } from '../../src/domain/money.js';
 import type { BotEnv } from '../context.js';
 import { premiumRows, productRows, starsRows } from '../keyboards/order.js';
-import type { Quote } from '../texts/index.js';
+import type { Quote } from '../views/model.js';
 import { askRecipient, confirmAndPlace } from './checkout.js';
 import { attempt } from './common.js';
 import { flowConversation, retry } from './flow.js';
 import { giftFlow } from './gift.js';
+import * as commonView from '../views/common.js';
+import * as orderView from '../views/order.js';
 
 /**
  * /order: product → quantity or term (or a gift: collection → gift) → recipient, checked before confirming →
@@ -43,7 +45,7 @@ export function orderConversation(env: BotEnv) {
   return flowConversation(deps, '/order', async (flow, partnerId: number) => {
     const { conversation, t, ctx } = flow;
     const menu = await conversation.external(() => attempt(() => orderMenu(deps, partnerId)));
-    if (!menu.ok) return void (await ctx.reply(t.error(menu)));
+    if (!menu.ok) return void (await ctx.reply(commonView.errorText(t, menu)));
     const { starsMin: min, starsMax: max } = menu.value;
     // A product the operator switched off is not offered at all.
     const setup = { offer: { stars: menu.value.stars, premium: menu.value.premium, gifts: menu.value.gifts } };
@@ -85,7 +87,7 @@ export function orderConversation(env: BotEnv) {
       const menu = await flow.menu(t.order.choosePremium, premiumRows(flow), { back: atProduct });
       const m = await flow.choose(menu);
       quantity = Number(m.action.slice(2));
-      await flow.settle(menu, t.order.chosenPremium(quantity));
+      await flow.settle(menu, orderView.chosenPremium(t, quantity));
     }
 
     // 3. recipient, checked before the confirmation
@@ -97,12 +99,12 @@ export function orderConversation(env: BotEnv) {
     const prepared = await conversation.external(() =>
       attempt(() => ({ quote: quote(deps, partnerId, product, qty, recipient, alreadyPremium), key: botOrderKey(ctx.from?.id ?? 0, deps.ids.hex(10)) })),
     );
-    if (!prepared.ok) return void (await ctx.reply(t.error(prepared)));
+    if (!prepared.ok) return void (await ctx.reply(commonView.errorText(t, prepared)));
     const { quote: q, key } = prepared.value;
     if (!q) return void (await ctx.reply(t.order.pricesUnavailable));
 
     // 5. the order
     const params = product === 'stars' ? { quantity: qty, recipient } : { months: qty, recipient };
-    await confirmAndPlace(flow, deps, partnerId, t.order.confirm(q), { type: product, idempotency_key: key, params }, { back: atRecipient, enough: q.enough });
+    await confirmAndPlace(flow, deps, partnerId, orderView.confirm(t, q), { type: product, idempotency_key: key, params }, { back: atRecipient, enough: q.enough });
   });
 }

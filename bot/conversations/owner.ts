@@ -8,11 +8,15 @@ import { createTopupRequest } from '../../src/app/topup-requests.js';
 import { saveWebhook } from '../../src/app/webhooks/config.js';
 import { canonicalWhitelist } from '../../src/domain/ip-whitelist.js';
 import { parseThreshold } from '../../src/domain/balance-alert.js';
-import { parseAmount } from '../../src/domain/money.js';
+import { formatAmount, parseAmount } from '../../src/domain/money.js';
 import { ORDER_EVENTS, SUBSCRIBABLE_EVENTS } from '../../src/domain/webhook-delivery.js';
 import type { BotDeps, ConvContext } from '../context.js';
-import { alertRows, apikeyRows, eventRows, topupRows, webhookRows } from '../keyboards/owner.js';
-import { esc } from '../texts/index.js';
+import { alertRows, apikeyRows, eventRows, networkRows, requestRows, topupRows, webhookRows } from '../keyboards/owner.js';
+import { esc } from '../views/format.js';
+import * as commonView from '../views/common.js';
+import * as ownerView from '../views/owner.js';
+import * as topupView from '../views/topup.js';
+import type { TopupShown } from '../views/topup.js';
 import type { Outcome } from './common.js';
 import { flowConversation, retry } from './flow.js';
 
@@ -55,8 +59,8 @@ export function apikeyConversation(env: BotDeps) {
     if (choice.action === 'issue') {
       await flow.settle(intro, t.owner.btnIssue);
       const r = await issue([]);
-      if (!r.ok) return void (await ctx.reply(t.error(r)));
-      return void (await ctx.reply(t.owner.keyIssued(r.value.api_key, r.value.ip_whitelist), { parse_mode: 'HTML' }));
+      if (!r.ok) return void (await ctx.reply(commonView.errorText(t, r)));
+      return void (await ctx.reply(ownerView.keyIssued(t, r.value.api_key, r.value.ip_whitelist), { parse_mode: 'HTML' }));
     }
 
     await flow.settle(intro, t.owner.btnIssueWhitelist);
@@ -68,8 +72,8 @@ export function apikeyConversation(env: BotDeps) {
       return wl.ok ? entries : retry(t.owner.badWhitelist(wl.bad));
     });
     const r = await issue(whitelist);
-    if (!r.ok) return void (await answered.reply(t.error(r)));
-    await answered.reply(t.owner.keyIssued(r.value.api_key, r.value.ip_whitelist), { parse_mode: 'HTML' });
+    if (!r.ok) return void (await answered.reply(commonView.errorText(t, r)));
+    await answered.reply(ownerView.keyIssued(t, r.value.api_key, r.value.ip_whitelist), { parse_mode: 'HTML' });
   });
 }
 
@@ -83,7 +87,7 @@ export function webhookConversation(env: BotDeps) {
       return { url: v.webhook.url, hasSecret: v.webhook.has_secret, events: v.webhook.events };
     });
     const atIntro = conversation.checkpoint();
-    const intro = await flow.menu(t.owner.webhookIntro(current.url, current.hasSecret, current.events), webhookRows(flow, current.url !== null || current.hasSecret));
+    const intro = await flow.menu(ownerView.webhookIntro(t, current.url, current.hasSecret, current.events), webhookRows(flow, current.url !== null || current.hasSecret));
     const choice = await flow.choose(intro);
 
     const save = (body: { url: string; regenerate_secret?: boolean; events?: string[] }) =>
@@ -93,14 +97,14 @@ export function webhookConversation(env: BotDeps) {
     // "The previous secret no longer works" only when there was one.
     const report = (c: ConvContext, r: { url: string; secret?: string }) =>
       c.reply(
-        r.secret ? `${esc(t.owner.urlSaved(r.url))}\n\n${t.owner.secretShown(r.secret, current.hasSecret)}` : t.owner.urlSaved(r.url),
+        r.secret ? `${esc(ownerView.urlSaved(t, r.url))}\n\n${ownerView.secretShown(t, r.secret, current.hasSecret)}` : ownerView.urlSaved(t, r.url),
         r.secret ? { parse_mode: 'HTML' } : {},
       );
 
     if (choice.action === 'regen') {
       await flow.settle(intro, t.owner.btnRegenerate);
       const r = await save({ url: current.url ?? '', regenerate_secret: true });
-      if (!r.ok) return void (await ctx.reply(t.error(r)));
+      if (!r.ok) return void (await ctx.reply(commonView.errorText(t, r)));
       return void (await report(ctx, r.value));
     }
 
@@ -113,9 +117,9 @@ export function webhookConversation(env: BotDeps) {
       await flow.settle(which, picked.action === 'ev:low' ? t.owner.btnOrderAndLowEvents : t.owner.btnOrderEvents);
       // the address stays; a block never saved is saved now with an empty one (and gets its secret)
       const r = await save({ url: current.url ?? '', events });
-      if (!r.ok) return void (await ctx.reply(t.error(r)));
+      if (!r.ok) return void (await ctx.reply(commonView.errorText(t, r)));
       if (r.value.secret) await report(ctx, r.value);
-      return void (await ctx.reply(t.owner.eventsSaved(r.value.events)));
+      return void (await ctx.reply(ownerView.eventsSaved(t, r.value.events)));
     }
 
     await flow.settle(intro, t.owner.btnSetUrl);
@@ -124,7 +128,7 @@ export function webhookConversation(env: BotDeps) {
       const r = await save({ url: text === '-' ? '' : text });
       if (r.ok) return { ok: true as const, saved: r.value };
       // A bad address may be corrected; anything else is told and ends the conversation below.
-      return r.code === 'bad_webhook_url' || r.code === 'validation_error' ? retry(t.error(r)) : { ok: false as const, error: t.error(r) };
+      return r.code === 'bad_webhook_url' || r.code === 'validation_error' ? retry(commonView.errorText(t, r)) : { ok: false as const, error: commonView.errorText(t, r) };
     });
     const v = saved.value;
     if (!v.ok) return void (await saved.ctx.reply(v.error));
@@ -143,29 +147,30 @@ export function alertsConversation(env: BotDeps) {
     const actor = actorOf(ctx);
     const current = await conversation.external(() => alertsView(deps, partnerId));
     const atIntro = conversation.checkpoint();
-    const intro = await flow.menu(t.owner.alertsIntro(current), alertRows(flow));
+    const intro = await flow.menu(ownerView.alertsIntro(t, current), alertRows(flow));
     const choice = await flow.choose(intro);
     const currency = choice.action === 'al:USD' ? 'USD' : choice.action === 'al:TON' ? 'TON' : null;
     if (!currency) return conversation.skip();
     await flow.settle(intro, t.owner.btnAlert(currency));
-    const ask = await flow.prompt(t.owner.askThreshold(currency), { back: atIntro });
+    const ask = await flow.prompt(ownerView.askThreshold(t, currency), { back: atIntro });
     const saved = await flow.ask(ask, async (text) => {
       const value = text === '-' ? null : text.replace(',', '.').replace(/\s/g, '');
       // Checked here first, so that the user reads what is wrong in their own language.
-      if (value !== null && parseThreshold(value, currency) === null) return retry(t.owner.badThreshold(currency));
+      if (value !== null && parseThreshold(value, currency) === null) return retry(ownerView.badThreshold(t, currency));
       const r = await conversation.external(() => flow.guarded(() => setAlerts(deps, partnerId, { [currency]: value }, actor)));
-      return r.ok ? { ok: true as const, view: r.value } : { ok: false as const, error: t.error(r) };
+      return r.ok ? { ok: true as const, view: r.value } : { ok: false as const, error: commonView.errorText(t, r) };
     });
     const v = saved.value;
     if (!v.ok) return void (await saved.ctx.reply(v.error));
-    await saved.ctx.reply(t.owner.thresholdSaved(currency, v.view[currency]));
+    await saved.ctx.reply(ownerView.thresholdSaved(t, currency, v.view[currency]));
   });
 }
 
 /**
- * /topup: how to fund each balance, the minimums and the addresses; a button per currency then asks for
- * the amount and makes a top-up request (`createTopupRequest`, as the operator API does): the exact amount
- * to send, by which the payment is recognised, and for TON a comment code.
+ * /topup: which balance (a button per currency that has an address), then for USD the network (when there
+ * are several), then the amount, which makes a top-up request (`createTopupRequest`, as the operator API
+ * does); then one message with the one address chosen, the exact amount to send (the asked amount plus the
+ * offset by which the payment is recognised, said in words) and, for TON, an https wallet link as a button.
  */
 export function topupConversation(env: BotDeps) {
   const { deps } = env;
@@ -173,24 +178,56 @@ export function topupConversation(env: BotDeps) {
     const { conversation, t, ctx } = flow;
     const actor = actorOf(ctx);
     const info = await conversation.external(() => fundingInfo(deps, partnerId));
-    if (!info.currencies.length) return void (await ctx.reply(t.owner.topup(info), { parse_mode: 'HTML' }));
+    if (!info.currencies.length) return void (await ctx.reply(t.topup.notConfigured));
+
+    // 1. the balance
     const atIntro = conversation.checkpoint();
-    const intro = await flow.menu(t.owner.topup(info), topupRows(flow, info.currencies), { parseMode: 'HTML' });
+    const intro = await flow.menu(topupView.intro(t, info), topupRows(flow, info.currencies), { parseMode: 'HTML' });
     const choice = await flow.choose(intro);
     const currency = choice.action === 'tc:TON' ? 'TON' : choice.action === 'tc:USD' ? 'USD' : null;
     if (!currency) return conversation.skip();
-    await flow.settle(intro);
-    const ask = await flow.prompt(t.owner.askAmount(currency, info.minimums[currency]), { back: atIntro });
+    const options = info.options.filter((o) => o.currency === currency);
+
+    // 2. the network (USD on several): the address shown is that network's only
+    let option = options[0]!;
+    let atNetwork = atIntro;
+    if (options.length > 1) {
+      await flow.settle(intro, topupView.chosenCurrency(t, currency));
+      atNetwork = conversation.checkpoint();
+      const nets = await flow.menu(t.topup.chooseNetwork, networkRows(flow, options.map((o) => o.network)), { back: atIntro });
+      const net = await flow.choose(nets);
+      const picked = options.find((o) => net.action === `tn:${o.network}`);
+      if (!picked) return conversation.skip();
+      option = picked;
+      await flow.settle(nets, topupView.chosenNetwork(t, picked.network));
+    } else await flow.settle(intro, topupView.chosenCurrency(t, currency));
+
+    // 3. the amount, which makes the request
+    const ask = await flow.prompt(t.topup.askAmount(currency, info.minimums[currency]), { back: atNetwork });
     const made = await flow.ask(ask, async (text) => {
       const amount = text.replace(',', '.').replace(/\s/g, '');
       // Checked here first, so that the user reads what is wrong in their own language.
-      if (parseAmount(amount, currency) === null) return retry(t.owner.badAmount(currency));
+      const asked = parseAmount(amount, currency);
+      if (asked === null) return retry(topupView.badAmount(t, currency));
       const r = await conversation.external(() => flow.guarded(() => createTopupRequest(deps, partnerId, { currency, amount }, actor)));
-      if (r.ok) return { ok: true as const, request: r.value };
-      return ['topup_below_minimum', 'validation_error', 'topup_amount_unavailable'].includes(r.code) ? retry(t.error(r)) : { ok: false as const, error: t.error(r) };
-    });
+      if (r.ok) return { ok: true as const, request: r.value, asked };
+      return ['topup_below_minimum', 'validation_error', 'topup_amount_unavailable'].includes(r.code) ? retry(commonView.errorText(t, r)) : { ok: false as const, error: commonView.errorText(t, r) };
+    }, (v) => (v.ok ? topupView.askedAmount(t, currency, formatAmount(v.asked, currency)) : undefined));
     const v = made.value;
     if (!v.ok) return void (await made.ctx.reply(v.error));
-    await made.ctx.reply(t.owner.topupRequest(v.request), { parse_mode: 'HTML' });
+
+    // 4. one address, the exact amount, and (TON) the wallet button
+    const toSend = parseAmount(v.request.amount_to_send, currency) ?? v.asked;
+    const shown: TopupShown = {
+      currency,
+      asked: formatAmount(v.asked, currency),
+      toSend: v.request.amount_to_send,
+      added: formatAmount(toSend - v.asked, currency),
+      network: option.network,
+      address: option.address,
+      comment: v.request.comment_code ?? null,
+      expiresAt: v.request.expires_at,
+    };
+    await made.ctx.reply(topupView.request(t, shown), { parse_mode: 'HTML', reply_markup: { inline_keyboard: requestRows(t, shown) } });
   });
 }

@@ -2,6 +2,7 @@ import { Composer } from 'grammy';
 import { partnerActive } from '../../src/app/partners.js';
 import { account } from '../../src/app/account.js';
 import type { BotContext } from '../context.js';
+import * as commonView from '../views/common.js';
 
 /** /balance: both balances (staff and owner). */
 export function balanceFeature(): Composer<BotContext> {
@@ -10,7 +11,7 @@ export function balanceFeature(): Composer<BotContext> {
     const { deps } = ctx.env;
     const partnerId = ctx.link!.partnerId;
     const me = account(deps, partnerId);
-    await ctx.reply(ctx.t.balance(me.balances.USD, me.balances.TON, partnerActive(deps, partnerId)));
+    await ctx.reply(commonView.balance(ctx.t, me.balances.USD, me.balances.TON, partnerActive(deps, partnerId)));
   });
   return c;
 }

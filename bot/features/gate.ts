@@ -1,6 +1,7 @@
 import { Composer } from 'grammy';
 import type { BotContext } from '../context.js';
 import { CONV_DATA } from '../keyboards/data.js';
+import * as commonView from '../views/common.js';
 
 /**
  * Everything after this point is for linked accounts. Unlinked users get the short explanation and
@@ -21,7 +22,7 @@ export function gateFeature(): Composer<BotContext> {
     }
     const text = ctx.message?.text;
     // An operator typing a partner command (/order, /balance …) gets the operators' help, not the stranger's text.
-    if (ctx.message && (ctx.chat?.type === 'private' || text?.startsWith('/'))) await ctx.reply(ctx.isOperator ? ctx.t.common.help(null, true) : ctx.t.common.notLinked);
+    if (ctx.message && (ctx.chat?.type === 'private' || text?.startsWith('/'))) await ctx.reply(ctx.isOperator ? commonView.help(ctx.t, null, true) : ctx.t.common.notLinked);
   });
   return c;
 }

@@ -4,6 +4,7 @@ import type { BotContext } from '../context.js';
 import { NOTICE_DATA } from '../keyboards/data.js';
 import { editMessage } from './edit-message.js';
 import { noticesKeyboard } from '../keyboards/notices.js';
+import * as commonView from '../views/common.js';
 
 /**
  * /notices: which notices the user's notice chat receives (the chat where the account was linked), one
@@ -13,7 +14,7 @@ import { noticesKeyboard } from '../keyboards/notices.js';
 export function noticesFeature(): Composer<BotContext> {
   const c = new Composer<BotContext>();
   const shown = (ctx: BotContext): readonly Notice[] => (ctx.link?.role === 'owner' ? NOTICES : NOTICES.filter((n) => !OWNER_NOTICES.includes(n)));
-  const menuText = (ctx: BotContext, s: NoticeSettings) => ctx.t.notices.menu(shown(ctx).map((n) => ({ notice: n, on: s[n] })));
+  const menuText = (ctx: BotContext, s: NoticeSettings) => commonView.noticesMenu(ctx.t, shown(ctx).map((n) => ({ notice: n, on: s[n] })));
 
   c.command('notices', async (ctx) => {
     const s = chatNotices(ctx.env.deps, ctx.link!.chatId);
@@ -26,7 +27,7 @@ export function noticesFeature(): Composer<BotContext> {
     const what = ctx.match[1];
     if (what === 'done') {
       await ctx.answerCallbackQuery();
-      return void (await editMessage(ctx, ctx.t.notices.summary(shown(ctx).map((n) => ({ notice: n, on: chatNotices(deps, chatId)[n] })))));
+      return void (await editMessage(ctx, commonView.noticesSummary(ctx.t, shown(ctx).map((n) => ({ notice: n, on: chatNotices(deps, chatId)[n] })))));
     }
     if (!isNotice(what) || !shown(ctx).includes(what) || ctx.match[2] === undefined) return void (await ctx.answerCallbackQuery({ text: ctx.t.common.ownerOnly }));
     const s = setChatNotice(deps, chatId, what, ctx.match[2] === '1');

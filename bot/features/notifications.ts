@@ -3,7 +3,10 @@ import type { Alert, BalanceLow, OrderOutcome, TopupCredited } from '../../src/k
 import { balanceLowNoticeChats, orderNoticeChats, topupNoticeChats, webhookNoticeChats, type NoticeChat } from '../../src/app/notices.js';
 import { getOwnOrder } from '../../src/app/orders/query.js';
 import type { BotDeps } from '../context.js';
-import { orderInfo, textsOf, type Texts } from '../texts/index.js';
+import { textsOf, type Texts } from '../texts/index.js';
+import { infoOf, numberOfOrder } from '../order-numbers.js';
+import * as notifyView from '../views/notify.js';
+import * as topupView from '../views/topup.js';
 
 /** Sends one notice to each chat in its language; a chat that fails (blocked the bot, say) does not stop the others. */
 async function tell(api: Api, env: BotDeps, chats: NoticeChat[], text: (t: Texts) => string, about: Record<string, unknown>): Promise<void> {
@@ -26,18 +29,18 @@ async function tell(api: Api, env: BotDeps, chats: NoticeChat[], text: (t: Texts
 export async function notifyOrderOutcome(api: Api, env: BotDeps, e: OrderOutcome): Promise<void> {
   const chats = orderNoticeChats(env.deps, e.partnerId, e.orderId, e.event);
   if (!chats.length) return;
-  const o = orderInfo(getOwnOrder(env.deps, e.partnerId, e.orderId));
-  await tell(api, env, chats, (t) => (e.event === 'order.completed' ? t.notify.completed(o) : t.notify.failed(o)), { orderId: e.orderId });
+  const o = infoOf(env.deps, getOwnOrder(env.deps, e.partnerId, e.orderId));
+  await tell(api, env, chats, (t) => (e.event === 'order.completed' ? notifyView.completed(t, o) : notifyView.failed(t, o)), { orderId: e.orderId });
 }
 
 /** Tells the partner's owners that their webhook server did not take an event after its last retry. */
 export async function notifyWebhookGaveUp(api: Api, env: BotDeps, a: Extract<Alert, { kind: 'webhook_gave_up' }>): Promise<void> {
-  await tell(api, env, webhookNoticeChats(env.deps, a.partnerId), (t) => t.notify.webhookGaveUp(a.event, a.orderId, a.reason), { orderId: a.orderId });
+  await tell(api, env, webhookNoticeChats(env.deps, a.partnerId), (t) => notifyView.webhookGaveUp(t, a.event, numberOfOrder(env.deps, a.orderId), a.reason), { orderId: a.orderId });
 }
 
-/** Tells the partner's owners that a top-up was credited. */
+/** Tells the partner's owners that a top-up was credited (the first also that the account is now active). */
 export async function notifyTopupCredited(api: Api, env: BotDeps, e: TopupCredited): Promise<void> {
-  await tell(api, env, topupNoticeChats(env.deps, e.partnerId), (t) => t.notify.topupCredited(e.amount, e.currency), { topupId: e.topupId });
+  await tell(api, env, topupNoticeChats(env.deps, e.partnerId), (t) => topupView.credited(t, e.amount, e.currency, e.activated === true), { topupId: e.topupId });
 }
 
 /** Tells the partner's owners, each in their language, that an order took a balance below its alert threshold. */

@@ -12,7 +12,10 @@ import { DEPOSIT_CONVERSATION } from '../conversations/deposit.js';
 import { CASE_LIST_DATA, CASE_OPEN_DATA, caseListData, caseOpenData, DEPOSIT_DATA, REVIEW_DATA } from '../keyboards/data.js';
 import { operatorLanguage } from '../operator-language.js';
 import { depositKeyboard, reviewConfirmKeyboard, reviewKeyboard } from '../keyboards/review.js';
-import { orderInfo, textsOf, type OrderInfo, type Texts } from '../texts/index.js';
+import { textsOf, type Texts } from '../texts/index.js';
+import type { OrderInfo } from '../views/model.js';
+import { infoOf, numberOfOrder } from '../order-numbers.js';
+import * as view from '../views/operator.js';
 
 /**
  * Operators (ADMIN_CHAT_IDS): /reviews and /deposits (a summary, then the cases paged, each once: a case
@@ -27,7 +30,7 @@ export const CASES_PAGE_SIZE = 5;
 function reviewOf(env: BotDeps, orderId: string): { stage: string; partnerId: number; info: OrderInfo } | null {
   try {
     const o = getOperatorOrder(env.deps, orderId);
-    return o.review ? { stage: o.review.stage, partnerId: o.partner_id, info: orderInfo(o) } : null;
+    return o.review ? { stage: o.review.stage, partnerId: o.partner_id, info: infoOf(env.deps, o) } : null;
   } catch {
     return null;
   }
@@ -36,15 +39,15 @@ function reviewOf(env: BotDeps, orderId: string): { stage: string; partnerId: nu
 /** A partner as operators read it: its name and number. */
 export function partnerLabel(env: BotDeps, t: Texts, partnerId: number): string {
   try {
-    return t.operator.partner(partnerView(env.deps, partnerId).name, partnerId);
+    return view.partner(t, partnerView(env.deps, partnerId).name, partnerId);
   } catch {
-    return t.operator.partner(null, partnerId);
+    return view.partner(t, null, partnerId);
   }
 }
 
 function orderOrNull(env: BotDeps, orderId: string): OrderInfo | null {
   try {
-    return orderInfo(getOperatorOrder(env.deps, orderId));
+    return infoOf(env.deps, getOperatorOrder(env.deps, orderId));
   } catch {
     return null;
   }
@@ -59,7 +62,7 @@ function reviewTitle(env: BotDeps, t: Texts, orderId: string): string {
   } catch {
     // gone
   }
-  return t.operator.reviewTitle(orderId, partnerId === null ? null : partnerLabel(env, t, partnerId), o);
+  return view.reviewTitle(t, numberOfOrder(env.deps, orderId), partnerId === null ? null : partnerLabel(env, t, partnerId), o);
 }
 
 /**
@@ -76,15 +79,15 @@ export function operatorFeature(): Composer<BotContext> {
   /** A page of the waiting reviews: the summary, then each case once, as a button that opens its card. */
   const reviewsPage = (ctx: BotContext, page: number): { text: string; keyboard: InlineKeyboardButton[][] } | null => {
     const { env, t } = ctx;
-    const items = listReviews(env.deps).items.map((o) => ({ ...orderInfo(o), partner_id: o.partner_id, since: o.review?.since ?? null }));
+    const items = listReviews(env.deps).items.map((o) => ({ ...infoOf(env.deps, o), partner_id: o.partner_id, since: o.review?.since ?? null }));
     if (!items.length) return null;
     const ages = items.map((o) => ageOf(env, o.since ?? o.created_at));
     const pages = Math.ceil(items.length / CASES_PAGE_SIZE);
     const p = Math.min(Math.max(0, page), pages - 1);
     const shown = items.slice(p * CASES_PAGE_SIZE, (p + 1) * CASES_PAGE_SIZE);
-    const lines = shown.map((o, i) => t.operator.reviewLine(p * CASES_PAGE_SIZE + i + 1, o, partnerLabel(env, t, o.partner_id), ages[items.indexOf(o)]));
-    const text = [t.operator.reviewsSummary(items.length, Math.max(...ages)), t.operator.pageOf(p + 1, pages), '', ...lines].join('\n');
-    const keyboard: InlineKeyboardButton[][] = shown.map((o, i) => [{ text: `${p * CASES_PAGE_SIZE + i + 1}. ${o.order_id}`, callback_data: caseOpenData('r', o.order_id, p) }]);
+    const lines = shown.map((o, i) => view.reviewLine(t, p * CASES_PAGE_SIZE + i + 1, o, partnerLabel(env, t, o.partner_id), ages[items.indexOf(o)]));
+    const text = [view.reviewsSummary(t, items.length, Math.max(...ages)), t.operator.pageOf(p + 1, pages), '', ...lines].join('\n');
+    const keyboard: InlineKeyboardButton[][] = shown.map((o, i) => [{ text: `${p * CASES_PAGE_SIZE + i + 1}. ${o.number}`, callback_data: caseOpenData('r', o.order_id, p) }]);
     keyboard.push(navRow(t, 'r', p, pages));
     return { text, keyboard: keyboard.filter((r) => r.length) };
   };
@@ -97,8 +100,8 @@ export function operatorFeature(): Composer<BotContext> {
     const pages = Math.ceil(items.length / CASES_PAGE_SIZE);
     const p = Math.min(Math.max(0, page), pages - 1);
     const shown = items.slice(p * CASES_PAGE_SIZE, (p + 1) * CASES_PAGE_SIZE);
-    const lines = shown.map((d, i) => t.operator.depositLine(p * CASES_PAGE_SIZE + i + 1, d, ages[items.indexOf(d)]));
-    const text = [t.operator.depositsSummary(items.length, Math.max(...ages)), t.operator.pageOf(p + 1, pages), '', ...lines].join('\n');
+    const lines = shown.map((d, i) => view.depositLine(t, p * CASES_PAGE_SIZE + i + 1, d, ages[items.indexOf(d)]));
+    const text = [view.depositsSummary(t, items.length, Math.max(...ages)), t.operator.pageOf(p + 1, pages), '', ...lines].join('\n');
     const keyboard: InlineKeyboardButton[][] = shown.map((d, i) => [{ text: `${p * CASES_PAGE_SIZE + i + 1}. ${d.amount} ${d.asset}`, callback_data: caseOpenData('d', d.deposit_id, p) }]);
     keyboard.push(navRow(t, 'd', p, pages));
     return { text, keyboard: keyboard.filter((r) => r.length) };
@@ -141,19 +144,19 @@ export function operatorFeature(): Composer<BotContext> {
     if (kind === 'r') {
       const r = reviewOf(env, id);
       const handled = handledOf(env.deps, reviewCase(id));
-      if (!r) return void (await ctx.answerCallbackQuery({ text: handled ? t.operator.alreadyHandled(handled) : t.operator.notInReview, show_alert: true }));
+      if (!r) return void (await ctx.answerCallbackQuery({ text: handled ? view.alreadyHandled(t, handled) : t.operator.notInReview, show_alert: true }));
       await ctx.answerCallbackQuery();
       if (msg) addCard(env.deps, reviewCase(id), { chatId: msg.chat.id, messageId: msg.message_id });
-      return editPressed(ctx, t.operator.review(id, partnerLabel(env, t, r.partnerId), r.stage, r.info), [...reviewKeyboard(t, id).inline_keyboard, back]);
+      return editPressed(ctx, view.review(t, id, partnerLabel(env, t, r.partnerId), r.stage, r.info), [...reviewKeyboard(t, id).inline_keyboard, back]);
     }
     const d = findDeposit(env.deps, id);
     if (!d || d.status !== 'unmatched') {
       const handled = handledOf(env.deps, depositCase(id));
-      return void (await ctx.answerCallbackQuery({ text: handled ? t.operator.alreadyHandled(handled) : t.operator.depositGone(id, d?.status ?? null), show_alert: true }));
+      return void (await ctx.answerCallbackQuery({ text: handled ? view.alreadyHandled(t, handled) : view.depositGone(t, id, d?.status ?? null), show_alert: true }));
     }
     await ctx.answerCallbackQuery();
     if (msg) addCard(env.deps, depositCase(id), { chatId: msg.chat.id, messageId: msg.message_id });
-    await editPressed(ctx, t.operator.deposit(d), [...depositKeyboard(t, id).inline_keyboard, back]);
+    await editPressed(ctx, view.deposit(t, d), [...depositKeyboard(t, id).inline_keyboard, back]);
   });
 
   c.callbackQuery(REVIEW_DATA, async (ctx) => {
@@ -168,14 +171,14 @@ export function operatorFeature(): Composer<BotContext> {
     const stale = async () => {
       const handled = handledOf(env.deps, reviewCase(orderId));
       const now = orderOrNull(env, orderId);
-      await ctx.answerCallbackQuery({ text: (handled ? t.operator.alreadyHandled(handled) : now ? t.operator.settledBefore(now) : t.operator.notInReview).slice(0, 200), show_alert: true });
+      await ctx.answerCallbackQuery({ text: (handled ? view.alreadyHandled(t, handled) : now ? view.settledBefore(t, now) : t.operator.notInReview).slice(0, 200), show_alert: true });
       if (!msg?.reply_markup?.inline_keyboard.length) return;
-      const text = handled ? `${reviewTitle(env, t, orderId)}\n\n${t.operator.handled(handled)}` : now ? `${reviewTitle(env, t, orderId)}\n\n${t.operator.settledBefore(now)}` : t.operator.notInReview;
+      const text = handled ? `${reviewTitle(env, t, orderId)}\n\n${view.handled(t, handled)}` : now ? `${reviewTitle(env, t, orderId)}\n\n${view.settledBefore(t, now)}` : t.operator.notInReview;
       await editPressed(ctx, text, []);
     };
     if (!r) return stale();
     if (msg) addCard(env.deps, reviewCase(orderId), { chatId: msg.chat.id, messageId: msg.message_id });
-    const alert = t.operator.review(orderId, partnerLabel(env, t, r.partnerId), r.stage, r.info);
+    const alert = view.review(t, numberOfOrder(env.deps, orderId), partnerLabel(env, t, r.partnerId), r.stage, r.info);
     const outcome = kind.toLowerCase() === 'd' ? 'delivered' : 'refunded';
     const show = async (text: string, markup?: InlineKeyboard) => {
       await ctx.answerCallbackQuery();
@@ -183,7 +186,7 @@ export function operatorFeature(): Composer<BotContext> {
     };
     // Deliver and Refund move money: they ask "are you sure?" first; No brings the alert back.
     if (kind === 'd' || kind === 'r')
-      return show(`${alert}\n\n${kind === 'd' ? t.operator.confirmDeliver(r.info) : t.operator.confirmRefund(r.info)}`, reviewConfirmKeyboard(t, outcome, orderId));
+      return show(`${alert}\n\n${kind === 'd' ? view.confirmDeliver(t, r.info) : view.confirmRefund(t, r.info)}`, reviewConfirmKeyboard(t, outcome, orderId));
     if (kind === 'n') return show(alert, reviewKeyboard(t, orderId));
     // Its outcome event may reach the cards before this handler goes on: it names the operator from here.
     claimCase(env.deps, reviewCase(orderId), operatorName(ctx));
@@ -210,10 +213,10 @@ export function operatorFeature(): Composer<BotContext> {
     if (!d || d.status !== 'unmatched') {
       // Handled already: nothing changes; the toast says by whom, and this card shows it.
       const handled = handledOf(env.deps, depositCase(id));
-      const text = handled ? t.operator.alreadyHandled(handled) : t.operator.depositGone(id, d?.status ?? null);
+      const text = handled ? view.alreadyHandled(t, handled) : view.depositGone(t, id, d?.status ?? null);
       await ctx.answerCallbackQuery({ text: text.slice(0, 200), show_alert: true });
       if (ctx.callbackQuery.message?.reply_markup?.inline_keyboard.length)
-        await editPressed(ctx, d ? `${t.operator.depositTitle(d)}\n\n${handled ? t.operator.handled(handled) : text}` : text, []);
+        await editPressed(ctx, d ? `${view.depositTitle(t, d)}\n\n${handled ? view.handled(t, handled) : text}` : text, []);
       return;
     }
     await ctx.answerCallbackQuery();
@@ -258,26 +261,26 @@ export async function settleReviewOutside(api: Api, env: BotDeps, orderId: strin
 
 /** A deposit was credited or closed in the bot: every card of it says so. */
 export async function settleDepositCards(api: Api, env: BotDeps, d: DepositView, handled: { outcome: 'credited' | 'closed'; by: string; detail: string }): Promise<void> {
-  await settleCards(api, env.deps, depositCase(d.deposit_id), { ...handled, at: env.deps.clock.now() }, (t) => t.operator.depositTitle(d));
+  await settleCards(api, env.deps, depositCase(d.deposit_id), { ...handled, at: env.deps.clock.now() }, (t) => view.depositTitle(t, d));
 }
 
 /** The alert text (and buttons for a review or an unmatched deposit) in the operator chat's language. */
 export function alertMessage(env: BotDeps, t: Texts, a: Alert): { text: string; reviewOrderId?: string; depositId?: string } {
   switch (a.kind) {
     case 'review':
-      return { text: t.operator.review(a.orderId, partnerLabel(env, t, a.partnerId), a.stage, orderOrNull(env, a.orderId)), reviewOrderId: a.orderId };
+      return { text: view.review(t, numberOfOrder(env.deps, a.orderId), partnerLabel(env, t, a.partnerId), a.stage, orderOrNull(env, a.orderId)), reviewOrderId: a.orderId };
     case 'order_failure':
-      return { text: t.operator.failure(a.orderId, partnerLabel(env, t, a.partnerId), a.reason) };
+      return { text: view.failure(t, numberOfOrder(env.deps, a.orderId), partnerLabel(env, t, a.partnerId), a.reason) };
     case 'webhook_gave_up':
-      return { text: t.operator.webhookGaveUp(a.orderId, partnerLabel(env, t, a.partnerId), a.event, a.reason) };
+      return { text: view.webhookGaveUp(t, numberOfOrder(env.deps, a.orderId), partnerLabel(env, t, a.partnerId), a.event, a.reason) };
     case 'unmatched_deposit':
-      return { text: t.operator.unmatchedDeposit(a.depositId, a.amount, a.asset, a.network, a.reason), depositId: a.depositId };
+      return { text: view.unmatchedDeposit(t, a.depositId, a.amount, a.asset, a.network, a.reason), depositId: a.depositId };
     case 'storage_unavailable':
-      return { text: t.operator.storageDown(a.reason, a.detail) };
+      return { text: view.storageDown(t, a.reason, a.detail) };
     case 'storage_recovered':
-      return { text: t.operator.storageUp(a.reason, a.downSeconds) };
+      return { text: view.storageUp(t, a.reason, a.downSeconds) };
     case 'supplier':
-      return { text: t.operator.supplier(a) };
+      return { text: view.supplier(t, a) };
     default: {
       // a kind this bot does not know yet: still tell the operators
       const other = a as { kind: string };

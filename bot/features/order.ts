@@ -5,7 +5,9 @@ import { ApiError } from '../../src/domain/errors.js';
 import { ORDER_CONVERSATION } from '../conversations/order.js';
 import type { BotContext } from '../context.js';
 import { CONFIRM_ACTION, CONV_DATA } from '../keyboards/data.js';
-import { orderInfo } from '../texts/index.js';
+import { infoOf } from '../order-numbers.js';
+import * as commonView from '../views/common.js';
+import * as orderView from '../views/order.js';
 
 /**
  * /order enters the order conversation. A button of a conversation that is over lands here: a
@@ -20,7 +22,7 @@ export function orderFeature(): Composer<BotContext> {
     try {
       orderMenu(ctx.env.deps, partnerId);
     } catch (e) {
-      if (e instanceof ApiError) return void (await ctx.reply(ctx.t.error(e)));
+      if (e instanceof ApiError) return void (await ctx.reply(commonView.errorText(ctx.t, e)));
       throw e;
     }
     await ctx.conversation.exitAll();
@@ -31,7 +33,7 @@ export function orderFeature(): Composer<BotContext> {
     const confirm = CONFIRM_ACTION.exec(ctx.match[2]);
     const order = confirm ? ownOrderByIdempotencyKey(ctx.env.deps, ctx.link!.partnerId, confirm[1]) : null;
     if (!order) return void (await ctx.answerCallbackQuery({ text: ctx.t.common.menuExpired }));
-    const text = ctx.t.order.already(orderInfo(order));
+    const text = orderView.already(ctx.t, infoOf(ctx.env.deps, order));
     await ctx.answerCallbackQuery({ text: text.slice(0, 200) });
     await ctx.reply(text);
   });

@@ -4,7 +4,9 @@ import { ApiError } from '../../src/domain/errors.js';
 import type { BotContext } from '../context.js';
 import { ORDER_STATUS_DATA, ORDERS_PAGE_DATA } from '../keyboards/data.js';
 import { ordersKeyboard } from '../keyboards/orders.js';
-import { orderInfo } from '../texts/index.js';
+import { orderIdOfTyped } from '../../src/app/orders/numbers.js';
+import { infoOf } from '../order-numbers.js';
+import * as orderView from '../views/order.js';
 
 export const ORDERS_PAGE_SIZE = 5;
 
@@ -31,8 +33,8 @@ export function ordersFeature(): Composer<BotContext> {
     pages = pages.slice(0, index + 1);
     if (r.next_cursor) pages.push(r.next_cursor);
     ctx.session.orderPages = pages;
-    const items = r.items.map(orderInfo);
-    const text = items.length ? [ctx.t.orders.title(index + 1), ...items.map(ctx.t.orders.line)].join('\n\n') : ctx.t.orders.none;
+    const items = r.items.map((o) => infoOf(ctx.env.deps, o));
+    const text = items.length ? [ctx.t.orders.title(index + 1), ...items.map((o) => orderView.line(ctx.t, o))].join('\n\n') : ctx.t.orders.none;
     const reply_markup = ordersKeyboard(ctx.t, items, index, r.next_cursor !== null);
     if (edit) {
       try {
@@ -45,7 +47,7 @@ export function ordersFeature(): Composer<BotContext> {
 
   const status = async (ctx: BotContext, orderId: string) => {
     try {
-      await ctx.reply(ctx.t.orders.details(orderInfo(getOwnOrder(ctx.env.deps, ctx.link!.partnerId, orderId))));
+      await ctx.reply(orderView.details(ctx.t, infoOf(ctx.env.deps, getOwnOrder(ctx.env.deps, ctx.link!.partnerId, orderId))));
     } catch (e) {
       if (e instanceof ApiError && e.code === 'not_found') return void (await ctx.reply(ctx.t.orders.notFound));
       throw e;
@@ -60,7 +62,8 @@ export function ordersFeature(): Composer<BotContext> {
   c.command('status', async (ctx) => {
     const id = ctx.match.trim();
     if (!id) return void (await ctx.reply(ctx.t.orders.statusUsage));
-    await status(ctx, id);
+    // The short number people see in chat (a gift order's too), or the order id the API gives.
+    await status(ctx, orderIdOfTyped(ctx.env.deps, id));
   });
   c.callbackQuery(ORDER_STATUS_DATA, async (ctx) => {
     await ctx.answerCallbackQuery();

@@ -9,6 +9,7 @@ import type { BotContext } from '../context.js';
 import { isPrivateOnly } from '../private-chat.js';
 import { openApp } from './app.js';
 import { startOwnerFlow } from './owner.js';
+import * as commonView from '../views/common.js';
 
 /**
  * /start <invite code> links the account; /start and /help without a code show what the user may do.
@@ -29,7 +30,7 @@ export function startFeature(): Composer<BotContext> {
 
   const help = async (ctx: BotContext) => {
     if (!ctx.link && !ctx.isOperator) return void (await ctx.reply(ctx.t.common.notLinked));
-    await ctx.reply(ctx.t.common.help(ctx.link?.role ?? null, ctx.isOperator));
+    await ctx.reply(commonView.help(ctx.t, ctx.link?.role ?? null, ctx.isOperator));
   };
 
   c.command('start', async (ctx) => {
@@ -45,8 +46,8 @@ export function startFeature(): Composer<BotContext> {
       ctx.link = findLink(deps, ctx.from.id);
       // The partner by its name, as people know it (the number only when it has none).
       const name = partnerNameOf(deps, linked.partnerId);
-      const partner = name ? (ctx.t.lang === 'ru' ? `«${name}»` : `“${name}”`) : `#${linked.partnerId}`;
-      await ctx.reply(`${ctx.t.common.linked(partner, linked.role)}\n\n${ctx.t.common.help(linked.role, ctx.isOperator)}`);
+      const partner = name ? ctx.t.common.quoted(name) : `#${linked.partnerId}`;
+      await ctx.reply(`${commonView.linked(ctx.t, partner, linked.role)}\n\n${commonView.help(ctx.t, linked.role, ctx.isOperator)}`);
     } catch (e) {
       if (e instanceof ApiError && e.code === 'invite_invalid') return void (await ctx.reply(ctx.t.common.inviteInvalid));
       throw e;

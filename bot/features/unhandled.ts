@@ -1,5 +1,6 @@
 import { Composer } from 'grammy';
 import type { BotContext } from '../context.js';
+import * as commonView from '../views/common.js';
 
 /** Registered last: whatever no feature took. */
 export function unhandledFeature(): Composer<BotContext> {
@@ -8,7 +9,7 @@ export function unhandledFeature(): Composer<BotContext> {
   c.on('callback_query', (ctx) => ctx.answerCallbackQuery({ text: ctx.t.common.menuExpired }));
   c.on('message', async (ctx) => {
     if (ctx.chat.type !== 'private' && !ctx.message.text?.startsWith('/')) return;
-    await ctx.reply(ctx.t.common.help(ctx.link?.role ?? null, ctx.isOperator));
+    await ctx.reply(commonView.help(ctx.t, ctx.link?.role ?? null, ctx.isOperator));
   });
   return c;
 }

@@ -1,155 +1,29 @@
 import type { Notice } from '../../src/app/notices.js';
-import { code, esc, shortTime, tonTransferLink, zonedTime, type DepositView, type ErrorInfo, type FundingInfo, type GiftCollectionInfo, type GiftItem, type GiftPage, type GiftQuote, type OrderInfo, type Quote } from './types.js';
 import { WORDS } from '../../src/domain/words.js';
-import type { Handled } from './types.js';
-import { duration, handledAt } from './format.js';
-
-const W = WORDS.en;
-const ROLE = W.role;
-const WEBHOOK_REASONS = W.webhookReasons;
-const failureWhy = W.failureWhy;
-const assetLabel = W.assetLabel;
-
-/** Every English text of the bot. Order labels stay Russian (partner-api.md rule 7). */
-
-const STATUS: Record<string, string> = {
-  processing: 'in progress ⏳',
-  completed: 'completed ✅',
-  failed: 'failed ❌',
-  canceled: 'canceled ❌',
-  partial: 'partially delivered',
-};
-
-function status(o: OrderInfo): string {
-  if (o.status === 'failed' && !o.refunded) return 'being checked by support ⏳ (not refunded yet)';
-  return STATUS[o.status] ?? o.status;
-}
-
-const REVIEW_STAGE: Record<string, string> = {
-  transfer: 'the gift was bought, its transfer to the recipient failed',
-  delivery_unconfirmed: 'the stars were sent, the delivery was never confirmed',
-  delivery_unconfirmed_premium: 'the Premium subscription was paid, the delivery was never confirmed',
-};
-const reviewStage = (stage: string, o: OrderInfo | null) =>
-  REVIEW_STAGE[stage === 'delivery_unconfirmed' && o?.type === 'premium' ? 'delivery_unconfirmed_premium' : stage] ?? 'the delivery could not be finished automatically';
-/** Why a deposit was not credited by itself (src/domain/deposit-matching.ts UnmatchedReason). */
-const DEPOSIT_REASON: Record<string, string> = {
-  wrong_amount: 'its amount matches no open top-up request',
-  expired_request: 'it pays a top-up request that had expired',
-  unknown_request: 'no open top-up request asks for this amount',
-  below_minimum: 'it is below the smallest top-up',
-  wrong_address: 'it was sent to an address that is not the deposit address of this asset',
-  wrong_network: 'it was sent on a network where this asset is not accepted',
-};
-const DEPOSIT_STATUS: Record<string, string> = { credited: 'credited', closed: 'closed', ignored: 'ignored (another token)', pending: 'waiting for confirmations', unmatched: 'waiting' };
-const NETWORK: Record<string, string> = { ton: 'TON', trc20: 'TRC-20 (TRON)', bep20: 'BEP-20 (BNB Smart Chain)' };
-const network = (n: string) => NETWORK[n] ?? n;
-const STORAGE_FAULT: Record<string, string> = {
-  disk_full: 'the disk is full',
-  io_error: 'the disk reports input/output errors',
-  read_only: 'the database file became read-only',
-  busy: 'the database stays locked by another process',
-};
-/** A supplier problem the operators must act on (src/suppliers/fragment), in words. */
-function supplierProblem(a: { problem: string; balance_ton?: string; need_ton?: string }): string {
-  switch (a.problem) {
-    case 'session_expired':
-      return 'its session expired: sign in to Fragment again and update the session settings';
-    case 'need_verify':
-      return 'it asks for the account to be verified (KYC) before it sells more';
-    case 'unreachable':
-      return 'it does not answer; orders wait and are retried';
-    case 'wallet_below_min':
-      return `the purchase wallet holds ${a.balance_ton ?? '?'} TON, below its minimum of ${a.need_ton ?? '?'} TON: top it up`;
-    case 'wallet_funds_low':
-      return `the purchase wallet (${a.balance_ton ?? '?'} TON) cannot pay the next order, which needs ${a.need_ton ?? '?'} TON: top it up`;
-    case 'payment_bounced':
-      return 'it bounced a payment (the TON came back to the wallet): the order waits for review';
-    case 'payment_refused':
-      return 'a payment was stopped by the safety checks';
-    default:
-      return 'it reports a problem';
-  }
-}
-/** Why a webhook delivery was given up, in words (the dispatcher's `HTTP 500`, `timeout`, a refusal reason, a network error). */
-function webhookWhy(reason: string): string {
-  const http = /^HTTP (\d{3})$/.exec(reason);
-  if (http) return `the server answered HTTP ${http[1]}`;
-  if (reason === 'timeout') return 'the server did not answer in time';
-  if (reason === 'dns_failure') return 'the host name could not be resolved';
-  if (reason === 'private_address') return 'the host name points to a private network address';
-  if (reason === 'no_secret') return 'the webhook has no secret yet';
-  if (WEBHOOK_REASONS[reason]) return `the address is refused: ${WEBHOOK_REASONS[reason]}`;
-  return `the connection failed (${reason})`;
-}
-const OPERATOR_REASON: Record<string, string> = {
-  insufficient_funds: 'the purchase wallet lacks funds (top it up; the partner was refunded)',
-  hub_rejected: 'the supplier hub rejected the purchase (the partner was refunded)',
-  queue_rejected: 'the supplier queue rejected the order (the partner was refunded)',
-};
 
 /**
- * An order in English words with its label, which stays Russian by the contract (partner-api.md rule 7):
- * "100 stars for @alice (order label: 100 звёзд Telegram для @alice)".
+ * Every English word of the bot, and nothing else: strings, tables of strings and sentences with blanks
+ * (template functions that only put their arguments in place). Which sentence is said, in what order, with
+ * which buttons, is decided by the views (bot/views). Order labels stay Russian (partner-api.md rule 7).
  */
-function described(o: OrderInfo): string {
-  const to = `@${o.recipient.replace(/^@/, '')}`;
-  const words = o.type === 'stars' ? `${o.quantity} stars for ${to}` : o.type === 'premium' ? `Telegram Premium for ${o.quantity} months for ${to}` : `gift ${o.gift ?? ''} for ${to}`;
-  return `${words} (order label: ${o.label})`;
-}
-
-/** An order in a few words (buttons). */
-function what(o: OrderInfo): string {
-  if (o.type === 'stars') return `⭐ ${o.quantity}`;
-  if (o.type === 'premium') return `💎 ${o.quantity} mo`;
-  return `🎁 ${o.gift ?? 'gift'}`;
-}
-
-function failureNext(o: OrderInfo): string {
-  switch (o.failureReason) {
-    case 'gift_not_for_sale':
-    case 'gift_reserved':
-      return 'Choose another gift with /order.';
-    case 'price_above_cap':
-      return 'You can order it again at today’s price with /order.';
-    case 'invalid_recipient':
-      return 'Check the username, or choose another recipient with /order.';
-    case 'manual_refund':
-      return 'Contact support if you need details.';
-    default:
-      return 'You can try again with /order; support has been told if it keeps failing.';
-  }
-}
-/** Webhook event names in words. */
-const EVENT: Record<string, string> = {
-  'order.completed': 'the “order completed” event',
-  'order.failed': 'the “order failed” event',
-  'order.refunded': 'the “order refunded” event',
-  'balance.low': 'the “low balance” event',
-};
-const eventName = (e: string) => EVENT[e] ?? `the “${e}” event`;
-/** What a conversation is called when it is left or times out, by the command that starts it. */
-const ACTIVITY: Record<string, string> = { '/order': 'order', '/topup': 'top-up', '/apikey': 'API key issue', '/webhook': 'webhook setup', '/alerts': 'low-balance alert setup', '/deposits': 'deposit handling' };
 
 export const en = {
   lang: 'en' as 'en' | 'ru',
+  /** Words shared with the Mini App (src/domain/words.ts). */
+  shared: WORDS.en,
   common: {
     notLinked:
       'This bot serves partners of the ordering service. To use it, open the invite link your account owner or support sent you (or send /start <invite code>).',
     inviteInvalid: 'This invite code is unknown, already used or expired. Ask for a new invite.',
-    linked: (partner: string, role: string) => `Done: this account is linked to ${partner} as ${ROLE[role] ?? role}.`,
-    help: (role: string | null, operator: boolean) => {
-      const lines: string[] = [];
-      if (role) {
-        lines.push(`You are linked as ${ROLE[role] ?? role}. Commands:`);
-        lines.push('/balance — balances', '/order — new order', '/orders — recent orders', '/status <order id> — order status', '/notices — which notices this chat receives', '/app — the dashboard');
-        if (role === 'owner') lines.push('/topup — how to top up', '/apikey — issue the API key', '/webhook — webhook address and secret', '/alerts — low-balance alerts');
-        lines.push('/cancel — cancel the current action');
-      }
-      if (operator)
-        lines.push(...(lines.length ? [''] : []), 'Operator:', '/reviews — orders waiting for manual review', '/deposits — deposits not credited automatically', ...(role ? [] : ['/cancel — cancel the current action']));
-      return lines.join('\n');
-    },
+    linked: (partner: string, role: string) => `Done: this account is linked to ${partner} as ${role}.`,
+    /** A partner's name as a sentence quotes it. */
+    quoted: (name: string) => `“${name}”`,
+    helpLinkedAs: (role: string) => `You are linked as ${role}. Commands:`,
+    helpPartner: ['/balance — balances', '/order — new order', '/orders — recent orders', '/status <order id> — order status', '/notices — which notices this chat receives', '/app — the dashboard'],
+    helpOwner: ['/topup — how to top up', '/apikey — issue the API key', '/webhook — webhook address and secret', '/alerts — low-balance alerts'],
+    helpCancel: '/cancel — cancel the current action',
+    helpOperatorTitle: 'Operator:',
+    helpOperator: ['/reviews — orders waiting for manual review', '/deposits — deposits not credited automatically'],
     ownerOnly: 'Only the account owner can do this.',
     operatorsOnly: 'Only operators can do this.',
     genericError: 'Something went wrong. Please try again.',
@@ -159,9 +33,11 @@ export const en = {
     useButtons: 'Please use the buttons above, or send /cancel to leave.',
     btnCancel: '✖ Cancel',
     btnBack: '◀ Back',
-    restarted: (command: string) => `The unfinished ${ACTIVITY[command] ?? command} was left; starting again.`,
-    left: (command: string) => `The unfinished ${ACTIVITY[command] ?? command} was left. Send ${command} to start again.`,
-    idle: (command: string) => `The unfinished ${ACTIVITY[command] ?? command} timed out after 30 minutes without an answer. Send ${command} to start again.`,
+    /** What a conversation is called when it is left or times out, by the command that starts it. */
+    activity: { '/order': 'order', '/topup': 'top-up', '/apikey': 'API key issue', '/webhook': 'webhook setup', '/alerts': 'low-balance alert setup', '/deposits': 'deposit handling' } as Record<string, string>,
+    restarted: (activity: string) => `The unfinished ${activity} was left; starting again.`,
+    left: (activity: string, command: string) => `The unfinished ${activity} was left. Send ${command} to start again.`,
+    idle: (activity: string, command: string) => `The unfinished ${activity} timed out after 30 minutes without an answer. Send ${command} to start again.`,
     accessLost: 'Your access to this partner account has changed, so this action was stopped. Nothing was done.',
     you: 'you',
     replyHint: '↩️ Reply to this message with your answer (/cancel to stop).',
@@ -191,18 +67,11 @@ export const en = {
       topup: 'a top-up reached the balance',
       webhook: 'your server did not take an event after the last retry (at most once a day)',
     } as Record<Notice, string>,
-    menu: (items: { notice: Notice; on: boolean }[]) =>
-      [
-        'Notices in this chat (🔔 on, 🔕 off). Tap a button to switch one:',
-        '',
-        ...items.map((i) => `${i.on ? '🔔' : '🔕'} ${en.notices.name[i.notice]}: ${en.notices.hint[i.notice]}`),
-        '',
-        'Orders you place yourself are told whenever completed or failed orders are on.',
-      ].join('\n'),
-    summary: (items: { notice: Notice; on: boolean }[]) => {
-      const names = (on: boolean) => items.filter((i) => i.on === on).map((i) => en.notices.name[i.notice]);
-      return `Notices saved. On: ${names(true).join(', ') || 'none'}. Off: ${names(false).join(', ') || 'none'}. Change them with /notices.`;
-    },
+    menuTitle: 'Notices in this chat (🔔 on, 🔕 off). Tap a button to switch one:',
+    menuLine: (mark: string, name: string, hint: string) => `${mark} ${name}: ${hint}`,
+    menuFooter: 'Orders you place yourself are told whenever completed or failed orders are on.',
+    summary: (on: string, off: string) => `Notices saved. On: ${on}. Off: ${off}. Change them with /notices.`,
+    noneOfThem: 'none',
     btnDone: '✔ Done',
     switchedOn: 'Switched on.',
     switchedOff: 'Switched off.',
@@ -225,8 +94,33 @@ export const en = {
     deposits: 'Deposits not credited automatically',
     cancel: 'Leave the current action',
   },
-  balance: (usd: string, ton: string, activated: boolean) =>
-    [`Balances:`, `USD: ${usd} (Stars, Premium)`, `TON: ${ton} (gifts)`, ...(activated ? [] : ['', 'The account is not activated yet: the first top-up activates it (/topup).'])].join('\n'),
+  balance: {
+    title: 'Balances:',
+    usd: (usd: string) => `USD: ${usd} (Stars, Premium)`,
+    ton: (ton: string) => `TON: ${ton} (gifts)`,
+    notActivated: 'The account is not activated yet: the first top-up activates it (/topup).',
+  },
+  /** An order's state in words (partner-api.md order statuses). */
+  status: {
+    processing: 'in progress ⏳',
+    completed: 'completed ✅',
+    failed: 'failed ❌',
+    canceled: 'canceled ❌',
+    partial: 'partially delivered',
+  } as Record<string, string>,
+  statusInReview: 'being checked by support ⏳ (not refunded yet)',
+  /** An order in words: "100 stars for @alice", and in a few words on buttons: "⭐ 100". */
+  what: {
+    stars: (n: number, to: string) => `${n} stars for ${to}`,
+    premium: (months: number, to: string) => `Telegram Premium for ${months} months for ${to}`,
+    gift: (gift: string, to: string) => `gift ${gift} for ${to}`,
+    /** The label stays Russian by the contract, so English shows it beside the words. */
+    withLabel: (words: string, label: string) => `${words} (order label: ${label})`,
+    shortStars: (n: number) => `⭐ ${n}`,
+    shortPremium: (months: number) => `💎 ${months} mo`,
+    shortGift: (gift: string) => `🎁 ${gift}`,
+    aGift: 'gift',
+  },
   order: {
     chooseProduct: 'What would you like to order?',
     btnStars: '⭐ Stars',
@@ -239,300 +133,325 @@ export const en = {
     choosePremium: 'Premium for how long?',
     months: (m: number) => `${m} months`,
     chosenStars: (n: number) => `⭐ Stars: ${n}`,
-    chosenPremium: (m: number) => `💎 Premium: ${m} months`,
+    chosenPremium: (months: string) => `💎 Premium: ${months}`,
     askRecipient: 'Send the recipient’s Telegram username (for example @username).',
     recipientRetry: 'Send another username or /cancel.',
-    confirm: (q: Quote) => {
-      const what = q.product === 'stars' ? `${q.quantity} stars` : `Premium for ${q.quantity} months`;
-      const lines = [
-        'Please check the order:',
-        `${what} for @${q.recipient}`,
-        `Price: ${q.price} ${q.currency}`,
-        q.enough ? `Balance: ${q.balance} ${q.currency} → after the order: ${q.balanceAfter} ${q.currency}` : `Balance: ${q.balance} ${q.currency}`,
-      ];
-      if (q.alreadyPremium)
-        lines.push(
-          '',
-          `⚠️ @${q.recipient} already has an active Premium subscription. The order will be accepted and paid now, but it will wait until the current subscription ends (it is retried daily).`,
-        );
-      if (!q.enough)
-        lines.push('', `⚠️ The ${q.currency} balance is ${q.shortBy} ${q.currency} short of this order. Top up the balance (the account owner: /topup), then order again.`);
-      return lines.join('\n');
-    },
+    checkTitle: 'Please check the order:',
+    quoteStars: (n: number) => `${n} stars`,
+    quotePremium: (months: string) => `Premium for ${months}`,
+    quoteFor: (what: string, recipient: string) => `${what} for @${recipient}`,
+    price: (price: string, currency: string) => `Price: ${price} ${currency}`,
+    balanceAfter: (balance: string, after: string, currency: string) => `Balance: ${balance} ${currency} → after the order: ${after} ${currency}`,
+    balanceNow: (balance: string, currency: string) => `Balance: ${balance} ${currency}`,
+    alreadyPremium: (recipient: string) =>
+      `⚠️ @${recipient} already has an active Premium subscription. The order will be accepted and paid now, but it will wait until the current subscription ends (it is retried daily).`,
+    shortBy: (shortBy: string, currency: string) => `⚠️ The ${currency} balance is ${shortBy} ${currency} short of this order. Top up the balance (the account owner: /topup), then order again.`,
     btnConfirm: '✅ Confirm',
-    accepted: (o: OrderInfo) =>
-      `✅ Order ${o.order_id} accepted: ${described(o)}.\nDebited: ${o.partner_price} ${o.currency}. Status: ${status(o)}.\nI will write when it is done.`,
-    already: (o: OrderInfo) => `This confirmation was already used: order ${o.order_id}, status ${status(o)}.`,
+    accepted: (orderId: string, described: string, price: string, currency: string, status: string) =>
+      `✅ Order ${orderId} accepted: ${described}.\nDebited: ${price} ${currency}. Status: ${status}.\nI will write when it is done.`,
+    already: (orderId: string, status: string) => `This confirmation was already used: order ${orderId}, status ${status}.`,
     retryHint: 'You can try again with the same confirmation (no double charge) or cancel.',
     nothingOffered: 'No product can be ordered right now: all are switched off. Try again later.',
     pricesUnavailable: 'Prices are temporarily unavailable, so orders cannot be placed right now. Try again later.',
   },
   gifts: {
     chooseCollection: 'Choose a collection:',
-    collection: (c: GiftCollectionInfo) => `${c.name} · ${c.count} · from ${c.floor_partner_price} TON`,
+    collection: (name: string, count: number, floor: string | null) => `${name} · ${count} · from ${floor} TON`,
     none: 'No gifts are on sale right now. Try again later.',
-    page: (p: GiftPage) =>
-      [
-        `${p.collection}: gifts from the cheapest (page ${p.page + 1} of ${p.pages}). Prices include the transfer.`,
-        '',
-        ...p.items.map((g, i) => `${i + 1}. ${g.name} #${g.num} — ${g.partner_price} TON${g.affordable ? '' : ' 🔒'}`),
-        ...(p.items.some((g) => !g.affordable) ? ['', `🔒 above your TON balance (${p.balance} TON): top up first (the account owner: /topup).`] : []),
-      ].join('\n'),
+    pageTitle: (collection: string, page: number, pages: number) => `${collection}: gifts from the cheapest (page ${page} of ${pages}). Prices include the transfer.`,
+    pageLine: (i: number, name: string, num: number, price: string) => `${i}. ${name} #${num} — ${price} TON`,
+    locked: ' 🔒',
+    lockedNote: (balance: string) => `🔒 above your TON balance (${balance} TON): top up first (the account owner: /topup).`,
     empty: 'No gifts left in this collection.',
-    item: (i: number, g: GiftItem) => `${i + 1}. #${g.num} · ${g.partner_price} TON${g.affordable ? '' : ' 🔒'}`,
+    item: (i: number, num: number, price: string) => `${i}. #${num} · ${price} TON`,
     btnPrev: '◀ Cheaper',
     btnNext: 'Pricier ▶',
-    chosen: (g: { name: string; num: number }) => `🎁 ${g.name} #${g.num}`,
+    chosen: (name: string, num: number) => `🎁 ${name} #${num}`,
     soldMeanwhile: 'This gift was just sold or reserved. Choose another one.',
     priceMoved: (was: string, now: string) => `The price of this gift went up from ${was} to ${now} TON before the purchase. Nothing was debited.`,
     btnBuyAtNewPrice: '✅ Buy at the new price',
     cannotReceive: 'This account cannot receive gifts. Send another username or /cancel.',
-    confirm: (q: GiftQuote) =>
-      [
-        'Please check the order:',
-        `Gift ${q.name} #${q.num} (${q.attributes.model}, ${q.attributes.backdrop}, ${q.attributes.symbol}) for @${q.recipient}`,
-        `Price: ${q.price} TON (transfer and network fee included)`,
-        `Confirming accepts ${q.price} TON as the maximum price: if the price goes up before the purchase, the order is refused and nothing is debited.`,
-        q.enough ? `Balance: ${q.balance} TON → after the order: ${q.balanceAfter} TON` : `Balance: ${q.balance} TON`,
-        ...(q.enough ? [] : ['', `⚠️ The TON balance is ${q.shortBy} TON short of this gift. Top up the balance (the account owner: /topup), then order again.`]),
-      ].join('\n'),
+    quoteGift: (name: string, num: number, model: string, backdrop: string, symbol: string, recipient: string) => `Gift ${name} #${num} (${model}, ${backdrop}, ${symbol}) for @${recipient}`,
+    price: (price: string) => `Price: ${price} TON (transfer and network fee included)`,
+    maxPrice: (price: string) => `Confirming accepts ${price} TON as the maximum price: if the price goes up before the purchase, the order is refused and nothing is debited.`,
+    shortBy: (shortBy: string) => `⚠️ The TON balance is ${shortBy} TON short of this gift. Top up the balance (the account owner: /topup), then order again.`,
     unavailable: 'This gift is no longer on sale. Choose another one with /order.',
   },
   orders: {
     title: (page: number) => `Recent orders (page ${page}):`,
     none: 'No orders yet.',
-    line: (o: OrderInfo) => `${what(o)} → @${o.recipient.replace(/^@/, '')} · ${status(o)}\n${o.partner_price} ${o.currency} · ${zonedTime(o.created_at)} · ${o.order_id}`,
-    button: (o: OrderInfo) => `${what(o)} → @${o.recipient.replace(/^@/, '')} · ${shortTime(o.created_at)}`,
     btnPrev: '◀ Newer',
     btnNext: 'Older ▶',
-    details: (o: OrderInfo) =>
-      [
-        `Order ${o.order_id}`,
-        described(o),
-        `Status: ${status(o)}`,
-        `Price: ${o.partner_price} ${o.currency}`,
-        `Created: ${zonedTime(o.created_at)}`,
-        ...(o.completed_at ? [`Completed: ${zonedTime(o.completed_at)}`] : []),
-        ...(o.giftUrl ? [`Gift page: ${o.giftUrl}`] : []),
-        ...(o.status === 'failed' || o.status === 'canceled' ? [`Why: ${failureWhy(o)}`] : []),
-        ...(o.refunded ? ['Money returned to the balance.'] : []),
-      ].join('\n'),
+    line: (what: string, to: string, status: string, price: string, currency: string, at: string, orderId: string) => `${what} → ${to} · ${status}\n${price} ${currency} · ${at} · ${orderId}`,
+    heading: (orderId: string) => `Order ${orderId}`,
+    status: (status: string) => `Status: ${status}`,
+    price: (price: string, currency: string) => `Price: ${price} ${currency}`,
+    created: (at: string) => `Created: ${at}`,
+    completed: (at: string) => `Completed: ${at}`,
+    giftPage: (url: string) => `Gift page: ${url}`,
+    why: (why: string) => `Why: ${why}`,
+    moneyBack: 'Money returned to the balance.',
     statusUsage: 'Send /status <order id>, for example /status PA-100001, or open /orders.',
     notFound: 'No such order.',
   },
   notify: {
-    completed: (o: OrderInfo) => `✅ Order ${o.order_id} completed: ${described(o)}.${o.giftUrl ? `\nGift page: ${o.giftUrl}` : ''}`,
-    failed: (o: OrderInfo) =>
-      o.refunded
-        ? `❌ Order ${o.order_id} failed: ${described(o)}.\nWhy: ${failureWhy(o)}\n${o.partner_price} ${o.currency} returned to the balance. ${failureNext(o)}`
-        : `⏳ Order ${o.order_id} did not go through automatically: ${described(o)}.\nSupport is checking it; the money is not refunded yet. You will hear the outcome here.`,
-    webhookGaveUp: (event: string, orderId: string, reason: string) =>
-      `📭 Your webhook server did not accept ${eventName(event)} for order ${orderId}, and the last retry is over: ${webhookWhy(reason)}. The order itself is not affected: /status ${orderId} shows it. Check your server and the address (/webhook).`,
-    topupCredited: (amount: string, currency: string) => `💰 Top-up credited: ${amount} ${currency}. See /balance.`,
+    completed: (orderId: string, described: string) => `✅ Order ${orderId} completed: ${described}.`,
+    giftPage: (url: string) => `Gift page: ${url}`,
+    failed: (orderId: string, described: string, why: string, price: string, currency: string, next: string) =>
+      `❌ Order ${orderId} failed: ${described}.\nWhy: ${why}\n${price} ${currency} returned to the balance. ${next}`,
+    inReview: (orderId: string, described: string) =>
+      `⏳ Order ${orderId} did not go through automatically: ${described}.\nSupport is checking it; the money is not refunded yet. You will hear the outcome here.`,
+    /** What to do after a failed order, by the gift order's `failure.reason`. */
+    next: {
+      gift_not_for_sale: 'Choose another gift with /order.',
+      gift_reserved: 'Choose another gift with /order.',
+      price_above_cap: 'You can order it again at today’s price with /order.',
+      invalid_recipient: 'Check the username, or choose another recipient with /order.',
+      manual_refund: 'Contact support if you need details.',
+    } as Record<string, string>,
+    nextOther: 'You can try again with /order; support has been told if it keeps failing.',
+    webhookGaveUp: (event: string, orderId: string, why: string) =>
+      `📭 Your webhook server did not accept ${event} for order ${orderId}, and the last retry is over: ${why}. The order itself is not affected: /status ${orderId} shows it. Check your server and the address (/webhook).`,
     balanceLow: (currency: string, balance: string, threshold: string) =>
       `🔻 Low balance: the ${currency} balance is ${balance} ${currency}, below your alert threshold of ${threshold} ${currency}. Top it up (/topup) so that orders are not refused. You will hear this again only after the balance has been back at or above ${threshold} ${currency}.`,
   },
-  owner: {
-    topup: (f: FundingInfo) => {
-      const lines = [`Balances: USD ${code(f.balances.USD)}, TON ${code(f.balances.TON)}.`, '', 'How to top up:'];
-      lines.push('• USD balance (Stars, Premium): send the USDT dollar stablecoin on TON, TRC-20 or BEP-20.');
-      lines.push('• TON balance (gifts): send the TON coin on the TON network only, to its separate address.');
-      lines.push('');
-      lines.push(
-        f.activated
-          ? `Minimums: USD ${f.minimums.USD}, TON ${f.minimums.TON}.`
-          : `The first top-up activates the account and must be at least 10 (USD ${f.minimums.USD} or TON ${f.minimums.TON}). Later: USD from 5.00, TON from 10.000.`,
-      );
-      lines.push('');
-      if (!f.options.length) {
-        lines.push('Top-ups are not configured yet: contact support for the payment details.');
-        return lines.join('\n');
-      }
-      lines.push('Addresses:');
-      for (const o of f.options) lines.push(`• ${assetLabel(o.asset, o.network)}: ${code(o.address)}`);
-      lines.push(
-        '',
-        'A payment is recognised by its exact amount: tap a button below to get the exact amount to send. Other tokens sent there are not credited; a wrong amount or address is handled manually with support.',
-      );
-      return lines.join('\n');
-    },
-    btnTopup: (currency: string) => `Top up ${currency}`,
+  /** Webhook event names in words. */
+  event: {
+    'order.completed': 'the “order completed” event',
+    'order.failed': 'the “order failed” event',
+    'order.refunded': 'the “order refunded” event',
+    'balance.low': 'the “low balance” event',
+  } as Record<string, string>,
+  eventOther: (e: string) => `the “${e}” event`,
+  /** Why a webhook delivery was given up (the dispatcher's `HTTP 500`, `timeout`, a refusal reason, a network error). */
+  webhookWhy: {
+    http: (status: string) => `the server answered HTTP ${status}`,
+    timeout: 'the server did not answer in time',
+    dns_failure: 'the host name could not be resolved',
+    private_address: 'the host name points to a private network address',
+    no_secret: 'the webhook has no secret yet',
+    refused: (why: string) => `the address is refused: ${why}`,
+    other: (reason: string) => `the connection failed (${reason})`,
+  },
+  /** /topup: which balance, which network (USD only), how much, then one address with the exact amount. */
+  topup: {
+    title: 'Which balance do you want to top up?',
+    usdLine: (usd: string) => `• USD — pays for Stars and Premium; you send USDT. Now: ${usd} USD.`,
+    tonLine: (ton: string) => `• TON — pays for gifts; you send TON coins. Now: ${ton} TON.`,
+    firstTopup: (usd: string, ton: string) => `The first top-up activates the account and must be at least 10 (USD ${usd} or TON ${ton}).`,
+    notConfigured: 'Top-ups are not set up yet: contact support for the payment details.',
+    btnCurrency: { USD: '💵 USD (pay in USDT)', TON: '💎 TON' } as Record<string, string>,
+    chosenCurrency: { USD: '💵 Top up USD', TON: '💎 Top up TON' } as Record<string, string>,
+    currencyIcon: { USD: '💵', TON: '💎' } as Record<string, string>,
+    chooseNetwork: 'On which network will you send the USDT? Send it only there: the same token on another network is not credited automatically.',
+    /** USDT networks on buttons, and in a sentence ("on the TON network"). */
+    btnNetwork: { ton: 'USDT on TON', trc20: 'USDT on TRON (TRC-20)', bep20: 'USDT on BNB Chain (BEP-20)' } as Record<string, string>,
+    network: { ton: 'the TON network', trc20: 'TRON (TRC-20)', bep20: 'BNB Smart Chain (BEP-20)' } as Record<string, string>,
+    chosenNetwork: (network: string) => `💵 Top up USD · ${network}`,
     askAmount: (currency: string, minimum: string) => `How much ${currency}? Send an amount of at least ${minimum}.`,
-    topupRequest: (r: { currency: string; amount_to_send: string; addresses: { network: string; address: string }[]; comment_code?: string; expires_at: string }) =>
-      [
-        `Send exactly ${code(r.amount_to_send)} ${r.currency === 'TON' ? 'TON' : 'USDT'} — this exact amount identifies your payment.`,
-        ...r.addresses.map((a) => `• ${assetLabel(r.currency === 'TON' ? 'TON' : 'USDT', a.network)}: ${code(a.address)}`),
-        ...(r.comment_code ? [`Comment for the TON transfer (optional): ${code(r.comment_code)}`] : []),
-        ...(r.currency === 'TON' && r.addresses[0]
-          ? [`Wallet link with the amount and comment filled in: ${code(tonTransferLink(r.addresses[0].address, r.amount_to_send, r.comment_code))}`]
-          : []),
-        `Valid until ${zonedTime(r.expires_at)}. The balance is credited automatically, usually within a minute of network confirmation.`,
-      ].join('\n'),
-    badAmount: (currency: string) =>
-      `That is not an amount: send a number such as ${currency === 'USD' ? '25 or 25.50 (at most 2 decimals)' : '12 or 12.5 (at most 3 decimals)'}.`,
+    askedAmount: (icon: string, amount: string, currency: string) => `${icon} Top up ${amount} ${currency}`,
+    sendExactly: (amount: string, asset: string) => `Send exactly ${amount} ${asset} to:`,
+    sendExactlyOn: (amount: string, asset: string, network: string) => `Send exactly ${amount} ${asset} on ${network} to:`,
+    comment: (comment: string) => `Comment (optional, helps us find the payment): ${comment}`,
+    added: (added: string, asset: string, asked: string, toSend: string) =>
+      `We added ${added} ${asset} to your ${asked} so we can recognise your payment: send exactly ${toSend} ${asset}, not ${asked}. Tap the amount or the address to copy it.`,
+    validUntil: (at: string) => `Valid until ${at}. The balance is credited automatically, usually within a minute of the network's confirmation.`,
+    onlyThisNetwork: 'Only USDT on this network: other tokens, or USDT on another network, are not credited automatically.',
+    btnWallet: '👛 Open in a TON wallet',
+    btnCopyAmount: '📋 Copy amount',
+    btnCopyAddress: '📋 Copy address',
+    badAmount: (example: string) => `That is not an amount: send a number such as ${example}.`,
+    amountExample: { USD: '25 or 25.50 (at most 2 decimals)', TON: '12 or 12.5 (at most 3 decimals)' } as Record<string, string>,
+    credited: (amount: string, currency: string) => `💰 Top-up credited: ${amount} ${currency}. See /balance.`,
+    creditedActivated: (amount: string, currency: string) =>
+      `💰 Top-up credited: ${amount} ${currency}. Your account is now active: you can order Stars, Premium and gifts, and issue the API key for your own shop (/apikey). See /balance.`,
+  },
+  owner: {
+    exactAmountNote:
+      'A payment is recognised by its exact amount: tap a button below to get the exact amount to send. Other tokens sent there are not credited; a wrong amount or address is handled manually with support.',
     badWhitelist: (entry: string) => `“${entry}” is not an IP address or a CIDR range (for example 203.0.113.7 or 198.51.100.0/24). Send the list again, or /cancel.`,
     apikeyNeedsTopup: 'The API key comes after the first top-up, which activates the account: /topup shows how.',
     apikeyIntro: 'Issue a new API key? The current key stops working at once. You can limit the key to IP addresses.',
     btnIssue: '🔑 Issue without IP limit',
     btnIssueWhitelist: '🔒 Issue with IP whitelist',
     askWhitelist: 'Send the allowed IP addresses or CIDR ranges, separated by spaces or commas (for example 203.0.113.7 198.51.100.0/24).',
-    keyIssued: (key: string, whitelist: string[]) =>
-      `🔑 New API key (shown only once, store it now):\n<code>${esc(key)}</code>\n${
-        whitelist.length ? `Allowed IPs: ${esc(whitelist.join(', '))}` : 'No IP limit.'
-      }\nThe previous key no longer works.`,
-    webhookIntro: (url: string | null, hasSecret: boolean, events: string[]) =>
-      [
-        'Webhook (order outcome notifications to your server):',
-        `Address: ${url ? url : url === '' ? 'empty (no deliveries)' : 'never saved'}`,
-        `Secret: ${hasSecret ? 'set (shown only when created or regenerated)' : 'not created yet (created on the first save)'}`,
-        `Events: ${events.join(', ')}`,
-      ].join('\n'),
+    keyIssued: (key: string) => `🔑 New API key (shown only once, store it now):\n${key}`,
+    allowedIps: (ips: string) => `Allowed IPs: ${ips}`,
+    noIpLimit: 'No IP limit.',
+    previousKeyGone: 'The previous key no longer works.',
+    webhookTitle: 'Webhook (order outcome notifications to your server):',
+    webhookAddress: (address: string) => `Address: ${address}`,
+    addressEmpty: 'empty (no deliveries)',
+    addressNever: 'never saved',
+    secretSet: 'Secret: set (shown only when created or regenerated)',
+    secretNotYet: 'Secret: not created yet (created on the first save)',
+    webhookEvents: (events: string) => `Events: ${events}`,
     btnEvents: '🔔 Events',
     chooseEvents: 'Which events should your server receive? Low-balance alerts (balance.low) come when an order takes a balance below its /alerts threshold.',
     btnOrderEvents: 'Order outcomes only',
     btnOrderAndLowEvents: 'Order outcomes + low balance',
-    eventsSaved: (events: string[]) => `Saved. Events: ${events.join(', ')}.`,
-    alertsIntro: (v: { USD: string | null; TON: string | null }) =>
-      [
-        'Low-balance alerts: when an order takes a balance below its threshold, the owners get one message here (again only after the balance has been back at or above it).',
-        `USD: ${v.USD === null ? 'off' : `below ${v.USD} USD`}`,
-        `TON: ${v.TON === null ? 'off' : `below ${v.TON} TON`}`,
-      ].join('\n'),
+    eventsSaved: (events: string) => `Saved. Events: ${events}.`,
+    alertsTitle:
+      'Low-balance alerts: when an order takes a balance below its threshold, the owners get one message here (again only after the balance has been back at or above it).',
+    alertLine: (currency: string, state: string) => `${currency}: ${state}`,
+    alertOff: 'off',
+    alertBelow: (value: string, currency: string) => `below ${value} ${currency}`,
     btnAlert: (currency: string) => `Set ${currency}`,
-    askThreshold: (currency: string) =>
-      `Send the ${currency} threshold, for example ${currency === 'USD' ? '100 or 100.50' : '50 or 50.125'}, or "-" to switch the ${currency} alert off.`,
-    badThreshold: (currency: string) =>
-      `That is not a threshold: send a positive number with at most ${currency === 'USD' ? '2' : '3'} decimals, for example ${currency === 'USD' ? '100.50' : '50.125'}, or "-" to switch it off.`,
-    thresholdSaved: (currency: string, value: string | null) =>
-      value === null ? `The ${currency} low-balance alert is off.` : `Saved: you will be told when an order takes the ${currency} balance below ${value} ${currency}.`,
+    askThreshold: (currency: string, example: string) => `Send the ${currency} threshold, for example ${example}, or "-" to switch the ${currency} alert off.`,
+    thresholdExample: { USD: '100 or 100.50', TON: '50 or 50.125' } as Record<string, string>,
+    badThreshold: (decimals: number, example: string) =>
+      `That is not a threshold: send a positive number with at most ${decimals} decimals, for example ${example}, or "-" to switch it off.`,
+    thresholdOff: (currency: string) => `The ${currency} low-balance alert is off.`,
+    thresholdSaved: (currency: string, value: string) => `Saved: you will be told when an order takes the ${currency} balance below ${value} ${currency}.`,
     btnSetUrl: '✏️ Set address',
     btnRegenerate: '♻️ New secret',
     askUrl: 'Send the webhook address (https://…), or "-" to save an empty address.',
-    urlSaved: (url: string) => (url ? `Saved. Address: ${url}` : 'Saved with an empty address: no webhooks are sent.'),
-    secretShown: (secret: string, hadSecret: boolean) =>
-      `Webhook secret (shown only once, store it now):\n<code>${esc(secret)}</code>${hadSecret ? '\nThe previous secret no longer works.' : ''}`,
+    urlSaved: (url: string) => `Saved. Address: ${url}`,
+    urlSavedEmpty: 'Saved with an empty address: no webhooks are sent.',
+    secretShown: (secret: string) => `Webhook secret (shown only once, store it now):\n${secret}`,
+    previousSecretGone: 'The previous secret no longer works.',
   },
   operator: {
-    review: (orderId: string, partner: string, stage: string, o: OrderInfo | null) =>
-      [
-        `🔎 Manual review needed: order ${orderId} of partner ${partner}.`,
-        `Where it stopped: ${reviewStage(stage, o)}.`,
-        ...(o ? [described(o), `${o.partner_price} ${o.currency}`] : []),
-      ].join('\n'),
-    failure: (orderId: string, partner: string, reason: string) => `⚠️ Order ${orderId} of partner ${partner} failed: ${OPERATOR_REASON[reason] ?? 'the supplier refused it (the partner was refunded)'}.`,
-    webhookGaveUp: (orderId: string, partner: string, event: string, reason: string) =>
-      `📭 Delivery of ${eventName(event)} for order ${orderId} of partner ${partner} was given up after its last attempt: ${webhookWhy(reason)}. The partner’s owners linked in the bot are told too (at most once a day).`,
-    confirmDeliver: (o: OrderInfo | null) => `Mark this order delivered${o ? ` (${described(o)})` : ''}? The partner stays charged and is told it is completed.`,
-    confirmRefund: (o: OrderInfo | null) => `Refund this order${o ? `: ${o.partner_price} ${o.currency} back to the partner's balance` : ''}?`,
-    partner: (name: string | null, id: number) => (name ? `“${name}” (#${id})` : `#${id}`),
+    review: (orderId: string, partner: string) => `🔎 Manual review needed: order ${orderId} of partner ${partner}.`,
+    whereStopped: (stage: string) => `Where it stopped: ${stage}.`,
+    /** Where a review stopped (partner-api.md review stages). */
+    stage: {
+      transfer: 'the gift was bought, its transfer to the recipient failed',
+      delivery_unconfirmed: 'the stars were sent, the delivery was never confirmed',
+      delivery_unconfirmed_premium: 'the Premium subscription was paid, the delivery was never confirmed',
+    } as Record<string, string>,
+    stageOther: 'the delivery could not be finished automatically',
+    amount: (price: string, currency: string) => `${price} ${currency}`,
+    failure: (orderId: string, partner: string, why: string) => `⚠️ Order ${orderId} of partner ${partner} failed: ${why}.`,
+    failureWhy: {
+      insufficient_funds: 'the purchase wallet lacks funds (top it up; the partner was refunded)',
+      hub_rejected: 'the supplier hub rejected the purchase (the partner was refunded)',
+      queue_rejected: 'the supplier queue rejected the order (the partner was refunded)',
+    } as Record<string, string>,
+    failureOther: 'the supplier refused it (the partner was refunded)',
+    webhookGaveUp: (event: string, orderId: string, partner: string, why: string) =>
+      `📭 Delivery of ${event} for order ${orderId} of partner ${partner} was given up after its last attempt: ${why}. The partner’s owners linked in the bot are told too (at most once a day).`,
+    confirmDeliver: 'Mark this order delivered? The partner stays charged and is told it is completed.',
+    confirmDeliverOf: (described: string) => `Mark this order delivered (${described})? The partner stays charged and is told it is completed.`,
+    confirmRefund: 'Refund this order?',
+    confirmRefundOf: (price: string, currency: string) => `Refund this order: ${price} ${currency} back to the partner's balance?`,
+    partner: (name: string, id: number) => `“${name}” (#${id})`,
+    partnerNumber: (id: number) => `#${id}`,
     btnSureDeliver: '✅ Yes, delivered',
     btnSureRefund: '↩️ Yes, refund',
     btnNotSure: '✖ No',
-    unmatchedDeposit: (depositId: string, amount: string, asset: string, net: string, reason: string) =>
-      `💰 Deposit ${depositId} of ${amount} ${asset} on ${network(net)} was not credited automatically: ${DEPOSIT_REASON[reason] ?? 'it could not be matched'}. Credit it to a partner or close it with a note.`,
-    storageDown: (reason: string, detail: string) =>
-      `🛑 Storage unavailable: ${STORAGE_FAULT[reason] ?? 'writes fail'}. New orders and every other write answer 503 storage_unavailable; reads keep working. (${detail})`,
-    storageUp: (reason: string, seconds: number) => `✅ Storage available again after ${seconds} s (it was: ${STORAGE_FAULT[reason] ?? 'writes failing'}). Writes are accepted.`,
-    supplier: (a: { supplier: string; problem: string; detail: string; balance_ton?: string; need_ton?: string }) =>
-      `🛠 Supplier ${a.supplier === 'fragment' ? 'Fragment' : a.supplier}: ${supplierProblem(a)}.\nDetails: ${a.detail}`,
+    /** Networks by their codes. */
+    network: { ton: 'TON', trc20: 'TRC-20 (TRON)', bep20: 'BEP-20 (BNB Smart Chain)' } as Record<string, string>,
+    /** Why a deposit was not credited by itself (src/domain/deposit-matching.ts UnmatchedReason). */
+    depositReason: {
+      wrong_amount: 'its amount matches no open top-up request',
+      expired_request: 'it pays a top-up request that had expired',
+      unknown_request: 'no open top-up request asks for this amount',
+      below_minimum: 'it is below the smallest top-up',
+      wrong_address: 'it was sent to an address that is not the deposit address of this asset',
+      wrong_network: 'it was sent on a network where this asset is not accepted',
+    } as Record<string, string>,
+    depositReasonOther: 'it could not be matched',
+    depositStatus: { credited: 'credited', closed: 'closed', ignored: 'ignored (another token)', pending: 'waiting for confirmations', unmatched: 'waiting' } as Record<string, string>,
+    unmatchedDeposit: (depositId: string, amount: string, asset: string, network: string, why: string) =>
+      `💰 Deposit ${depositId} of ${amount} ${asset} on ${network} was not credited automatically: ${why}. Credit it to a partner or close it with a note.`,
+    storageFault: {
+      disk_full: 'the disk is full',
+      io_error: 'the disk reports input/output errors',
+      read_only: 'the database file became read-only',
+      busy: 'the database stays locked by another process',
+    } as Record<string, string>,
+    storageDown: (fault: string, detail: string) => `🛑 Storage unavailable: ${fault}. New orders and every other write answer 503 storage_unavailable; reads keep working. (${detail})`,
+    storageDownOther: 'writes fail',
+    storageUp: (seconds: number, fault: string) => `✅ Storage available again after ${seconds} s (it was: ${fault}). Writes are accepted.`,
+    storageUpOther: 'writes failing',
+    supplier: (supplier: string, problem: string, detail: string) => `🛠 Supplier ${supplier}: ${problem}.\nDetails: ${detail}`,
+    /** A supplier problem the operators must act on (src/suppliers/fragment), in words. */
+    supplierProblem: {
+      session_expired: () => 'its session expired: sign in to Fragment again and update the session settings',
+      need_verify: () => 'it asks for the account to be verified (KYC) before it sells more',
+      unreachable: () => 'it does not answer; orders wait and are retried',
+      wallet_below_min: (balance: string, need: string) => `the purchase wallet holds ${balance} TON, below its minimum of ${need} TON: top it up`,
+      wallet_funds_low: (balance: string, need: string) => `the purchase wallet (${balance} TON) cannot pay the next order, which needs ${need} TON: top it up`,
+      payment_bounced: () => 'it bounced a payment (the TON came back to the wallet): the order waits for review',
+      payment_refused: () => 'a payment was stopped by the safety checks',
+    } as Record<string, (balance: string, need: string) => string>,
+    supplierProblemOther: 'it reports a problem',
     other: (kind: string, details: string) => `⚠️ Alert ${kind}: ${details}`,
     btnDeliver: '✅ Deliver',
     btnRefund: '↩️ Refund',
     notInReview: 'This order is no longer waiting for review.',
-    settledBefore: (o: OrderInfo) => `Already resolved: status ${status(o)}.`,
+    settledBefore: (status: string) => `Already resolved: status ${status}.`,
     none: 'No orders are waiting for review.',
-    reviewsSummary: (n: number, oldestMs: number) => `Orders waiting for review: ${n}; the oldest has waited ${duration(oldestMs, 'en')}.`,
-    reviewLine: (i: number, o: OrderInfo, partner: string, ageMs: number) =>
-      `${i}. ${o.order_id} · ${partner} · ${what(o)} → @${o.recipient.replace(/^@/, '')} · ${o.partner_price} ${o.currency} · waiting ${duration(ageMs, 'en')}`,
+    reviewsSummary: (n: number, oldest: string) => `Orders waiting for review: ${n}; the oldest has waited ${oldest}.`,
+    reviewLine: (i: number, orderId: string, partner: string, what: string, recipient: string, price: string, currency: string, waited: string) =>
+      `${i}. ${orderId} · ${partner} · ${what} → @${recipient} · ${price} ${currency} · waiting ${waited}`,
     pageOf: (page: number, pages: number) => `Page ${page} of ${pages}; tap a case to open it.`,
     btnList: '◀ List',
     btnPrevPage: '◀ Previous',
     btnNextPage: 'Next ▶',
-    reviewTitle: (orderId: string, partner: string | null, o: OrderInfo | null) =>
-      `🔎 Order ${orderId}${partner ? ` of ${partner}` : ''}${o ? `: ${described(o)}, ${o.partner_price} ${o.currency}` : ''}`,
-    depositTitle: (d: DepositView) => `💰 Deposit ${d.deposit_id}: ${d.amount} ${d.asset} on ${network(d.network)}`,
-    handled: (h: Handled) => {
-      const who = h.by ? `by ${h.by}` : 'outside the bot (operator console or API)';
-      const when = handledAt(h.at);
-      switch (h.outcome) {
-        case 'delivered':
-          return `✅ Marked delivered ${who}, ${when}.`;
-        case 'refunded':
-          return `↩️ Refunded ${who}, ${when}.`;
-        case 'credited':
-          return `✅ Credited to ${h.detail ?? 'a partner'} ${who}, ${when}.`;
-        default:
-          return `✖ Closed ${who}, ${when}${h.detail ? `: ${h.detail}` : '.'}`;
-      }
-    },
-    alreadyHandled: (h: Handled) => `Nothing changed: this was already handled. ${en.operator.handled(h)}`,
+    reviewTitle: (orderId: string) => `🔎 Order ${orderId}`,
+    reviewTitleOf: (partner: string) => ` of ${partner}`,
+    reviewTitleWhat: (described: string, price: string, currency: string) => `: ${described}, ${price} ${currency}`,
+    depositTitle: (depositId: string, amount: string, asset: string, network: string) => `💰 Deposit ${depositId}: ${amount} ${asset} on ${network}`,
+    handledBy: (name: string) => `by ${name}`,
+    handledOutside: 'outside the bot (operator console or API)',
+    handledDelivered: (who: string, when: string) => `✅ Marked delivered ${who}, ${when}.`,
+    handledRefunded: (who: string, when: string) => `↩️ Refunded ${who}, ${when}.`,
+    handledCredited: (partner: string, who: string, when: string) => `✅ Credited to ${partner} ${who}, ${when}.`,
+    handledCreditedSomeone: 'a partner',
+    handledClosed: (who: string, when: string) => `✖ Closed ${who}, ${when}.`,
+    handledClosedNote: (who: string, when: string, note: string) => `✖ Closed ${who}, ${when}: ${note}`,
+    alreadyHandled: (handled: string) => `Nothing changed: this was already handled. ${handled}`,
     btnCreditDeposit: '💰 Credit to partner…',
     btnCloseDeposit: '✖ Close',
-    deposit: (d: DepositView) =>
-      [
-        `💰 Deposit ${d.deposit_id}: ${d.amount} ${d.asset} on ${network(d.network)}, ${zonedTime(d.created_at)}`,
-        `Not credited automatically: ${DEPOSIT_REASON[d.reason ?? ''] ?? 'it could not be matched'}.${d.note ? ` ${d.note}` : ''}`,
-        `Transaction: ${d.tx_hash}${d.from ? ` from ${d.from}` : ''}`,
-        ...(d.comment ? [`Comment: ${d.comment}`] : []),
-      ].join('\n'),
+    deposit: (depositId: string, amount: string, asset: string, network: string, at: string) => `💰 Deposit ${depositId}: ${amount} ${asset} on ${network}, ${at}`,
+    depositWhy: (why: string) => `Not credited automatically: ${why}.`,
+    depositTx: (hash: string) => `Transaction: ${hash}`,
+    depositFrom: (from: string) => ` from ${from}`,
+    depositComment: (comment: string) => `Comment: ${comment}`,
+    depositLooksLike: (requestId: string) => ` Looks like request ${requestId}.`,
     depositsNone: 'No deposits are waiting: every deposit was credited or closed.',
-    depositsSummary: (n: number, oldestMs: number) => `Deposits not credited automatically: ${n}; the oldest came ${duration(oldestMs, 'en')} ago.`,
-    depositLine: (i: number, d: DepositView, ageMs: number) =>
-      `${i}. ${d.amount} ${d.asset} on ${network(d.network)} · ${duration(ageMs, 'en')} ago · ${DEPOSIT_REASON[d.reason ?? ''] ?? 'it could not be matched'}`,
-    askPartner: (d: DepositView) =>
-      `Credit ${d.amount} ${d.asset} (deposit ${d.deposit_id}) to which partner? Send a part of the partner’s name, or its number.`,
+    depositsSummary: (n: number, oldest: string) => `Deposits not credited automatically: ${n}; the oldest came ${oldest} ago.`,
+    depositLine: (i: number, amount: string, asset: string, network: string, ago: string, why: string) => `${i}. ${amount} ${asset} on ${network} · ${ago} ago · ${why}`,
+    askPartner: (amount: string, asset: string, depositId: string) => `Credit ${amount} ${asset} (deposit ${depositId}) to which partner? Send a part of the partner’s name, or its number.`,
     searchTooLong: 'Send a shorter part of the name (at most 100 characters), or /cancel.',
     noPartnerMatch: (query: string) => `No partner’s name contains “${query}”. Send another part of the name or the number, or /cancel.`,
-    partnerMatches: (query: string, n: number, more: boolean) =>
-      more
-        ? `Partners matching “${query}”: the first ${n} below. Choose one, or send more of the name.`
-        : `Partners matching “${query}”: ${n}. Choose one, or send another part of the name.`,
-    partnerButton: (name: string, id: number, active: boolean) => `${name} · #${id}${active ? '' : ' · not activated'}`,
-    confirmCredit: (d: DepositView, partner: string, active: boolean) =>
-      [
-        `Credit ${d.amount} ${d.asset} (deposit ${d.deposit_id}) to ${partner}?`,
-        active ? 'The top-up rules apply (USD from 5.00, TON from 10.000).' : 'Its account is not activated yet: this first top-up must be at least 10 and activates it.',
-      ].join('\n'),
+    partnerMatchesMore: (query: string, n: number) => `Partners matching “${query}”: the first ${n} below. Choose one, or send more of the name.`,
+    partnerMatches: (query: string, n: number) => `Partners matching “${query}”: ${n}. Choose one, or send another part of the name.`,
+    partnerButton: (name: string, id: number) => `${name} · #${id}`,
+    notActivated: ' · not activated',
+    confirmCredit: (amount: string, asset: string, depositId: string, partner: string) => `Credit ${amount} ${asset} (deposit ${depositId}) to ${partner}?`,
+    creditRules: 'The top-up rules apply (USD from 5.00, TON from 10.000).',
+    creditFirst: 'Its account is not activated yet: this first top-up must be at least 10 and activates it.',
     btnSureCredit: '✅ Yes, credit',
-    depositCredited: (d: DepositView, partner: string) => `✅ Deposit ${d.deposit_id} credited to ${partner}: ${d.amount} ${d.asset}.`,
-    askCloseNote: (d: DepositView) =>
-      `Close deposit ${d.deposit_id} (${d.amount} ${d.asset}) without crediting anyone? Send a short note why (for example "returned to the sender"), or /cancel.`,
-    depositClosed: (d: DepositView) => `✖ Deposit ${d.deposit_id} closed: ${d.note ?? ''}`,
-    depositGone: (id: string, status: string | null) =>
-      status ? `Deposit ${id} is no longer waiting (it is ${DEPOSIT_STATUS[status] ?? status}); nothing was changed.` : `There is no deposit ${id}.`,
-    depositError: (e: ErrorInfo, partner: string | null): string => {
-      switch (e.code) {
-        case 'deposit_not_unmatched':
-          return 'This deposit is no longer waiting: it was credited or closed in the meantime. Nothing was changed.';
-        case 'topup_below_minimum':
-          return `Not credited: for ${partner ?? 'this partner'} a top-up must be at least ${e.extra.minimum} ${e.extra.currency} (a partner's first top-up at least 10). Choose another partner, or /cancel and close the deposit.`;
-        case 'not_found':
-          return /partner/i.test(e.detail) ? 'There is no such partner any more. Choose another one.' : 'This deposit no longer exists.';
-        case 'bad_network':
-          return 'Not credited: this asset cannot be credited from this network. This deposit can only be closed.';
-        case 'tx_hash_conflict':
-          return 'Not credited: a top-up with this transaction hash was already credited. Close this deposit with a note.';
-        case 'validation_error':
-          return partner === null ? 'Send a note of 1 to 1000 characters, or /cancel.' : 'This deposit cannot be credited (its asset is not one the service credits). Close it with a note.';
-        default:
-          return en.error(e);
-      }
+    depositCredited: (depositId: string, partner: string, amount: string, asset: string) => `✅ Deposit ${depositId} credited to ${partner}: ${amount} ${asset}.`,
+    askCloseNote: (depositId: string, amount: string, asset: string) =>
+      `Close deposit ${depositId} (${amount} ${asset}) without crediting anyone? Send a short note why (for example "returned to the sender"), or /cancel.`,
+    depositClosed: (depositId: string, note: string) => `✖ Deposit ${depositId} closed: ${note}`,
+    depositGone: (id: string, status: string) => `Deposit ${id} is no longer waiting (it is ${status}); nothing was changed.`,
+    depositMissing: (id: string) => `There is no deposit ${id}.`,
+    /** Refusals of crediting or closing a deposit, by error code. */
+    depositErrors: {
+      deposit_not_unmatched: 'This deposit is no longer waiting: it was credited or closed in the meantime. Nothing was changed.',
+      partner_gone: 'There is no such partner any more. Choose another one.',
+      deposit_gone: 'This deposit no longer exists.',
+      bad_network: 'Not credited: this asset cannot be credited from this network. This deposit can only be closed.',
+      tx_hash_conflict: 'Not credited: a top-up with this transaction hash was already credited. Close this deposit with a note.',
+      bad_note: 'Send a note of 1 to 1000 characters, or /cancel.',
+      bad_asset: 'This deposit cannot be credited (its asset is not one the service credits). Close it with a note.',
     },
+    belowMinimum: (partner: string, minimum: string, currency: string) =>
+      `Not credited: for ${partner} a top-up must be at least ${minimum} ${currency} (a partner's first top-up at least 10). Choose another partner, or /cancel and close the deposit.`,
+    thisPartner: 'this partner',
   },
-  error: (e: ErrorInfo): string => {
-    const x = e.extra;
-    switch (e.code) {
-      case 'insufficient_balance':
-        return `Not enough money: the ${x.currency} balance is ${x.balance} ${x.currency}. Top up the balance (the owner can see how with /topup) and try again.`;
-      case 'idempotency_key_reuse':
-        return 'This confirmation was already used for another order. Start again with /order.';
-      case 'partner_inactive':
-        return 'The account is not activated yet: make the first top-up (/topup shows how).';
-      case 'access_lost':
-        return en.common.accessLost;
-      default:
-        return W.error(e.code, x) ?? `The request was refused (error code ${e.code}). Try again later, or contact support with this code.`;
-    }
+  /** Refusals the bot words itself (the others: shared.error). */
+  errors: {
+    insufficientBalance: (currency: string, balance: string) =>
+      `Not enough money: the ${currency} balance is ${balance} ${currency}. Top up the balance (the owner can see how with /topup) and try again.`,
+    idempotencyKeyReuse: 'This confirmation was already used for another order. Start again with /order.',
+    partnerInactive: 'The account is not activated yet: make the first top-up (/topup shows how).',
+    other: (code: string) => `The request was refused (error code ${code}). Try again later, or contact support with this code.`,
   },
 };
 

@@ -2,7 +2,6 @@ import { en, type Texts } from './en.js';
 import { ru } from './ru.js';
 
 export type { Texts } from './en.js';
-export * from './types.js';
 
 /** Russian for `ru…` language codes, English otherwise. */
 export function textsFor(languageCode: string | undefined | null): Texts {

@@ -9,7 +9,7 @@ import type { Deps } from './deps.js';
 const answers = new WeakMap<object, ReturnType<typeof makeAccount>>();
 
 /** GET /me: the balances and the limits that apply to the partner. */
-export function account(deps: Deps, partnerId: number) {
+export function account(deps: Pick<Deps, 'db' | 'config'>, partnerId: number) {
   const b = cachedBalancesOf(deps.db, partnerId);
   let a = answers.get(b);
   if (!a || a.partner_id !== partnerId || a.config !== deps.config) {

@@ -22,7 +22,7 @@ const SIGNIN_PREFIX = 'app.signin:';
 const SESSION_PREFIX = 'app.session:';
 
 /** Stored under the SHA-256 of the token: the database never holds a usable link or cookie. */
-const keyOf = (prefix: string, token: string) => prefix + crypto.hash('sha256', token, 'hex');
+export const keyOf = (prefix: string, token: string) => prefix + crypto.hash('sha256', token, 'hex');
 const TOKEN = /^[A-Za-z0-9_-]{20,100}$/;
 
 export interface AppCaller {
@@ -34,7 +34,7 @@ export interface AppCaller {
 }
 
 /** The caller of `Authorization: tma <initData>`; 401 unauthorized for missing, tampered, expired or foreign data. */
-export function callerFromInitData(deps: Deps, raw: string): AppCaller {
+export function callerFromInitData(deps: Pick<Deps, 'clock' | 'config'>, raw: string): AppCaller {
   const token = deps.config.TELEGRAM_BOT_TOKEN;
   if (!token) fail('unauthorized', 'The Mini App needs TELEGRAM_BOT_TOKEN.');
   const r = validateInitData(raw, token, deps.clock.now(), deps.config.APP_INIT_DATA_MAX_AGE_SECONDS);
@@ -46,7 +46,7 @@ export function callerFromInitData(deps: Deps, raw: string): AppCaller {
 }
 
 /** The caller of a session cookie; 401 when unknown or expired. */
-export function callerFromSession(deps: Deps, token: string): AppCaller {
+export function callerFromSession(deps: Pick<Deps, 'db' | 'clock'>, token: string): AppCaller {
   if (!TOKEN.test(token)) fail('unauthorized', 'Invalid session. Sign in again.');
   const g = readGrant(deps.db, keyOf(SESSION_PREFIX, token));
   if (!g || g.expiresAt <= deps.clock.now()) fail('unauthorized', 'The session has expired. Sign in again.');
@@ -54,7 +54,7 @@ export function callerFromSession(deps: Deps, token: string): AppCaller {
 }
 
 /** The linked partner and role of a caller; 403 not_linked for a user who is not linked. */
-export function linkOf(deps: Deps, caller: AppCaller): BotLink {
+export function linkOf(deps: Pick<Deps, 'db'>, caller: AppCaller): BotLink {
   const link = findLink(deps, caller.telegramUserId);
   if (!link) fail('not_linked');
   return link;
@@ -65,7 +65,7 @@ export function requireOwner(link: BotLink): void {
 }
 
 /** A one-time sign-in link for a linked user (the bot's /app): single use, valid 10 minutes. */
-export function createSignInLink(deps: Deps, telegramUserId: number): { token: string; url: string; expiresAt: number } {
+export function createSignInLink(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'ids'>, telegramUserId: number): { token: string; url: string; expiresAt: number } {
   const now = deps.clock.now();
   const token = deps.ids.token(24);
   inTx(deps.db, (tx) => {
@@ -82,7 +82,7 @@ export function createSignInLink(deps: Deps, telegramUserId: number): { token: s
  * redeems, so that a link someone else sent cannot quietly put the reader in that person's account.
  * 401 for an unknown, used or expired link, as redeeming.
  */
-export function previewSignIn(deps: Deps, token: unknown): { telegramUserId: number; displayName: string | null; partnerName: string | null } {
+export function previewSignIn(deps: Pick<Deps, 'db' | 'clock'>, token: unknown): { telegramUserId: number; displayName: string | null; partnerName: string | null } {
   if (typeof token !== 'string' || !TOKEN.test(token)) fail('unauthorized', 'The sign-in link is invalid, used or expired.');
   const g = readGrant(deps.db, keyOf(SIGNIN_PREFIX, token));
   if (!g || g.expiresAt <= deps.clock.now()) fail('unauthorized', 'The sign-in link is invalid, used or expired.');
@@ -91,7 +91,7 @@ export function previewSignIn(deps: Deps, token: unknown): { telegramUserId: num
 }
 
 /** Spends a sign-in link and opens a 12 h session; 401 for an unknown, used or expired link. */
-export function redeemSignIn(deps: Deps, token: unknown): { session: string; telegramUserId: number; expiresAt: number } {
+export function redeemSignIn(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, token: unknown): { session: string; telegramUserId: number; expiresAt: number } {
   if (typeof token !== 'string' || !TOKEN.test(token)) fail('unauthorized', 'The sign-in link is invalid, used or expired.');
   const now = deps.clock.now();
   const session = deps.ids.token(32);
@@ -107,7 +107,7 @@ export function redeemSignIn(deps: Deps, token: unknown): { session: string; tel
   return { session, telegramUserId: r.telegramUserId, expiresAt: now + SESSION_TTL_MS };
 }
 
-export function endSession(deps: Deps, token: string): void {
+export function endSession(deps: Pick<Deps, 'db'>, token: string): void {
   if (TOKEN.test(token)) dropGrant(deps.db, keyOf(SESSION_PREFIX, token));
 }
 
@@ -115,7 +115,7 @@ export function endSession(deps: Deps, token: string): void {
  * GET /api/app/v1/session: who the caller is to the service. The app's first call, so it also keeps the
  * person's name current for the team list from what Telegram's initData says, as the bot's updates do.
  */
-export function appSession(deps: Deps, caller: AppCaller) {
+export function appSession(deps: Pick<Deps, 'db' | 'config'>, caller: AppCaller) {
   const operator = isOperator(deps.config, caller.telegramUserId);
   // an operator need not belong to a partner; anyone else must (403 not_linked)
   const link = operator ? findLink(deps, caller.telegramUserId) : linkOf(deps, caller);

@@ -19,7 +19,7 @@ import { recordEvent } from './webhooks/outbox.js';
  */
 export type AlertsView = Record<Currency, string | null>;
 
-export function alertsView(deps: Deps, partnerId: number): AlertsView {
+export function alertsView(deps: Pick<Deps, 'db'>, partnerId: number): AlertsView {
   requirePartner(deps, partnerId);
   const out: AlertsView = { USD: null, TON: null };
   for (const a of listBalanceAlerts(deps.db, partnerId)) out[a.currency] = formatAmount(a.threshold, a.currency);
@@ -30,7 +30,7 @@ export function alertsView(deps: Deps, partnerId: number): AlertsView {
  * `{USD?: "100.00" | null, TON?: "50.000" | null}`: a currency given a threshold saves it (afresh: the next
  * debit that leaves the balance below it alerts), `null` clears it, an absent one stays. Answers all of them.
  */
-export function setAlerts(deps: Deps, partnerId: number, body: unknown, actor: string): AlertsView {
+export function setAlerts(deps: Pick<Deps, 'db' | 'clock'>, partnerId: number, body: unknown, actor: string): AlertsView {
   requirePartner(deps, partnerId);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) fail('validation_error', 'The body must be a JSON object.');
   const b = body as Record<string, unknown>;
@@ -60,7 +60,7 @@ export function setAlerts(deps: Deps, partnerId: number, body: unknown, actor: s
 }
 
 /** In the debit's transaction: the alert state after it, and the alert when one is due. */
-export function noteDebit(tx: Tx, deps: Deps, after: AfterCommit, d: { partnerId: number; currency: Currency; before: number; after: number; orderId: string }): void {
+export function noteDebit(tx: Tx, deps: Pick<Deps, 'clock' | 'ids' | 'bus' | 'wake'>, after: AfterCommit, d: { partnerId: number; currency: Currency; before: number; after: number; orderId: string }): void {
   const a = getBalanceAlert(tx, d.partnerId, d.currency);
   if (!a) return;
   const next = afterDebit(a, d.before, d.after);

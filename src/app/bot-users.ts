@@ -19,13 +19,13 @@ function toLink(r: { telegramUserId: number; chatId: number; partnerId: number; 
   return { telegramUserId: r.telegramUserId, chatId: r.chatId, partnerId: r.partnerId, role: r.role, language: normaliseLanguage(r.language), displayName: r.displayName };
 }
 
-export function findLink(deps: Deps, telegramUserId: number): BotLink | null {
+export function findLink(deps: Pick<Deps, 'db'>, telegramUserId: number): BotLink | null {
   const r = getBotUser(deps.db, telegramUserId);
   return r ? toLink(r) : null;
 }
 
 /** The language of a chat without a user action (operator alerts): a linked account there, else English. */
-export function chatLanguage(deps: Deps, chatId: number): 'ru' | 'en' {
+export function chatLanguage(deps: Pick<Deps, 'db'>, chatId: number): 'ru' | 'en' {
   const u = botUsersInChat(deps.db, chatId)[0];
   return u ? normaliseLanguage(u.language) : 'en';
 }
@@ -35,7 +35,7 @@ export function chatLanguage(deps: Deps, chatId: number): 'ru' | 'en' {
  * the name for the team list); writes only what changed. Best effort: during a storage fault the write is
  * skipped, so that what the person asked for (often a read) still works.
  */
-export function rememberProfile(deps: Deps, link: BotLink, from: { languageCode?: string; displayName: string | null }): void {
+export function rememberProfile(deps: Pick<Deps, 'db'>, link: BotLink, from: { languageCode?: string; displayName: string | null }): void {
   const change: { language?: string; displayName?: string } = {};
   const lang = normaliseLanguage(from.languageCode);
   if (from.languageCode !== undefined && lang !== link.language) change.language = lang;

@@ -4,11 +4,14 @@ import { issueKey, type KeyCache } from './keys.js';
 import { createPartner } from './partners.js';
 import { creditTopup } from './topups.js';
 
+/** What seedDemo uses of the service. */
+export type SeedDemoDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 'bus'>;
+
 /**
  * SANDBOX_DEMO: on the first start with an empty database, an active demo partner with 1000.00 USD and
  * 1000.000 TON and a key, so a newcomer can try the API at once.
  */
-export function seedDemo(deps: Deps, keys: KeyCache): { partnerId: number; apiKey: string } | null {
+export function seedDemo(deps: SeedDemoDeps, keys: KeyCache): { partnerId: number; apiKey: string } | null {
   if (countPartners(deps.db) > 0) return null;
   const p = createPartner(deps, 'Demo partner', 'demo');
   creditTopup(deps, p.partner_id, { currency: 'USD', amount: '1000.00', network: 'ton', tx_hash: 'sandbox-demo-usd' }, 'demo');

@@ -28,7 +28,7 @@ export function watcherBackoffMs(pollMs: number, attempts: number): number {
  * Schedules the poll job of every watched network (keeping an existing job's time, so a restart resumes
  * where it was) and removes the jobs of networks no longer watched.
  */
-export function scheduleWatcherJobs(deps: Deps, watched: ReadonlySet<DepositNetwork>): void {
+export function scheduleWatcherJobs(deps: Pick<Deps, 'db' | 'clock'>, watched: ReadonlySet<DepositNetwork>): void {
   const now = deps.clock.now();
   inTx(deps.db, (tx) => {
     for (const n of DEPOSIT_NETWORKS) {
@@ -38,8 +38,11 @@ export function scheduleWatcherJobs(deps: Deps, watched: ReadonlySet<DepositNetw
   });
 }
 
+/** What pollDeposits uses of the service. */
+export type PollDepositsDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'ids' | 'log' | 'bus'>;
+
 /** One `watcher.poll` run (ref = network): `watcher` is that network's, undefined when it is no longer watched. */
-export async function pollDeposits(deps: Deps, watcher: ChainWatcher | undefined, job: Job): Promise<void> {
+export async function pollDeposits(deps: PollDepositsDeps, watcher: ChainWatcher | undefined, job: Job): Promise<void> {
   if (!watcher) {
     completeJob(deps.db, job.jobId);
     return;

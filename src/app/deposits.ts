@@ -123,7 +123,7 @@ function toRequestLike(r: TopupRequestRow): RequestLike {
  * Records one observed transfer in an open transaction and, once it has the confirmations its network
  * requires, matches and credits it. Returns the deposit and whether this report created it.
  */
-export function recordDepositInTx(tx: Tx, deps: Deps, t: ObservedTransfer, source: DepositSource, after: AfterCommit): { row: DepositRow; created: boolean } {
+export function recordDepositInTx(tx: Tx, deps: Pick<Deps, 'clock' | 'config' | 'ids' | 'bus'>, t: ObservedTransfer, source: DepositSource, after: AfterCommit): { row: DepositRow; created: boolean } {
   const now = deps.clock.now();
   const required = requiredConfirmations(deps.config, t.network);
   const confirmations = Math.max(0, Math.floor(t.confirmations));
@@ -161,8 +161,11 @@ export function recordDepositInTx(tx: Tx, deps: Deps, t: ObservedTransfer, sourc
   return { row: confirmations >= required ? processInTx(tx, deps, row, source, after) : row, created: true };
 }
 
+/** What recordDeposit uses of the service. */
+export type RecordDepositDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'ids' | 'log' | 'bus'>;
+
 /** Records a transfer in its own transaction (the sandbox route, which audits the report as `auditActor`). */
-export function recordDeposit(deps: Deps, t: ObservedTransfer, source: DepositSource, auditActor?: string): { deposit: DepositView; created: boolean } {
+export function recordDeposit(deps: RecordDepositDeps, t: ObservedTransfer, source: DepositSource, auditActor?: string): { deposit: DepositView; created: boolean } {
   const r = unitOfWork(deps, (tx, after) => {
     const res = recordDepositInTx(tx, deps, t, source, after);
     if (auditActor)
@@ -179,7 +182,7 @@ export function recordDeposit(deps: Deps, t: ObservedTransfer, source: DepositSo
 }
 
 /** Matches a confirmed pending deposit and credits, leaves unmatched (with an operator alert) or ignores it. */
-function processInTx(tx: Tx, deps: Deps, row: DepositRow, source: DepositSource, after: AfterCommit): DepositRow {
+function processInTx(tx: Tx, deps: Pick<Deps, 'clock' | 'config' | 'ids' | 'bus'>, row: DepositRow, source: DepositSource, after: AfterCommit): DepositRow {
   const now = deps.clock.now();
   const asset = knownAsset(row.asset);
   const key = creditKey(row.network, row.txHash);
@@ -237,7 +240,7 @@ function processInTx(tx: Tx, deps: Deps, row: DepositRow, source: DepositSource,
   return markUnmatched(tx, deps, row, m.reason, m.note, m.request?.requestId ?? null, after);
 }
 
-function markUnmatched(tx: Tx, deps: Deps, row: DepositRow, reason: string, note: string, requestId: string | null, after: AfterCommit): DepositRow {
+function markUnmatched(tx: Tx, deps: Pick<Deps, 'clock' | 'bus'>, row: DepositRow, reason: string, note: string, requestId: string | null, after: AfterCommit): DepositRow {
   const now = deps.clock.now();
   const updated = updateDeposit(tx, row.depositId, { status: 'unmatched', reason, note, requestId, updatedAt: now });
   const alert = {
@@ -255,12 +258,12 @@ function markUnmatched(tx: Tx, deps: Deps, row: DepositRow, reason: string, note
 // ---- operator API
 
 /** One deposit as the operator sees it, or null (the bot's deposit conversation). */
-export function findDeposit(deps: Deps, depositId: string): DepositView | null {
+export function findDeposit(deps: Pick<Deps, 'db'>, depositId: string): DepositView | null {
   const row = getDeposit(deps.db, depositId);
   return row ? depositView(row) : null;
 }
 
-export function listDeposits(deps: Deps, query: Record<string, unknown>): { items: DepositView[] } {
+export function listDeposits(deps: Pick<Deps, 'db'>, query: Record<string, unknown>): { items: DepositView[] } {
   const status = query.status;
   if (status !== undefined && !(typeof status === 'string' && (DEPOSIT_STATUSES as readonly string[]).includes(status)))
     fail('validation_error', `status must be one of ${DEPOSIT_STATUSES.join(', ')}.`);
@@ -276,11 +279,14 @@ const resolveSchema = z.discriminatedUnion(
   { error: 'action must be "credit" or "close"' },
 );
 
+/** What resolveDeposit uses of the service. */
+export type ResolveDepositDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 'bus'>;
+
 /**
  * POST /deposits/{id}/resolve: credit an unmatched deposit to a partner (top-up rules apply: minimums,
  * activation, TON only on ton) or close it with a note. 409 deposit_not_unmatched for any other deposit.
  */
-export function resolveDeposit(deps: Deps, depositId: string, body: unknown, actor: string): DepositView {
+export function resolveDeposit(deps: ResolveDepositDeps, depositId: string, body: unknown, actor: string): DepositView {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) fail('validation_error', 'The body must be a JSON object.');
   const input = parseOrFail(resolveSchema, body);
   return unitOfWork(deps, (tx, after) => {

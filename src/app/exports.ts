@@ -58,35 +58,35 @@ function* readRows<T>(file: string, walk: (r: ExportReader) => Iterable<T>, cell
   }
 }
 
-const day = (deps: Deps) => new Date(deps.clock.now()).toISOString().slice(0, 10);
+const day = (deps: Pick<Deps, 'clock'>) => new Date(deps.clock.now()).toISOString().slice(0, 10);
 
-function ordersExport(deps: Deps, partnerId: number, f: OrderFilters): CsvExport {
+function ordersExport(deps: Pick<Deps, 'clock' | 'config'>, partnerId: number, f: OrderFilters): CsvExport {
   return { filename: `orders-${partnerId}-${day(deps)}.csv`, columns: ORDER_COLUMNS, rows: readRows(deps.config.DATABASE_PATH, (r) => r.orders({ partnerId, ...f }), orderCells) };
 }
 
-function ledgerExport(deps: Deps, partnerId: number, f: LedgerQuery): CsvExport {
+function ledgerExport(deps: Pick<Deps, 'clock' | 'config'>, partnerId: number, f: LedgerQuery): CsvExport {
   return { filename: `ledger-${partnerId}-${day(deps)}.csv`, columns: LEDGER_COLUMNS, rows: readRows(deps.config.DATABASE_PATH, (r) => r.ledger({ partnerId, ...f }), ledgerCells) };
 }
 
 /** GET /orders/export.csv: the filters of GET /orders except paging; bad ones are refused before any row. */
-export function exportOwnOrders(deps: Deps, partnerId: number, q: Record<string, unknown>): CsvExport {
+export function exportOwnOrders(deps: Pick<Deps, 'clock' | 'config'>, partnerId: number, q: Record<string, unknown>): CsvExport {
   return ordersExport(deps, partnerId, parseOrderFilters(q, ORDER_EXPORT_PARAMS));
 }
 
 /** GET /ledger/export.csv: the filters of GET /ledger except paging. */
-export function exportOwnLedger(deps: Deps, partnerId: number, q: Record<string, unknown>): CsvExport {
+export function exportOwnLedger(deps: Pick<Deps, 'clock' | 'config'>, partnerId: number, q: Record<string, unknown>): CsvExport {
   return ledgerExport(deps, partnerId, parseLedgerFilters(q, LEDGER_EXPORT_PARAMS));
 }
 
 /** The operator API's GET /partners/{id}/orders/export.csv: the same export for a partner named by id. */
-export function exportPartnerOrders(deps: Deps, partnerId: number, q: Record<string, unknown>): CsvExport {
+export function exportPartnerOrders(deps: Pick<Deps, 'db' | 'clock' | 'config'>, partnerId: number, q: Record<string, unknown>): CsvExport {
   const f = parseOrderFilters(q, ORDER_EXPORT_PARAMS);
   requirePartner(deps, partnerId);
   return ordersExport(deps, partnerId, f);
 }
 
 /** The operator API's GET /partners/{id}/ledger/export.csv. */
-export function exportPartnerLedger(deps: Deps, partnerId: number, q: Record<string, unknown>): CsvExport {
+export function exportPartnerLedger(deps: Pick<Deps, 'db' | 'clock' | 'config'>, partnerId: number, q: Record<string, unknown>): CsvExport {
   const f = parseLedgerFilters(q, LEDGER_EXPORT_PARAMS);
   requirePartner(deps, partnerId);
   return ledgerExport(deps, partnerId, f);

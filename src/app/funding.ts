@@ -27,7 +27,7 @@ export interface FundingInfo {
   options: FundingOption[];
 }
 
-export function fundingInfo(deps: Deps, partnerId: number): FundingInfo {
+export function fundingInfo(deps: Pick<Deps, 'db' | 'config'>, partnerId: number): FundingInfo {
   const activated = partnerActive(deps, partnerId);
   const options: FundingOption[] = depositAddresses(deps.config).map((a) => ({
     currency: a.asset === 'TON' ? 'TON' : 'USD',

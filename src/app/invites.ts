@@ -15,12 +15,12 @@ export function isBotRole(v: unknown): v is BotRole {
 }
 
 /** The deep link that opens the bot with `/start <code>`. */
-export function inviteLink(deps: Deps, code: string): string {
+export function inviteLink(deps: Pick<Deps, 'db'>, code: string): string {
   return `https://t.me/${getBotUsername(deps.db) ?? 'your_bot'}?start=${code}`;
 }
 
 /** A new one-time code for the partner, valid 24 h of service clock. */
-export function createInvite(deps: Deps, partnerId: number, role: BotRole, actor = 'operator'): { code: string; link: string } {
+export function createInvite(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, partnerId: number, role: BotRole, actor = 'operator'): { code: string; link: string } {
   if (!isBotRole(role)) fail('validation_error', 'role must be "owner" or "staff".');
   requirePartner(deps, partnerId);
   // 18 random bytes, base64url: 24 characters of [A-Za-z0-9_-], as Telegram deep links allow.
@@ -44,7 +44,7 @@ export interface Linked {
  * Telegram user to the invite's partner and role. Unknown, used and expired codes all fail alike with
  * `invite_invalid`, so the answer does not tell which codes exist.
  */
-export function redeemInvite(deps: Deps, code: string, telegramUserId: number, chatId: number, language: string, displayName: string | null = null): Linked {
+export function redeemInvite(deps: Pick<Deps, 'db' | 'clock'>, code: string, telegramUserId: number, chatId: number, language: string, displayName: string | null = null): Linked {
   if (typeof code !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(code)) fail('invite_invalid');
   const now = deps.clock.now();
   return inTx(deps.db, (tx) => {

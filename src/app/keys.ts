@@ -29,7 +29,7 @@ export interface AuthedKey {
 export class KeyCache {
   private readonly byHash = new Map<string, AuthedKey>();
 
-  get(deps: Deps, token: string): AuthedKey | null {
+  get(deps: Pick<Deps, 'db'>, token: string): AuthedKey | null {
     const hash = hashKey(token);
     const hit = this.byHash.get(hash);
     if (hit) return hit;
@@ -45,7 +45,7 @@ export class KeyCache {
   }
 }
 
-export function issueKey(deps: Deps, cache: KeyCache, partnerId: number, ipWhitelist: unknown, actor: string) {
+export function issueKey(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, cache: KeyCache, partnerId: number, ipWhitelist: unknown, actor: string) {
   const partner = requirePartner(deps, partnerId);
   // operator-api.md: 409 partner_inactive here (operator format: flat), unlike the partner API's 403 nested.
   if (partner.status !== 'active') throw new ApiError('partner_inactive', 'No API key before the first top-up.', {}, {}, { status: 409, format: 'flat' });
@@ -73,7 +73,7 @@ export function issueKey(deps: Deps, cache: KeyCache, partnerId: number, ipWhite
 }
 
 /** Authentication of a partner request (partner-api.md Authentication). Returns the partner id. */
-export function authenticate(deps: Deps, cache: KeyCache, authorization: string | undefined, ip: string): { partnerId: number; keyId: string } {
+export function authenticate(deps: Pick<Deps, 'db' | 'settings'>, cache: KeyCache, authorization: string | undefined, ip: string): { partnerId: number; keyId: string } {
   const m = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
   const token = m?.[1];
   if (!token || !token.startsWith(KEY_PREFIX) || token.length > 200) fail('unauthorized');

@@ -20,7 +20,7 @@ export function entryView(e: LedgerEntryRow) {
   };
 }
 
-export function ledgerPage(deps: Deps, partnerId: number, q: { currency?: unknown; cursor?: unknown; limit?: unknown }) {
+export function ledgerPage(deps: Pick<Deps, 'db'>, partnerId: number, q: { currency?: unknown; cursor?: unknown; limit?: unknown }) {
   requirePartner(deps, partnerId);
   let currency: Currency | undefined;
   if (q.currency !== undefined) {
@@ -38,6 +38,6 @@ export function ledgerPage(deps: Deps, partnerId: number, q: { currency?: unknow
 }
 
 /** GET /ledger/check (operator-api.md): the invariants of src/store/ledger-check.ts on the service's database. */
-export function ledgerCheck(deps: Deps): LedgerCheck {
+export function ledgerCheck(deps: Pick<Deps, 'db'>): LedgerCheck {
   return checkLedger(deps.db);
 }

@@ -39,13 +39,13 @@ export function isNotice(s: string): s is Notice {
   return (NOTICES as readonly string[]).includes(s);
 }
 
-export function chatNotices(deps: Deps, chatId: number): NoticeSettings {
+export function chatNotices(deps: Pick<Deps, 'db'>, chatId: number): NoticeSettings {
   const muted = new Set(getMutedNotices(deps.db, chatId));
   return Object.fromEntries(NOTICES.map((n) => [n, !muted.has(n)])) as NoticeSettings;
 }
 
 /** Switches one notice of a chat on or off; answers the chat's settings after the change. */
-export function setChatNotice(deps: Deps, chatId: number, notice: Notice, on: boolean): NoticeSettings {
+export function setChatNotice(deps: Pick<Deps, 'db' | 'clock'>, chatId: number, notice: Notice, on: boolean): NoticeSettings {
   const muted = new Set(getMutedNotices(deps.db, chatId));
   if (on) muted.delete(notice);
   else muted.add(notice);
@@ -54,7 +54,7 @@ export function setChatNotice(deps: Deps, chatId: number, notice: Notice, on: bo
 }
 
 /** The partner's linked chats: each once, with its language, whether an owner is linked there, and who. */
-function linkedChats(deps: Deps, partnerId: number) {
+function linkedChats(deps: Pick<Deps, 'db'>, partnerId: number) {
   const chats = new Map<number, NoticeChat & { owner: boolean; users: number[] }>();
   for (const u of botUsersOfPartner(deps.db, partnerId)) {
     const c = chats.get(u.chatId) ?? { chatId: u.chatId, language: normaliseLanguage(u.language), owner: false, users: [] };
@@ -72,7 +72,7 @@ const plain = (c: NoticeChat): NoticeChat => ({ chatId: c.chatId, language: c.la
  * `order.failed` for every refund (domain/order-machine.ts), and the failure message says that the money is
  * back, so the refund itself is told to nobody.
  */
-export function orderNoticeChats(deps: Deps, partnerId: number, orderId: string, event: 'order.completed' | 'order.failed' | 'order.refunded'): NoticeChat[] {
+export function orderNoticeChats(deps: Pick<Deps, 'db'>, partnerId: number, orderId: string, event: 'order.completed' | 'order.failed' | 'order.refunded'): NoticeChat[] {
   if (event === 'order.refunded') return [];
   const order = getOrder(deps.db, orderId);
   if (!order || order.partnerId !== partnerId) return [];
@@ -89,7 +89,7 @@ export function orderNoticeChats(deps: Deps, partnerId: number, orderId: string,
 }
 
 /** The owners' chats to tell that a top-up was credited. */
-export function topupNoticeChats(deps: Deps, partnerId: number): NoticeChat[] {
+export function topupNoticeChats(deps: Pick<Deps, 'db'>, partnerId: number): NoticeChat[] {
   return linkedChats(deps, partnerId)
     .filter((c) => c.owner && chatNotices(deps, c.chatId).topup)
     .map(plain);
@@ -99,7 +99,7 @@ export function topupNoticeChats(deps: Deps, partnerId: number): NoticeChat[] {
  * The owners' chats to tell that the partner's webhook gave up on an event; none when they were told less
  * than a day ago (the next one is due a day after the last). Claims the notice: call it once per give-up.
  */
-export function webhookNoticeChats(deps: Deps, partnerId: number): NoticeChat[] {
+export function webhookNoticeChats(deps: Pick<Deps, 'db' | 'clock'>, partnerId: number): NoticeChat[] {
   const now = deps.clock.now();
   const last = getWebhookNoticeAt(deps.db, partnerId);
   if (last !== undefined && now - last < WEBHOOK_NOTICE_EVERY_MS) return [];
@@ -109,7 +109,7 @@ export function webhookNoticeChats(deps: Deps, partnerId: number): NoticeChat[] 
 }
 
 /** The owners' chats to tell that an order took a balance below its low-balance threshold. */
-export function balanceLowNoticeChats(deps: Deps, partnerId: number): NoticeChat[] {
+export function balanceLowNoticeChats(deps: Pick<Deps, 'db'>, partnerId: number): NoticeChat[] {
   return linkedChats(deps, partnerId)
     .filter((c) => c.owner)
     .map(plain);

@@ -49,7 +49,7 @@ export function parseLedgerFilters(q: Record<string, unknown>, known: Set<string
   return { currencies, from, to };
 }
 
-export function listOwnLedger(deps: Deps, partnerId: number, q: Record<string, unknown>) {
+export function listOwnLedger(deps: Pick<Deps, 'db'>, partnerId: number, q: Record<string, unknown>) {
   const f = parseLedgerFilters(q);
   const limit = parseLimit(q.limit, LEDGER_PAGE_DEFAULT, LEDGER_PAGE_MAX);
   const beforeId = q.cursor === undefined ? undefined : decodeCursor(q.cursor, 'e');

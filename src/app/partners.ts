@@ -17,7 +17,7 @@ export function partnerNameOf(body: Record<string, unknown>): string {
   return name.trim();
 }
 
-export function createPartner(deps: Deps, name: string, actor: string) {
+export function createPartner(deps: Pick<Deps, 'db' | 'clock'>, name: string, actor: string) {
   const now = deps.clock.now();
   const row = inTx(deps.db, (tx) => {
     const p = insertPartner(tx, name, now);
@@ -27,7 +27,7 @@ export function createPartner(deps: Deps, name: string, actor: string) {
   return partnerView(deps, row.partnerId);
 }
 
-export function requirePartner(deps: Deps, partnerId: number): PartnerRow {
+export function requirePartner(deps: Pick<Deps, 'db'>, partnerId: number): PartnerRow {
   const p = Number.isSafeInteger(partnerId) ? getPartner(deps.db, partnerId) : undefined;
   if (!p) fail('not_found', 'No such partner.');
   return p;
@@ -38,7 +38,7 @@ export function requirePartner(deps: Deps, partnerId: number): PartnerRow {
  * (`partner_inactive`) and the program switched on (`partner_program_unavailable`). The API's auth hook and
  * the bot both call this.
  */
-export function requirePartnerAccess(deps: Deps, partnerId: number): void {
+export function requirePartnerAccess(deps: Pick<Deps, 'db' | 'settings'>, partnerId: number): void {
   if (getPartner(deps.db, partnerId)?.status !== 'active') fail('partner_inactive');
   if (!deps.settings.get().program_available) fail('partner_program_unavailable');
 }
@@ -48,17 +48,17 @@ export function requirePartnerAccess(deps: Deps, partnerId: number): void {
  * account): the partner exists (`not_found`), is activated and the program is on. Every ordering use case
  * (createOrder, the quotes) makes it itself.
  */
-export function requireOrderingAllowed(deps: Deps, partnerId: number): void {
+export function requireOrderingAllowed(deps: Pick<Deps, 'db' | 'settings'>, partnerId: number): void {
   requirePartner(deps, partnerId);
   requirePartnerAccess(deps, partnerId);
 }
 
 /** Whether the partner's account is activated (first top-up made). */
-export function partnerActive(deps: Deps, partnerId: number): boolean {
+export function partnerActive(deps: Pick<Deps, 'db'>, partnerId: number): boolean {
   return requirePartner(deps, partnerId).status === 'active';
 }
 
-export function partnerView(deps: Deps, partnerId: number) {
+export function partnerView(deps: Pick<Deps, 'db'>, partnerId: number) {
   const p = requirePartner(deps, partnerId);
   const balances = balancesOf(deps.db, partnerId);
   return {
@@ -91,7 +91,7 @@ export interface PartnerMatch {
  * partner with that number first, then names containing the text in any case, those starting with it
  * first. At most `limit`; `more` says that others match too (the operator should type more of the name).
  */
-export function searchPartners(deps: Deps, query: string, limit = PARTNER_SEARCH_MAX): { items: PartnerMatch[]; more: boolean } {
+export function searchPartners(deps: Pick<Deps, 'db'>, query: string, limit = PARTNER_SEARCH_MAX): { items: PartnerMatch[]; more: boolean } {
   const q = query.trim();
   if (!q || q.length > 100) fail('validation_error', 'query: 1 to 100 characters.', { field: 'query' });
   const found: PartnerRow[] = [];

@@ -4,7 +4,7 @@ import { priceList, pricePerStar, type PriceList } from '../domain/pricing.js';
 import type { Deps } from './deps.js';
 
 /** Current partner prices, or null while supplier costs are unavailable. */
-export function currentPrices(deps: Deps): PriceList | null {
+export function currentPrices(deps: Pick<Deps, 'suppliers' | 'settings'>): PriceList | null {
   const costs = deps.suppliers.goods.costs();
   return costs ? priceList(costs, deps.settings.get().margin_bps) : null;
 }
@@ -24,12 +24,12 @@ export function failGiftsDisabled(): never {
 }
 
 /** Whether the product is switched on by the operator (and, for gifts, offered at all). */
-export function productEnabled(deps: Deps, product: 'stars' | 'premium' | 'nft'): boolean {
+export function productEnabled(deps: Pick<Deps, 'config' | 'settings'>, product: 'stars' | 'premium' | 'nft'): boolean {
   return deps.settings.get().products[product].enabled && (product !== 'nft' || giftsOffered(deps));
 }
 
 /** Refuses orders for a product that is disabled or whose supplier is down (503 product_unavailable). */
-export function requireProductAvailable(deps: Deps, product: 'stars' | 'premium' | 'nft'): void {
+export function requireProductAvailable(deps: Pick<Deps, 'config' | 'suppliers' | 'settings'>, product: 'stars' | 'premium' | 'nft'): void {
   if (!productEnabled(deps, product))
     fail('product_unavailable', `${product} ordering is disabled.`, { reason: 'product_disabled' });
   const s = product === 'nft' ? deps.suppliers.gifts.status() : deps.suppliers.goods.status(product);
@@ -38,7 +38,7 @@ export function requireProductAvailable(deps: Deps, product: 'stars' | 'premium'
 }
 
 /** GET /products */
-export function products(deps: Deps) {
+export function products(deps: Pick<Deps, 'config' | 'suppliers' | 'settings'>) {
   const prices = currentPrices(deps);
   if (!prices) return { unavailable: true as const, reason: 'cost_unavailable' as const };
   const { config, settings } = deps;

@@ -9,7 +9,7 @@ import { parseRequest, VALIDATE_GAME_RULES, VALIDATE_RECIPIENT_RULES } from './r
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** POST /validate/recipient: the same resolution the order path uses. */
-export async function validateRecipient(deps: Deps, body: unknown) {
+export async function validateRecipient(deps: Pick<Deps, 'suppliers'>, body: unknown) {
   // `recipient` is taken for a missing `username` (as the order's params name it); clients have relied on it
   const b = isRecord(body) && (body.username === undefined || body.username === null) && body.recipient !== undefined ? { ...body, username: body.recipient } : body;
   const { type, username } = parseRequest(ValidateRecipientRequest, b, VALIDATE_RECIPIENT_RULES);
@@ -25,7 +25,7 @@ export async function validateRecipient(deps: Deps, body: unknown) {
 }
 
 /** POST /validate/game: checks a game-platform user (answers 503 while the platform is down). */
-export async function validateGame(deps: Deps, body: unknown) {
+export async function validateGame(deps: Pick<Deps, 'config' | 'suppliers' | 'settings'>, body: unknown) {
   const raw = parseRequest(ValidateGameRequest, body, VALIDATE_GAME_RULES).username;
   // The game platform sells stars: it is available exactly when stars are.
   requireProductAvailable(deps, 'stars');

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ConfigError } from '../config/env.js';
 
 /**
  * Webhook secrets at rest: AES-256-GCM with a key from SECRET_ENCRYPTION_KEY or, by default, a random key
@@ -11,11 +12,20 @@ export class SecretBox {
     if (key.length !== 32) throw new Error('secret key must be 32 bytes');
   }
 
-  static fromConfig(hexKey: string | undefined, databasePath: string): SecretBox {
+  /**
+   * `hasSealed`: whether the database already holds secrets sealed with a key. A new key cannot open them, so
+   * a missing key file is then a start-up error naming the file (never a value), not a fresh key: webhooks
+   * would otherwise go out unsigned-able and every saved secret would be lost without a word.
+   */
+  static fromConfig(hexKey: string | undefined, databasePath: string, hasSealed: () => boolean = () => false): SecretBox {
     if (hexKey) return new SecretBox(Buffer.from(hexKey, 'hex'));
     if (databasePath === ':memory:') return new SecretBox(crypto.randomBytes(32));
     const file = path.join(path.dirname(path.resolve(databasePath)), 'secret.key');
     if (!fs.existsSync(file)) {
+      if (hasSealed())
+        throw new ConfigError([
+          `${file}: the key file is missing but the database holds webhook secrets sealed with it; put the file back (a backup keeps it as <backup>.secret.key) or set SECRET_ENCRYPTION_KEY to the key`,
+        ]);
       fs.mkdirSync(path.dirname(file), { recursive: true });
       try {
         fs.writeFileSync(file, crypto.randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });

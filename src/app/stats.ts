@@ -12,7 +12,7 @@ const KNOWN = new Set(['from', 'to', 'group_by']);
  * `group_by=day`: count, spend, refunds. Whole hours come from the hourly figures, the partial hours at
  * the edges from the orders, so a year costs about the same whatever the order volume.
  */
-export function partnerStats(deps: Deps, partnerId: number, q: Record<string, unknown>) {
+export function partnerStats(deps: Pick<Deps, 'db' | 'clock'>, partnerId: number, q: Record<string, unknown>) {
   for (const k of Object.keys(q)) if (!KNOWN.has(k)) fail('bad_param', `Unknown query parameter: ${k}.`, { param: k });
   for (const [k, v] of Object.entries(q)) if (typeof v !== 'string') fail('bad_param', `${k} is given more than once.`, { param: k });
   const to = q.to === undefined ? deps.clock.now() : parseTimeFilter(q.to as string) ?? fail('bad_time', 'to is not a valid time.');

@@ -9,7 +9,7 @@ import type { Deps } from './deps.js';
 
 /** The people linked to a partner (owners and staff), and taking someone off the team. */
 
-export function listTeam(deps: Deps, partnerId: number) {
+export function listTeam(deps: Pick<Deps, 'db'>, partnerId: number) {
   const items = botUsersOfPartner(deps.db, partnerId)
     .sort((a, b) => a.linkedAt - b.linkedAt || a.telegramUserId - b.telegramUserId)
     .map((u) => ({ telegram_id: u.telegramUserId, name: u.displayName, role: u.role, language: u.language, linked_at: offsetIso(u.linkedAt) }));
@@ -17,7 +17,7 @@ export function listTeam(deps: Deps, partnerId: number) {
 }
 
 /** Unlinks `telegramUserId` from the partner (ending their open bot flows): 404 for someone not on this team, 409 for oneself. */
-export function unlinkMember(deps: Deps, partnerId: number, telegramUserId: number, actorTelegramId: number) {
+export function unlinkMember(deps: Pick<Deps, 'db' | 'clock'>, partnerId: number, telegramUserId: number, actorTelegramId: number) {
   if (!Number.isSafeInteger(telegramUserId) || telegramUserId <= 0) fail('not_found', 'No such team member.');
   if (telegramUserId === actorTelegramId) fail('cannot_unlink_self');
   const now = deps.clock.now();

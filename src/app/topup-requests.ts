@@ -74,6 +74,9 @@ export function parseTopupRequest(body: unknown): { currency: Currency; amount: 
   return { currency, amount };
 }
 
+/** What createTopupRequest uses of the service. */
+export type CreateTopupRequestDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'ids' | 'log'>;
+
 /**
  * Creates a request for `partnerId`. 404 not_found for an unknown partner, 503 topups_not_configured
  * without an address for the currency, 400 topup_below_minimum under the minimum that applies (first
@@ -81,7 +84,7 @@ export function parseTopupRequest(body: unknown): { currency: Currency; amount: 
  * already has TOPUP_REQUESTS_MAX_OPEN open requests of the currency. The amount to send is the asked
  * amount plus a random offset (chooseAmountToSend) that no other open request of the currency has.
  */
-export function createTopupRequest(deps: Deps, partnerId: number, body: unknown, actor: string): TopupRequestView {
+export function createTopupRequest(deps: CreateTopupRequestDeps, partnerId: number, body: unknown, actor: string): TopupRequestView {
   const input = parseTopupRequest(body);
   const addresses = depositAddresses(deps.config);
   return unitOfWork(deps, (tx) => {

@@ -55,7 +55,7 @@ export function requireTopupMinimum(currency: Currency, amount: number, firstTop
  */
 export function creditInTx(
   tx: Tx,
-  deps: Deps,
+  deps: Pick<Deps, 'clock' | 'ids' | 'bus'>,
   after: AfterCommit,
   args: { partnerId: number; currency: Currency; amount: number; network: string; txHash: string; source: string; actor: string },
 ): TopupResult {
@@ -83,7 +83,7 @@ export function creditInTx(
   const entry = postEntry(tx, { partnerId: args.partnerId, currency: args.currency, kind: 'topup', amount: args.amount, topupId, now });
   if (first) setPartnerStatus(tx, args.partnerId, 'active');
   // The owner hears of every new credit, whoever made it (a repeated tx_hash above credits nothing).
-  const event = { partnerId: args.partnerId, topupId, currency: args.currency, amount: formatAmount(args.amount, args.currency) };
+  const event = { partnerId: args.partnerId, topupId, currency: args.currency, amount: formatAmount(args.amount, args.currency), activated: first };
   after(() => deps.bus.emit('topup_credited', event));
   audit(tx, now, args.actor, 'topup.credit', String(args.partnerId), { topup_id: topupId, currency: args.currency, amount: args.amount, tx_hash: args.txHash, network: args.network });
   return {
@@ -98,7 +98,10 @@ export function creditInTx(
   };
 }
 
-export function creditTopup(deps: Deps, partnerId: number, input: TopupInput, actor: string): TopupResult {
+/** What creditTopup uses of the service. */
+export type CreditTopupDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 'bus'>;
+
+export function creditTopup(deps: CreditTopupDeps, partnerId: number, input: TopupInput, actor: string): TopupResult {
   requirePartner(deps, partnerId);
   const t = parseTopup(input);
   return unitOfWork(deps, (tx, after) =>

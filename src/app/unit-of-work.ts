@@ -7,7 +7,7 @@ import type { Deps } from './deps.js';
  */
 export type AfterCommit = (fn: () => void) => void;
 
-export function unitOfWork<T>(deps: Deps, fn: (tx: Tx, after: AfterCommit) => T): T {
+export function unitOfWork<T>(deps: Pick<Deps, 'db' | 'log'>, fn: (tx: Tx, after: AfterCommit) => T): T {
   const pending: (() => void)[] = [];
   const result = inTx(deps.db, (tx) => fn(tx, (f) => pending.push(f)));
   runHooks(deps, pending);
@@ -20,14 +20,14 @@ export function unitOfWork<T>(deps: Deps, fn: (tx: Tx, after: AfterCommit) => T)
  * All-or-nothing for this unit as before; resolves after the shared COMMIT. `background` marks work no
  * request waits on (it yields to requests).
  */
-export async function unitOfWorkGrouped<T>(deps: Deps, fn: (tx: Tx, after: AfterCommit) => T, opts: { background?: boolean } = {}): Promise<T> {
+export async function unitOfWorkGrouped<T>(deps: Pick<Deps, 'log' | 'commits'>, fn: (tx: Tx, after: AfterCommit) => T, opts: { background?: boolean } = {}): Promise<T> {
   const pending: (() => void)[] = [];
   const result = await deps.commits.run((tx) => fn(tx, (f) => pending.push(f)), opts);
   runHooks(deps, pending);
   return result;
 }
 
-function runHooks(deps: Deps, hooks: (() => void)[]): void {
+function runHooks(deps: Pick<Deps, 'log'>, hooks: (() => void)[]): void {
   for (const f of hooks) {
     try {
       f();

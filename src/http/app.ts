@@ -17,7 +17,7 @@ import { installResponseHeaders, requestIdFor } from './request-id.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { sandboxPictureRoutes } from './sandbox-pictures.js';
 import { slowClientOptions, trustProxyHops } from './server-options.js';
-import { supplierFundsReader } from './supplier-funds.js';
+import { supplierFundsReader, type GiftAccountFunds } from './supplier-funds.js';
 import { webappRoutes } from './webapp.js';
 
 export interface HttpDeps {
@@ -34,6 +34,8 @@ export interface HttpDeps {
   /** The sandbox clock routes run the jobs that fall due. */
   scheduler: Scheduler;
   fragment: FragmentUpstream | null;
+  /** The Telegram gift account's balances for the console's supplier funds (GIFTS_UPSTREAM=telegram). */
+  giftAccount?: GiftAccountFunds;
   /** Marks the service as ready for /healthz. */
   ready: () => boolean;
   /** Operations: request hooks (metrics, request log), /readyz, /metrics (src/ops/); run before the API routes. */
@@ -82,7 +84,7 @@ export async function buildHttpApp(h: HttpDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, deps.config.publicBaseUrl);
   await app.register(partnerApi({ deps, keys, limiter, catalog, sender: h.sender }), { prefix: '/api/partner/v1' });
   await app.register(adminApi({ deps, keys, adminToken: h.adminToken, scheduler: h.scheduler, sandbox: h.sandbox, fragment: h.fragment }), { prefix: '/api/admin/v1' });
-  const supplierFunds = supplierFundsReader(deps, h.fragment, () => h.sandbox.getFaults());
+  const supplierFunds = supplierFundsReader(deps, h.fragment, () => h.sandbox.getFaults(), h.giftAccount);
   await app.register(appApi({ deps, keys, limiter, catalog, sender: h.sender, supplierFunds }), { prefix: '/api/app/v1' });
   await app.register(webappRoutes());
   await app.register(sandboxPictureRoutes(h.sandbox));

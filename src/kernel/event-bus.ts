@@ -28,6 +28,8 @@ export interface TopupCredited {
   topupId: string;
   currency: 'USD' | 'TON';
   amount: string;
+  /** This top-up was the partner's first: it activated the account. */
+  activated?: boolean;
 }
 
 /** A debit took a balance below its alert threshold (src/app/balance-alerts.ts), for the owners' chats. */

@@ -49,6 +49,8 @@ export interface MetricsSources {
 export interface GiftsAccountReading {
   /** null until Telegram first answered */
   balanceTon: number | null;
+  /** the account's Stars, null until Telegram first answered */
+  balanceStars?: number | null;
   minTon: number;
   up: boolean;
 }
@@ -234,17 +236,24 @@ export function createMetrics(src: MetricsSources): ServiceMetrics {
   const gifts = src.giftsAccount;
   if (gifts) {
     new client.Gauge({
-      name: 'gifts_account_balance_ton',
-      help: "The Telegram gift account's last known TON balance (absent until Telegram first answered)",
+      name: `${P}gifts_account_balance_ton`,
+      // NaN until Telegram first answered: a label-less gauge cannot be absent, and 0 would read as empty
+      help: "The Telegram gift account's last known TON balance (NaN until Telegram first answered)",
       registers: reg,
       collect() {
-        const b = gifts().balanceTon;
-        this.reset();
-        if (b !== null) this.set(b);
+        this.set(gifts().balanceTon ?? Number.NaN);
       },
     });
     new client.Gauge({
-      name: 'gifts_account_min_ton',
+      name: `${P}gifts_account_balance_stars`,
+      help: "The Telegram gift account's last known Stars balance (NaN until Telegram first answered)",
+      registers: reg,
+      collect() {
+        this.set(gifts().balanceStars ?? Number.NaN);
+      },
+    });
+    new client.Gauge({
+      name: `${P}gifts_account_min_ton`,
       help: 'The gift account balance below which the operators are alerted (GIFTS_BALANCE_MIN_TON)',
       registers: reg,
       collect() {
@@ -252,7 +261,7 @@ export function createMetrics(src: MetricsSources): ServiceMetrics {
       },
     });
     new client.Gauge({
-      name: 'gifts_supplier_up',
+      name: `${P}gifts_supplier_up`,
       help: '1 while the gift marketplace takes new gift orders, 0 while they get 503 upstream_unavailable',
       registers: reg,
       collect() {

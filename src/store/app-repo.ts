@@ -9,6 +9,8 @@ import { topupRequests } from './schema-topups.js';
 export interface AppGrant {
   telegramUserId: number;
   expiresAt: number;
+  /** What the grant allows, for a grant that is more than a sign-in (an export link's partner and filters). */
+  data?: Record<string, unknown>;
 }
 
 export function putGrant(conn: Conn, key: string, grant: AppGrant, now: number): void {

@@ -60,3 +60,9 @@ export function orderCostNano(conn: Conn, orderId: string, costNano: bigint, now
   const r = conn.select({ c: fragmentOrderCosts.costNano }).from(fragmentOrderCosts).where(eq(fragmentOrderCosts.orderId, orderId)).get();
   return BigInt(r!.c);
 }
+
+/** The order's TON cost (nanoTON) as recorded at its first delivery step, or null when none was recorded. */
+export function fragmentOrderCostNano(conn: Conn, orderId: string): bigint | null {
+  const r = conn.select({ c: fragmentOrderCosts.costNano }).from(fragmentOrderCosts).where(eq(fragmentOrderCosts.orderId, orderId)).get();
+  return r ? BigInt(r.c) : null;
+}

@@ -62,6 +62,11 @@ export function getOrder(conn: Conn, orderId: string): Readonly<OrderRow> | unde
   });
 }
 
+/** The order with this sequence number (its short number, src/domain/order-number.ts). */
+export function getOrderBySeq(conn: Conn, seq: number): Readonly<OrderRow> | undefined {
+  return prepared(conn, 'getOrderBySeq', () => conn.select().from(orders).where(eq(orders.seq, sql.placeholder('seq'))).prepare()).get({ seq });
+}
+
 /** Updates the given columns; one prepared statement per set of columns (transitions use a handful). */
 export function updateOrder(conn: Conn, orderId: string, set: Partial<NewOrder>): OrderRow {
   committedOrders.drop(conn, orderId);

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { CommittedCache } from './committed-cache.js';
 import { prepared } from './prepared.js';
 import type { Conn } from './db.js';
@@ -50,6 +50,11 @@ export function findPartnersByName(conn: Conn, needle: string, limit: number): P
 
 export function countPartners(conn: Conn): number {
   return conn.select({ n: count() }).from(partners).get()?.n ?? 0;
+}
+
+/** Whether any partner's webhook secret is stored sealed (then the key that sealed it must be there to open it). */
+export function hasSealedWebhookSecrets(conn: Conn): boolean {
+  return conn.select({ id: partners.partnerId }).from(partners).where(isNotNull(partners.webhookSecretEnc)).limit(1).get() !== undefined;
 }
 
 export function setPartnerStatus(conn: Conn, partnerId: number, status: 'active' | 'inactive'): void {

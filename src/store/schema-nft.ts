@@ -43,6 +43,8 @@ export const giftPurchases = sqliteTable('gift_purchases', {
   detail: text('detail'),
   /** paid calls made for this order (a definite `unpaid` answer allows another) */
   attempts: integer('attempts').notNull().default(0),
+  /** paid calls that got no definite answer (a crash, a timeout, an unknown answer), reconciled since */
+  unanswered: integer('unanswered').notNull().default(0),
   payingSince: integer('paying_since'),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),

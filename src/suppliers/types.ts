@@ -99,20 +99,9 @@ export interface Suppliers {
   gifts: GiftMarket;
 }
 
-/** Switches a test environment can flip (sandbox only). */
-export interface FaultSwitches {
-  ledgerUnavailable(): boolean;
-}
-
 /** DNS entries consulted before real DNS by the webhook resolver (sandbox only). */
 export interface HostTable {
   lookup(hostname: string): string[] | undefined;
-}
-
-/** What only the sandbox adds to the service: fault switches and its DNS table. Absent in production. */
-export interface SandboxHooks {
-  faults: FaultSwitches;
-  hosts: HostTable;
 }
 
 // --- NFT gifts ----------------------------------------------------------------------------------

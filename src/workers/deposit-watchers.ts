@@ -56,11 +56,14 @@ export function buildWatchers(c: WatcherConfig): ChainWatcher[] {
   return out;
 }
 
+/** What setupWatchers uses of the service. */
+export type SetupWatchersDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'ids' | 'log' | 'bus'>;
+
 /**
  * The poll jobs of the enabled networks (src/app/deposit-watch.ts schedules them and runs each poll) and
  * their handler: the watcher of the job's network, or none when it is no longer watched.
  */
-export function setupWatchers(deps: Deps, watchers: ChainWatcher[] = buildWatchers(deps.config)): { handlers: Record<string, JobHandler> } {
+export function setupWatchers(deps: SetupWatchersDeps, watchers: ChainWatcher[] = buildWatchers(deps.config)): { handlers: Record<string, JobHandler> } {
   const enabled = watchersEnabled(deps.config);
   const byNetwork = new Map<string, ChainWatcher>(enabled ? watchers.map((w) => [w.network, w]) : []);
   scheduleWatcherJobs(deps, new Set(byNetwork.keys()) as Set<DepositNetwork>);

@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { redeemInvite } from '../../src/app/invites.js';
 import { offsetIso } from '../../src/domain/time-format.js';
 import { setBotUsername } from '../../src/store/bot-repo.js';
-import { codeOf } from '../helpers.js';
+import { ADMIN_TOKEN, codeOf } from '../helpers.js';
 import { appWorld, asUser, raw } from './app-helpers.js';
 
 /**
@@ -33,6 +34,7 @@ const ROUTES: [string, string, unknown?][] = [
   ['GET', '/operator/partners/1'],
   ['GET', '/operator/partners/1/orders'],
   ['GET', '/operator/partners/1/ledger'],
+  ['POST', '/operator/partners/1/exports', { what: 'orders' }],
   ['GET', '/operator/reviews'],
   ['POST', '/operator/orders/ord_x/resolve', { outcome: 'refunded' }],
   ['GET', '/operator/deposits'],
@@ -192,6 +194,67 @@ describe('Mini App API: the console for an operator', () => {
     expect((await op.call('GET', '/operator/partners/424242/orders')).status).toBe(404);
   });
 
+  it("a partner's exports: a short-lived link to the CSV, fetched without a header; bad filters refused first; audited", async () => {
+    const { t, p, op } = await world();
+    await p.order('stars', { quantity: 100, recipient: '@export_fan' });
+    await p.order('premium', { months: 3, recipient: '@export_prem' });
+    const r = await op.call('POST', `/operator/partners/${p.id}/exports`, { what: 'orders', filters: { type: 'stars' } });
+    expect(r.status).toBe(201);
+    const day = new Date(t.deps.clock.now()).toISOString().slice(0, 10);
+    expect(r.body).toEqual({
+      url: expect.stringMatching(new RegExp(`^${t.deps.config.publicBaseUrl}/api/app/v1/exports/[A-Za-z0-9_-]{32}$`)),
+      filename: `orders-${p.id}-${day}.csv`,
+      expires_at: offsetIso(t.deps.clock.now() + 10 * 60_000),
+    });
+    const path = new URL(r.body.url).pathname;
+    // the link is the credential: no header, no cookie; the same rows as the operator API's export
+    const csv = await t.app.inject({ method: 'GET', url: path });
+    expect([csv.statusCode, csv.headers['content-type'], csv.headers['content-disposition']]).toEqual([200, 'text/csv; charset=utf-8', `attachment; filename="orders-${p.id}-${day}.csv"`]);
+    const viaAdmin = await t.app.inject({ method: 'GET', url: `/api/admin/v1/partners/${p.id}/orders/export.csv?type=stars`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(viaAdmin.statusCode).toBe(200);
+    expect(csv.body).toBe(viaAdmin.body);
+    expect(csv.body.split('\r\n').filter(Boolean)).toHaveLength(2);
+    expect(csv.body).toContain("'@export_fan");
+    // fetched again while it lasts (a broken download is retried)
+    expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(200);
+
+    const ledger = await op.call('POST', `/operator/partners/${p.id}/exports`, { what: 'ledger', filters: { currency: 'USD' } });
+    const rows = (await t.app.inject({ method: 'GET', url: new URL(ledger.body.url).pathname })).body.split('\r\n').filter(Boolean);
+    expect(rows[0]).toBe('entry_id,created_at,currency,kind,amount,balance_after,order_id,topup_id');
+    expect(rows.slice(1).map((l: string) => l.split(',').slice(2, 5))).toEqual([
+      ['USD', 'order_debit', '-12.59'],
+      ['USD', 'order_debit', '-1.58'],
+      ['USD', 'topup', '1000.00'],
+    ]);
+    expect(audits(t, 'export.link').map((a) => [a.actor, a.target, JSON.parse(a.data)])).toEqual([
+      [`telegram:${OPERATOR}`, String(p.id), { what: 'orders', filters: { type: 'stars' } }],
+      [`telegram:${OPERATOR}`, String(p.id), { what: 'ledger', filters: { currency: 'USD' } }],
+    ]);
+
+    const before = auditCount(t);
+    for (const [u, b, status, code] of [
+      [`/operator/partners/${p.id}/exports`, { what: 'orders', filters: { type: 'gold' } }, 400, 'bad_type'],
+      [`/operator/partners/${p.id}/exports`, { what: 'orders', filters: { limit: '5' } }, 400, 'bad_param'],
+      [`/operator/partners/${p.id}/exports`, { what: 'ledger', filters: { currency: 'EUR' } }, 400, 'bad_param'],
+      [`/operator/partners/${p.id}/exports`, { what: 'stats' }, 400, 'validation_error'],
+      [`/operator/partners/${p.id}/exports`, { what: 'orders', filters: ['x'] }, 400, 'validation_error'],
+      [`/operator/partners/${p.id}/exports`, { what: 'orders', extra: 1 }, 400, 'validation_error'],
+      ['/operator/partners/424242/exports', { what: 'orders' }, 404, 'not_found'],
+    ] as const) {
+      const x = await op.call('POST', u, b);
+      expect([JSON.stringify(b), x.status, codeOf(x)]).toEqual([JSON.stringify(b), status, code]);
+    }
+    expect(auditCount(t)).toBe(before);
+
+    // a made-up token, and the link once its ten minutes are over: 404
+    const guess = await t.app.inject({ method: 'GET', url: '/api/app/v1/exports/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
+    const gone = [404, { code: 'not_found', detail: 'The export link is unknown or has expired: ask for a new one.' }];
+    expect([guess.statusCode, guess.json()]).toEqual(gone);
+    await t.advance(601);
+    const late = await t.app.inject({ method: 'GET', url: path });
+    expect([late.statusCode, late.json()]).toEqual(gone);
+  });
+
   it('reviews: the list as the operator API gives it; refund and deliver, audited; a second resolve is 409', async () => {
     const { t, p, op } = await world();
     const gifts = (await p.call('GET', '/nft/gifts?collection=LootBag&limit=3')).body.items;
@@ -205,7 +268,8 @@ describe('Mini App API: the console for an operator', () => {
     await t.advance(120);
     const list = await op.call('GET', '/operator/reviews');
     expect(list.status).toBe(200);
-    expect(list.body).toEqual((await t.admin('GET', '/reviews')).body);
+    // the operator API's items, each with the supplier's evidence
+    expect(list.body.items.map(({ evidence: _, ...rest }: Record<string, unknown>) => rest)).toEqual((await t.admin('GET', '/reviews')).body.items);
     expect(list.body.items.map((x: { order_id: string }) => x.order_id).sort()).toEqual([...ids].sort());
 
     const refunded = await op.call('POST', `/operator/orders/${ids[0]}/resolve`, { outcome: 'refunded' });
@@ -221,6 +285,62 @@ describe('Mini App API: the console for an operator', () => {
       [`telegram:${OPERATOR}`, ids[1]],
     ]);
     expect((await op.call('GET', '/operator/reviews')).body.items).toEqual([]);
+  });
+
+  it("reviews show the supplier's evidence: the purchase record and its answer, the market's transfer record", async () => {
+    const { t, p, op } = await world();
+    const gifts = (await p.call('GET', '/nft/gifts?collection=LootBag&limit=3')).body.items;
+    const order = async (gift: string, recipient: string) => {
+      const o = await p.order('nft', { gift, recipient, max_price: '1000' });
+      expect(o.status).toBe(200);
+      return o.body;
+    };
+    // never sent; sent but never confirmed (the market holds its hash); paid and never confirmed nor denied
+    await t.admin('PUT', `/sandbox/gifts/${gifts[0].gift}`, { outcome: 'stuck_transfer' });
+    const never = await order(gifts[0].gift, '@evidence_fan');
+    const sent = await order(gifts[1].gift, '@stuck_evidence');
+    await t.admin('PUT', `/sandbox/gifts/${gifts[2].gift}`, { outcome: 'purchase_unconfirmed' });
+    const unknown = await order(gifts[2].gift, '@evidence_fan');
+    await t.advance(120);
+    // an unknown payment waits half an hour for the market before it goes to review
+    await t.advance(1800);
+    await t.advance(60);
+    const list = await op.call('GET', '/operator/reviews');
+    expect(list.status).toBe(200);
+    const byId = new Map(list.body.items.map((x: { order_id: string; review: { stage: string }; evidence: unknown }) => [x.order_id, x]));
+    const nano = (ton: string) => `${ton}000000`;
+    const purchase = (o: { order_id: string; gift: { price_ton: string } }, state: string, receipt: unknown, answer: unknown) => ({
+      state,
+      cap_ton: nano(o.gift.price_ton),
+      form: { ref: `sandbox-form-${o.order_id.toLowerCase()}`, currency: 'TON', amount: nano(o.gift.price_ton).replace('.', '').replace(/^0+/, ''), amount_ton: nano(o.gift.price_ton) },
+      receipt,
+      supplier_answer: answer,
+      attempts: 1,
+      paying_since: expect.stringMatching(/\+00:00$/),
+      updated_at: expect.stringMatching(/\+00:00$/),
+    });
+    const transferHash = createHash('sha256').update(`transfer:${sent.order_id}`).digest('hex');
+    expect(byId.get(never.order_id)).toMatchObject({
+      review: { stage: 'transfer' },
+      evidence: { gift_purchase: purchase(never, 'paid', expect.stringMatching(/^sandbox-payment-[0-9a-f]{16}$/), null), fragment_payment: null, cost_ton: null, transfer: { status: 'none' } },
+    });
+    expect(byId.get(sent.order_id)).toMatchObject({
+      review: { stage: 'transfer' },
+      evidence: { gift_purchase: purchase(sent, 'paid', expect.stringMatching(/^sandbox-payment-/), null), fragment_payment: null, cost_ton: null, transfer: { status: 'sent', transfer_hash: transferHash } },
+    });
+    expect(byId.get(unknown.order_id)).toMatchObject({
+      review: { stage: 'purchase' },
+      evidence: { gift_purchase: purchase(unknown, 'review', null, 'the market neither confirms nor denies the payment'), fragment_payment: null, cost_ton: null, transfer: { status: 'none' } },
+    });
+    // the operator delivers the sent one from the market's own record: no hash typed
+    const done = await op.call('POST', `/operator/orders/${sent.order_id}/resolve`, { outcome: 'delivered' });
+    expect([done.status, done.body.status, done.body.delivery.transfer_hash]).toEqual([200, 'completed', transferHash]);
+
+    // a market that does not answer: the list still shows, the transfer record unavailable
+    await t.admin('PUT', '/sandbox/faults', { upstream_unavailable: { nft: true } });
+    const stalled = await op.call('GET', '/operator/reviews');
+    expect(stalled.status).toBe(200);
+    expect(stalled.body.items.map((x: { evidence: { transfer: unknown } }) => x.evidence.transfer)).toEqual([{ status: 'unavailable' }, { status: 'unavailable' }]);
   });
 
   it('deposits: unmatched listed; credited to a partner or closed with a note, audited; a resolved one is 409', async () => {

@@ -71,6 +71,38 @@ function importsOf(files: string[]): Map<string, string[]> {
   return map;
 }
 
+/** The identifiers of a source text (comments and strings are not identifiers). */
+export function identifiersOf(text: string): Set<string> {
+  const out = new Set<string>();
+  const visit = (node: ts.Node): void => {
+    if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) out.add(node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile('x.ts', text, ts.ScriptTarget.Latest, true));
+  return out;
+}
+
+/**
+ * The sandbox stays out of the core: the use cases name nothing of it (their dependencies have no sandbox
+ * member; simulated faults reach them as decorators around the suppliers), and only the composition root
+ * (src/service.ts) and the simulator's own folder know its concrete classes; the HTTP shell reaches it
+ * through the narrow SandboxControl interface (src/http/admin/sandbox-routes.ts).
+ */
+const SANDBOX_CLASSES = ['SandboxUpstream', 'SandboxGiftMarket'];
+export function sandboxLeaks(files: Map<string, string>): string[] {
+  const out: string[] = [];
+  for (const [file, text] of files) {
+    const ids = identifiersOf(text);
+    if (file.startsWith('src/app/')) {
+      for (const id of ids) if (/sandbox/i.test(id)) out.push(`${file}: ${id}`);
+    }
+    if (file !== 'src/service.ts' && !file.startsWith('src/suppliers/sandbox/')) {
+      for (const c of SANDBOX_CLASSES) if (ids.has(c)) out.push(`${file}: ${c}`);
+    }
+  }
+  return out;
+}
+
 describe('layers', () => {
   const imports = importsOf([...sourceFiles('src'), ...sourceFiles('bot')]);
 
@@ -97,5 +129,26 @@ describe('layers', () => {
     ]);
     const typeOnly = importsOf(['src/kernel/event-bus.ts']).get('src/kernel/event-bus.ts');
     expect(typeOnly).toContain('src/kernel/ops-events.ts');
+  });
+
+  it('the sandbox stays out of the core: no use case names it, only the composition root knows its classes', () => {
+    const texts = new Map([...imports.keys()].map((f) => [f, fs.readFileSync(path.join(ROOT, f), 'utf8')]));
+    expect(texts.get('src/app/deps.ts')).toContain('export interface Deps');
+    expect(identifiersOf(texts.get('src/service.ts')!)).toContain('SandboxUpstream');
+    expect(sandboxLeaks(texts)).toEqual([]);
+    // the HTTP app gets the simulator as SandboxControl, the sandbox routes import only its types and outcome names
+    expect(importsOf(['src/http/app.ts']).get('src/http/app.ts')!.filter((t) => t.startsWith('src/suppliers/sandbox/'))).toEqual([]);
+    expect(identifiersOf(texts.get('src/http/app.ts')!)).toContain('SandboxControl');
+  });
+
+  it('the sandbox check sees a sandbox member of a use case\'s dependencies and the concrete class in the HTTP app', () => {
+    const bad = new Map([
+      ['src/app/deps.ts', 'export interface Deps { db: Db; sandbox?: { faults: unknown } }'],
+      ['src/app/orders/create.ts', "// the sandbox said so\nconst s = 'sandbox';\nif (deps.sandboxFaults.ledger) fail('x');"],
+      ['src/http/app.ts', "import { SandboxUpstream } from '../suppliers/sandbox/sandbox-upstream.js';\nexport type H = { s: SandboxUpstream };"],
+      ['src/service.ts', 'const s = new SandboxUpstream(db, clock);'],
+      ['src/suppliers/sandbox/faults.ts', 'export function f(s: SandboxGiftMarket) {}'],
+    ]);
+    expect(sandboxLeaks(bad)).toEqual(['src/app/deps.ts: sandbox', 'src/app/orders/create.ts: sandboxFaults', 'src/http/app.ts: SandboxUpstream']);
   });
 });

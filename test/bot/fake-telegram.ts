@@ -24,6 +24,8 @@ export interface InlineButton {
   text: string;
   callback_data?: string;
   url?: string;
+  copy_text?: { text: string };
+  web_app?: { url: string };
 }
 
 export interface BotMessage {

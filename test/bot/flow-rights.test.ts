@@ -91,8 +91,10 @@ describe('a removed owner', () => {
     const p = await w.t.newPartner();
     const owner = await w.linkedChat(p.id, 'owner', 'ru');
     await owner.say('/topup');
-    const m = await owner.expectMenu('Как пополнить');
-    await owner.press(m, button(m, 'Пополнить USD'));
+    const m = await owner.expectMenu('Какой баланс пополнить');
+    await owner.press(m, button(m, 'USD (оплата в USDT)'));
+    const nets = await owner.expectMenu('В какой сети');
+    await owner.press(nets, button(nets, 'TRC-20'));
     await owner.expect('Сколько USD?');
     await relink(owner, p.id, 'staff');
     await owner.say('25');

@@ -165,8 +165,10 @@ describe('typed answers in a group chat', () => {
     const p = await w.t.newPartner();
     const { group } = await inGroup(p.id, 'owner', 'ru');
     await group.say('/topup');
-    const m = await group.expectMenu('Как пополнить');
-    await group.press(m, button(m, 'Пополнить USD'));
+    const m = await group.expectMenu('Какой баланс пополнить');
+    await group.press(m, button(m, 'USD (оплата в USDT)'));
+    const nets = await group.expectMenu('В какой сети');
+    await group.press(nets, button(nets, 'TRC-20'));
     const ask = await group.expect('Сколько USD?');
     expect(ask.forceReply).toEqual({ force_reply: true, selective: true });
     expect(ask.text).toContain('↩️ Ответьте на это сообщение (/cancel — отменить).');

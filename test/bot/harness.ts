@@ -135,3 +135,10 @@ export async function settle(w: World, ms = 150): Promise<void> {
   await waitFor(() => w.tg.pending === 0, 'updates to be consumed');
   await new Promise((r) => setTimeout(r, ms));
 }
+
+/** The short number the bot shows for an order (`PA-<100000 + seq>`: a gift order's API id is `pa_<uuid>`). */
+export function shortNumber(w: World, orderId: string): string {
+  const row = w.t.db.$client.prepare('select seq from orders where order_id = ?').get(orderId) as { seq: number } | undefined;
+  if (!row) throw new Error(`no order ${orderId}`);
+  return `PA-${100_000 + row.seq}`;
+}

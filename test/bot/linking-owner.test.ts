@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { button, waitFor } from './fake-telegram.js';
 import { listTeam } from '../../src/app/team.js';
-import { newUser, settle, World } from './harness.js';
+import { labels, newUser, settle, World } from './harness.js';
 
 let w: World;
 
@@ -127,62 +127,103 @@ describe('owner commands', () => {
     expect(m.text).toContain('TON: 50.000');
   });
 
-  it('/topup explains how to fund each balance with the minimums and addresses, and gives the exact amount to send', async () => {
+  it('/topup asks the balance, the network (USD), the amount, then shows one address with the exact amount explained and copy buttons', async () => {
     const p = await w.t.newPartner();
     const owner = w.chat(newUser());
     await w.link(owner.user, p.id, 'owner');
     await owner.say('/topup');
-    const m = await owner.expectMenu('How to top up');
-    expect(m.text).toMatch(/TRC-20/);
-    expect(m.text).toMatch(/TON coin on the TON network only/);
-    expect(m.text).toContain('Minimums: USD 5.00, TON 10.000');
-    // sandbox mode: the fixed demo addresses, each labelled with its asset and network, tap-to-copy
+    const m = await owner.expectMenu('Which balance do you want to top up?');
+    // no address and no wall of text before the choice
+    expect(m.text).not.toMatch(/<code>[\w-]{30,}<\/code>/);
+    expect(m.text).toContain('• USD — pays for Stars and Premium; you send USDT. Now: <code>1000.00</code> USD.');
     expect(m.parse_mode).toBe('HTML');
-    expect(m.text).toMatch(/• USDT \(TRC-20, TRON network\): <code>T\w+<\/code>/);
-    expect(m.text).toMatch(/• USDT \(TON network\): <code>[\w-]+<\/code>/);
-    expect(m.text).toMatch(/• TON coin: <code>[\w-]+<\/code>/);
-    expect(m.text).not.toMatch(/• TON:/);
-    await owner.press(m, button(m, 'Top up USD'));
+    expect(m.buttons[0].map((b) => b.text)).toEqual(['💵 USD (pay in USDT)', '💎 TON']);
+    await owner.press(m, button(m, 'USD'));
+    const nets = await owner.expectMenu('On which network will you send the USDT?');
+    expect(nets.buttons.flat().map((b) => b.text)).toEqual(['USDT on TON', 'USDT on TRON (TRC-20)', 'USDT on BNB Chain (BEP-20)', '◀ Back', '✖ Cancel']);
+    await waitFor(() => w.current(m).text === '💵 Top up USD', 'the answered menu folded to one line');
+    await owner.press(nets, button(nets, 'TRC-20'));
     await owner.expect('How much USD? Send an amount of at least 5.00');
     await owner.say('3');
     await owner.expect('below the minimum top-up: at least 5.00 USD');
     await owner.say('25');
     const req = await owner.expect('Send exactly');
-    expect(req.text).toMatch(/Send exactly <code>25\.\d\d<\/code> USDT/);
-    expect(req.text).toContain('USDT (TRC-20, TRON network): <code>T');
+    const sent = /Send exactly <code>(25\.\d\d)<\/code> USDT on TRON \(TRC-20\) to:\n<code>(T\w+)<\/code>/.exec(req.text)!;
+    expect(sent).not.toBeNull();
+    const added = (Number(sent[1]) - 25).toFixed(2);
+    expect(req.text).toContain(`We added ${added} USDT to your 25.00 so we can recognise your payment: send exactly ${sent[1]} USDT, not 25.00.`);
+    // one address: the TRC-20 one only
+    expect(req.text.match(/<code>[\w-]{30,}<\/code>/g)).toHaveLength(1);
     expect(req.text).toMatch(/Valid until \d{4}-\d\d-\d\d \d\d:\d\d UTC\./);
+    expect(req.buttons).toEqual([
+      [
+        { text: '📋 Copy amount', copy_text: { text: sent[1] } },
+        { text: '📋 Copy address', copy_text: { text: sent[2] } },
+      ],
+    ]);
+    // the amount question folded to what was asked
+    const ask = owner.all.find((x) => x.history[0]?.startsWith('How much USD?'))!;
+    expect(ask.text).toBe('💵 Top up 25.00 USD');
 
-    // TON: a wallet link with the exact amount (nanotons) and the comment code
+    // TON: one step less, the comment, and the wallet link as an https button with the exact amount in nanotons
     await owner.say('/topup');
-    const m2 = await owner.expectMenu('How to top up');
-    await owner.press(m2, button(m2, 'Top up TON'));
+    const m2 = await owner.expectMenu('Which balance');
+    await owner.press(m2, button(m2, 'TON'));
     await owner.expect('How much TON?');
     await owner.say('12');
     const ton = await owner.expect('Send exactly');
-    const amount = /Send exactly <code>(\d+\.\d{3})<\/code> TON/.exec(ton.text)![1];
-    const comment = /Comment for the TON transfer \(optional\): <code>([^<]+)<\/code>/.exec(ton.text)![1];
+    const amount = /Send exactly <code>(\d+\.\d{3})<\/code> TON to:/.exec(ton.text)![1];
+    const address = /to:\n<code>([\w-]+)<\/code>/.exec(ton.text)![1];
+    const comment = /Comment \(optional, helps us find the payment\): <code>([^<]+)<\/code>/.exec(ton.text)![1];
+    expect(ton.text).toContain(`We added ${(Number(amount) - 12).toFixed(3)} TON to your 12.000 so we can recognise your payment`);
     const nano = String(Math.round(Number(amount) * 1000)) + '000000';
-    expect(ton.text).toMatch(new RegExp(`<code>ton://transfer/[\\w-]+\\?amount=${nano}&amp;text=${comment}</code>`));
+    expect(ton.buttons[0]).toEqual([{ text: '👛 Open in a TON wallet', url: `https://app.tonkeeper.com/transfer/${address}?amount=${nano}&text=${comment}` }]);
+    expect(ton.text).not.toContain('ton://');
 
     // a text instead of a button just leaves the offer
     await owner.say('/topup');
-    await owner.expectMenu('How to top up');
+    await owner.expectMenu('Which balance');
     await owner.say('/balance');
     await owner.expect('Balances:');
   });
 
-  it('/topup before the first top-up states the activation minimum, in Russian for a Russian client', async () => {
+  it('/topup before the first top-up states the activation minimum, in Russian for a Russian client; the first credit says the account is active', async () => {
     const p = await w.t.admin('POST', '/partners', { name: 'Новый' });
     const owner = w.chat(newUser('ru'));
     await w.link(owner.user, p.body.partner_id, 'owner');
     await owner.say('/topup');
-    const m = await owner.expectMenu('Как пополнить');
-    expect(m.text).toContain('Первое пополнение активирует аккаунт');
-    await owner.press(m, button(m, 'Пополнить TON'));
+    const m = await owner.expectMenu('Какой баланс пополнить?');
+    expect(m.text).toContain('Первое пополнение активирует аккаунт и должно быть не меньше 10 (USD 10.00 или TON 10.000).');
+    await owner.press(m, button(m, 'TON'));
     await owner.expect('Сколько TON?');
     await owner.say('12');
     const req = await owner.expect('Отправьте ровно');
-    expect(req.text).toContain('Комментарий к переводу TON');
+    const amount = /Отправьте ровно <code>(\d+\.\d{3})<\/code> TON на адрес:/.exec(req.text)![1];
+    expect(req.text).toContain(`Мы добавили ${(Number(amount) - 12).toFixed(3)} TON к вашим 12.000, чтобы узнать ваш платёж`);
+    expect(req.text).toContain('Комментарий (необязательно, помогает найти платёж)');
+    expect(labels(req)).toEqual(['👛 Открыть в TON-кошельке', '📋 Скопировать сумму', '📋 Скопировать адрес']);
+
+    // the first credit activates the account, and the owner reads what that opens; a later one is plain
+    const tx = (n: number) => `bot-activate-${process.pid}-${p.body.partner_id}-${n}`;
+    expect((await w.t.admin('POST', `/partners/${p.body.partner_id}/topups`, { currency: 'TON', amount: '12.000', network: 'ton', tx_hash: tx(1) })).status).toBe(201);
+    const first = await owner.expect('Пополнение зачислено: 12.000 TON');
+    expect(first.text).toBe(
+      '💰 Пополнение зачислено: 12.000 TON. Аккаунт активирован: теперь можно заказывать звёзды, Premium и подарки и выпустить API-ключ для своего магазина (/apikey). Баланс — /balance.',
+    );
+    expect((await w.t.admin('POST', `/partners/${p.body.partner_id}/topups`, { currency: 'USD', amount: '5.00', network: 'ton', tx_hash: tx(2) })).status).toBe(201);
+    const second = await owner.expect('Пополнение зачислено: 5.00 USD');
+    expect(second.text).toBe('💰 Пополнение зачислено: 5.00 USD. Баланс — /balance.');
+  });
+
+  it('the first credit tells an English owner the account is now active', async () => {
+    const p = await w.t.admin('POST', '/partners', { name: 'Fresh' });
+    const owner = w.chat(newUser());
+    await w.link(owner.user, p.body.partner_id, 'owner');
+    expect((await w.t.admin('POST', `/partners/${p.body.partner_id}/topups`, { currency: 'USD', amount: '10.00', network: 'trc20', tx_hash: `bot-activate-en-${process.pid}` })).status).toBe(201);
+    const first = await owner.expect('Top-up credited: 10.00 USD');
+    expect(first.text).toBe(
+      '💰 Top-up credited: 10.00 USD. Your account is now active: you can order Stars, Premium and gifts, and issue the API key for your own shop (/apikey). See /balance.',
+    );
   });
 
   it('when a top-up is credited, then the owners hear of it and staff do not', async () => {
@@ -242,8 +283,8 @@ describe('owner commands', () => {
     await settle(w);
     expect(owner.fresh.every((m) => m.buttons.length === 0)).toBe(true);
     await owner.say('/topup');
-    const m = await owner.expect('How to top up');
-    expect(m.text).toContain('first top-up activates the account and must be at least 10 (USD 10.00 or TON 10.000)');
+    const m = await owner.expect('Which balance');
+    expect(m.text).toContain('The first top-up activates the account and must be at least 10 (USD 10.00 or TON 10.000).');
   });
 
   it('/webhook sets the URL and shows the secret once; a bad URL is explained; a new secret can be made', async () => {

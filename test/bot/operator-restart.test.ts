@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { button, waitFor } from './fake-telegram.js';
-import { newUser, OPERATOR, settle, World } from './harness.js';
+import { newUser, OPERATOR, settle, shortNumber, World } from './harness.js';
 
 let w: World;
 
@@ -94,7 +94,7 @@ describe('operators', () => {
       const g = list.body.items[0];
       const r = await p.order('nft', { gift: g.gift, recipient: 'lena_user', max_price: g.partner_price });
       expect(r.status).toBe(200);
-      const orderId = r.body.order_id as string;
+      const orderId = shortNumber(w, r.body.order_id as string);
       const alert = await advanceUntil(() => op.fresh.find((m) => m.text.includes(`Order ${orderId}`)), 'the failure alert');
       expect(alert.text).toContain('failed: the purchase wallet lacks funds (top it up; the partner was refunded)');
       expect(alert.buttons).toEqual([]);

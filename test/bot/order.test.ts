@@ -238,7 +238,9 @@ describe('ordering a gift', () => {
     expect(confirm.text).toContain(`accepts ${first[3]} TON as the maximum price`);
     await chat.press(confirm, button(confirm, 'Confirm'));
     const accepted = await chat.expect('accepted');
-    const orderId = /pa_[0-9a-f-]+/.exec(accepted.text)![0];
+    expect(accepted.text).toMatch(/Order PA-\d+ accepted/); // its short number, not its API id
+    const orderId = (await orders(p))[0].order_id as string;
+    expect(orderId).toMatch(/^pa_/);
     expect(accepted.text).toContain(`Подарок ${first[1]} #${first[2]} для @nora_user`);
     const order = (await p.call('GET', `/orders/${orderId}`)).body;
     expect(order).toMatchObject({ type: 'nft', partner_price: first[3], currency: 'TON', recipient: '@nora_user' });

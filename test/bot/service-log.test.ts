@@ -40,13 +40,14 @@ describe('the service log while a gift is ordered in the bot', () => {
     const confirm = await chat.expectMenu('Please check the order');
     await chat.press(confirm, button(confirm, 'Confirm'));
     const accepted = await chat.expect('accepted');
-    const orderId = /pa_[0-9a-f-]+/.exec(accepted.text)![0];
+    const number = /PA-\d+/.exec(accepted.text)![0]; // chat's short number; the API id is pa_<uuid>
+    const orderId = (await p.call('GET', '/orders')).body.items[0].order_id as string;
     // the purchase goes through its stages (a few seconds of service clock each), waiting in between
-    for (let i = 0; i < 40 && !chat.all.some((m) => m.text.includes(`Order ${orderId} completed`)); i++) {
+    for (let i = 0; i < 40 && !chat.all.some((m) => m.text.includes(`Order ${number} completed`)); i++) {
       await w.t.advance(2);
       await settle(w, 20);
     }
-    expect(chat.all.some((m) => m.text.includes(`Order ${orderId} completed`))).toBe(true);
+    expect(chat.all.some((m) => m.text.includes(`Order ${number} completed`))).toBe(true);
     expect((await p.call('GET', `/orders/${orderId}`)).body.status).toBe('completed');
     expect(entries).toEqual([]);
   });

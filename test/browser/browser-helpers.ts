@@ -53,13 +53,39 @@ export interface TgPage {
   shot(name: string): Promise<void>;
 }
 
-export async function openInTelegram(browser: Browser, t: TestService, base: string, userId: number, scheme: 'light' | 'dark', opts: { width?: number; height?: number; language?: string; suffix?: string } = {}): Promise<TgPage> {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 390, height: opts.height ?? 844 }, colorScheme: scheme, deviceScaleFactor: 1 });
-  await context.addInitScript(() => {
+export type Insets = { top: number; bottom: number; left: number; right: number };
+const NO_INSETS: Insets = { top: 0, bottom: 0, left: 0, right: 0 };
+
+export async function openInTelegram(
+  browser: Browser,
+  t: TestService,
+  base: string,
+  userId: number,
+  scheme: 'light' | 'dark',
+  opts: { width?: number; height?: number; language?: string; suffix?: string; safeArea?: Insets; contentSafeArea?: Insets } = {},
+): Promise<TgPage> {
+  const width = opts.width ?? 390;
+  const height = opts.height ?? 844;
+  const context = await browser.newContext({ viewport: { width, height }, colorScheme: scheme, deviceScaleFactor: 1 });
+  // Telegram's client answers the app's questions about the viewport and its safe areas, as a phone would
+  const answers: Record<string, [string, unknown]> = {
+    web_app_request_viewport: ['viewport_changed', { height, width, is_expanded: true, is_state_stable: true }],
+    web_app_request_safe_area: ['safe_area_changed', opts.safeArea ?? NO_INSETS],
+    web_app_request_content_safe_area: ['content_safe_area_changed', opts.contentSafeArea ?? NO_INSETS],
+    // the user lets the file download (the test fetches the URL itself)
+    web_app_request_file_download: ['file_download_requested', { status: 'downloading' }],
+  };
+  await context.addInitScript((answers) => {
     const w = window as any;
     w.__tgEvents = [];
-    w.TelegramWebviewProxy = { postEvent: (type: string, data: string) => w.__tgEvents.push([type, data ? JSON.parse(data) : null]) };
-  });
+    w.TelegramWebviewProxy = {
+      postEvent: (type: string, data: string) => {
+        w.__tgEvents.push([type, data ? JSON.parse(data) : null]);
+        const a = answers[type];
+        if (a) setTimeout(() => w.Telegram.WebView.receiveEvent(a[0], a[1]), 0);
+      },
+    };
+  }, answers);
   const page = await context.newPage();
   // a step that cannot happen fails with its locator named, well before the test's own time limit
   page.setDefaultTimeout(10_000);

@@ -121,11 +121,32 @@ describe.runIf(have)('the operator console in Chromium', { timeout: 120_000 }, (
     await page.getByTestId('partner-2').click();
     await page.getByTestId('partner-name').getByText('Delta Market').waitFor();
     await app.pressBack();
+    // the partner with business: its orders and ledger, and its exports through Telegram's download prompt
+    await page.getByTestId('partner-search').fill('');
+    await page.getByTestId(`partner-${p.id}`).click();
+    await page.getByTestId('partner-name').getByText('Test partner').waitFor();
+    const rows = page.getByTestId('partner-orders').locator('.row');
+    await rows.nth(2).waitFor();
+    expect(await rows.count()).toBe(3);
+    // a top-up in each currency and the three debits
+    expect(await page.getByTestId('partner-ledger').locator('.row').count()).toBe(5);
+    await page.getByTestId('export-orders').click();
+    const dl = await page.waitForFunction(() => (window as any).__tgEvents.find((e: [string]) => e[0] === 'web_app_request_file_download')?.[1]);
+    const { url, file_name } = (await dl.jsonValue()) as { url: string; file_name: string };
+    expect(file_name).toMatch(new RegExp(`^orders-${p.id}-\\d{4}-\\d\\d-\\d\\d\\.csv$`));
+    const csv = await (await fetch(url)).text();
+    expect(csv.split('\r\n').filter(Boolean).map((l) => l.split(',')[3])).toEqual(['status', 'processing', 'completed', 'completed']);
+    await app.shot('console-partner');
+    await app.pressBack();
 
     // reviews: refund behind Telegram's popup; "cancel" changes nothing
     await page.getByTestId('tab-op-reviews').click();
     const card = page.getByTestId(`review-${reviewId}`);
     await card.getByTestId('review-stage').waitFor();
+    // the supplier's evidence: the purchase was paid (its receipt), the market sent no transfer
+    expect(await card.getByTestId('ev-purchase').innerText()).toBe('paid');
+    expect(await card.getByTestId('ev-receipt').innerText()).toMatch(/^sandbox-payment-[0-9a-f]{16}$/);
+    expect(await card.getByTestId('ev-transfer').innerText()).toBe('not sent');
     await app.shot('console-reviews');
     await card.getByTestId('refund').click();
     expect((await app.answerPopup('')).message).toMatch(/goes back to the partner's balance/);
@@ -176,7 +197,7 @@ describe.runIf(have)('the operator console in Chromium', { timeout: 120_000 }, (
     await t.admin('PUT', '/sandbox/faults', { purchase_funds_low: false });
 
     for (const scheme of ['light', 'dark'] as const) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: scheme });
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: scheme, acceptDownloads: true });
       const desk = await context.newPage();
       await desk.goto(createSignInLink(t.deps, OPERATOR).url);
       await desk.getByTestId('signin-yes').click(); // after "Sign in as …?"
@@ -184,8 +205,53 @@ describe.runIf(have)('the operator console in Chromium', { timeout: 120_000 }, (
       const bar = await desk.evaluate(() => document.querySelector('.tabs')!.getBoundingClientRect().width);
       expect(bar).toBe(720);
       await desk.screenshot({ path: `${ARTIFACTS}/console-desktop-${scheme}.png` });
+      if (scheme === 'light') {
+        // outside Telegram an export is an ordinary download of the link
+        await desk.getByTestId('tab-op-partners').click();
+        await desk.getByTestId(`partner-${p.id}`).click();
+        await desk.getByTestId('partner-ledger').locator('.row').first().waitFor();
+        const [download] = await Promise.all([desk.waitForEvent('download'), desk.getByTestId('export-ledger').click()]);
+        expect(download.suggestedFilename()).toMatch(new RegExp(`^ledger-${p.id}-\\d{4}-\\d\\d-\\d\\d\\.csv$`));
+        const text = fs.readFileSync((await download.path())!, 'utf8');
+        expect(text.split('\r\n')[0]).toBe('entry_id,created_at,currency,kind,amount,balance_after,order_id,topup_id');
+        await desk.screenshot({ path: `${ARTIFACTS}/console-partner-desktop-${scheme}.png`, fullPage: true });
+      }
       await context.close();
     }
+  });
+
+  it("Telegram's SDK: the page keeps clear of the safe areas as they change, and the header follows a theme change", async () => {
+    const app = await openInTelegram(browser, t, base, owner.id, 'light', { safeArea: { top: 47, bottom: 34, left: 0, right: 0 }, contentSafeArea: { top: 46, bottom: 0, left: 0, right: 0 } });
+    const { page } = app;
+    await page.getByTestId('spend-USD').waitFor();
+    const pads = () =>
+      page.evaluate(() => {
+        const cs = (sel: string) => getComputedStyle(document.querySelector(sel)!);
+        return { body: [cs('body').paddingTop, cs('body').paddingLeft, cs('body').paddingRight], pageTop: cs('.page').paddingTop, tabs: cs('.tabs').paddingBottom };
+      });
+    await page.waitForFunction(() => getComputedStyle(document.body).paddingTop === '47px');
+    expect(await pads()).toEqual({ body: ['47px', '0px', '0px'], pageTop: '58px', tabs: '34px' });
+    // the phone turns: the notch moves to the sides
+    await page.evaluate(() => (window as any).Telegram.WebView.receiveEvent('safe_area_changed', { top: 0, bottom: 21, left: 59, right: 59 }));
+    await page.waitForFunction(() => getComputedStyle(document.body).paddingLeft === '59px');
+    expect(await pads()).toEqual({ body: ['0px', '59px', '59px'], pageTop: '58px', tabs: '21px' });
+    await fits(page, 390);
+    // the app said it is ready, asked to expand and asked for the safe areas
+    const sent = (await app.events()).map(([e]) => e);
+    for (const e of ['web_app_ready', 'web_app_expand', 'web_app_request_safe_area', 'web_app_request_content_safe_area']) expect(sent).toContain(e);
+
+    // the user switches Telegram to its dark theme: the page follows; the header keeps the theme's key (Telegram
+    // repaints it from the new theme), the window background is sent again in the new theme's colour
+    await page.evaluate((dark) => (window as any).Telegram.WebView.receiveEvent('theme_changed', { theme_params: dark }), THEMES.dark);
+    await page.waitForFunction(() => document.documentElement.dataset.scheme === 'dark');
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(rgb(THEMES.dark.secondary_bg_color));
+    const colours = (await app.events()).filter(([e]) => e === 'web_app_set_header_color' || e === 'web_app_set_background_color');
+    expect(colours).toEqual([
+      ['web_app_set_header_color', { color_key: 'secondary_bg_color' }],
+      ['web_app_set_background_color', { color: THEMES.light.secondary_bg_color }],
+      ['web_app_set_background_color', { color: THEMES.dark.secondary_bg_color }],
+    ]);
+    await app.context.close();
   });
 
   it("a partner's home: quick actions, the last 7 days' spend, titles in the user's language with the label beneath", async () => {

@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { toNano } from '@ton/core';
 import { getPayment } from '../../src/store/fragment-payments-repo.js';
 import { codeOf } from '../helpers.js';
+import { asUser, BOT_TOKEN } from '../app-api/app-helpers.js';
+import { fromNano } from '../../src/config/fragment.js';
+
+const OPERATOR = 777_001;
 import { fragmentHarness, type FragmentEnv } from './harness.js';
 import { OTHER_ADDRESS } from './fakes.js';
 
@@ -148,7 +152,7 @@ describe('Fragment adapter: failures map to the contract', () => {
   }
 
   it('failure after the payment left (the wallet transaction fails on chain) → manual review with an alert, no refund; the operator resolves it', async () => {
-    const e = await start();
+    const e = await start({ extra: { TELEGRAM_BOT_TOKEN: BOT_TOKEN, ADMIN_CHAT_IDS: String(OPERATOR) } });
     const p = await e.t.newPartner();
     const r = await p.order('stars', { quantity: 100, recipient: 'alice_fan' });
     // the wallet is drained between the balance check and the execution: its action phase fails
@@ -164,6 +168,30 @@ describe('Fragment adapter: failures map to the contract', () => {
     expect(await balanceUsd(e, p.id)).toBe('998.36');
     await e.advance(600);
     expect(e.ton.received).toHaveLength(1);
+    // the console's review shows the payment as evidence: its amount, reference, transaction and Fragment's answer
+    const pay = getPayment(e.t.db, r.body.order_id)!;
+    const review = (await asUser(e.t, OPERATOR).call('GET', '/operator/reviews')).body.items[0];
+    expect([review.order_id, review.evidence]).toEqual([
+      r.body.order_id,
+      {
+        gift_purchase: null,
+        fragment_payment: {
+          state: 'review',
+          amount_ton: fromNano(BigInt(pay.amountNano)),
+          ref: pay.ref,
+          tx_hash: pay.txHash,
+          supplier_answer: 'the wallet transaction failed on chain',
+          attempts: 1,
+          confirmed_at: pay.confirmedAt === null ? null : expect.stringMatching(/\+00:00$/),
+          updated_at: expect.stringMatching(/\+00:00$/),
+        },
+        cost_ton: expect.stringMatching(/^0\.\d{9}$/),
+        transfer: null,
+      },
+    ]);
+    expect(pay.ref).toMatch(/./);
+    expect(pay.txHash).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+    expect(BigInt(pay.amountNano)).toBeLessThanOrEqual(toNano(review.evidence.cost_ton) * 102n / 100n);
     const resolved = await e.t.admin('POST', `/orders/${r.body.order_id}/resolve`, { outcome: 'refunded' });
     expect(resolved.status).toBe(200);
     expect(await balanceUsd(e, p.id)).toBe('1000.00');

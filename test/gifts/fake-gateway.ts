@@ -43,10 +43,10 @@ export class FakeGiftMarket implements GiftGateway {
   formCurrency = 'TON';
   /** the next getPaymentForm answers a form of another kind (not payments.paymentFormStarGift) */
   plainForm = false;
+  /** getPaymentForm answers this many more times, then never again (the market stalls: a timeout) */
+  formsLeft: number | null = null;
   /** FLOOD_WAIT seconds for the next call of any kind */
   floodNext: number | null = null;
-  /** called when a paid call arrives (the tests take a snapshot of the database here) */
-  onSend: (() => void) | null = null;
   private formSeq = 0;
   private txSeq = 0;
 
@@ -113,6 +113,7 @@ export class FakeGiftMarket implements GiftGateway {
 
   async paymentForm(slug: string, to: string): Promise<GatewayForm> {
     this.flood();
+    if (this.formsLeft !== null && this.formsLeft-- <= 0) throw new Error('timeout: no answer to getPaymentForm');
     const l = this.items.get(slug);
     if (!l || l.tonNano === null) throw new GatewayError('STARGIFT_NOT_FOUND');
     const u = this.users.get(to);
@@ -127,7 +128,6 @@ export class FakeGiftMarket implements GiftGateway {
 
   async sendForm(formId: string, slug: string, to: string): Promise<void> {
     this.sendCalls++;
-    this.onSend?.();
     const script = this.sendScript.shift();
     if (script && 'error' in script) throw new GatewayError(script.error, script.seconds);
     if (script && 'loseOnly' in script) throw new Error('connection lost');

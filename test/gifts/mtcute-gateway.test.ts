@@ -7,9 +7,9 @@ import { MtcuteGateway, type TlCaller } from '../../src/suppliers/telegram-gifts
 /**
  * The MTProto side of the gift adapter against the real TL layer of @mtcute/core: every request the gateway
  * makes is serialized by mtcute's own TL writer (an unknown constructor or a missing field throws), and the
- * stub's answers are serialized and read back by mtcute's reader, so both are the current layer's shapes.
- * (@mtcute/test's stub client would do the same; its published version needs a package the registry does
- * not have, so this stub is written here.)
+ * stub's answers (all of them) are serialized and read back by mtcute's reader, so both are the current
+ * layer's shapes. (@mtcute/test's stub client would do the same; its only current release needs
+ * @fuman/* 0.0.21 and @mtcute/node 0.31, which the npm registry does not have, so this stub is written here.)
  */
 class StubClient implements TlCaller {
   readonly requests: { req: tl.RpcMethod; params?: object; bytes: number }[] = [];
@@ -24,9 +24,8 @@ class StubClient implements TlCaller {
 
 /** Through mtcute's TL writer and reader: only objects of the current layer survive. */
 function roundTrip(o: unknown): unknown {
-  if (o && typeof o === 'object' && (o as { _?: string })._ && !['contacts.resolvedPeer', 'users.userFull', 'payments.uniqueStarGift'].includes((o as { _: string })._))
-    return deserializeObject(serializeObject(o as tl.TlObject));
-  return o;
+  if (o && typeof o === 'object' && (o as { _?: string })._) return deserializeObject(serializeObject(o as tl.TlObject));
+  throw new Error(`the stub answered something that is not a TL object: ${JSON.stringify(o)}`);
 }
 
 const USER: tl.RawUser = { _: 'user', id: 4242, accessHash: Long.fromNumber(99), firstName: 'Alice', username: 'alice_fan' };
@@ -52,10 +51,22 @@ function unique(slug: string, ton: bigint | null): tl.RawStarGiftUnique {
   };
 }
 
+function fullUser(id: number, refusesUnique: boolean): tl.RawUserFull {
+  return {
+    _: 'userFull',
+    id,
+    settings: { _: 'peerSettings' },
+    notifySettings: { _: 'peerNotifySettings' },
+    commonChatsCount: 0,
+    disallowedGifts: refusesUnique ? { _: 'disallowedGiftsSettings', disallowUniqueStargifts: true } : undefined,
+  };
+}
+
 function gateway(answer: (req: any) => unknown) {
   const base = (req: any) => {
     if (req._ === 'contacts.resolveUsername') return { _: 'contacts.resolvedPeer', peer: { _: 'peerUser', userId: USER.id }, users: [USER], chats: [] };
-    if (req._ === 'users.getFullUser') return { _: 'users.userFull', fullUser: { _: 'userFull', id: USER.id, disallowedGifts: req.id.userId === USER.id ? undefined : { _: 'disallowedGiftsSettings', disallowUniqueStargifts: true } }, users: [USER], chats: [] };
+    if (req._ === 'users.getFullUser')
+      return { _: 'users.userFull', fullUser: fullUser(USER.id, req.id.userId !== USER.id), users: [USER], chats: [] } satisfies tl.users.RawUserFull;
     return answer(req);
   };
   const client = new StubClient(base);
@@ -73,6 +84,23 @@ describe('MtcuteGateway: the three calls of a purchase, in the real TL shapes', 
     expect(r.gifts[0]).toEqual({ slug: 'PlushPepe-17', title: 'Plush Pepe', num: 17, attributes: { model: 'Cozy Galaxy', backdrop: 'Onyx Black', symbol: 'Star' }, tonPriceNano: 12_500_000_000n, giftAddress: 'EQCpepe000000000000000000000000000000000000000000', ownerUserId: '777' });
     expect(r.gifts[1].tonPriceNano).toBeNull(); // a Stars-only listing
     expect(client.requests[0].req).toMatchObject({ giftId: Long.fromString('5170145012310081615') });
+  });
+
+  it('payments.getStarGifts: the gift types with collectibles on resale (availability_resale comes with resell_min_stars, one flag)', async () => {
+    const base = { sticker: { _: 'documentEmpty', id: Long.ZERO }, stars: Long.fromNumber(500), convertStars: Long.fromNumber(400) } as const;
+    const { gw } = gateway(() => ({
+      _: 'payments.starGifts',
+      hash: 7,
+      gifts: [
+        { _: 'starGift', id: Long.fromString('5170145012310081615'), ...base, availabilityResale: Long.fromNumber(1234), resellMinStars: Long.fromNumber(125), title: 'Plush Pepe' },
+        { _: 'starGift', id: Long.fromNumber(42), ...base, title: 'Not on resale' },
+      ],
+      chats: [],
+      users: [],
+    } satisfies tl.payments.RawStarGifts));
+    expect(await gw.collections()).toEqual([{ giftId: '5170145012310081615', title: 'Plush Pepe', resale: 1234 }]);
+    // the layer writes availability_resale only together with resell_min_stars: one without the other is refused
+    expect(() => serializeObject({ _: 'starGift', id: Long.ONE, ...base, availabilityResale: Long.ONE } as tl.RawStarGift)).toThrow();
   });
 
   it('payments.getPaymentForm on inputInvoiceStarGiftResale{ton: true, slug, to_id: the recipient}', async () => {
@@ -146,7 +174,7 @@ describe('MtcuteGateway: the three calls of a purchase, in the real TL shapes', 
     const other = new MtcuteGateway(
       new StubClient((req) => {
         if (req._ === 'contacts.resolveUsername') return req.username === 'ghost_user' ? new tl.RpcError(400, 'USERNAME_NOT_OCCUPIED') : { _: 'contacts.resolvedPeer', peer: { _: 'peerUser', userId: 5 }, users: [{ ...USER, id: 5 }], chats: [] };
-        return { _: 'users.userFull', fullUser: { _: 'userFull', id: 5, disallowedGifts: { _: 'disallowedGiftsSettings', disallowUniqueStargifts: true } }, users: [], chats: [] };
+        return { _: 'users.userFull', fullUser: fullUser(5, true), users: [], chats: [] } satisfies tl.users.RawUserFull;
       }),
     );
     expect(await other.user('nogift_nina')).toMatchObject({ acceptsUniqueGifts: false });

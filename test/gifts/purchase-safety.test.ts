@@ -94,3 +94,4 @@ describe('a purchase without a definite answer (sandbox outcome purchase_unconfi
   });
 
 });
+

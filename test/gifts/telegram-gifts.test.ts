@@ -1,9 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getGiftPurchase } from '../../src/store/gift-purchases-repo.js';
 import { startService, stopService, type TestPartner, type TestService } from '../helpers.js';
+import { offsetIso } from '../../src/domain/time-format.js';
+import { asUser, BOT_TOKEN } from '../app-api/app-helpers.js';
 import { FakeGiftMarket } from './fake-gateway.js';
 
 /**
@@ -169,19 +168,26 @@ describe('Telegram gift marketplace: buying', () => {
     expect(alerts).toContainEqual(expect.objectContaining({ kind: 'supplier', supplier: 'telegram_gifts', problem: 'wallet_below_min', balance_ton: '5.000000000', need_ton: '20.000000000' }));
   });
 
-  it('an answer that never comes (no payment either): never paid again, manual review at stage purchase, no refund', async () => {
+  it('an answer that never comes, no payment either: proven unpaid only after the quiet time, then retried once with a fresh form under the same cap', async () => {
     const { t, market } = await world((m) => m.sendScript.push({ loseOnly: true }));
     const p = await t.newPartner({ ton: '100.000' });
-    const before = (await p.call('GET', '/me')).body.nft_balance;
     const r = await p.order('nft', { gift: 'PlushPepe-112', recipient: 'alice_fan', max_price: '50' });
+    const id = r.body.order_id;
     for (let i = 0; i < 12 && market.sendCalls === 0; i++) await t.advance(5);
-    expect(getGiftPurchase(t.db, r.body.order_id)).toMatchObject({ state: 'paying' });
-    for (let i = 0; i < 4; i++) await t.advance(15 * 60);
-    const o = (await t.admin('GET', `/orders/${r.body.order_id}`)).body;
-    expect(o).toMatchObject({ status: 'processing', refunded: false, review: { stage: 'purchase' } });
+    expect(getGiftPurchase(t.db, id)).toMatchObject({ state: 'paying', attempts: 1, unanswered: 0 });
+    const firstForm = getGiftPurchase(t.db, id)!.formRef;
+    // within the quiet time after the call nothing proves it unpaid: no second call
+    await t.advance(60);
     expect(market.sendCalls).toBe(1);
-    expect(market.paid()).toBe(0);
-    expect((await p.call('GET', '/me')).body.nft_balance).not.toBe(before);
+    expect(getGiftPurchase(t.db, id)).toMatchObject({ state: 'paying', detail: expect.stringContaining('not paid so far') });
+    expect(await settle(t, p, id, 10, 30)).toMatchObject({ status: 'completed', refunded: false, delivery: { transfer_hash: expect.stringMatching(/^tg-payment:form-\d+$/) } });
+    expect(market.sendCalls).toBe(2);
+    expect(market.paid()).toBe(1);
+    const rec = getGiftPurchase(t.db, id)!;
+    expect(rec).toMatchObject({ state: 'paid', attempts: 2, unanswered: 1, capNano: '21000000000', formAmount: '21000000000' });
+    expect(rec.formRef).not.toBe(firstForm);
+    expect(market.balanceNano).toBe(479_000_000_000n);
+    expect((await t.admin('GET', '/ledger/check')).body).toEqual({ ok: true, problems: [] });
   });
 
   it('the answer lost after the payment went through: reconciled as paid, completed, paid once', async () => {
@@ -192,32 +198,153 @@ describe('Telegram gift marketplace: buying', () => {
     expect(market.sendCalls).toBe(1);
     expect(market.paid()).toBe(1);
   });
+});
 
-  it('killed between paying and the answer: the restart on the same database reconciles without a second payment', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gifts-crash-'));
-    const snapshot = path.join(dir, 'at-kill.db');
-    const a = await world();
-    const p = await a.t.newPartner({ ton: '100.000' });
-    // the instant the paid call leaves: what a SIGKILL would leave on disk is what is committed now
-    a.market.onSend = () => {
-      a.market.onSend = null;
-      a.t.db.$client.exec(`VACUUM INTO '${snapshot}'`);
-    };
-    const r = await p.order('nft', { gift: 'PlushPepe-114', recipient: 'alice_fan', max_price: '50' });
-    for (let i = 0; i < 12 && a.market.sendCalls === 0; i++) await a.t.advance(5);
-    expect(a.market.paid()).toBe(1);
-    await stopService(a.t);
-    running.splice(running.indexOf(a.t), 1);
-    // the restart: the killed process's database, the same marketplace
-    const b = await startService({ ...ENV, DATABASE_PATH: snapshot }, { giftGateway: a.market, dir });
-    running.push(b);
-    expect(getGiftPurchase(b.db, r.body.order_id)).toMatchObject({ state: 'paying', attempts: 1 });
-    const call = (url: string) => b.partnerCall(p.key, 'GET', url);
-    for (let i = 0; i < 20 && (await call(`/orders/${r.body.order_id}`)).body.status === 'processing'; i++) await b.advance(10);
-    expect((await call(`/orders/${r.body.order_id}`)).body).toMatchObject({ status: 'completed', delivery: { transfer_hash: expect.stringMatching(/^tg-payment:/) } });
-    expect(a.market.sendCalls).toBe(1);
-    expect(a.market.paid()).toBe(1);
-    expect((await b.admin('GET', '/ledger/check')).body).toEqual({ ok: true, problems: [] });
+describe('Telegram gift marketplace: reconciling a paid call without an answer', () => {
+  const lost = async (gift: string, scripts: { loseOnly: true }[] = [{ loseOnly: true }]) => {
+    const w = await world((m) => m.sendScript.push(...scripts));
+    const p = await w.t.newPartner({ ton: '100.000' });
+    const before = (await p.call('GET', '/me')).body.nft_balance;
+    const r = await p.order('nft', { gift, recipient: 'alice_fan', max_price: '50' });
+    for (let i = 0; i < 12 && w.market.sendCalls === 0; i++) await w.t.advance(5);
+    expect(w.market.sendCalls).toBe(1);
+    return { ...w, p, id: r.body.order_id as string, before };
+  };
+
+  it('proven unpaid, but the price rose meanwhile: the retry is refused by the cap, proven unpaid again, refunded; one paid call', async () => {
+    const { t, market, p, id, before } = await lost('PlushPepe-115');
+    market.items.get('PlushPepe-115')!.tonNano = 24_000_000_001n; // listed at 24 TON when ordered
+    const done = await settle(t, p, id, 10, 40);
+    expect(done).toMatchObject({ status: 'failed', refunded: true, failure: { stage: 'pricing', reason: 'price_above_cap' } });
+    expect(market.sendCalls).toBe(1);
+    expect(market.paid()).toBe(0);
+    expect((await p.call('GET', '/me')).body.nft_balance).toBe(before);
+    expect(getGiftPurchase(t.db, id)).toMatchObject({ state: 'unpaid', attempts: 1, unanswered: 1 });
+  });
+
+  it('not provable either way (no payment on the account, the listing sold to someone else): manual review at stage purchase after the bound, no refund, no second call', async () => {
+    const { t, market, p, id, before } = await lost('PlushPepe-116');
+    const l = market.items.get('PlushPepe-116')!;
+    l.tonNano = null;
+    l.owner = '31337';
+    for (let i = 0; i < 4; i++) await t.advance(10 * 60);
+    const o = (await t.admin('GET', `/orders/${id}`)).body;
+    expect(o).toMatchObject({ status: 'processing', refunded: false, failure: null, review: { stage: 'purchase' } });
+    expect(getGiftPurchase(t.db, id)).toMatchObject({ state: 'review', attempts: 1, unanswered: 0, detail: expect.stringContaining('the listing is gone') });
+    expect(market.sendCalls).toBe(1);
+    expect((await p.call('GET', '/me')).body.nft_balance).not.toBe(before);
+  });
+
+  it('the recipient owns the gift now although the account shows no payment: paid, completed, no second call', async () => {
+    const { t, market, p, id } = await lost('PlushPepe-117');
+    const l = market.items.get('PlushPepe-117')!;
+    l.tonNano = null;
+    l.owner = market.users.get('alice_fan')!.userId;
+    expect(await settle(t, p, id, 10, 20)).toMatchObject({ status: 'completed', delivery: { transfer_hash: expect.stringMatching(/^tg-form:\d+$/) } });
+    expect(market.sendCalls).toBe(1);
+  });
+
+  it('every retry unanswered too: after two retries, manual review instead of a fourth call', async () => {
+    const { t, market, p, id, before } = await lost('PlushPepe-118', [{ loseOnly: true }, { loseOnly: true }, { loseOnly: true }]);
+    for (let i = 0; i < 30; i++) await t.advance(60);
+    const o = (await t.admin('GET', `/orders/${id}`)).body;
+    expect(o).toMatchObject({ status: 'processing', refunded: false, review: { stage: 'purchase' } });
+    expect(market.sendCalls).toBe(3);
+    expect(market.paid()).toBe(0);
+    expect(getGiftPurchase(t.db, id)).toMatchObject({ state: 'review', attempts: 3, unanswered: 2, detail: expect.stringContaining('3 paid calls without an answer') });
+    expect((await p.call('GET', '/me')).body.nft_balance).not.toBe(before);
+  });
+});
+
+describe('Telegram gift marketplace: the market stalls at the purchase stage', () => {
+  it('before anything could be paid: given up within the hour at stage pricing with gift_unavailable (never purchase), refunded, never paid later', async () => {
+    // the pricing stage reads one form; the purchase stage's fresh form never comes
+    const { t, market } = await world((m) => (m.formsLeft = 1));
+    const p = await t.newPartner({ ton: '100.000' });
+    const before = (await p.call('GET', '/me')).body.nft_balance;
+    const r = await p.order('nft', { gift: 'PlushPepe-119', recipient: 'alice_fan', max_price: '50' });
+    const id = r.body.order_id;
+    for (let i = 0; i < 20 && getGiftPurchase(t.db, id) === undefined; i++) await t.advance(5);
+    expect(getGiftPurchase(t.db, id)).toMatchObject({ state: 'quoting' });
+    await t.advance(30 * 60);
+    expect((await order(p, id)).status).toBe('processing');
+    for (let i = 0; i < 4; i++) await t.advance(10 * 60);
+    const o = (await t.admin('GET', `/orders/${id}`)).body;
+    expect(o).toMatchObject({ status: 'failed', refunded: true, review: null, failure: { stage: 'pricing', reason: 'gift_unavailable' } });
+    expect((await p.call('GET', '/me')).body.nft_balance).toBe(before);
+    expect(getGiftPurchase(t.db, id)).toMatchObject({ state: 'unpaid', attempts: 0, detail: expect.stringContaining('gift_unavailable') });
+    // the market answers again: nothing is bought for the failed order
+    market.formsLeft = null;
+    await t.advance(600);
+    expect(market.sendCalls).toBe(0);
+    expect((await t.admin('GET', '/ledger/check')).body).toEqual({ ok: true, problems: [] });
+  });
+
+  it('after an unanswered paid call proven unpaid, the retry stalls: manual review at stage purchase, not a refund', async () => {
+    const { t, market } = await world((m) => {
+      m.sendScript.push({ loseOnly: true });
+      m.formsLeft = 2; // pricing and the first purchase form
+    });
+    const p = await t.newPartner({ ton: '100.000' });
+    const before = (await p.call('GET', '/me')).body.nft_balance;
+    const r = await p.order('nft', { gift: 'PlushPepe-120', recipient: 'alice_fan', max_price: '50' });
+    const id = r.body.order_id;
+    for (let i = 0; i < 8; i++) await t.advance(10 * 60);
+    const o = (await t.admin('GET', `/orders/${id}`)).body;
+    expect(o).toMatchObject({ status: 'processing', refunded: false, failure: null, review: { stage: 'purchase' } });
+    expect(getGiftPurchase(t.db, id)).toMatchObject({ state: 'review', attempts: 1, unanswered: 1 });
+    expect(market.sendCalls).toBe(1);
+    expect((await p.call('GET', '/me')).body.nft_balance).not.toBe(before);
+  });
+});
+
+describe("Telegram gift marketplace: the account's funds for operators", () => {
+  it('the TON and Stars balances in /metrics and in the console overview (supplier_funds, coverage); the alert below GIFTS_BALANCE_MIN_TON', async () => {
+    const METRICS = 'metrics_token_0123456789abcdef';
+    const { t, market, alerts } = await world(
+      (m) => {
+        m.balanceNano = 123_456_789_123n;
+        m.stars = '250';
+      },
+      { TELEGRAM_BOT_TOKEN: BOT_TOKEN, ADMIN_CHAT_IDS: '777001', METRICS_TOKEN: METRICS, APP_RATE_LIMIT: '100000' },
+    );
+    await t.newPartner({ ton: '100.000', usd: '10.00' });
+    const op = asUser(t, 777_001);
+    // nothing read yet: no figure is made up
+    const first = await op.call('GET', '/operator/overview');
+    expect(first.status).toBe(200);
+    expect(first.body.supplier_funds.filter((f: any) => f.supplier === 'telegram_gifts')).toEqual([]);
+    const metrics = async () => (await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS}` } })).body;
+    // not read yet: NaN, not a 0 that would read as an empty account
+    expect(await metrics()).toMatch(/^partner_service_gifts_account_balance_ton Nan$/m);
+
+    await t.telegramGifts!.refresh();
+    const at = offsetIso(t.deps.clock.now());
+    const o = (await op.call('GET', '/operator/overview')).body;
+    expect(o.supplier_funds.filter((f: any) => f.supplier === 'telegram_gifts')).toEqual([
+      { supplier: 'telegram_gifts', currency: 'TON', amount: '123.456', updated_at: at },
+      { supplier: 'telegram_gifts', currency: 'STARS', amount: '250', updated_at: at },
+    ]);
+    expect(o.coverage).toContainEqual({ supplier: 'telegram_gifts', currency: 'TON', funds: '123.456', liabilities: '100.000', covered: true });
+    const page = await metrics();
+    expect(page).toMatch(/^partner_service_gifts_account_balance_ton 123\.456789123$/m);
+    expect(page).toMatch(/^partner_service_gifts_account_balance_stars 250$/m);
+    expect(page).toMatch(/^partner_service_gifts_account_min_ton 20$/m);
+    expect(page).toMatch(/^partner_service_gifts_supplier_up 1$/m);
+    expect(alerts.filter((a) => a.problem === 'wallet_below_min')).toEqual([]);
+
+    // below GIFTS_BALANCE_MIN_TON (20): one alert per episode, and the console shows the drop
+    market.balanceNano = 19_999_999_999n;
+    await t.advance(60);
+    await t.telegramGifts!.refresh();
+    await t.telegramGifts!.refresh();
+    expect(alerts.filter((a) => a.problem === 'wallet_below_min')).toEqual([
+      { kind: 'supplier', supplier: 'telegram_gifts', problem: 'wallet_below_min', detail: expect.stringContaining('GIFTS_BALANCE_MIN_TON'), balance_ton: '19.999999999', need_ton: '20.000000000' },
+    ]);
+    const low = (await op.call('GET', '/operator/overview')).body;
+    expect(low.supplier_funds).toContainEqual({ supplier: 'telegram_gifts', currency: 'TON', amount: '19.999', updated_at: offsetIso(t.deps.clock.now()) });
+    expect(low.coverage).toContainEqual({ supplier: 'telegram_gifts', currency: 'TON', funds: '19.999', liabilities: '100.000', covered: false });
+    expect(await metrics()).toMatch(/^partner_service_gifts_account_balance_ton 19\.999999999$/m);
   });
 });
 

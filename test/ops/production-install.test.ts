@@ -39,7 +39,7 @@ describe('production install', () => {
 
   it('build tools, types and the Mini App’s front-end packages are devDependencies', () => {
     const deps = Object.keys(pkg.dependencies);
-    expect(deps.filter((d) => ['typescript', 'vite', 'tsx', 'preact', '@twa-dev/sdk', 'qrcode-generator'].includes(d) || d.startsWith('@types/'))).toEqual([]);
+    expect(deps.filter((d) => ['typescript', 'vite', 'tsx', 'preact', '@tma.js/sdk', 'qrcode-generator'].includes(d) || d.startsWith('@types/'))).toEqual([]);
     for (const d of ['typescript', 'vite', 'tsx']) expect(pkg.devDependencies[d]).toBeTruthy();
     // and none of them is pulled into the production tree by a dependency: `npm prune --omit=dev` removes only
     // what the lock flags `dev` (a `devOptional` package, such as an optional peer of a dependency, stays)

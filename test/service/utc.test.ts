@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { zonedTime } from '../../bot/texts/types.js';
+import { zonedTime } from '../../bot/views/format.js';
 import { START, startService, stopService, type TestService } from '../helpers.js';
 
 /**

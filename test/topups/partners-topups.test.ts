@@ -380,7 +380,7 @@ describe('when a top-up is credited, the owner is told once', () => {
     const id = await createPartner();
     const h = hash();
     expect((await topup(id, 'USD', '12.50', 'trc20', h)).status).toBe(201);
-    expect(heard).toEqual([{ partnerId: id, topupId: expect.stringMatching(/^tp_/), currency: 'USD', amount: '12.50' }]);
+    expect(heard).toEqual([{ partnerId: id, topupId: expect.stringMatching(/^tp_/), currency: 'USD', amount: '12.50', activated: true }]);
     expect((await topup(id, 'USD', '12.50', 'trc20', h)).status).toBe(200);
     expect(heard).toHaveLength(1);
     // A request for the partner, then the watcher reports the credited transfer once and again.

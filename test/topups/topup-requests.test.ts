@@ -40,7 +40,7 @@ async function partner(active = false): Promise<number> {
     const c = await t.admin('POST', `/partners/${r.body.partner_id}/topups`, { currency: 'USD', amount: '10.00', network: 'ton', tx_hash: txh() });
     expect(c.status).toBe(201);
     // The activating credit is told to the owner like any other (checked in partners-topups.test.ts); it is setup here.
-    expect(credited.splice(before)).toEqual([{ partnerId: r.body.partner_id, topupId: c.body.topup_id, currency: 'USD', amount: '10.00' }]);
+    expect(credited.splice(before)).toEqual([{ partnerId: r.body.partner_id, topupId: c.body.topup_id, currency: 'USD', amount: '10.00', activated: true }]);
   }
   return r.body.partner_id;
 }
@@ -291,7 +291,7 @@ describe('deposits matched and credited automatically', () => {
     });
     expect(await balances(id)).toMatchObject({ status: 'active', balances: { USD: sent, TON: '0.000' } });
     expect((await t.admin('POST', `/partners/${id}/keys`, {})).status).toBe(201);
-    expect(credited).toEqual([{ partnerId: id, topupId: d.body.topup_id, currency: 'USD', amount: sent }]);
+    expect(credited).toEqual([{ partnerId: id, topupId: d.body.topup_id, currency: 'USD', amount: sent, activated: true }]);
     expect(alerts).toEqual([]);
     const ledger = await t.admin('GET', `/partners/${id}/ledger?currency=USD`);
     expect(ledger.body.items).toEqual([expect.objectContaining({ currency: 'USD', amount: sent, kind: 'topup', topup_id: d.body.topup_id, balance_after: sent })]);
@@ -468,7 +468,7 @@ describe('deposits that do not match go to manual handling', () => {
     expect(c.status, c.raw).toBe(200);
     expect(c.body).toMatchObject({ deposit_id: wrong.deposit_id, status: 'credited', partner_id: fresh, topup_id: expect.stringMatching(/^tp_/), resolved_at: expect.stringMatching(ISO) });
     expect(await balances(fresh)).toMatchObject({ status: 'active', balances: { USD: '10.50' } });
-    expect(credited).toEqual([{ partnerId: fresh, topupId: c.body.topup_id, currency: 'USD', amount: '10.50' }]);
+    expect(credited).toEqual([{ partnerId: fresh, topupId: c.body.topup_id, currency: 'USD', amount: '10.50', activated: true }]);
     // Now active: 7.00 is enough.
     expect((await t.admin('POST', `/deposits/${small.deposit_id}/resolve`, { action: 'credit', partner_id: fresh })).body.status).toBe('credited');
     // A fraction of a cent is rounded down.

@@ -1,78 +1,137 @@
-import WebApp from '@twa-dev/sdk';
+import {
+  backButton,
+  closingBehavior,
+  downloadFile as tgDownloadFile,
+  hapticFeedback,
+  init,
+  isTMA,
+  mainButton,
+  miniApp,
+  on,
+  popup,
+  retrieveLaunchParams,
+  retrieveRawInitData,
+  themeParams,
+  viewport,
+} from '@tma.js/sdk';
 
 /**
- * The Telegram side of the app, through Telegram's own web-app script (bundled by @twa-dev/sdk, so
- * nothing is loaded from a CDN): init data, theme, language, the back and main buttons. Outside
- * Telegram (a desktop browser signed in with a link) every call is a harmless no-op.
+ * The Telegram side of the app, through @tma.js/sdk (the maintained Mini Apps SDK, typed, bundled into the
+ * build so nothing is loaded from a CDN): init data, theme, language, safe areas, the back and main buttons,
+ * haptics, popups, the closing confirmation and downloads. Outside Telegram (a desktop browser signed in
+ * with a link) every call is a harmless no-op or the browser's own equivalent.
  */
-export const tg = WebApp;
-export const inTelegram = typeof WebApp.initData === 'string' && WebApp.initData.length > 0;
+
+/** The raw init data Telegram launched the app with, or '' outside Telegram. */
+function launchData(): string {
+  try {
+    return isTMA() ? (retrieveRawInitData() ?? '') : '';
+  } catch {
+    return ''; // launch parameters that do not parse: treated as outside Telegram (the API then says 401)
+  }
+}
+const rawInitData = launchData();
+export const inTelegram = rawInitData.length > 0;
 
 export function initData(): string {
-  return inTelegram ? WebApp.initData : '';
+  return rawInitData;
 }
 
 export function language(): 'ru' | 'en' {
-  const code = (inTelegram ? WebApp.initDataUnsafe.user?.language_code : navigator.language) ?? 'en';
+  let code: string | undefined;
+  if (inTelegram) code = retrieveLaunchParams().tgWebAppData?.user?.language_code;
+  code ??= navigator.language ?? 'en';
   return code.toLowerCase().startsWith('ru') ? 'ru' : 'en';
 }
 
 /**
  * Telegram's colour scheme, or the browser's outside Telegram; inside Telegram the header and the window
- * background take the page's own background (the theme's secondary colour), on every theme change.
+ * background take the page's own background (the theme's secondary colour, by its key, so Telegram
+ * repaints them with the theme), set again on every theme change.
  */
 export function applyScheme(): void {
-  const dark = inTelegram ? WebApp.colorScheme === 'dark' : matchMedia('(prefers-color-scheme: dark)').matches;
+  const dark = inTelegram ? themeParams.isDark() : matchMedia('(prefers-color-scheme: dark)').matches;
   document.documentElement.dataset.scheme = dark ? 'dark' : 'light';
   document.documentElement.dataset.tg = inTelegram ? '1' : '0';
   if (inTelegram) {
-    WebApp.setHeaderColor('secondary_bg_color');
-    WebApp.setBackgroundColor('secondary_bg_color');
+    miniApp.setHeaderColor('secondary_bg_color');
+    miniApp.setBgColor('secondary_bg_color');
   }
 }
 
+/**
+ * Starts the SDK: the theme's colours as --tg-theme-* variables, the safe areas (the device's notch and
+ * home bar, and Telegram's own controls in full screen) as --tg-viewport-*safe-area-inset-* variables the
+ * page pads itself with, the buttons and the closing behaviour mounted; then tells Telegram the app is ready.
+ */
 export function ready(): void {
+  if (!inTelegram) {
+    applyScheme();
+    return;
+  }
+  init();
+  themeParams.mount();
+  themeParams.bindCssVars();
+  miniApp.mount();
+  backButton.mount();
+  mainButton.mount();
+  closingBehavior.mount();
   applyScheme();
-  if (!inTelegram) return;
-  WebApp.onEvent('themeChanged', applyScheme);
-  WebApp.ready();
-  WebApp.expand();
+  on('theme_changed', () => applyScheme());
+  // the viewport asks Telegram for its size and insets; the page lays out meanwhile without them
+  viewport
+    .mount()
+    .then(() => {
+      viewport.bindCssVars(cssVarOf);
+      viewport.expand();
+    })
+    .catch(() => {});
+  miniApp.ready();
+}
+
+/**
+ * The viewport's CSS variables under the names Telegram's own script uses (styles.css pads the page with
+ * them): --tg-safe-area-inset-* (the device: notch, home bar), --tg-content-safe-area-inset-* (Telegram's
+ * controls over the app in full screen), --tg-viewport-height and --tg-viewport-stable-height.
+ */
+function cssVarOf(key: string): string | null {
+  if (key === 'width') return null;
+  if (key === 'height' || key === 'stableHeight') return `--tg-viewport-${key === 'height' ? 'height' : 'stable-height'}`;
+  const m = /^(content)?(?:S|s)afeAreaInset(Top|Bottom|Left|Right)$/.exec(key);
+  return m ? `--tg-${m[1] ? 'content-' : ''}safe-area-inset-${m[2].toLowerCase()}` : null;
 }
 
 let backHandler: (() => void) | null = null;
 /** Telegram's back button: shown while `fn` is set. */
 export function setBack(fn: (() => void) | null): void {
   if (!inTelegram) return;
-  if (backHandler) WebApp.BackButton.offClick(backHandler);
+  if (backHandler) backButton.offClick(backHandler);
   backHandler = fn;
   if (fn) {
-    WebApp.BackButton.onClick(fn);
-    WebApp.BackButton.show();
-  } else WebApp.BackButton.hide();
+    backButton.onClick(fn);
+    backButton.show();
+  } else backButton.hide();
 }
 
 let mainHandler: (() => void) | null = null;
 /** Telegram's main button (the confirmation of a screen); null hides it. */
 export function setMain(b: { text: string; onClick: () => void; busy?: boolean; disabled?: boolean } | null): void {
   if (!inTelegram) return;
-  if (mainHandler) WebApp.MainButton.offClick(mainHandler);
+  if (mainHandler) mainButton.offClick(mainHandler);
   mainHandler = b ? b.onClick : null;
   if (!b) {
-    WebApp.MainButton.hide();
+    mainButton.setParams({ isVisible: false, isLoaderVisible: false });
     return;
   }
-  WebApp.MainButton.onClick(b.onClick);
-  // the progress first: Telegram's hideProgress() makes the button active again
-  if (b.busy) WebApp.MainButton.showProgress(false);
-  else WebApp.MainButton.hideProgress();
-  WebApp.MainButton.setParams({ text: b.text, is_active: !b.disabled && !b.busy, is_visible: true });
+  mainButton.onClick(b.onClick);
+  mainButton.setParams({ text: b.text, isEnabled: !b.disabled && !b.busy, isLoaderVisible: !!b.busy, isVisible: true });
 }
 
 /** Haptic feedback: the outcome of an action (success, error), or a light tap when a choice changes. */
 export function haptic(kind: 'success' | 'error' | 'tap'): void {
-  if (!inTelegram) return;
-  if (kind === 'tap') WebApp.HapticFeedback.selectionChanged();
-  else WebApp.HapticFeedback.notificationOccurred(kind);
+  if (!inTelegram || !hapticFeedback.isSupported()) return;
+  if (kind === 'tap') hapticFeedback.selectionChanged();
+  else hapticFeedback.notificationOccurred(kind);
 }
 
 /** Closing confirmation: while on, Telegram asks before the app is closed (a form holds unsaved input). */
@@ -80,12 +139,31 @@ let closingAsks = 0;
 export function holdClosing(on: boolean): void {
   closingAsks = Math.max(0, closingAsks + (on ? 1 : -1));
   if (!inTelegram) return;
-  if (closingAsks > 0) WebApp.enableClosingConfirmation();
-  else WebApp.disableClosingConfirmation();
+  if (closingAsks > 0) closingBehavior.enableConfirmation();
+  else closingBehavior.disableConfirmation();
 }
 
 /** A yes/no question before a change that cannot be undone: Telegram's own popup, or the browser's outside it. */
-export function confirmDialog(text: string): Promise<boolean> {
-  if (!inTelegram) return Promise.resolve(window.confirm(text));
-  return new Promise((resolve) => WebApp.showConfirm(text, (ok) => resolve(ok)));
+export async function confirmDialog(text: string): Promise<boolean> {
+  if (!inTelegram || !popup.isSupported()) return window.confirm(text);
+  const id = await popup.show({ message: text, buttons: [{ id: 'ok', type: 'ok' }, { id: 'cancel', type: 'cancel' }] });
+  return id === 'ok';
+}
+
+/**
+ * Saves a file the service made (a CSV export) from its URL: Telegram's own download prompt inside Telegram
+ * (which fetches the URL itself), a plain download link outside it.
+ */
+export async function downloadFile(url: string, fileName: string): Promise<void> {
+  if (inTelegram && tgDownloadFile.isAvailable()) {
+    await tgDownloadFile(url, fileName);
+    return;
+  }
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  a.rel = 'noopener';
+  document.body.append(a);
+  a.click();
+  a.remove();
 }

@@ -18,7 +18,7 @@ type Filter = (typeof FILTERS)[number];
 export class GiftCatalog {
   private readonly cache = new Map<string, { at: number; items: GiftListing[] }>();
 
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'clock' | 'suppliers' | 'settings'>) {}
 
   invalidate(): void {
     this.cache.clear();

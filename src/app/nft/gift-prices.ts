@@ -9,7 +9,7 @@ import type { Deps } from '../deps.js';
 /** A gift's partner price and USD reference, and the views of a gift every answer shares. */
 
 /** partner_price of a listing at today's fees and margin (the rule: domain/pricing.ts giftPartnerPrice). */
-export function giftPartnerMilli(deps: Deps, priceMilli: number): number {
+export function giftPartnerMilli(deps: Pick<Deps, 'suppliers' | 'settings'>, priceMilli: number): number {
   return giftPartnerPrice(priceMilli, deps.suppliers.gifts.feesMilli(), deps.settings.get().margin_bps);
 }
 
@@ -18,12 +18,12 @@ export function giftPartnerMilli(deps: Deps, priceMilli: number): number {
  * NFT pricing path of createOrder, the Mini App's recipient check and the quotes (the bot's confirmation).
  * null when the market does not list the gift.
  */
-export async function pricedGift(deps: Deps, giftId: string): Promise<{ listing: GiftListing; partnerMilli: number } | null> {
+export async function pricedGift(deps: Pick<Deps, 'suppliers' | 'settings'>, giftId: string): Promise<{ listing: GiftListing; partnerMilli: number } | null> {
   const g = await market(() => deps.suppliers.gifts.gift(giftId));
   return g ? { listing: g, partnerMilli: giftPartnerMilli(deps, g.priceMilli) } : null;
 }
 
-export function usdRefCents(deps: Deps, milli: number): number {
+export function usdRefCents(deps: Pick<Deps, 'suppliers'>, milli: number): number {
   return new Decimal(milli).mul(deps.suppliers.gifts.tonUsdCents()).div(1000).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
 }
 
@@ -32,7 +32,7 @@ export function giftBase(g: GiftListing) {
   return { gift: g.gift, name: g.name, num: g.num, collection: g.collection, image: g.image, price_ton: formatAmount(g.priceMilli, 'TON') };
 }
 
-export function giftItem(deps: Deps, g: GiftListing) {
+export function giftItem(deps: Pick<Deps, 'suppliers' | 'settings'>, g: GiftListing) {
   const partner = giftPartnerMilli(deps, g.priceMilli);
   return {
     ...giftBase(g),

@@ -24,7 +24,7 @@ const KNOWN = new Set(['collection', ...ATTRS, 'sort', 'number', 'cursor', 'limi
  */
 let snapshot: { parts: GiftListing[][]; sorted: GiftListing[] } | null = null;
 
-async function allListings(deps: Deps, catalog: GiftCatalog): Promise<GiftListing[]> {
+async function allListings(deps: Pick<Deps, 'suppliers'>, catalog: GiftCatalog): Promise<GiftListing[]> {
   const cols = await market(() => deps.suppliers.gifts.collections());
   const parts: GiftListing[][] = [];
   for (const c of cols) parts.push((await catalog.listings(c.collection)) ?? []);
@@ -36,7 +36,7 @@ async function allListings(deps: Deps, catalog: GiftCatalog): Promise<GiftListin
 
 /** A listing's view, made once per listing object and margin (listing objects are replaced when they change). */
 const views = new WeakMap<GiftListing, { margin: number; view: ReturnType<typeof giftItem> & { attributes: GiftListing['attributes'] } }>();
-function viewOf(deps: Deps, g: GiftListing) {
+function viewOf(deps: Pick<Deps, 'suppliers' | 'settings'>, g: GiftListing) {
   const margin = deps.settings.get().margin_bps;
   let v = views.get(g);
   if (!v || v.margin !== margin) {
@@ -53,7 +53,7 @@ function one(q: Record<string, unknown>, k: string): string | undefined {
   return v === '' ? undefined : v;
 }
 
-export async function searchGifts(deps: Deps, catalog: GiftCatalog, q: Record<string, unknown>) {
+export async function searchGifts(deps: Pick<Deps, 'suppliers' | 'settings'>, catalog: GiftCatalog, q: Record<string, unknown>) {
   for (const k of Object.keys(q)) if (!KNOWN.has(k)) fail('bad_param', `Unknown query parameter: ${k}.`, { param: k });
   const collection = one(q, 'collection');
   const attrs = Object.fromEntries(ATTRS.map((a) => [a, one(q, a)?.toLowerCase()])) as Record<(typeof ATTRS)[number], string | undefined>;
@@ -104,7 +104,7 @@ export async function searchGifts(deps: Deps, catalog: GiftCatalog, q: Record<st
 }
 
 /** The values each filter can take (over the collection when given, else the whole market), for the filter menus. */
-export async function giftFacets(deps: Deps, catalog: GiftCatalog, q: Record<string, unknown>) {
+export async function giftFacets(deps: Pick<Deps, 'suppliers'>, catalog: GiftCatalog, q: Record<string, unknown>) {
   const collection = one(q, 'collection');
   const cols = await market(() => deps.suppliers.gifts.collections());
   if (collection !== undefined && !cols.some((c) => c.collection === collection)) fail('not_found', `No such collection: ${collection}.`);

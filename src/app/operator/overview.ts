@@ -18,7 +18,7 @@ const HOUR = 3_600_000;
  * so the margin is price × margin / (1 + margin) at the current margin setting, summed per currency and
  * rounded to the currency's minor unit.
  */
-export function operatorOverview(deps: Deps, funds: SupplierFund[]) {
+export function operatorOverview(deps: Pick<Deps, 'db' | 'clock' | 'suppliers' | 'settings'>, funds: SupplierFund[]) {
   const now = deps.clock.now();
   const liab: Record<Currency, number> = { USD: 0, TON: 0 };
   for (const r of totalBalances(deps.db)) if (r.currency === 'USD' || r.currency === 'TON') liab[r.currency] = Number(r.total);
@@ -57,7 +57,7 @@ export function operatorOverview(deps: Deps, funds: SupplierFund[]) {
  * (TON held for USD orders at the gift market's reference rate): `covered` is false when partners could
  * order more through it than it can pay for.
  */
-function coverageOf(deps: Deps, funds: SupplierFund[], liab: Record<Currency, number>) {
+function coverageOf(deps: Pick<Deps, 'suppliers'>, funds: SupplierFund[], liab: Record<Currency, number>) {
   return funds
     .filter((f): f is SupplierFund & { pays: Currency } => f.pays !== undefined)
     .map((f) => {

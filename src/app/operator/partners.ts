@@ -12,7 +12,7 @@ import type { Deps } from '../deps.js';
 
 /** The console's partners: a searchable list, and onboarding (a partner with its owner's invite). */
 
-export function listPartnersForOperator(deps: Deps, q: Record<string, unknown>) {
+export function listPartnersForOperator(deps: Pick<Deps, 'db'>, q: Record<string, unknown>) {
   const needle = typeof q.q === 'string' ? q.q.trim().slice(0, 200) : undefined;
   const before = q.cursor === undefined ? undefined : decodeCursor(q.cursor, 'p');
   const limit = parseLimit(q.limit, 50, 200);
@@ -35,7 +35,7 @@ export function listPartnersForOperator(deps: Deps, q: Record<string, unknown>) 
  * owner invite for it, in one transaction: the operator hands the invite's t.me link (or its QR code) to
  * the partner's owner, who links their Telegram account with it in the bot.
  */
-export function onboardPartner(deps: Deps, body: Record<string, unknown>, actor: string) {
+export function onboardPartner(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, body: Record<string, unknown>, actor: string) {
   const name = partnerNameOf(body);
   return inTx(deps.db, () => {
     const p = createPartner(deps, name, actor);
@@ -47,7 +47,7 @@ export function onboardPartner(deps: Deps, body: Record<string, unknown>, actor:
 const inviteSchema = z.object({ role: z.enum(BOT_ROLES) }).strict();
 
 /** One more invite for a partner (the operator API's POST /partners/{id}/invites). */
-export function inviteForPartner(deps: Deps, partnerId: number, body: Record<string, unknown>, actor: string) {
+export function inviteForPartner(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, partnerId: number, body: Record<string, unknown>, actor: string) {
   const { role } = parseOrFail(inviteSchema, body);
   return createInvite(deps, partnerId, role, actor);
 }

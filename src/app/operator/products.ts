@@ -20,7 +20,7 @@ export interface ProductSwitchView {
   prices: Record<string, string>;
 }
 
-export function productSwitches(deps: Deps): { items: ProductSwitchView[] } {
+export function productSwitches(deps: Pick<Deps, 'suppliers' | 'settings'>): { items: ProductSwitchView[] } {
   const s = deps.settings.get();
   const costs = deps.suppliers.goods.costs();
   const prices = currentPrices(deps);
@@ -41,7 +41,7 @@ export function productSwitches(deps: Deps): { items: ProductSwitchView[] } {
 }
 
 /** Switches one product on or off through the operator API's settings update (audited `settings.update`). */
-export function switchProduct(deps: Deps, product: string, body: Record<string, unknown>, actor: string): ProductSwitchView {
+export function switchProduct(deps: Pick<Deps, 'clock' | 'suppliers' | 'settings'>, product: string, body: Record<string, unknown>, actor: string): ProductSwitchView {
   if (!(ORDER_TYPES as readonly string[]).includes(product)) fail('not_found', 'No such product: stars, premium or nft.');
   const patch = parseOrFail(settingsPatchSchema, { products: { [product as Product]: body } });
   deps.settings.update(patch, deps.clock.now(), actor);

@@ -1,4 +1,5 @@
 import { fail } from '../../domain/errors.js';
+import { orderNumber } from '../../domain/order-number.js';
 import { InsufficientBalance } from '../../domain/ledger-rules.js';
 import { formatAmount } from '../../domain/money.js';
 import { orderView } from '../../domain/order-view.js';
@@ -29,13 +30,16 @@ export interface CreateResult {
   replayed: boolean;
 }
 
+/** What createOrder uses of the service. */
+export type CreateOrderDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'ids' | 'log' | 'suppliers' | 'keyLedger' | 'settings' | 'bus' | 'commits' | 'wake' | 'inFlight'>;
+
 /**
  * Order creation (partner-api.md "Rules of order creation"), shared by POST /orders and the bot. Each kind
  * of order (src/app/orders/kinds/) supplies its params, price and reservation; the order of the checks is
  * the contract's, since the first failing rule names the error. `opts.actor`, a person placing the order
  * (the bot, the Mini App), is written to the audit log in the order's transaction.
  */
-export async function createOrder(deps: Deps, partnerId: number, body: unknown, opts: { actor?: string } = {}): Promise<CreateResult> {
+export async function createOrder(deps: CreateOrderDeps, partnerId: number, body: unknown, opts: { actor?: string } = {}): Promise<CreateResult> {
   // 0. who orders: an activated partner of a running program (the API's auth hook has checked it already)
   requireOrderingAllowed(deps, partnerId);
 
@@ -76,11 +80,11 @@ export async function createOrder(deps: Deps, partnerId: number, body: unknown, 
   });
 }
 
-function replayOf(deps: Deps, orderId: string): CreateResult {
+function replayOf(deps: Pick<Deps, 'db'>, orderId: string): CreateResult {
   return { order: committedOrderView(getOrder(deps.db, orderId)!), replayed: true };
 }
 
-function checkOrderWebhookUrl(deps: Deps, v: unknown): string | null {
+function checkOrderWebhookUrl(deps: Pick<Deps, 'db' | 'config'>, v: unknown): string | null {
   if (v === undefined || v === null) return null;
   const r = checkWebhookUrl(v, urlPolicy(deps.config));
   if (!r.ok) fail('bad_webhook_url', r.detail, { reason: r.reason });
@@ -101,12 +105,12 @@ interface NewOrder {
 }
 
 /** Step 5. A refusal (reservation, balance) rolls it all back; the key stays unbound. */
-function persistOrder(tx: Tx, deps: Deps, after: AfterCommit, n: NewOrder): OrderRow {
+function persistOrder(tx: Tx, deps: Pick<Deps, 'clock' | 'config' | 'ids' | 'suppliers' | 'settings' | 'bus' | 'wake'>, after: AfterCommit, n: NewOrder): OrderRow {
   const { orderKey, kind, priced } = n;
   const partnerId = orderKey.partnerId;
   const now = deps.clock.now();
   const seq = nextOrderSeq(tx);
-  const orderId = priced.orderId ?? `PA-${100000 + seq}`;
+  const orderId = priced.orderId ?? orderNumber(seq);
   kind.reserve(tx, deps, priced, orderId, n.recipient);
   const debit = postEntry(tx, { partnerId, currency: priced.currency, kind: 'order_debit', amount: -priced.amount, orderId, now });
   noteDebit(tx, deps, after, { partnerId, currency: priced.currency, before: debit.balanceAfter - debit.amount, after: debit.balanceAfter, orderId });

@@ -1,6 +1,7 @@
 import { formRefusal, milliToNano } from '../../domain/purchase-cap.js';
 import { getGiftPurchase, openGiftPurchase, updateGiftPurchase, type GiftPurchaseRow } from '../../store/gift-purchases-repo.js';
 import { UpstreamUnavailable, type GiftPurchase, type NftStage, type PurchaseForm } from '../../suppliers/types.js';
+import type { Conn } from '../../store/db.js';
 import type { Deps } from '../deps.js';
 
 /**
@@ -11,8 +12,12 @@ import type { Deps } from '../deps.js';
  *      above the cap is refused, nothing paid, the order refunded (`price_above_cap`);
  *   3. the record moves to `paying` in a committed write, then the paid call is made;
  *   4. a paid call without a definite answer (a crash, a timeout, an unknown answer) leaves the record in
- *      `paying`: the next run reconciles with the supplier instead of paying again, and a purchase that stays
- *      unknown for PAYING_BOUND_MS goes to manual review. Never an automatic refund once money may have gone.
+ *      `paying`: the next run reconciles with the supplier instead of paying blindly. Proven paid (the
+ *      account's payment, the recipient owning the gift) → bought. Proven NOT paid (no payment on the
+ *      account and the listing still for sale, UNPAID_PROOF_MS after the call) → tried again with a fresh
+ *      form under the same cap, at most MAX_RETRIES times. Anything else stays unknown and goes to manual
+ *      review after PAYING_BOUND_MS. Never an automatic refund once money may have gone: a retry that
+ *      cannot be paid goes to review too (the earlier call's payment may still surface).
  */
 
 export type PurchaseStep =
@@ -30,6 +35,13 @@ export type PurchaseStep =
 export const PAYING_BOUND_MS = 30 * 60_000;
 /** How often an open reconciliation asks the supplier again. */
 const RECONCILE_POLL_MS = 30_000;
+/**
+ * "No payment found" proves nothing was paid only this long after the paid call: a call still being
+ * processed by the market when it was read lands well within it.
+ */
+export const UNPAID_PROOF_MS = 2 * 60_000;
+/** Paid calls that went unanswered and were proven unpaid, tried again at most this many times. */
+export const MAX_RETRIES = 2;
 
 type PurchaseDeps = Pick<Deps, 'db' | 'clock' | 'log' | 'suppliers'>;
 
@@ -68,10 +80,15 @@ export async function runPurchase(deps: PurchaseDeps, p: GiftPurchase): Promise<
   // 2. the form, checked here before the paid call
   const q = await gifts.quote(p);
   if (q.kind === 'wait') return q;
-  if (q.kind === 'fail') return settleUnpaid(deps, p.orderId, q.stage ?? 'pricing', q.reason, 'the market refused before payment');
+  // a retry after an unanswered call is never refunded automatically: that call's payment may yet surface
+  const retry = rec.unanswered > 0;
+  if (q.kind === 'fail') {
+    if (retry) return retryRefused(deps, p, q.stage ?? 'pricing', q.reason, 'the market refused the retry before payment');
+    return settleUnpaid(deps, p.orderId, q.stage ?? 'pricing', q.reason, 'the market refused before payment');
+  }
   const capNano = BigInt(rec.capNano);
   const refused = formRefusal(q.form, capNano);
-  if (refused) return settleUnpaid(deps, p.orderId, 'pricing', refused.reason, refused.detail);
+  if (refused) return retry ? retryRefused(deps, p, 'pricing', refused.reason, refused.detail) : settleUnpaid(deps, p.orderId, 'pricing', refused.reason, refused.detail);
 
   // 3. `paying` is committed before the paid call
   const now = clock.now();
@@ -92,7 +109,7 @@ export async function runPurchase(deps: PurchaseDeps, p: GiftPurchase): Promise<
       return { kind: 'bought', receipt: out.receipt };
     case 'unpaid':
       // definite: nothing was paid. A reason ends the order; none means read the form again (it expired…)
-      if (out.reason) return settleUnpaid(deps, p.orderId, out.stage ?? 'pricing', out.reason, out.detail);
+      if (out.reason) return retry ? retryRefused(deps, p, out.stage ?? 'pricing', out.reason, out.detail) : settleUnpaid(deps, p.orderId, out.stage ?? 'pricing', out.reason, out.detail);
       updateGiftPurchase(db, p.orderId, { state: 'quoting', detail: out.detail, payingSince: null, updatedAt: at });
       return { kind: 'wait', retryAt: out.retryAt ?? at };
     case 'unknown':
@@ -116,16 +133,52 @@ async function reconcile(deps: PurchaseDeps, p: GiftPurchase, rec: GiftPurchaseR
     updateGiftPurchase(db, p.orderId, { state: 'paid', receipt: r.receipt, updatedAt: now });
     return { kind: 'bought', receipt: r.receipt };
   }
+  const since = rec.payingSince ?? rec.updatedAt;
   if (r.kind === 'unpaid') {
-    updateGiftPurchase(db, p.orderId, { state: 'quoting', detail: r.detail, payingSince: null, updatedAt: now });
+    // proof only once a call still in flight would have landed
+    if (now - since < UNPAID_PROOF_MS) {
+      updateGiftPurchase(db, p.orderId, { detail: `not paid so far (${r.detail}); checked again before a retry`, updatedAt: now });
+      return { kind: 'wait', retryAt: since + UNPAID_PROOF_MS };
+    }
+    if (rec.unanswered >= MAX_RETRIES) {
+      const detail = `${rec.unanswered + 1} paid calls without an answer, none paid (${r.detail}): not tried again automatically`;
+      updateGiftPurchase(db, p.orderId, { state: 'review', detail, updatedAt: now });
+      return { kind: 'review', detail };
+    }
+    // proven not paid: the next step reads a fresh form and pays it under the same cap
+    updateGiftPurchase(db, p.orderId, { state: 'quoting', unanswered: rec.unanswered + 1, detail: `retry: ${r.detail}`, payingSince: null, updatedAt: now });
     return 'unpaid';
   }
-  if (now - (rec.payingSince ?? rec.updatedAt) >= PAYING_BOUND_MS) {
+  if (now - since >= PAYING_BOUND_MS) {
     updateGiftPurchase(db, p.orderId, { state: 'review', detail: r.detail, updatedAt: now });
     return { kind: 'review', detail: r.detail };
   }
   updateGiftPurchase(db, p.orderId, { detail: r.detail, updatedAt: now });
   return { kind: 'wait', retryAt: now + RECONCILE_POLL_MS };
+}
+
+/**
+ * A retry (after an unanswered call proven unpaid) that the market refuses: the earlier call is asked
+ * about once more. Paid → bought; proven unpaid again (no payment, the listing still for sale) → the
+ * refusal ends the order, refunded; anything else → manual review (its payment may yet surface).
+ */
+async function retryRefused(deps: PurchaseDeps, p: GiftPurchase, stage: NftStage, reason: string, why: string): Promise<PurchaseStep> {
+  const rec = getGiftPurchase(deps.db, p.orderId)!;
+  let r;
+  try {
+    r = await deps.suppliers.gifts.reconcile(p, formOf(rec));
+  } catch (e) {
+    r = { kind: 'unknown' as const, detail: (e as Error).message };
+  }
+  const now = deps.clock.now();
+  if (r.kind === 'paid') {
+    updateGiftPurchase(deps.db, p.orderId, { state: 'paid', receipt: r.receipt, updatedAt: now });
+    return { kind: 'bought', receipt: r.receipt };
+  }
+  if (r.kind === 'unpaid') return settleUnpaid(deps, p.orderId, stage, reason, `${why}; the earlier unanswered call: ${r.detail}`);
+  const detail = `the retry after an unanswered paid call was refused (${reason}: ${why}); the earlier call: ${r.detail}`;
+  updateGiftPurchase(deps.db, p.orderId, { state: 'review', detail, updatedAt: now });
+  return { kind: 'review', detail };
 }
 
 function settleUnpaid(deps: PurchaseDeps, orderId: string, stage: NftStage, reason: string, detail: string): PurchaseStep {
@@ -139,8 +192,21 @@ export function purchaseReceipt(deps: Pick<Deps, 'db'>, orderId: string): string
   return r?.state === 'paid' ? r.receipt : null;
 }
 
-/** True while a paid call for the order may have gone without a definite answer. */
-export function purchaseInFlight(deps: Pick<Deps, 'db'>, orderId: string): boolean {
-  const r = getGiftPurchase(deps.db, orderId);
-  return r?.state === 'paying' || r?.state === 'review';
+/**
+ * True while money may have gone for the order without a definite answer: a paid call unanswered (`paying`,
+ * `review`), or a retry pending after one (an unanswered call proven unpaid, not yet settled).
+ */
+export function purchaseInFlight(conn: Conn, orderId: string): boolean {
+  const r = getGiftPurchase(conn, orderId);
+  return r?.state === 'paying' || r?.state === 'review' || (r?.state === 'quoting' && r.unanswered > 0);
+}
+
+/** A stalled purchase given up while money may have gone: the record waits for the operator too. */
+export function purchaseToReview(conn: Conn, now: number, orderId: string, detail: string): void {
+  updateGiftPurchase(conn, orderId, { state: 'review', detail, updatedAt: now });
+}
+
+/** A stalled purchase given up before anything could have been paid: never paid later. */
+export function purchaseAbandoned(conn: Conn, now: number, orderId: string, detail: string): void {
+  if (getGiftPurchase(conn, orderId)) updateGiftPurchase(conn, orderId, { state: 'unpaid', detail, updatedAt: now });
 }

@@ -64,7 +64,7 @@ export class OrderKey {
   private commitsAtCheck = -1;
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'db' | 'commits' | 'inFlight'>,
     readonly partnerId: number,
     readonly key: string,
     body: Record<string, unknown>,

@@ -6,6 +6,6 @@ import type { Deps } from '../deps.js';
  * The `delivery` block of a delivered gift (partner-api.md Order): its links, the transfer and the time.
  * One builder for the purchase job and for an operator's resolution, so both give the same block.
  */
-export function nftDelivery(deps: Deps, order: OrderRow, transferHash: string, now: number) {
+export function nftDelivery(deps: Pick<Deps, 'suppliers'>, order: OrderRow, transferHash: string, now: number) {
   return { ...deps.suppliers.gifts.links(String(order.gift?.gift), transferHash), transfer_hash: transferHash, completed_at: offsetIso(now) };
 }

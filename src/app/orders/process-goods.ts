@@ -13,6 +13,9 @@ export const PREMIUM_RETRY_MS = DAY;
 /** When a Premium order gives up (partner-api.md States rule 1): `expired`, refunded. */
 export const PREMIUM_GIVE_UP_MS = 365 * DAY;
 
+/** What processGoodsOrder uses of the service. */
+export type ProcessGoodsOrderDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 'suppliers' | 'bus' | 'commits' | 'wake' | 'supplierCalls'>;
+
 /**
  * One step of a Stars or Premium order (the `order.process` job): asks the supplier, then records the
  * outcome (transition, refund, events) and the job's next step in one transaction. The supplier call is
@@ -22,11 +25,11 @@ export const PREMIUM_GIVE_UP_MS = 365 * DAY;
  * support cancellation waits for it, and every outcome is committed as a background unit of the group
  * commit; an unreachable supplier only moves the job.
  */
-export function processGoodsOrder(deps: Deps, job: Job, order: OrderRow | undefined): Promise<void> {
+export function processGoodsOrder(deps: ProcessGoodsOrderDeps, job: Job, order: OrderRow | undefined): Promise<void> {
   return deps.supplierCalls.track(job.ref, runGoodsOrder(deps, job, order));
 }
 
-async function runGoodsOrder(deps: Deps, job: Job, order: OrderRow | undefined): Promise<void> {
+async function runGoodsOrder(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 'suppliers' | 'bus' | 'commits' | 'wake'>, job: Job, order: OrderRow | undefined): Promise<void> {
   if (!order || order.status !== 'processing' || order.reviewStage !== null || order.type === 'nft') {
     completeJob(deps.db, job.jobId);
     return;

@@ -6,7 +6,7 @@ import { NFT_STAGES, UpstreamUnavailable, type NftStage, type StageOutcome } fro
 import type { Deps } from '../deps.js';
 import type { Job, JobOutcome } from '../job-queue.js';
 import { unitOfWorkGrouped, type AfterCommit } from '../unit-of-work.js';
-import { checkPrice, purchaseReceipt, runPurchase } from './gift-purchase.js';
+import { checkPrice, purchaseAbandoned, purchaseInFlight, purchaseReceipt, purchaseToReview, runPurchase } from './gift-purchase.js';
 import { nftDelivery } from './nft-delivery.js';
 import { applyTransition } from './transition.js';
 
@@ -15,11 +15,14 @@ export const NFT_GIVE_UP_MS = 3_600_000;
 /** Failures the operators must act on (the market's wallet or queue): an alert besides the refund. */
 const OPERATOR_ALERT_REASONS = new Set(['insufficient_funds', 'hub_rejected', 'queue_rejected']);
 
-function failOrder(tx: Tx, deps: Deps, after: AfterCommit, order: OrderRow, stage: NftStage, reason: string): void {
+function failOrder(tx: Tx, deps: Pick<Deps, 'clock' | 'ids' | 'bus' | 'wake'>, after: AfterCommit, order: OrderRow, stage: NftStage, reason: string): void {
   applyTransition(tx, deps, after, order, 'delivery_failed', { failureStage: stage, failureReason: reason });
   if (OPERATOR_ALERT_REASONS.has(reason))
     after(() => deps.bus.emit('alert', { kind: 'order_failure', orderId: order.orderId, partnerId: order.partnerId, reason }));
 }
+
+/** What processNftOrder uses of the service. */
+export type ProcessNftOrderDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 'suppliers' | 'bus' | 'commits' | 'wake' | 'supplierCalls'>;
 
 /**
  * One stage of an NFT order (the `order.process` job): create … transfer, one per run. The stage reached
@@ -32,11 +35,11 @@ function failOrder(tx: Tx, deps: Deps, after: AfterCommit, order: OrderRow, stag
  * and every outcome is committed as a background unit of the group commit; an unreachable market only
  * moves the job (until the hour is up).
  */
-export function processNftOrder(deps: Deps, job: Job, order: OrderRow | undefined): Promise<void | JobOutcome> {
+export function processNftOrder(deps: ProcessNftOrderDeps, job: Job, order: OrderRow | undefined): Promise<void | JobOutcome> {
   return deps.supplierCalls.track(job.ref, runNftStage(deps, job, order));
 }
 
-async function runNftStage(deps: Deps, job: Job, order: OrderRow | undefined): Promise<void | JobOutcome> {
+async function runNftStage(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 'suppliers' | 'bus' | 'commits' | 'wake'>, job: Job, order: OrderRow | undefined): Promise<void | JobOutcome> {
   if (!order || order.status !== 'processing' || order.reviewStage !== null) {
     completeJob(deps.db, job.jobId);
     return;
@@ -57,14 +60,22 @@ async function runNftStage(deps: Deps, job: Job, order: OrderRow | undefined): P
   } catch (e) {
     if (!(e instanceof UpstreamUnavailable)) throw e;
     const now = deps.clock.now();
-    // The market stalls: wait in the queue, but not past the hour. After the purchase money may be spent:
-    // those stages go to manual review instead of an automatic refund (a paid call without an answer never
-    // comes here: gift-purchase.ts reconciles it and sends it to review).
+    // The market stalls: wait in the queue, but not past the hour. Then (partner-api.md: the stages
+    // `purchase` and `transfer` fail only with a manual refund): a transfer, or a purchase whose money may
+    // have gone (gift-purchase.ts purchaseInFlight), goes to manual review; a purchase stage that stalled
+    // before anything could be paid fails at `pricing` (the price could not be confirmed with the market);
+    // an earlier stage fails at its own stage.
     if (now - order.createdAt >= NFT_GIVE_UP_MS) {
       await unitOfWorkGrouped(deps, (tx, after) => {
         const fresh = getOrder(tx, order.orderId)!;
         if (stage === 'transfer') applyTransition(tx, deps, after, fresh, 'stuck', { reviewStage: 'transfer' });
-        else failOrder(tx, deps, after, fresh, stage, 'gift_unavailable');
+        else if (stage === 'purchase' && purchaseInFlight(tx, order.orderId)) {
+          purchaseToReview(tx, now, order.orderId, `the market stopped answering: ${e.message}`);
+          applyTransition(tx, deps, after, fresh, 'stuck', { reviewStage: 'purchase' });
+        } else {
+          if (stage === 'purchase') purchaseAbandoned(tx, now, order.orderId, `gift_unavailable: the market stopped answering before payment: ${e.message}`);
+          failOrder(tx, deps, after, fresh, stage === 'purchase' ? 'pricing' : stage, 'gift_unavailable');
+        }
         completeJob(tx, job.jobId);
       }, { background: true });
       return;
@@ -112,7 +123,7 @@ async function runNftStage(deps: Deps, job: Job, order: OrderRow | undefined): P
 type NftStep = StageOutcome | { kind: 'review'; detail: string };
 
 /** One stage: the market's own, with the application's price check at `pricing` and its purchase at `purchase`. */
-async function nftStep(deps: Deps, stage: NftStage, p: Parameters<typeof runPurchase>[1]): Promise<NftStep> {
+async function nftStep(deps: Pick<Deps, 'db' | 'clock' | 'log' | 'suppliers'>, stage: NftStage, p: Parameters<typeof runPurchase>[1]): Promise<NftStep> {
   if (stage === 'purchase') {
     const r = await runPurchase(deps, p);
     if (r.kind === 'bought') return { kind: 'done' };

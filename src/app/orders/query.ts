@@ -14,7 +14,7 @@ export const ORDERS_PAGE_MAX = 200;
 const KNOWN = new Set(['status', 'type', 'client_reference', 'from', 'to', 'cursor', 'limit']);
 
 /** GET /orders/{id}: own orders only; another partner's order is "not found" too. */
-export function getOwnOrder(deps: Deps, partnerId: number, orderId: string) {
+export function getOwnOrder(deps: Pick<Deps, 'db'>, partnerId: number, orderId: string) {
   const o = getOrder(deps.db, orderId);
   if (!o || o.partnerId !== partnerId) fail('not_found', 'Order not found.');
   return committedOrderView(o);
@@ -25,7 +25,7 @@ export function getOwnOrder(deps: Deps, partnerId: number, orderId: string) {
  * then (an order already final answers at once). Without `wait` it is getOwnOrder. Other query parameters
  * are ignored, as they always were on this endpoint. `clientGone` gives a signal that ends the wait early.
  */
-export async function readOwnOrder(deps: Deps, caller: { partnerId: number; keyId: string }, orderId: string, q: Record<string, unknown>, clientGone: () => AbortSignal) {
+export async function readOwnOrder(deps: Pick<Deps, 'db' | 'orderWaits'>, caller: { partnerId: number; keyId: string }, orderId: string, q: Record<string, unknown>, clientGone: () => AbortSignal) {
   const seconds = parseWait(q.wait);
   const first = getOwnOrder(deps, caller.partnerId, orderId);
   if (seconds === undefined) return first;
@@ -85,7 +85,7 @@ export function parseOrderFilters(q: Record<string, unknown>, known: Set<string>
 }
 
 /** GET /orders: newest first, keyset paging by an opaque cursor. */
-export function listOwnOrders(deps: Deps, partnerId: number, q: Record<string, unknown>) {
+export function listOwnOrders(deps: Pick<Deps, 'db'>, partnerId: number, q: Record<string, unknown>) {
   const { status, type, clientReference, from, to } = parseOrderFilters(q);
   const limit = parseLimit(q.limit, ORDERS_PAGE_DEFAULT, ORDERS_PAGE_MAX);
   const beforeSeq = q.cursor === undefined ? undefined : decodeCursor(q.cursor, 'o');

@@ -8,12 +8,15 @@ import { ORDER_PARAMS_RULES, parseRequest } from '../requests/parse.js';
 import { validateRecipient } from '../recipients.js';
 import { ORDER_KINDS } from './kinds/index.js';
 
+/** What recipientCheck uses of the service. */
+export type RecipientCheckDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'ids' | 'suppliers' | 'settings'>;
+
 /**
  * The Mini App's live check before a confirmation: the recipient (as POST /validate/recipient resolves
  * it), the price the order would be debited now (the order kinds' own parsing and pricing) and the
  * balance after it. Nothing is reserved: the order itself checks everything again.
  */
-export async function recipientCheck(deps: Deps, partnerId: number, body: unknown) {
+export async function recipientCheck(deps: RecipientCheckDeps, partnerId: number, body: unknown) {
   const b = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : fail('validation_error', 'The body must be a JSON object.')) as Record<string, unknown>;
   const type = b.type;
   if (type !== 'stars' && type !== 'premium' && type !== 'nft') fail('bad_type');

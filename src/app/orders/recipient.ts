@@ -8,7 +8,7 @@ import type { Deps } from '../deps.js';
  * Resolves a recipient: unknown → 400 recipient_not_found, resolver down → 502 resolver_error, the whole
  * supplier down → 503 product_unavailable (upstream_unavailable, Retry-After).
  */
-export async function resolveRecipient(deps: Deps, raw: string): Promise<Recipient> {
+export async function resolveRecipient(deps: Pick<Deps, 'suppliers'>, raw: string): Promise<Recipient> {
   let r: Recipient | null;
   try {
     r = await deps.suppliers.resolver.resolve(raw);

@@ -15,13 +15,13 @@ import { UpstreamUnavailable } from '../../suppliers/types.js';
 
 /** Operator views and actions on orders: manual review and support's cancellation. */
 
-function requireOrder(deps: Deps, orderId: string): OrderRow {
+function requireOrder(deps: Pick<Deps, 'db'>, orderId: string): OrderRow {
   const o = getOrder(deps.db, orderId);
   if (!o) fail('not_found', 'Order not found.');
   return o;
 }
 
-export function operatorOrderView(deps: Deps, o: OrderRow) {
+export function operatorOrderView(deps: Pick<Deps, 'db'>, o: OrderRow) {
   return {
     ...orderView(o),
     partner_id: o.partnerId,
@@ -30,15 +30,18 @@ export function operatorOrderView(deps: Deps, o: OrderRow) {
   };
 }
 
-export function getOperatorOrder(deps: Deps, orderId: string) {
+export function getOperatorOrder(deps: Pick<Deps, 'db'>, orderId: string) {
   return operatorOrderView(deps, requireOrder(deps, orderId));
 }
 
-export function listReviews(deps: Deps) {
+export function listReviews(deps: Pick<Deps, 'db'>) {
   return { items: ordersInReview(deps.db).map((o) => operatorOrderView(deps, o)) };
 }
 
 const TRANSFER_HASH = /^[A-Za-z0-9+/_=-]{16,128}$/;
+
+/** What resolveReview uses of the service. */
+export type ResolveReviewDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 'suppliers' | 'bus' | 'wake'>;
 
 /**
  * Ends a manual review: `delivered` completes the order, `refunded` refunds it (partner-api.md States).
@@ -46,7 +49,7 @@ const TRANSFER_HASH = /^[A-Za-z0-9+/_=-]{16,128}$/;
  * record, else from `transfer_hash` in the body; with neither it is 409 transfer_hash_required rather than
  * a completed order without its transfer. Stars have no delivery block (the contract gives one to NFT only).
  */
-export async function resolveReview(deps: Deps, orderId: string, body: Record<string, unknown>, actor: string) {
+export async function resolveReview(deps: ResolveReviewDeps, orderId: string, body: Record<string, unknown>, actor: string) {
   const { outcome, transfer_hash: given } = body;
   if (outcome !== 'delivered' && outcome !== 'refunded') fail('validation_error', 'outcome must be "delivered" or "refunded".');
   if (given !== undefined && (typeof given !== 'string' || !TRANSFER_HASH.test(given)))
@@ -73,7 +76,7 @@ export async function resolveReview(deps: Deps, orderId: string, body: Record<st
 }
 
 /** The transfer of a stuck gift: the market's record first, else the operator's hash; they must agree. */
-async function transferOfReview(deps: Deps, orderId: string, given: string | undefined): Promise<string> {
+async function transferOfReview(deps: Pick<Deps, 'suppliers'>, orderId: string, given: string | undefined): Promise<string> {
   let record: { transferHash: string } | null = null;
   try {
     record = await deps.suppliers.gifts.transferOf(orderId);
@@ -89,6 +92,9 @@ async function transferOfReview(deps: Deps, orderId: string, given: string | und
   return hash;
 }
 
+/** What cancelPremium uses of the service. */
+export type CancelPremiumDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 'suppliers' | 'bus' | 'wake' | 'supplierCalls'>;
+
 /**
  * Support cancels an unfinished Premium order (operator-api.md: before its first delivery attempt or
  * between daily retries): canceled, refunded, premium_canceled. A supplier call for the order that is under
@@ -96,7 +102,7 @@ async function transferOfReview(deps: Deps, orderId: string, given: string | und
  * not_cancelable; still waiting is canceled. The check and the cancellation then run without a pause, and
  * the order's job is deleted in the same transaction, so no later call can deliver a refunded order.
  */
-export async function cancelPremium(deps: Deps, orderId: string, note: unknown, actor: string) {
+export async function cancelPremium(deps: CancelPremiumDeps, orderId: string, note: unknown, actor: string) {
   const order = requireOrder(deps, orderId);
   if (order.type !== 'premium') fail('not_cancelable', 'Only an unfinished Premium order can be canceled.', { reason: 'not_premium' });
   while (deps.supplierCalls.busy(orderId)) {

@@ -11,7 +11,7 @@ import { getOwnOrder } from './query.js';
  * with the one in progress, the events the order produced, completion), its refund state and, for owners,
  * its webhook deliveries as the partner API's delivery log shows them.
  */
-export function orderDetail(deps: Deps, partnerId: number, orderId: string, withDeliveries: boolean) {
+export function orderDetail(deps: Pick<Deps, 'db'>, partnerId: number, orderId: string, withDeliveries: boolean) {
   const order = getOwnOrder(deps, partnerId, orderId);
   const row = getOrder(deps.db, orderId)!;
   const evs = eventsOfOrder(deps.db, orderId);

@@ -17,7 +17,7 @@ export class TransitionRefused extends Error {}
  */
 export function applyTransition(
   tx: Tx,
-  deps: Deps,
+  deps: Pick<Deps, 'clock' | 'ids' | 'bus' | 'wake'>,
   after: AfterCommit,
   order: OrderRow,
   on: Trigger,

@@ -19,6 +19,9 @@ export function urlPolicy(c: Config): WebhookUrlPolicy {
   };
 }
 
+/** What saveWebhook uses of the service. */
+export type SaveWebhookDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'ids' | 'secrets'>;
+
 /**
  * Saves the webhook block (operator-api.md PUT /partners/{id}/webhook). The first save creates the secret
  * and shows it once; `regenerate_secret` replaces it at once (retries of earlier webhooks are signed with
@@ -26,7 +29,7 @@ export function urlPolicy(c: Config): WebhookUrlPolicy {
  * absent) lists the events the partner takes: by default the three order events, so a receiver never sees
  * a kind it did not ask for (`balance.low` is opt-in).
  */
-export function saveWebhook(deps: Deps, partnerId: number, body: unknown, actor: string): { url: string; events: string[]; secret?: string } {
+export function saveWebhook(deps: SaveWebhookDeps, partnerId: number, body: unknown, actor: string): { url: string; events: string[]; secret?: string } {
   const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const partner = requirePartner(deps, partnerId);
   if (typeof b.url !== 'string') fail('bad_webhook_url', 'url must be a string ("" for none).', { reason: 'bad_url' });

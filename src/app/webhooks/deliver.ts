@@ -45,6 +45,9 @@ interface Sent {
   durationMs: number | null;
 }
 
+/** What WebhookDispatcher uses of the service. */
+export type WebhookDispatcherDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'log' | 'secrets' | 'bus' | 'commits'>;
+
 /**
  * Sends webhooks: the scheduled attempts (job `webhook.deliver`, ref = webhook id), manual redeliveries and
  * test webhooks. Every request re-validates the address with DNS, connects only to the checked addresses,
@@ -55,7 +58,7 @@ export class WebhookDispatcher implements DeliverySender {
   private readonly busy = new Map<string, Promise<unknown>>();
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: WebhookDispatcherDeps,
     private readonly transport: WebhookTransport,
   ) {}
 

@@ -20,7 +20,7 @@ export function deliveryView(d: DeliveryRow) {
 }
 
 /** GET /webhook-deliveries (operator): newest first, at most 500. */
-export function listDeliveries(deps: Deps, q: Record<string, unknown>) {
+export function listDeliveries(deps: Pick<Deps, 'db'>, q: Record<string, unknown>) {
   const f: DeliveryFilter = {};
   if (q.order_id !== undefined) {
     if (typeof q.order_id !== 'string') fail('bad_param', 'order_id must be given once.');

@@ -47,12 +47,12 @@ export function partnerDeliveryView(d: DeliveryRow, attempts: AttemptRow[]) {
   };
 }
 
-function viewOf(deps: Deps, webhookId: string) {
+function viewOf(deps: Pick<Deps, 'db'>, webhookId: string) {
   const d = getDelivery(deps.db, webhookId)!;
   return partnerDeliveryView(d, attemptsOf(deps.db, [webhookId]));
 }
 
-export function listOwnDeliveries(deps: Deps, partnerId: number, q: Record<string, unknown>) {
+export function listOwnDeliveries(deps: Pick<Deps, 'db'>, partnerId: number, q: Record<string, unknown>) {
   for (const k of Object.keys(q)) if (!KNOWN.has(k)) fail('bad_param', `Unknown query parameter: ${k}.`, { param: k });
   for (const [k, v] of Object.entries(q)) if (typeof v !== 'string') fail('bad_param', `${k} is given more than once.`, { param: k });
   const orderId = q.order_id as string | undefined;
@@ -75,7 +75,7 @@ export function listOwnDeliveries(deps: Deps, partnerId: number, q: Record<strin
 }
 
 /** The partner's own delivery, or 404 (unknown, malformed, or another partner's: the same answer). */
-function ownDelivery(deps: Deps, partnerId: number, deliveryId: string): DeliveryRow {
+function ownDelivery(deps: Pick<Deps, 'db'>, partnerId: number, deliveryId: string): DeliveryRow {
   const d = DELIVERY_ID.test(deliveryId) ? getDelivery(deps.db, deliveryId) : undefined;
   if (!d || d.partnerId !== partnerId) fail('not_found', 'Delivery not found.');
   return d;
@@ -85,7 +85,7 @@ function ownDelivery(deps: Deps, partnerId: number, deliveryId: string): Deliver
  * POST /webhook-deliveries/{id}/redeliver: the same webhook again now (same body and X-Webhook-Id, the
  * current secret, the delivery's address), outside its schedule. Answers the delivery with the new attempt.
  */
-export async function redeliver(deps: Deps, sender: DeliverySender, partnerId: number, deliveryId: string, opts: { actor?: string } = {}) {
+export async function redeliver(deps: Pick<Deps, 'db' | 'clock'>, sender: DeliverySender, partnerId: number, deliveryId: string, opts: { actor?: string } = {}) {
   const d = ownDelivery(deps, partnerId, deliveryId);
   if (!getPartner(deps.db, partnerId)?.webhookSecretEnc) fail('webhook_not_configured', 'No webhook secret is saved: save the Webhook block first.');
   await sender.redeliver(d.webhookId);
@@ -99,7 +99,7 @@ export async function redeliver(deps: Deps, sender: DeliverySender, partnerId: n
  * address checks as every webhook, never retried. Answers the delivery it made; 409 webhook_not_configured
  * until both an address and a secret are saved.
  */
-export async function sendTestWebhook(deps: Deps, sender: DeliverySender, partnerId: number, opts: { actor?: string } = {}) {
+export async function sendTestWebhook(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'secrets'>, sender: DeliverySender, partnerId: number, opts: { actor?: string } = {}) {
   const p = getPartner(deps.db, partnerId);
   if (!p?.webhookUrl || !p.webhookSecretEnc) fail('webhook_not_configured');
   const webhookId = deps.ids.hex(12);

@@ -17,7 +17,7 @@ export const WEBHOOK_JOB = 'webhook.deliver';
  */
 export function recordEvent(
   tx: Tx,
-  deps: Deps,
+  deps: Pick<Deps, 'clock' | 'ids' | 'bus' | 'wake'>,
   after: AfterCommit,
   args: { partnerId: number; orderId: string; event: OrderEvent | 'balance.low'; data: Record<string, unknown>; orderWebhookUrl: string | null },
 ): void {

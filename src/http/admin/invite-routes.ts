@@ -5,7 +5,7 @@ import { fail } from '../../domain/errors.js';
 
 /** POST /partners/{partner_id}/invites (operator-api.md section 2): a one-time bot link code, valid 24 h. */
 
-export function inviteRoutes(deps: Deps) {
+export function inviteRoutes(deps: Pick<Deps, 'db' | 'clock' | 'ids'>) {
   return (app: FastifyInstance) => {
     app.post<{ Params: { partner_id: string } }>('/partners/:partner_id/invites', async (req, reply) => {
       if (!/^\d{1,15}$/.test(req.params.partner_id)) fail('not_found', 'No such partner.');

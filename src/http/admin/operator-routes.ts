@@ -30,8 +30,11 @@ export function pid(raw: string): number {
   return Number(raw);
 }
 
+/** What operatorRoutes uses of the service. */
+export type OperatorRoutesDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'ids' | 'log' | 'suppliers' | 'secrets' | 'settings' | 'bus' | 'wake' | 'supplierCalls'>;
+
 /** The operator API's partners, keys, webhooks, settings, orders, reviews and ledger (operator-api.md section 2). */
-export function operatorRoutes(deps: Deps, keys: KeyCache) {
+export function operatorRoutes(deps: OperatorRoutesDeps, keys: KeyCache) {
   return (app: FastifyInstance) => {
     app.post('/partners', async (req, reply) => {
       const name = partnerNameOf(body(req));

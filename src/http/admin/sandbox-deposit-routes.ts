@@ -35,7 +35,10 @@ const schema = z
   })
   .strict();
 
-export function sandboxDepositRoutes(deps: Deps) {
+/** What sandboxDepositRoutes uses of the service. */
+export type SandboxDepositRoutesDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'ids' | 'log' | 'bus'>;
+
+export function sandboxDepositRoutes(deps: SandboxDepositRoutesDeps) {
   return (app: FastifyInstance) => {
     app.post('/sandbox/deposits', async (req, reply) => {
       const body = req.body ?? {};

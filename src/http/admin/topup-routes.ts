@@ -16,7 +16,10 @@ function pid(raw: string): number {
   return Number(raw);
 }
 
-export function topupRoutes(deps: Deps) {
+/** What topupRoutes uses of the service. */
+export type TopupRoutesDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'ids' | 'log' | 'bus'>;
+
+export function topupRoutes(deps: TopupRoutesDeps) {
   return (app: FastifyInstance) => {
     app.post<{ Params: { partner_id: string } }>('/partners/:partner_id/topup-requests', async (req, reply) => {
       const r = createTopupRequest(deps, pid(req.params.partner_id), req.body ?? {}, ACTOR);

@@ -24,7 +24,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * cross-origin or non-GET fetch) must be PUBLIC_BASE_URL's, and Sec-Fetch-Site, when sent, `same-origin`.
  * initData in a header needs no such check (a cross-site page cannot set the header).
  */
-export function requireSameOrigin(deps: Deps, req: FastifyRequest): void {
+export function requireSameOrigin(deps: Pick<Deps, 'config'>, req: FastifyRequest): void {
   const site = req.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin') fail('forbidden', 'Cross-site request refused.');
   const origin = req.headers.origin;
@@ -32,7 +32,7 @@ export function requireSameOrigin(deps: Deps, req: FastifyRequest): void {
   if (typeof origin !== 'string' || origin !== new URL(deps.config.publicBaseUrl).origin) fail('forbidden', 'Cross-site request refused: the Origin is not this service.');
 }
 
-export function identify(deps: Deps, req: FastifyRequest): AppCaller {
+export function identify(deps: Pick<Deps, 'db' | 'clock' | 'config'>, req: FastifyRequest): AppCaller {
   const auth = req.headers.authorization;
   if (typeof auth === 'string' && auth.length > 0) {
     const m = /^tma\s+(\S+)\s*$/i.exec(auth);
@@ -50,7 +50,7 @@ export function callerOf(req: FastifyRequest): AppCaller {
   return req.appCaller!;
 }
 
-export function linkOfReq(deps: Deps, req: FastifyRequest): BotLink {
+export function linkOfReq(deps: Pick<Deps, 'db'>, req: FastifyRequest): BotLink {
   if (!req.appLink) req.appLink = linkOf(deps, callerOf(req));
   return req.appLink;
 }

@@ -4,7 +4,7 @@ import { identify } from './auth.js';
 import { orderingRoutes } from './ordering-routes.js';
 import { operatorRoutes } from './operator-routes.js';
 import { ownerRoutes } from './owner-routes.js';
-import { sessionRoutes, PUBLIC_PATHS } from './session-routes.js';
+import { EXPORT_LINK_PATH, sessionRoutes, PUBLIC_PATHS } from './session-routes.js';
 
 import type { AppApiDeps } from './context.js';
 
@@ -21,7 +21,7 @@ export function appApi(ctx: AppApiDeps) {
     app.addHook('onRequest', (req, _reply, done) => {
       try {
         const path = req.url.split('?')[0];
-        if (PUBLIC_PATHS.has(path)) ctx.limiter.hit('app_user', `ip:${req.ip}`);
+        if (PUBLIC_PATHS.has(path) || path.startsWith(EXPORT_LINK_PATH)) ctx.limiter.hit('app_user', `ip:${req.ip}`);
         else {
           req.appCaller = identify(ctx.deps, req);
           ctx.limiter.hit('app_user', req.appCaller.telegramUserId);

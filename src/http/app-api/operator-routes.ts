@@ -1,19 +1,22 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { listDeposits, resolveDeposit } from '../../app/deposits.js';
 import { requireOperator } from '../../app/operator/access.js';
+import { createExportLink, openExportLink } from '../../app/operator/export-links.js';
 import { operatorOverview } from '../../app/operator/overview.js';
 import { inviteForPartner, listPartnersForOperator, onboardPartner } from '../../app/operator/partners.js';
 import { productSwitches, switchProduct } from '../../app/operator/products.js';
-import { listReviews, resolveReview } from '../../app/orders/review.js';
+import { resolveReview } from '../../app/orders/review.js';
+import { reviewsWithEvidence } from '../../app/operator/review-evidence.js';
 import { listOwnOrders } from '../../app/orders/query.js';
 import { ledgerPage } from '../../app/ledger.js';
 import { partnerView, requirePartner } from '../../app/partners.js';
 import { fail } from '../../domain/errors.js';
+import { sendCsv } from '../csv.js';
 import { sendJson } from '../frozen-json.js';
 import { callerOf } from './auth.js';
 import { actorOf, objectBody } from './body.js';
 import type { AppApiDeps } from './context.js';
-import type { InviteAnswer, OperatorPartnerCreated, OperatorPartnersAnswer, OperatorProductsAnswer, OverviewAnswer, ProductSwitch } from './types.js';
+import type { ExportLink, InviteAnswer, OperatorPartnerCreated, OperatorPartnersAnswer, OperatorProductsAnswer, OverviewAnswer, ProductSwitch, ReviewEvidence } from './types.js';
 
 type P = { Params: { partner_id: string } };
 
@@ -71,9 +74,18 @@ export function operatorRoutes(app: FastifyInstance, { deps, supplierFunds }: Ap
     return ledgerPage(deps, partnerIdOf(req.params.partner_id), req.query as Record<string, unknown>);
   });
 
-  app.get('/operator/reviews', async (req) => {
+  // a partner's exports: a short-lived link (a download cannot carry the header), then the CSV behind it
+  app.post<P>('/operator/partners/:partner_id/exports', async (req, reply): Promise<ExportLink> => {
+    const o = operator(req);
+    const r = createExportLink(deps, callerOf(req).telegramUserId, partnerIdOf(req.params.partner_id), objectBody(req), o.actor);
+    reply.code(201);
+    return r;
+  });
+  app.get<{ Params: { token: string } }>(`/exports/:token`, async (req, reply) => sendCsv(reply, openExportLink(deps, req.params.token)));
+
+  app.get('/operator/reviews', async (req): Promise<{ items: { evidence: ReviewEvidence }[] }> => {
     operator(req);
-    return listReviews(deps);
+    return reviewsWithEvidence(deps);
   });
   app.post<{ Params: { order_id: string } }>('/operator/orders/:order_id/resolve', async (req) => {
     const o = operator(req);

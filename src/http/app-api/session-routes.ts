@@ -8,16 +8,18 @@ import type { AppApiDeps } from './context.js';
 import type { SessionAnswer } from './types.js';
 
 export const PUBLIC_PATHS = new Set([`${COOKIE_PATH}/sign-in`, `${COOKIE_PATH}/sign-in/preview`]);
+/** Export links (src/app/operator/export-links.ts): the token in the path is the credential. */
+export const EXPORT_LINK_PATH = `${COOKIE_PATH}/exports/`;
 
-function sessionView(deps: Deps, req: FastifyRequest): SessionAnswer {
+function sessionView(deps: Pick<Deps, 'db' | 'config'>, req: FastifyRequest): SessionAnswer {
   return appSession(deps, callerOf(req));
 }
 
-function secure(deps: Deps, req: FastifyRequest): boolean {
+function secure(deps: Pick<Deps, 'config'>, req: FastifyRequest): boolean {
   return req.protocol === 'https' || deps.config.publicBaseUrl.startsWith('https:');
 }
 
-function setSessionCookie(deps: Deps, req: FastifyRequest, reply: FastifyReply, value: string, maxAgeSec: number): void {
+function setSessionCookie(deps: Pick<Deps, 'config'>, req: FastifyRequest, reply: FastifyReply, value: string, maxAgeSec: number): void {
   reply.setCookie(SESSION_COOKIE, value, { path: COOKIE_PATH, httpOnly: true, sameSite: 'strict', secure: secure(deps, req), maxAge: maxAgeSec });
 }
 

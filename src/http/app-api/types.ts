@@ -122,6 +122,44 @@ export interface OverviewAnswer {
   orders_per_hour: { hour: string; count: number }[];
 }
 
+/**
+ * What the supplier side recorded for an order in review (the console's review list adds it to the
+ * operator API's review item). TON amounts with nine places: evidence, not prices.
+ */
+export interface ReviewEvidence {
+  gift_purchase: {
+    state: string;
+    cap_ton: string;
+    form: { ref: string; currency: string | null; amount: string | null; amount_ton?: string } | null;
+    receipt: string | null;
+    supplier_answer: string | null;
+    attempts: number;
+    paying_since: string | null;
+    updated_at: string;
+  } | null;
+  fragment_payment: {
+    state: string;
+    amount_ton: string;
+    ref: string | null;
+    tx_hash: string | null;
+    supplier_answer: string | null;
+    attempts: number;
+    confirmed_at: string | null;
+    updated_at: string;
+  } | null;
+  /** The TON cost the order was fixed at (Fragment), null when none was recorded. */
+  cost_ton: string | null;
+  /** NFT orders: the gift market's record of the transfer; null for other orders. */
+  transfer: { status: 'sent'; transfer_hash: string } | { status: 'none' } | { status: 'unavailable' } | null;
+}
+
+/** POST /operator/partners/{id}/exports: a link to the CSV, valid until `expires_at` (no header needed). */
+export interface ExportLink {
+  url: string;
+  filename: string;
+  expires_at: string;
+}
+
 export interface OperatorPartnerItem {
   partner_id: number;
   name: string;

@@ -5,7 +5,6 @@ import type { Db } from '../../store/db.js';
 import { kvGet, kvSet } from '../../store/kv-repo.js';
 import { sandboxGifts } from '../../store/schema-nft.js';
 import {
-  UpstreamUnavailable,
   type GiftCollection,
   type GiftListing,
   type GiftMarket,
@@ -46,13 +45,11 @@ export const SANDBOX_OUTCOMES = ['ok', 'stuck_transfer', 'purchase_unconfirmed',
 /** Each stage takes this long of service clock (7 stages: about half a minute per gift). */
 export const STAGE_MS = 4_000;
 const SLOW_QUEUE_MS = 600_000;
-const MARKET_RETRY_AFTER = 30;
 const TRANSFER_KEY = 'sandbox.transfer.';
 /** A sale of the market, by order: `paid` (with its payment id) or `unconfirmed` (taken, never answered). */
 const SALE_KEY = 'sandbox.sale.';
 
 export interface SandboxGiftControl {
-  nftDown(): boolean;
   fundsLow(): boolean;
   onChange(): void;
   /** Where the service serves the sandbox's gift pictures (PUBLIC_BASE_URL + /sandbox/gifts/); unset: Fragment's address. */
@@ -99,21 +96,16 @@ export class SandboxGiftMarket implements GiftMarket {
     };
   }
 
+  /** Always up: a simulated outage (`upstream_unavailable.nft`) is a decorator around the market (faults.ts). */
   status() {
-    return this.control.nftDown() ? ({ up: false, retryAfterSec: MARKET_RETRY_AFTER } as const) : ({ up: true } as const);
-  }
-
-  private stall(): void {
-    if (this.control.nftDown()) throw new UpstreamUnavailable(MARKET_RETRY_AFTER, 'gift market unavailable');
+    return { up: true } as const;
   }
 
   async collections(): Promise<GiftCollection[]> {
-    this.stall();
     return SANDBOX_COLLECTIONS.map((c) => ({ collection: c.collection, name: c.name }));
   }
 
   async listings(collection: string): Promise<GiftListing[] | null> {
-    this.stall();
     const list = this.byCollection.get(collection);
     if (!list) return null;
     const o = this.overrides();
@@ -121,7 +113,6 @@ export class SandboxGiftMarket implements GiftMarket {
   }
 
   async gift(gift: string): Promise<GiftListing | null> {
-    this.stall();
     const g = this.seed.get(gift);
     if (!g) return null;
     const o = this.db.select().from(sandboxGifts).where(eq(sandboxGifts.gift, gift)).get();
@@ -144,7 +135,6 @@ export class SandboxGiftMarket implements GiftMarket {
 
   /** The sandbox's transfers, by order (kept in `kv`, so they survive a restart like the rest of its state). */
   async transferOf(orderId: string): Promise<{ transferHash: string } | null> {
-    this.stall();
     const hash = kvGet<string>(this.db, `${TRANSFER_KEY}${orderId}`);
     return hash === undefined ? null : { transferHash: hash };
   }
@@ -187,7 +177,6 @@ export class SandboxGiftMarket implements GiftMarket {
 
   /** The listing's price as a payment form in TON (nanoTON), like a real market's form. */
   async quote(p: GiftPurchase): Promise<QuoteOutcome> {
-    this.stall();
     const listing = await this.gift(p.gift);
     if (!listing || !listing.available) return { kind: 'fail', reason: 'gift_not_for_sale' };
     return { kind: 'form', form: { ref: `sandbox-form-${p.orderId}`, currency: 'TON', amount: (BigInt(listing.priceMilli) * 1_000_000n).toString() } };
@@ -195,7 +184,6 @@ export class SandboxGiftMarket implements GiftMarket {
 
   /** The paid call: the listing is sold to the order (once), or taken and never answered (`purchase_unconfirmed`). */
   async pay(p: GiftPurchase, form: PurchaseForm): Promise<PayOutcome> {
-    this.stall();
     const sale = kvGet<{ state: 'paid' | 'unconfirmed'; paymentId: string }>(this.db, `${SALE_KEY}${p.orderId}`);
     if (sale) return sale.state === 'paid' ? { kind: 'paid', receipt: sale.paymentId } : { kind: 'unknown', detail: 'the market has not answered' };
     const listing = await this.gift(p.gift);
@@ -211,14 +199,12 @@ export class SandboxGiftMarket implements GiftMarket {
   }
 
   async reconcile(p: GiftPurchase): Promise<ReconcileOutcome> {
-    this.stall();
     const sale = kvGet<{ state: 'paid' | 'unconfirmed'; paymentId: string }>(this.db, `${SALE_KEY}${p.orderId}`);
     if (!sale) return { kind: 'unpaid', detail: 'the market has no sale for this order' };
     return sale.state === 'paid' ? { kind: 'paid', receipt: sale.paymentId } : { kind: 'unknown', detail: 'the market neither confirms nor denies the payment' };
   }
 
   async runStage(stage: NftStage, p: GiftPurchase): Promise<StageOutcome> {
-    this.stall();
     const now = this.clock.now();
     const readyAt = p.stageSince + STAGE_MS + (stage === 'queue' && p.username.startsWith('slow_') ? SLOW_QUEUE_MS : 0);
     if (now < readyAt) return { kind: 'wait', retryAt: readyAt };

@@ -8,7 +8,6 @@ import { sandboxAccounts, sandboxDns } from '../../store/schema.js';
 import { SandboxGiftMarket } from './gift-market.js';
 import { normaliseUsername } from '../username.js';
 import {
-  UpstreamUnavailable,
   type DeliveryOutcome,
   type DeliveryRequest,
   type GoodsProduct,
@@ -52,7 +51,6 @@ const DAY = 86_400_000;
 export const SANDBOX_DELIVERY_MS = 3_000;
 /** `slow_` recipients wait this long in the queue first. */
 export const SANDBOX_SLOW_MS = 600_000;
-const UPSTREAM_RETRY_AFTER = 30;
 
 export class SandboxUpstream implements Suppliers {
   readonly name = 'sandbox';
@@ -70,7 +68,6 @@ export class SandboxUpstream implements Suppliers {
     this.market = { ...DEFAULT_MARKET, ...(kvGet<SandboxMarket>(db, 'sandbox.market') ?? {}) };
     this.faultState = { ...DEFAULT_FAULTS, ...(kvGet<SandboxFaults>(db, 'sandbox.faults') ?? {}) };
     this.gifts = new SandboxGiftMarket(db, clock, {
-      nftDown: () => this.faultState.upstream_unavailable.nft,
       fundsLow: () => this.faultState.purchase_funds_low,
       onChange: () => this.giftListeners.forEach((f) => f()),
       imageBase: publicBaseUrl ? `${publicBaseUrl}/sandbox/gifts/` : undefined,
@@ -125,8 +122,6 @@ export class SandboxUpstream implements Suppliers {
 
   // --- Suppliers ------------------------------------------------------------------------------
 
-  readonly faults = { ledgerUnavailable: () => this.faultState.ledger_unavailable };
-
   readonly hosts = {
     lookup: (hostname: string): string[] | undefined => {
       const row = this.db.select().from(sandboxDns).where(eq(sandboxDns.hostname, hostname.toLowerCase())).get();
@@ -136,7 +131,6 @@ export class SandboxUpstream implements Suppliers {
 
   readonly resolver = {
     resolve: async (username: string): Promise<Recipient | null> => {
-      if (this.faultState.resolver_error) throw new UpstreamUnavailable(UPSTREAM_RETRY_AFTER, 'resolver unavailable');
       const u = normaliseUsername(username);
       if (!u || u.startsWith('ghost_')) return null;
       const acct = this.firstSeen(u);
@@ -153,7 +147,6 @@ export class SandboxUpstream implements Suppliers {
       };
     },
     checkGameUser: async (username: string) => {
-      if (this.faultState.resolver_error) throw new UpstreamUnavailable(UPSTREAM_RETRY_AFTER, 'resolver unavailable');
       const u = normaliseUsername(username);
       return u && !u.startsWith('ghost_') ? { found: true, displayName: u } : { found: false };
     },
@@ -166,12 +159,9 @@ export class SandboxUpstream implements Suppliers {
       const m = this.market;
       return { starsPer1000: m.stars_per_1000_cost, premium: { 3: m.premium_cost['3'], 6: m.premium_cost['6'], 12: m.premium_cost['12'] } };
     },
-    status: (product: GoodsProduct | 'nft') =>
-      this.faultState.upstream_unavailable[product]
-        ? ({ up: false, retryAfterSec: UPSTREAM_RETRY_AFTER } as const)
-        : ({ up: true } as const),
+    // simulated outages are a decorator around the suppliers (faults.ts)
+    status: (_product: GoodsProduct) => ({ up: true }) as const,
     deliver: async (req: DeliveryRequest): Promise<DeliveryOutcome> => {
-      if (this.faultState.upstream_unavailable[req.product]) throw new UpstreamUnavailable(UPSTREAM_RETRY_AFTER);
       const u = req.username;
       const now = this.clock.now();
       const readyAt = req.createdAt + SANDBOX_DELIVERY_MS + (u.startsWith('slow_') ? SANDBOX_SLOW_MS : 0);

@@ -113,9 +113,15 @@ export class TelegramGiftMarket implements GiftMarket {
     return b.tonNano;
   }
 
-  /** For /metrics and operators: the account's last known balance. */
-  balanceGauge(): { balanceTon: number | null; minTon: number; up: boolean } {
-    return { balanceTon: this.balance ? Number(ton(this.balance.tonNano)) : null, minTon: Number(ton(this.cfg.balanceMinNano)), up: this.status().up };
+  /** For /metrics: the account's last known balances. */
+  balanceGauge(): { balanceTon: number | null; balanceStars: number | null; minTon: number; up: boolean } {
+    const b = this.balance;
+    return { balanceTon: b ? Number(ton(b.tonNano)) : null, balanceStars: b ? Number(b.stars) : null, minTon: Number(ton(this.cfg.balanceMinNano)), up: this.status().up };
+  }
+
+  /** For the console's supplier funds: the account's last known balances and when they were read (service clock), null until Telegram first answered. */
+  fundsView(): { tonNano: bigint; stars: string; at: number } | null {
+    return this.balance;
   }
 
   private alert(problem: string, detail: string, extra: { balance_ton?: string; need_ton?: string } = {}): void {
@@ -268,8 +274,18 @@ export class TelegramGiftMarket implements GiftMarket {
         return { kind: 'done' };
       }
       case 'transfer':
-        // bought with to_id = the recipient: the purchase was the delivery
-        return p.receipt ? { kind: 'done', transferHash: p.receipt } : { kind: 'stuck' };
+        // bought with to_id = the recipient: the purchase was the delivery. The gift is read once more for
+        // its NFT address (the explorer link), which a restart since the catalogue read would have lost.
+        if (!p.receipt) return { kind: 'stuck' };
+        if (!this.addresses.has(p.gift)) {
+          try {
+            const g = await this.call(() => this.gw.gift(p.gift));
+            if (g?.giftAddress) this.addresses.set(p.gift, g.giftAddress);
+          } catch (e) {
+            this.deps.log.warn({ err: e }, 'telegram gifts: the gift address not read (no explorer link)');
+          }
+        }
+        return { kind: 'done', transferHash: p.receipt };
       default:
         return { kind: 'done' };
     }
@@ -333,9 +349,10 @@ export class TelegramGiftMarket implements GiftMarket {
   }
 
   /**
-   * After a crash, a timeout or an unknown answer: paid when the account's TON payments show this gift or
-   * the recipient owns it now; otherwise unknown (the application sends it to review after its bound). It
-   * never pays again.
+   * After a crash, a timeout or an unknown answer. Paid: the account's TON payments show this gift, or the
+   * recipient owns it now. Unpaid: no such payment and the listing is still for sale for TON, owned by
+   * someone other than the recipient (the payments are read first, so a payment landing meanwhile makes the
+   * listing gone: unknown, never unpaid). Otherwise unknown. It never pays.
    */
   async reconcile(p: GiftPurchase, form: PurchaseForm): Promise<ReconcileOutcome> {
     const formId = form.ref.split('@')[0];
@@ -345,7 +362,8 @@ export class TelegramGiftMarket implements GiftMarket {
       const u = normaliseUsername(p.username);
       const [g, user] = await Promise.all([this.call(() => this.gw.gift(p.gift)), u ? this.call(() => this.gw.user(u)) : null]);
       if (g && user && g.ownerUserId === user.userId) return { kind: 'paid', receipt: `tg-form:${formId}` };
-      return { kind: 'unknown', detail: 'no payment of this gift in the account, and the recipient does not own it' };
+      if (g && g.tonPriceNano !== null && g.tonPriceNano > 0n) return { kind: 'unpaid', detail: 'no payment of this gift in the account, and the listing is still for sale' };
+      return { kind: 'unknown', detail: 'no payment of this gift in the account, the recipient does not own it, and the listing is gone' };
     } catch (e) {
       return { kind: 'unknown', detail: `reconciliation not possible now: ${(e as Error).message}` };
     }

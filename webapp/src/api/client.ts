@@ -153,6 +153,8 @@ export const api = {
   partner: (id: number) => get<OperatorPartnerView>(`/operator/partners/${id}`),
   partnerOrders: (id: number, q: Query) => get<OrderList>(`/operator/partners/${id}/orders`, q),
   partnerLedger: (id: number, q: Query) => get<{ items: LedgerEntry[]; next_cursor: string | null }>(`/operator/partners/${id}/ledger`, q),
+  exportLink: (id: number, what: 'orders' | 'ledger', filters: Record<string, string> = {}) =>
+    request<A.ExportLink>('POST', `/operator/partners/${id}/exports`, { what, filters }),
   reviews: () => get<{ items: ReviewItem[] }>('/operator/reviews'),
   resolve: (orderId: string, body: { outcome: 'delivered' | 'refunded'; transfer_hash?: string }) => request<Order>('POST', `/operator/orders/${enc(orderId)}/resolve`, body),
   deposits: (status: string) => get<{ items: A.DepositItem[] }>('/operator/deposits', { status }),
@@ -163,7 +165,7 @@ export const api = {
 };
 
 /** An order waiting for manual review (the operator API's GET /reviews). */
-export type ReviewItem = Order & { partner_id: number; review: { stage: string; since: string } | null; ledger: LedgerEntry[] };
+export type ReviewItem = Order & { partner_id: number; review: { stage: string; since: string } | null; ledger: LedgerEntry[]; evidence: A.ReviewEvidence };
 export interface OperatorPartnerView {
   partner_id: number;
   name: string;

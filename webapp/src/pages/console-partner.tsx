@@ -7,14 +7,31 @@ import { t, words } from '../i18n';
 import { fmtTime } from '../lib/format';
 import { orderTitle } from '../lib/order-title';
 import type { Nav } from '../nav';
-import { haptic } from '../tg';
+import { downloadFile, haptic } from '../tg';
+import { usePaged } from '../hooks/use-paged';
 
-/** One partner in the console: balances, status, key and webhook, invites, recent orders and ledger. */
+/** One partner in the console: balances, status, key and webhook, invites, its orders and ledger (paged), CSV exports. */
 export function ConsolePartnerPage({ id }: { nav: Nav; id: number }) {
   const c = t.console;
   const v = useLoad(() => api.partner(id), [id]);
-  const orders = useLoad(() => api.partnerOrders(id, { limit: 10 }), [id]);
-  const ledger = useLoad(() => api.partnerLedger(id, { limit: 10 }), [id]);
+  const orders = usePaged((cursor) => api.partnerOrders(id, { limit: 10, cursor }), [id]);
+  const ledger = usePaged((cursor) => api.partnerLedger(id, { limit: 10, cursor }), [id]);
+  const [exporting, setExporting] = useState<string | null>(null);
+  const [exportError, setExportError] = useState<unknown>(null);
+  const export_ = async (what: 'orders' | 'ledger') => {
+    setExportError(null);
+    setExporting(what);
+    try {
+      const link = await api.exportLink(id, what);
+      await downloadFile(link.url, link.filename);
+      haptic('success');
+    } catch (e) {
+      haptic('error');
+      setExportError(e);
+    } finally {
+      setExporting(null);
+    }
+  };
   const [invite, setInvite] = useState<{ role: string; link: string } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const invite_ = async (role: 'owner' | 'staff') => {
@@ -61,43 +78,71 @@ export function ConsolePartnerPage({ id }: { nav: Nav; id: number }) {
       <ErrorNote error={error} />
       {invite && <InviteCard title={`${words.role[invite.role] ?? invite.role}: ${t.inviteLink}`} link={invite.link} />}
       <Section title={c.orders}>
-        {!orders.data ? (
-          <Loading />
-        ) : orders.data.items.length === 0 ? (
-          <p class="muted pad">{t.noOrders}</p>
-        ) : (
-          orders.data.items.map((o) => (
-            <Row
-              label={
-                <>
-                  <b>{orderTitle(o)}</b>
-                  <small class="muted block">
-                    {o.partner_price} {o.currency} · {fmtTime(o.created_at)}
-                  </small>
-                </>
-              }
-              value={<Status status={o.status} />}
-            />
-          ))
-        )}
+        <div data-testid="partner-orders">
+          {!orders.items ? (
+            <Loading />
+          ) : orders.items.length === 0 ? (
+            <p class="muted pad">{t.noOrders}</p>
+          ) : (
+            orders.items.map((o) => (
+              <Row
+                label={
+                  <>
+                    <b>{orderTitle(o)}</b>
+                    <small class="muted block">
+                      {o.partner_price} {o.currency} · {fmtTime(o.created_at)}
+                    </small>
+                  </>
+                }
+                value={<Status status={o.status} />}
+              />
+            ))
+          )}
+        </div>
       </Section>
+      {orders.more && (
+        <Button kind="plain" onClick={orders.more} testid="more-orders">
+          {t.more}
+        </Button>
+      )}
       <Section title={c.ledger}>
-        {!ledger.data ? (
-          <Loading />
-        ) : (
-          ledger.data.items.map((e) => (
-            <Row
-              label={
-                <>
-                  {t.kind[e.kind] ?? e.kind}
-                  <small class="muted block">{fmtTime(e.created_at)}</small>
-                </>
-              }
-              value={<b>{`${e.amount} ${e.currency}`}</b>}
-            />
-          ))
-        )}
+        <div data-testid="partner-ledger">
+          {!ledger.items ? (
+            <Loading />
+          ) : ledger.items.length === 0 ? (
+            <p class="muted pad">{t.noEntries}</p>
+          ) : (
+            ledger.items.map((e) => (
+              <Row
+                label={
+                  <>
+                    {t.kind[e.kind] ?? e.kind}
+                    <small class="muted block">{fmtTime(e.created_at)}</small>
+                  </>
+                }
+                value={<b>{`${e.amount} ${e.currency}`}</b>}
+              />
+            ))
+          )}
+        </div>
       </Section>
+      {ledger.more && (
+        <Button kind="plain" onClick={ledger.more} testid="more-ledger">
+          {t.more}
+        </Button>
+      )}
+      <Section title={c.exports}>
+        <p class="muted pad">{c.exportsHint}</p>
+        <div class="actions pad">
+          <Button kind="plain" onClick={() => export_('orders')} disabled={exporting !== null} testid="export-orders">
+            {c.exportOrders}
+          </Button>
+          <Button kind="plain" onClick={() => export_('ledger')} disabled={exporting !== null} testid="export-ledger">
+            {c.exportLedger}
+          </Button>
+        </div>
+      </Section>
+      <ErrorNote error={exportError} />
     </>
   );
 }

@@ -17,14 +17,14 @@ interface GoodsParams {
 
 /** StarsParams with the configured bounds of `quantity` (STARS_MIN_PER_ORDER..STARS_MAX_PER_ORDER), made once per bounds. */
 let starsParams: { min: number; max: number; schema: z.ZodType<{ quantity: number; recipient: string }>; rules: IssueRules } | null = null;
-function starsParamsFor(deps: Deps) {
+function starsParamsFor(deps: Pick<Deps, 'config'>) {
   const { STARS_MIN_PER_ORDER: min, STARS_MAX_PER_ORDER: max } = deps.config;
   if (starsParams?.min !== min || starsParams.max !== max)
     starsParams = { min, max, schema: StarsParams.extend({ quantity: StarsParams.shape.quantity.min(min).max(max) }), rules: starsParamsRules(min, max) };
   return starsParams;
 }
 
-function parseGoodsParams(deps: Deps, type: 'stars' | 'premium', params: Record<string, unknown>): { quantity: number; recipient: string } {
+function parseGoodsParams(deps: Pick<Deps, 'config'>, type: 'stars' | 'premium', params: Record<string, unknown>): { quantity: number; recipient: string } {
   if (type === 'premium') {
     const p = parseRequest(PremiumParams, params, ORDER_PARAMS_RULES);
     return { quantity: p.months as PremiumMonths, recipient: p.recipient };

@@ -23,6 +23,9 @@ export interface FirstRun {
   afterMs: number;
 }
 
+/** What a kind of order may use: the price table, the product switches, the market, ids and the clock. */
+export type KindDeps = Pick<Deps, 'clock' | 'config' | 'ids' | 'suppliers' | 'settings'>;
+
 /**
  * One kind of order (Stars and Premium goods, NFT gifts), in the phases of createOrder
  * (partner-api.md "Rules of order creation"). `P` is what the kind reads from `params`.
@@ -30,12 +33,12 @@ export interface FirstRun {
 export interface OrderKind<P extends { recipient: string } = { recipient: string }> {
   readonly type: OrderType;
   /** Step 3: the params' syntax (src/app/requests/), the product's availability, the price table; nothing claimed yet. */
-  parseParams(deps: Deps, params: Record<string, unknown>): P;
+  parseParams(deps: KindDeps, params: Record<string, unknown>): P;
   /** Step 4: the price for the resolved recipient (the key is claimed; may ask the market). */
-  priceFor(deps: Deps, params: P, recipient: Recipient): Promise<PricedOrder> | PricedOrder;
+  priceFor(deps: KindDeps, params: P, recipient: Recipient): Promise<PricedOrder> | PricedOrder;
   /** Step 5, in the creating transaction before the debit: take what an unfinished order holds, or refuse. */
-  reserve(tx: Tx, deps: Deps, priced: PricedOrder, orderId: string, recipient: Recipient): void;
+  reserve(tx: Tx, deps: KindDeps, priced: PricedOrder, orderId: string, recipient: Recipient): void;
   /** In the transaction that ends the order: give back what `reserve` took. */
   release(tx: Tx, order: OrderRow): void;
-  firstRun(deps: Deps): FirstRun;
+  firstRun(deps: KindDeps): FirstRun;
 }

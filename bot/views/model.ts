@@ -4,6 +4,8 @@ import type { FundingInfo } from '../../src/app/funding.js';
 /** The fields of an order (partner-api.md "Order") that messages show. */
 export interface OrderInfo {
   order_id: string;
+  /** The short number people see and type (`PA-100005`), for gift orders too (src/domain/order-number.ts). */
+  number: string;
   type: string;
   status: string;
   partner_price: string;
@@ -22,9 +24,10 @@ export interface OrderInfo {
   failureReason: string | null;
 }
 
-export function orderInfo(o: Record<string, unknown>): OrderInfo {
+export function orderInfo(o: Record<string, unknown>, number?: string): OrderInfo {
   return {
     order_id: String(o.order_id),
+    number: number ?? String(o.order_id),
     type: String(o.type),
     status: String(o.status),
     partner_price: String(o.partner_price),
@@ -68,38 +71,6 @@ export interface Quote {
 }
 
 export type { DepositView, FundingInfo };
-
-/** Short time for messages: "2026-03-01 12:00" from the contract's ISO timestamps. */
-export function shortTime(iso: string): string {
-  return iso.slice(0, 16).replace('T', ' ');
-}
-
-/**
- * A contract timestamp with its time zone: "2026-03-01 12:00 UTC" (or "UTC+03:00"). Timestamps without
- * an offset are the service's local time, which is UTC.
- */
-export function zonedTime(iso: string): string {
-  const m = /(Z|[+-]\d{2}:\d{2})$/.exec(iso);
-  const zone = !m || m[1] === 'Z' || m[1] === '+00:00' || m[1] === '-00:00' ? 'UTC' : `UTC${m[1]}`;
-  return `${shortTime(iso)} ${zone}`;
-}
-
-/** A TON wallet link for an exact amount (in nanotons) and an optional comment. */
-export function tonTransferLink(address: string, amountTon: string, comment?: string): string {
-  const [whole, frac = ''] = amountTon.split('.');
-  const nano = BigInt(whole) * 1_000_000_000n + BigInt((frac + '000000000').slice(0, 9));
-  return `ton://transfer/${address}?amount=${nano}${comment ? `&text=${encodeURIComponent(comment)}` : ''}`;
-}
-
-/** Tap-to-copy text (parse_mode HTML). */
-export function code(s: string): string {
-  return `<code>${esc(s)}</code>`;
-}
-
-/** Escapes text for parse_mode HTML. */
-export function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
 
 /** A gift in the bot's catalog pages. */
 export interface GiftItem {

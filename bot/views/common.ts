@@ -1,0 +1,57 @@
+import type { Notice } from '../../src/app/notices.js';
+import type { Texts } from '../texts/index.js';
+import type { ErrorInfo } from './model.js';
+
+/** Messages every chat meets: help, linking, left conversations, balances, /notices, refusals. */
+
+export const roleName = (t: Texts, role: string) => t.shared.role[role] ?? role;
+
+export function help(t: Texts, role: string | null, operator: boolean): string {
+  const c = t.common;
+  const lines: string[] = [];
+  if (role) {
+    lines.push(c.helpLinkedAs(roleName(t, role)), ...c.helpPartner);
+    if (role === 'owner') lines.push(...c.helpOwner);
+    lines.push(c.helpCancel);
+  }
+  if (operator) lines.push(...(lines.length ? [''] : []), c.helpOperatorTitle, ...c.helpOperator, ...(role ? [] : [c.helpCancel]));
+  return lines.join('\n');
+}
+
+export const linked = (t: Texts, partner: string, role: string) => t.common.linked(partner, roleName(t, role));
+
+const activity = (t: Texts, command: string) => t.common.activity[command] ?? command;
+export const restarted = (t: Texts, command: string) => t.common.restarted(activity(t, command));
+export const left = (t: Texts, command: string) => t.common.left(activity(t, command), command);
+export const idle = (t: Texts, command: string) => t.common.idle(activity(t, command), command);
+
+export function balance(t: Texts, usd: string, ton: string, activated: boolean): string {
+  return [t.balance.title, t.balance.usd(usd), t.balance.ton(ton), ...(activated ? [] : ['', t.balance.notActivated])].join('\n');
+}
+
+export function noticesMenu(t: Texts, items: { notice: Notice; on: boolean }[]): string {
+  const n = t.notices;
+  return [n.menuTitle, '', ...items.map((i) => n.menuLine(i.on ? '🔔' : '🔕', n.name[i.notice], n.hint[i.notice])), '', n.menuFooter].join('\n');
+}
+
+export function noticesSummary(t: Texts, items: { notice: Notice; on: boolean }[]): string {
+  const names = (on: boolean) => items.filter((i) => i.on === on).map((i) => t.notices.name[i.notice]).join(', ') || t.notices.noneOfThem;
+  return t.notices.summary(names(true), names(false));
+}
+
+/** A refusal in words: the bot's own, else the words shared with the Mini App, else its code. */
+export function errorText(t: Texts, e: ErrorInfo): string {
+  const x = e.extra;
+  switch (e.code) {
+    case 'insufficient_balance':
+      return t.errors.insufficientBalance(String(x.currency), String(x.balance));
+    case 'idempotency_key_reuse':
+      return t.errors.idempotencyKeyReuse;
+    case 'partner_inactive':
+      return t.errors.partnerInactive;
+    case 'access_lost':
+      return t.common.accessLost;
+    default:
+      return t.shared.error(e.code, x) ?? t.errors.other(e.code);
+  }
+}

@@ -1,0 +1,63 @@
+import type { Texts } from '../texts/index.js';
+import { shortTime, zonedTime } from './format.js';
+import type { OrderInfo, Quote } from './model.js';
+
+/** An order as people read it: its state, what it is, the confirmation, the answers after Confirm, /orders and /status. */
+
+export function status(t: Texts, o: OrderInfo): string {
+  if (o.status === 'failed' && !o.refunded) return t.statusInReview;
+  return t.status[o.status] ?? o.status;
+}
+
+const to = (o: OrderInfo) => `@${o.recipient.replace(/^@/, '')}`;
+
+/** "100 stars for @alice (order label: 100 звёзд Telegram для @alice)"; in Russian the label alone. */
+export function described(t: Texts, o: OrderInfo): string {
+  const words = o.type === 'stars' ? t.what.stars(o.quantity, to(o)) : o.type === 'premium' ? t.what.premium(o.quantity, to(o)) : t.what.gift(o.gift ?? '', to(o));
+  return t.what.withLabel(words, o.label);
+}
+
+/** An order in a few words (buttons, lists). */
+export function what(t: Texts, o: OrderInfo): string {
+  if (o.type === 'stars') return t.what.shortStars(o.quantity);
+  if (o.type === 'premium') return t.what.shortPremium(o.quantity);
+  return t.what.shortGift(o.gift ?? t.what.aGift);
+}
+
+/** The confirmation of a Stars or Premium order: what, price, balance before and after. */
+export function confirm(t: Texts, q: Quote): string {
+  const w = t.order;
+  const item = q.product === 'stars' ? w.quoteStars(q.quantity) : w.quotePremium(w.months(q.quantity));
+  const lines = [w.checkTitle, w.quoteFor(item, q.recipient), w.price(q.price, q.currency), q.enough ? w.balanceAfter(q.balance, q.balanceAfter, q.currency) : w.balanceNow(q.balance, q.currency)];
+  if (q.alreadyPremium) lines.push('', w.alreadyPremium(q.recipient));
+  if (!q.enough) lines.push('', w.shortBy(q.shortBy, q.currency));
+  return lines.join('\n');
+}
+
+export const chosenPremium = (t: Texts, months: number) => t.order.chosenPremium(t.order.months(months));
+
+export const accepted = (t: Texts, o: OrderInfo) => t.order.accepted(o.number, described(t, o), o.partner_price, o.currency, status(t, o));
+
+export const already = (t: Texts, o: OrderInfo) => t.order.already(o.number, status(t, o));
+
+/** An order on the /orders button. */
+export const button = (t: Texts, o: OrderInfo) => `${what(t, o)} → ${to(o)} · ${shortTime(o.created_at)}`;
+
+/** /status: the whole order. */
+export function details(t: Texts, o: OrderInfo): string {
+  const w = t.orders;
+  return [
+    w.heading(o.number),
+    described(t, o),
+    w.status(status(t, o)),
+    w.price(o.partner_price, o.currency),
+    w.created(zonedTime(o.created_at)),
+    ...(o.completed_at ? [w.completed(zonedTime(o.completed_at))] : []),
+    ...(o.giftUrl ? [w.giftPage(o.giftUrl)] : []),
+    ...(o.status === 'failed' || o.status === 'canceled' ? [w.why(t.shared.failureWhy(o))] : []),
+    ...(o.refunded ? [w.moneyBack] : []),
+  ].join('\n');
+}
+
+/** An order in the /orders list. */
+export const line = (t: Texts, o: OrderInfo) => t.orders.line(what(t, o), to(o), status(t, o), o.partner_price, o.currency, zonedTime(o.created_at), o.number);

@@ -1,0 +1,33 @@
+import type { Texts } from '../texts/index.js';
+import { esc } from './format.js';
+
+/** The owner's screens: API key, webhook, low-balance alerts (parse_mode HTML where they show codes). */
+
+export function keyIssued(t: Texts, key: string, whitelist: string[]): string {
+  const w = t.owner;
+  return [w.keyIssued(`<code>${esc(key)}</code>`), whitelist.length ? w.allowedIps(esc(whitelist.join(', '))) : w.noIpLimit, w.previousKeyGone].join('\n');
+}
+
+export function webhookIntro(t: Texts, url: string | null, hasSecret: boolean, events: string[]): string {
+  const w = t.owner;
+  return [w.webhookTitle, w.webhookAddress(url ? url : url === '' ? w.addressEmpty : w.addressNever), hasSecret ? w.secretSet : w.secretNotYet, w.webhookEvents(events.join(', '))].join('\n');
+}
+
+export const eventsSaved = (t: Texts, events: string[]) => t.owner.eventsSaved(events.join(', '));
+
+export function alertsIntro(t: Texts, v: { USD: string | null; TON: string | null }): string {
+  const w = t.owner;
+  const state = (currency: 'USD' | 'TON') => (v[currency] === null ? w.alertOff : w.alertBelow(v[currency]!, currency));
+  return [w.alertsTitle, w.alertLine('USD', state('USD')), w.alertLine('TON', state('TON'))].join('\n');
+}
+
+const thresholdExample = (t: Texts, currency: string) => t.owner.thresholdExample[currency === 'USD' ? 'USD' : 'TON'];
+export const askThreshold = (t: Texts, currency: string) => t.owner.askThreshold(currency, thresholdExample(t, currency));
+export const badThreshold = (t: Texts, currency: string) => t.owner.badThreshold(currency === 'USD' ? 2 : 3, currency === 'USD' ? '100.50' : '50.125');
+export const thresholdSaved = (t: Texts, currency: string, value: string | null) => (value === null ? t.owner.thresholdOff(currency) : t.owner.thresholdSaved(currency, value));
+
+export const urlSaved = (t: Texts, url: string) => (url ? t.owner.urlSaved(url) : t.owner.urlSavedEmpty);
+
+export function secretShown(t: Texts, secret: string, hadSecret: boolean): string {
+  return [t.owner.secretShown(`<code>${esc(secret)}</code>`), ...(hadSecret ? [t.owner.previousSecretGone] : [])].join('\n');
+}

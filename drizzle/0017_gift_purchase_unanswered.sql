@@ -1,0 +1,1 @@
+ALTER TABLE `gift_purchases` ADD `unanswered` integer DEFAULT 0 NOT NULL;
