@@ -3,8 +3,8 @@ import { ExportReader } from '../store/export-reader.js';
 import type { LedgerEntryRow } from '../store/ledger-repo.js';
 import type { OrderRow } from '../store/orders-repo.js';
 import type { Deps } from './deps.js';
-import { parseOrderFilters, type OrderFilters } from './orders/query.js';
-import { parseLedgerFilters, partnerEntryView, type LedgerQuery } from './partner-ledger.js';
+import { parseOrderExportFilters, type OrderFilters } from './orders/query.js';
+import { parseLedgerExportFilters, partnerEntryView, type LedgerQuery } from './partner-ledger.js';
 import { requirePartner } from './partners.js';
 
 /**
@@ -29,9 +29,6 @@ export const ORDER_COLUMNS = [
 ] as const;
 
 export const LEDGER_COLUMNS = ['entry_id', 'created_at', 'currency', 'kind', 'amount', 'balance_after', 'order_id', 'topup_id'] as const;
-
-const ORDER_EXPORT_PARAMS = new Set(['status', 'type', 'client_reference', 'from', 'to']);
-const LEDGER_EXPORT_PARAMS = new Set(['currency', 'from', 'to']);
 
 function orderCells(o: OrderRow): Cell[] {
   const v = orderView(o);
@@ -70,24 +67,24 @@ function ledgerExport(deps: Pick<Deps, 'clock' | 'config'>, partnerId: number, f
 
 /** GET /orders/export.csv: the filters of GET /orders except paging; bad ones are refused before any row. */
 export function exportOwnOrders(deps: Pick<Deps, 'clock' | 'config'>, partnerId: number, q: Record<string, unknown>): CsvExport {
-  return ordersExport(deps, partnerId, parseOrderFilters(q, ORDER_EXPORT_PARAMS));
+  return ordersExport(deps, partnerId, parseOrderExportFilters(q));
 }
 
 /** GET /ledger/export.csv: the filters of GET /ledger except paging. */
 export function exportOwnLedger(deps: Pick<Deps, 'clock' | 'config'>, partnerId: number, q: Record<string, unknown>): CsvExport {
-  return ledgerExport(deps, partnerId, parseLedgerFilters(q, LEDGER_EXPORT_PARAMS));
+  return ledgerExport(deps, partnerId, parseLedgerExportFilters(q));
 }
 
 /** The operator API's GET /partners/{id}/orders/export.csv: the same export for a partner named by id. */
 export function exportPartnerOrders(deps: Pick<Deps, 'db' | 'clock' | 'config'>, partnerId: number, q: Record<string, unknown>): CsvExport {
-  const f = parseOrderFilters(q, ORDER_EXPORT_PARAMS);
+  const f = parseOrderExportFilters(q);
   requirePartner(deps, partnerId);
   return ordersExport(deps, partnerId, f);
 }
 
 /** The operator API's GET /partners/{id}/ledger/export.csv. */
 export function exportPartnerLedger(deps: Pick<Deps, 'db' | 'clock' | 'config'>, partnerId: number, q: Record<string, unknown>): CsvExport {
-  const f = parseLedgerFilters(q, LEDGER_EXPORT_PARAMS);
+  const f = parseLedgerExportFilters(q);
   requirePartner(deps, partnerId);
   return ledgerExport(deps, partnerId, f);
 }

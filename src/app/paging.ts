@@ -9,11 +9,15 @@ export function encodeCursor(kind: string, position: number | string): string {
 }
 
 export function decodeCursor(cursor: unknown, kind: string, code: ErrorCode = 'bad_cursor'): number {
-  if (typeof cursor !== 'string' || cursor.length === 0 || cursor.length > 200) fail(code);
+  return cursorPosition(cursor, kind) ?? fail(code);
+}
+
+/** The position a cursor of `kind` names, or null when it is not one. */
+export function cursorPosition(cursor: unknown, kind: string): number | null {
+  if (typeof cursor !== 'string' || cursor.length === 0 || cursor.length > 200) return null;
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const m = new RegExp(`^${kind}:(\\d{1,15})$`).exec(text);
-  if (!m) fail(code);
-  return Number(m[1]);
+  return m ? Number(m[1]) : null;
 }
 
 export function parseLimit(value: unknown, def: number, max: number): number {

@@ -1,10 +1,10 @@
 import { fail } from '../domain/errors.js';
 import { DAY_MS, STATS_DEFAULT_DAYS, STATS_MAX_DAYS, splitRange, summarise } from '../domain/stats.js';
-import { offsetIso, parseTimeFilter } from '../domain/time-format.js';
+import { offsetIso } from '../domain/time-format.js';
 import { statsOfHours, statsOfSpan } from '../store/stats-repo.js';
 import type { Deps } from './deps.js';
-
-const KNOWN = new Set(['from', 'to', 'group_by']);
+import { parseRequest } from './requests/parse.js';
+import { STATS_RULES, StatsQuery } from './requests/queries.js';
 
 /**
  * GET /stats (issue 15): the partner's orders created from `from` to `to` (both inclusive, the formats of
@@ -13,14 +13,12 @@ const KNOWN = new Set(['from', 'to', 'group_by']);
  * the edges from the orders, so a year costs about the same whatever the order volume.
  */
 export function partnerStats(deps: Pick<Deps, 'db' | 'clock'>, partnerId: number, q: Record<string, unknown>) {
-  for (const k of Object.keys(q)) if (!KNOWN.has(k)) fail('bad_param', `Unknown query parameter: ${k}.`, { param: k });
-  for (const [k, v] of Object.entries(q)) if (typeof v !== 'string') fail('bad_param', `${k} is given more than once.`, { param: k });
-  const to = q.to === undefined ? deps.clock.now() : parseTimeFilter(q.to as string) ?? fail('bad_time', 'to is not a valid time.');
-  const from = q.from === undefined ? to - STATS_DEFAULT_DAYS * DAY_MS : parseTimeFilter(q.from as string) ?? fail('bad_time', 'from is not a valid time.');
+  const query = parseRequest(StatsQuery, q, STATS_RULES);
+  const to = query.to ?? deps.clock.now();
+  const from = query.from ?? to - STATS_DEFAULT_DAYS * DAY_MS;
   if (from > to) fail('bad_range', 'from must not be after to.');
   if (to - from > STATS_MAX_DAYS * DAY_MS) fail('bad_range', `The range may cover at most ${STATS_MAX_DAYS} days.`);
-  if (q.group_by !== undefined && q.group_by !== 'day') fail('bad_param', 'group_by must be day.', { param: 'group_by' });
-  const byDay = q.group_by === 'day';
+  const byDay = query.group_by === 'day';
   const parts = splitRange(from, to);
   const buckets = [
     ...(parts.hours ? statsOfHours(deps.db, partnerId, parts.hours[0], parts.hours[1]) : []),

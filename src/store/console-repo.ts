@@ -31,6 +31,24 @@ export function ordersByHour(conn: Conn, fromHour: number) {
     .all();
 }
 
+/**
+ * Partner price less supplier cost of the orders completed since `since` ms, per currency (minor units), and
+ * how many completed orders had no stored cost (made before costs were stored): index orders_completed_at.
+ */
+export function completedMarginSince(conn: Conn, since: number): { currency: string; margin: number; orders: number; unknown: number }[] {
+  return conn
+    .select({
+      currency: orders.currency,
+      margin: sql<number>`coalesce(sum(${orders.amount} - ${orders.supplierCost}), 0)`,
+      orders: sql<number>`count(${orders.supplierCost})`,
+      unknown: sql<number>`sum(${orders.supplierCost} is null)`,
+    })
+    .from(orders)
+    .where(and(sql`${orders.completedAt} is not null`, gte(orders.completedAt, since), eq(orders.status, 'completed')))
+    .groupBy(orders.currency)
+    .all();
+}
+
 /** Webhook deliveries that gave up (status failed) since `since` ms (index webhook_deliveries_status). */
 export function countGaveUpSince(conn: Conn, since: number): number {
   return conn.select({ n: count() }).from(webhookDeliveries).where(and(eq(webhookDeliveries.status, 'failed'), gte(webhookDeliveries.updatedAt, since))).get()?.n ?? 0;

@@ -108,6 +108,12 @@ export const orders = sqliteTable(
     amount: integer('amount').notNull(),
     currency: text('currency', { enum: CURRENCIES }).notNull(),
     priceUsdRef: integer('price_usd_ref'),
+    /**
+     * What the supplier charges for the order, in the order's currency and minor units, as fixed when it was
+     * priced (the cost its price was made from: Stars and Premium at the supplier's USD cost, a gift at its
+     * listing price plus fees). Null for orders made before costs were stored. The console's margin.
+     */
+    supplierCost: integer('supplier_cost'),
     quantity: integer('quantity').notNull(),
     recipient: text('recipient').notNull(),
     /** Normalised username (lower case, no @): the key of the one-unfinished-Premium rule. */
@@ -144,6 +150,8 @@ export const orders = sqliteTable(
     index('orders_partner_ref_seq').on(t.partnerId, t.clientReference, t.seq).where(sql`${t.clientReference} is not null`),
     // GET /stats: the orders of the partial first and last hour of a range (whole hours come from order_stats_hourly)
     index('orders_partner_created').on(t.partnerId, t.createdAt),
+    // the console's margin of the orders completed in the last 24 hours; partial: an unfinished order is not in it
+    index('orders_completed_at').on(t.completedAt).where(sql`${t.completedAt} is not null`),
   ],
 );
 

@@ -117,8 +117,9 @@ describe('Mini App API: the console for an operator', () => {
       deposits_unmatched: 1,
       webhooks_gave_up_24h: 0,
       orders_24h: { by_status: { completed: 1, processing: 1 }, by_type: { stars: 1, premium: 1 } },
-      // 1.58 × 5 / 105 = 0.0752…: the completed Stars order only
+      // the completed Stars order only: 1.58 less its stored cost 1.50 (100 stars at 15.00 per 1000)
       margin_24h: { USD: '0.08', TON: '0.000' },
+      margin_24h_without_cost: 0,
       orders_per_hour: Array.from({ length: 24 }, (_, i) => ({ hour: offsetIso(hour0 + i * 3_600_000), count: i === 23 ? 2 : 0 })),
     });
 
@@ -126,6 +127,43 @@ describe('Mini App API: the console for an operator', () => {
     await t.admin('PUT', '/sandbox/faults', { purchase_funds_low: true });
     const low = (await op.call('GET', '/operator/overview')).body;
     expect(low.coverage[1]).toEqual({ supplier: 'sandbox_gifts', currency: 'TON', funds: '0.000', liabilities: '1000.000', covered: false });
+  });
+
+  it('margin: partner price less the supplier cost stored with each order, of the orders completed in the last 24 h', async () => {
+    const { t, p, op } = await world();
+    const cost = (id: string) => (t.db.$client.prepare('select supplier_cost as c from orders where order_id = ?').get(id) as { c: number | null }).c;
+    // a day-old completed order: outside the window
+    const old = await p.order('stars', { quantity: 1000, recipient: '@margin_old' });
+    await t.advance(10);
+    expect(cost(old.body.order_id)).toBe(1500);
+    await t.advance(24 * 3600);
+    // at 5 %: 1000 stars cost 15.00, sold for 15.75; Premium 6 months cost 15.99, sold for 16.79
+    const stars = await p.order('stars', { quantity: 1000, recipient: '@margin_fan' });
+    const prem = await p.order('premium', { months: 6, recipient: '@margin_prem' });
+    expect([cost(stars.body.order_id), cost(prem.body.order_id)]).toEqual([1500, 1599]);
+    // the margin setting changes later: the orders keep the costs they were priced from
+    expect((await t.admin('PUT', '/settings', { margin_bps: 2000 })).status).toBe(200);
+    const stars2 = await p.order('stars', { quantity: 333, recipient: '@margin_fan2' });
+    // 333 stars: cost 15.00 × 0.333 = 4.995 → 5.00 (nearest cent); price 18.00 × 0.333 = 5.994 → 6.00 (rounded up)
+    expect([stars2.body.partner_price, cost(stars2.body.order_id)]).toEqual(['6.00', 500]);
+    // a gift: its listing price and fees are the cost (milli-TON)
+    const g = (await p.call('GET', '/nft/gifts?collection=LootBag&limit=1')).body.items[0];
+    const gift = await p.order('nft', { gift: g.gift, recipient: '@margin_gift', max_price: '1000' });
+    expect(gift.status).toBe(200);
+    const giftCost = cost(gift.body.order_id)!;
+    expect(giftCost).toBe(Math.round(Number(g.price_ton) * 1000) + t.deps.suppliers.gifts.feesMilli());
+    await t.advance(120);
+    for (const o of [stars, prem, stars2, gift]) expect([o.body.order_id, (await p.call('GET', `/orders/${o.body.order_id}`)).body.status]).toEqual([o.body.order_id, 'completed']);
+    // a completed order from before costs were stored
+    const legacy = await p.order('stars', { quantity: 200, recipient: '@margin_legacy' });
+    await t.advance(10);
+    t.db.$client.prepare('update orders set supplier_cost = null where order_id = ?').run(legacy.body.order_id);
+
+    const r = (await op.call('GET', '/operator/overview')).body;
+    const tonMargin = Math.round(Number(gift.body.partner_price) * 1000) - giftCost;
+    expect(tonMargin).toBeGreaterThan(0);
+    // (15.75 − 15.00) + (16.79 − 15.99) + (6.00 − 5.00) = 2.55
+    expect([r.margin_24h, r.margin_24h_without_cost]).toEqual([{ USD: '2.55', TON: (tonMargin / 1000).toFixed(3) }, 1]);
   });
 
   it('partners: search by name or id, newest first, paged with a cursor', async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignInLink } from '../../src/app/app-access.js';
 import { freePort, startService, stopService, type TestPartner, type TestService } from '../helpers.js';
 import { asUser, BOT_TOKEN, linkUser, type AppUser } from '../app-api/app-helpers.js';
+import { FakeGiftMarket } from '../gifts/fake-gateway.js';
 import { ARTIFACTS, CHROMIUM, ensureWebappBuilt, launch, openInTelegram, rgb, THEMES, type TgPage } from './browser-helpers.js';
 
 /**
@@ -94,6 +95,9 @@ describe.runIf(have)('the operator console in Chromium', { timeout: 120_000 }, (
     expect(await page.getByTestId('fig-reviews').locator('b').innerText()).toBe('1');
     expect(await page.getByTestId('fig-deposits').locator('b').innerText()).toBe('1');
     expect(await page.getByTestId('coverage-warning').count()).toBe(0);
+    // completed: 500 Stars (7.88 less the stored cost 7.50) and Premium 3 months (12.59 less 11.99); the gift waits in review
+    expect(await page.getByTestId('margin').innerText()).toBe('0.98 USD · 0.000 TON');
+    expect(await page.getByTestId('margin-without-cost').count()).toBe(0);
     const bars = await page.getByTestId('hour-chart').locator('rect').evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-count'))));
     expect([bars.length, bars.reduce((a, b) => a + b, 0)]).toEqual([24, 3]);
     expect(await page.getByTestId('hour-chart').locator('rect').first().evaluate((r) => getComputedStyle(r).fill)).toBe(rgb(THEMES.light.button_color));
@@ -282,5 +286,57 @@ describe.runIf(have)('the operator console in Chromium', { timeout: 120_000 }, (
     // an owner who is not an operator has no console
     expect((await owner.call('GET', '/operator/overview')).status).toBe(403);
     void asUser;
+  });
+});
+
+describe.runIf(have)("the console with Telegram's gift account (GIFTS_UPSTREAM=telegram)", { timeout: 120_000 }, () => {
+  it("the overview shows the account's TON and Stars beside the other funds, and warns when its TON cannot cover the partners' TON", async () => {
+    let now = () => 0;
+    const market = new FakeGiftMarket(() => now());
+    market.balanceNano = 123_456_789_123n;
+    market.stars = '250';
+    const port = await freePort();
+    const gbase = `http://127.0.0.1:${port}`;
+    const gt = await startService(
+      {
+        GIFTS_UPSTREAM: 'telegram',
+        TELEGRAM_API_ID: '123456',
+        TELEGRAM_API_HASH: '0123456789abcdef0123456789abcdef',
+        GIFTS_SESSION: '1BQANOTAREALSESSION',
+        TELEGRAM_BOT_TOKEN: BOT_TOKEN,
+        PUBLIC_BASE_URL: gbase,
+        ADMIN_CHAT_IDS: String(OPERATOR),
+        APP_RATE_LIMIT: '100000',
+      },
+      { giftGateway: market },
+    );
+    now = () => gt.deps.clock.now();
+    try {
+      await gt.app.listen({ port, host: '127.0.0.1' });
+      await gt.newPartner({ ton: '100.000', usd: '10.00' });
+      await gt.telegramGifts!.refresh();
+      const app = await openInTelegram(browser, gt, gbase, OPERATOR, 'light');
+      const { page } = app;
+      const funds = page.getByTestId('supplier-funds');
+      await funds.getByText('123.456 TON').waitFor();
+      expect(await funds.locator('.row').allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/^Telegram gift account\n.*\n123\.456 TON$/), expect.stringMatching(/^Telegram gift account\n.*\n250 STARS$/)]));
+      expect(await page.getByTestId('coverage-telegram_gifts-TON').innerText()).toMatch(/^Telegram gift account\n123\.456 \/ 100\.000 TON\ncovered$/);
+      expect(await page.getByTestId('coverage-warning').count()).toBe(0);
+      await app.shot('console-overview-gift-account');
+      await app.context.close();
+
+      // the account drops below what partners hold in TON: the warning names it
+      market.balanceNano = 99_999_999_999n;
+      await gt.advance(60);
+      await gt.telegramGifts!.refresh();
+      const ru = await openInTelegram(browser, gt, gbase, OPERATOR, 'dark', { language: 'ru', width: 360, height: 800, suffix: '-ru-360' });
+      await ru.page.getByTestId('coverage-warning').getByText(/^Аккаунт подарков Telegram: не хватит/).waitFor();
+      expect(await ru.page.getByTestId('coverage-telegram_gifts-TON').innerText()).toMatch(/99\.999 \/ 100\.000 TON\nНЕ покрыто$/);
+      await fits(ru.page, 360);
+      await ru.shot('console-overview-gift-account');
+      await ru.context.close();
+    } finally {
+      await stopService(gt);
+    }
   });
 });

@@ -68,7 +68,8 @@ const en = {
     creditConfirm: (amount: string, name: string) => `Credit ${amount} to ${name}?`, closeConfirm: 'Close this deposit without crediting anyone?',
     from: 'From', tx: 'Transaction', dep: { unmatched: 'unmatched', credited: 'credited', closed: 'closed', ignored: 'ignored' } as Record<string, string>,
     cost: 'Cost', price: 'Price', on: 'On', off: 'Off', offConfirm: (p: string) => `Switch ${p} off? Partners get product_disabled until it is on again.`,
-    supplier: { sandbox_fragment: 'Fragment wallet (sandbox)', sandbox_gifts: 'Gift account (sandbox)', fragment: 'Fragment hot wallet' } as Record<string, string>,
+    supplier: { sandbox_fragment: 'Fragment wallet (sandbox)', sandbox_gifts: 'Gift account (sandbox)', fragment: 'Fragment hot wallet', telegram_gifts: 'Telegram gift account' } as Record<string, string>,
+    withoutCost: (n: number) => `${n} ${n === 1 ? 'order' : 'orders'} made before costs were stored left out`,
     per1000: 'per 1000', fees: 'fees per gift', marginWord: 'margin', keys: 'API key', webhookUrl: 'Webhook', exports: 'Exports',
   },
   // the app's own words for refusals the bot explains with its commands; the rest are the bot's (words.ts)
@@ -146,7 +147,8 @@ const ru: Dict = {
     creditConfirm: (amount: string, name: string) => `Зачислить ${amount} партнёру ${name}?`, closeConfirm: 'Закрыть депозит, никому не зачисляя?',
     from: 'От', tx: 'Транзакция', dep: { unmatched: 'не опознан', credited: 'зачислен', closed: 'закрыт', ignored: 'пропущен' },
     cost: 'Себестоимость', price: 'Цена', on: 'Вкл.', off: 'Выкл.', offConfirm: (p: string) => `Выключить ${p}? Партнёры будут получать product_disabled, пока его не включат.`,
-    supplier: { sandbox_fragment: 'Кошелёк Fragment (песочница)', sandbox_gifts: 'Аккаунт подарков (песочница)', fragment: 'Горячий кошелёк Fragment' },
+    supplier: { sandbox_fragment: 'Кошелёк Fragment (песочница)', sandbox_gifts: 'Аккаунт подарков (песочница)', fragment: 'Горячий кошелёк Fragment', telegram_gifts: 'Аккаунт подарков Telegram' },
+    withoutCost: (n: number) => `не учтено: ${n} ${ruPlural(n, 'заказ', 'заказа', 'заказов')} без сохранённой себестоимости`,
     per1000: 'за 1000', fees: 'комиссии на подарок', marginWord: 'маржа', keys: 'API-ключ', webhookUrl: 'Вебхук', exports: 'Выгрузки',
   },
   err: {

@@ -4,15 +4,13 @@ import { offsetIso } from '../../domain/time-format.js';
 import type { GiftListing } from '../../suppliers/types.js';
 import type { Deps } from '../deps.js';
 import { encodeCursor } from '../paging.js';
+import { parseRequest } from '../requests/parse.js';
+import { GIFT_FILTERS, GiftListQuery, giftListQuery, giftListRules, type GiftFilter } from '../requests/queries.js';
 import { giftItem, giftPartnerMilli, market, pricedGift } from './gift-prices.js';
 
 /** The gift catalog: its cache and views (partner-api.md "Gift list item", "Gift price"). */
 
 export const CATALOG_TTL_MS = 60_000;
-export const GIFTS_PAGE_DEFAULT = 20;
-export const GIFTS_PAGE_MAX = 100;
-const FILTERS = ['model', 'backdrop', 'symbol'] as const;
-type Filter = (typeof FILTERS)[number];
 
 /** The catalog cache: one copy of a collection's listings, at most a minute old (service clock). */
 export class GiftCatalog {
@@ -68,33 +66,11 @@ export class GiftCatalog {
   }
 
   private async page(q: Record<string, unknown>) {
-    const ignored: string[] = [];
-    const applied: Partial<Record<Filter, string>> = {};
-    for (const [k, v] of Object.entries(q)) {
-      if (['collection', 'sort', 'cursor', 'limit'].includes(k)) continue;
-      const name = k.startsWith('attr_') ? k.slice(5) : k.startsWith('attr.') ? k.slice(5) : k;
-      if ((FILTERS as readonly string[]).includes(name)) {
-        if (typeof v !== 'string' || v.trim() === '') fail('bad_param', `${k} must be given once, non-empty.`, { param: k });
-        applied[name as Filter] = v;
-      } else if (k.startsWith('attr_') || k.startsWith('attr.')) {
-        fail('bad_attr', `Unknown attribute filter: ${name}. Known: model, backdrop, symbol.`, { param: k });
-      } else {
-        ignored.push(k);
-      }
-    }
-    const collection = q.collection;
-    if (collection === undefined || collection === '') fail('collection_required');
-    if (typeof collection !== 'string') fail('bad_param', 'collection must be given once.', { param: 'collection' });
-    const sort = q.sort ?? 'price_asc';
-    if (sort !== 'price_asc' && sort !== 'price_desc') fail('bad_sort');
-    let limit = GIFTS_PAGE_DEFAULT;
-    if (q.limit !== undefined) {
-      if (typeof q.limit !== 'string' || !/^\d{1,4}$/.test(q.limit) || Number(q.limit) < 1 || Number(q.limit) > GIFTS_PAGE_MAX)
-        fail('bad_param', `limit must be a whole number from 1 to ${GIFTS_PAGE_MAX}.`, { param: 'limit' });
-      limit = Number(q.limit);
-    }
-    let after: { price: number; gift: string } | null = null;
-    if (q.cursor !== undefined) after = decodeGiftCursor(q.cursor, collection, sort);
+    const { query, cameAs, ignored } = giftListQuery(q);
+    const { collection, sort, cursor, limit, ...filters } = parseRequest(GiftListQuery, query, giftListRules(cameAs));
+    const applied: Partial<Record<GiftFilter, string>> = {};
+    for (const f of GIFT_FILTERS) if (typeof filters[f] === 'string') applied[f] = filters[f];
+    const after = cursor === undefined ? null : decodeGiftCursor(cursor, collection, sort);
 
     const all = await this.listings(collection);
     if (!all) fail('not_found', `No such collection: ${collection}.`);
@@ -102,7 +78,7 @@ export class GiftCatalog {
     const cmp = (a: { price: number; gift: string }, b: { price: number; gift: string }) =>
       dir * (a.price - b.price) || (a.gift < b.gift ? -1 : a.gift > b.gift ? 1 : 0);
     const rows = all
-      .filter((g) => g.available && FILTERS.every((f) => applied[f] === undefined || g.attributes[f].toLowerCase() === applied[f]!.toLowerCase()))
+      .filter((g) => g.available && GIFT_FILTERS.every((f) => applied[f] === undefined || g.attributes[f].toLowerCase() === applied[f]!.toLowerCase()))
       .map((g) => ({ g, key: { price: g.priceMilli, gift: g.gift } }))
       .sort((a, b) => cmp(a.key, b.key))
       .filter((r) => after === null || cmp(r.key, after) > 0);

@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { formatAmount, type Currency } from '../../domain/money.js';
 import { offsetIso } from '../../domain/time-format.js';
-import { countDepositsWithStatus, countGaveUpSince, countInReview, ordersByHour, totalBalances } from '../../store/console-repo.js';
+import { completedMarginSince, countDepositsWithStatus, countGaveUpSince, countInReview, ordersByHour, totalBalances } from '../../store/console-repo.js';
 import type { Deps } from '../deps.js';
 import type { SupplierFund } from './supplier-funds.js';
 
@@ -13,10 +13,10 @@ const HOUR = 3_600_000;
  * 24 hours of orders (by status, type and hour) and their margin.
  *
  * The last 24 hours are the current hour and the 23 before it, counted from order_stats_hourly (kept by
- * triggers, a few rows per hour whatever the volume). The margin of a completed order is its partner price
- * less the supplier cost it was priced from: the service has one price rule, price = cost × (1 + margin),
- * so the margin is price × margin / (1 + margin) at the current margin setting, summed per currency and
- * rounded to the currency's minor unit.
+ * triggers, a few rows per hour whatever the volume). The margin is that of the orders completed in the
+ * last 24 hours: each one's partner price less the supplier cost stored with it when it was priced, summed
+ * per currency; an order made before costs were stored has none and is left out (counted in
+ * `margin_24h_without_cost`, so the figure never pretends to be whole).
  */
 export function operatorOverview(deps: Pick<Deps, 'db' | 'clock' | 'suppliers' | 'settings'>, funds: SupplierFund[]) {
   const now = deps.clock.now();
@@ -28,16 +28,18 @@ export function operatorOverview(deps: Pick<Deps, 'db' | 'clock' | 'suppliers' |
   const byStatus: Record<string, number> = {};
   const byType: Record<string, number> = {};
   const perHour = new Array<number>(24).fill(0);
-  const completed: Record<Currency, number> = { USD: 0, TON: 0 };
   for (const r of ordersByHour(deps.db, fromHour)) {
     const n = Number(r.orders);
     byStatus[r.status] = (byStatus[r.status] ?? 0) + n;
     byType[r.type] = (byType[r.type] ?? 0) + n;
     if (r.hour <= thisHour) perHour[r.hour - fromHour] += n;
-    if (r.status === 'completed') completed[r.currency] += Number(r.amount);
   }
-  const bps = deps.settings.get().margin_bps;
-  const margin = (c: Currency) => formatAmount(new Decimal(completed[c]).mul(bps).div(10_000 + bps).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber(), c);
+  const margin: Record<Currency, number> = { USD: 0, TON: 0 };
+  let unknownCost = 0;
+  for (const r of completedMarginSince(deps.db, now - 24 * HOUR)) {
+    if (r.currency === 'USD' || r.currency === 'TON') margin[r.currency] += Number(r.margin);
+    unknownCost += Number(r.unknown);
+  }
 
   return {
     liabilities: { USD: formatAmount(liab.USD, 'USD'), TON: formatAmount(liab.TON, 'TON') },
@@ -47,7 +49,8 @@ export function operatorOverview(deps: Pick<Deps, 'db' | 'clock' | 'suppliers' |
     deposits_unmatched: countDepositsWithStatus(deps.db, 'unmatched'),
     webhooks_gave_up_24h: countGaveUpSince(deps.db, now - 24 * HOUR),
     orders_24h: { by_status: byStatus, by_type: byType },
-    margin_24h: { USD: margin('USD'), TON: margin('TON') },
+    margin_24h: { USD: formatAmount(margin.USD, 'USD'), TON: formatAmount(margin.TON, 'TON') },
+    margin_24h_without_cost: unknownCost,
     orders_per_hour: perHour.map((count, i) => ({ hour: offsetIso((fromHour + i) * HOUR), count })),
   };
 }

@@ -124,6 +124,7 @@ function persistOrder(tx: Tx, deps: Pick<Deps, 'clock' | 'config' | 'ids' | 'sup
     amount: priced.amount,
     currency: priced.currency,
     priceUsdRef: priced.priceUsdRef,
+    supplierCost: priced.supplierCost,
     quantity: priced.quantity,
     recipient: n.rawRecipient,
     account: n.recipient.username,

@@ -1,17 +1,12 @@
-import { isOrderStatus, isOrderType } from '../../domain/enums.js';
-import { CLIENT_REFERENCE_MAX, isClientReference } from '../../domain/client-reference.js';
+import type { z } from 'zod';
 import { fail } from '../../domain/errors.js';
 import { isFinal } from '../../domain/order-machine.js';
 import { orderView } from '../../domain/order-view.js';
-import { parseTimeFilter } from '../../domain/time-format.js';
 import { getOrder, listOrderIds, type OrderRow } from '../../store/orders-repo.js';
 import type { Deps } from '../deps.js';
-import { decodeCursor, encodeCursor, parseLimit } from '../paging.js';
-import { WAIT_MAX_SECONDS } from './waits.js';
-
-export const ORDERS_PAGE_DEFAULT = 50;
-export const ORDERS_PAGE_MAX = 200;
-const KNOWN = new Set(['status', 'type', 'client_reference', 'from', 'to', 'cursor', 'limit']);
+import { encodeCursor } from '../paging.js';
+import { parseRequest } from '../requests/parse.js';
+import { ORDER_EXPORT_RULES, ORDER_LIST_RULES, ORDER_READ_RULES, OrderExportQuery, OrderListQuery, OrderReadQuery } from '../requests/queries.js';
 
 /** GET /orders/{id}: own orders only; another partner's order is "not found" too. */
 export function getOwnOrder(deps: Pick<Deps, 'db'>, partnerId: number, orderId: string) {
@@ -26,7 +21,7 @@ export function getOwnOrder(deps: Pick<Deps, 'db'>, partnerId: number, orderId: 
  * are ignored, as they always were on this endpoint. `clientGone` gives a signal that ends the wait early.
  */
 export async function readOwnOrder(deps: Pick<Deps, 'db' | 'orderWaits'>, caller: { partnerId: number; keyId: string }, orderId: string, q: Record<string, unknown>, clientGone: () => AbortSignal) {
-  const seconds = parseWait(q.wait);
+  const seconds = parseRequest(OrderReadQuery, q, ORDER_READ_RULES).wait;
   const first = getOwnOrder(deps, caller.partnerId, orderId);
   if (seconds === undefined) return first;
   const done = () => {
@@ -35,15 +30,6 @@ export async function readOwnOrder(deps: Pick<Deps, 'db' | 'orderWaits'>, caller
   };
   if (!done()) await deps.orderWaits.wait(caller.keyId, orderId, seconds, done, clientGone());
   return getOwnOrder(deps, caller.partnerId, orderId);
-}
-
-/** `wait`: whole seconds from 1 to 30, else 400 bad_param naming it. */
-export function parseWait(v: unknown): number | undefined {
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string') fail('bad_param', 'wait is given more than once.', { param: 'wait' });
-  const n = /^\d{1,2}$/.test(v) ? Number(v) : NaN;
-  if (!(n >= 1 && n <= WAIT_MAX_SECONDS)) fail('bad_param', `wait must be a whole number of seconds from 1 to ${WAIT_MAX_SECONDS}.`, { param: 'wait' });
-  return n;
 }
 
 /**
@@ -60,35 +46,17 @@ export function committedOrderView(o: Readonly<OrderRow>): Readonly<Record<strin
   return v;
 }
 
-export interface OrderFilters {
-  status?: string;
-  type?: string;
-  clientReference?: string;
-  from?: number;
-  to?: number;
-}
+export type OrderFilters = Omit<z.output<typeof OrderExportQuery>, 'client_reference'> & { clientReference?: string };
 
-/** The filters of GET /orders, shared with its CSV export (which knows no `cursor` or `limit`). */
-export function parseOrderFilters(q: Record<string, unknown>, known: Set<string> = KNOWN): OrderFilters {
-  for (const k of Object.keys(q)) if (!known.has(k)) fail('bad_param', `Unknown query parameter: ${k}.`, { param: k });
-  for (const [k, v] of Object.entries(q)) if (typeof v !== 'string') fail('bad_param', `${k} is given more than once.`, { param: k });
-  const status = q.status as string | undefined;
-  if (status !== undefined && !isOrderStatus(status)) fail('bad_status');
-  const type = q.type as string | undefined;
-  if (type !== undefined && !isOrderType(type)) fail('bad_type');
-  const clientReference = q.client_reference as string | undefined;
-  if (clientReference !== undefined && !isClientReference(clientReference))
-    fail('bad_param', `client_reference must be 1 to ${CLIENT_REFERENCE_MAX} printable characters.`, { param: 'client_reference' });
-  const from = q.from === undefined ? undefined : parseTimeFilter(q.from as string) ?? fail('bad_time', 'from is not a valid time.');
-  const to = q.to === undefined ? undefined : parseTimeFilter(q.to as string) ?? fail('bad_time', 'to is not a valid time.');
-  return { status, type, clientReference, from, to };
+/** The filters of GET /orders' CSV export (partner and operator API). */
+export function parseOrderExportFilters(q: Record<string, unknown>): OrderFilters {
+  const { client_reference: clientReference, ...f } = parseRequest(OrderExportQuery, q, ORDER_EXPORT_RULES);
+  return { ...f, clientReference };
 }
 
 /** GET /orders: newest first, keyset paging by an opaque cursor. */
 export function listOwnOrders(deps: Pick<Deps, 'db'>, partnerId: number, q: Record<string, unknown>) {
-  const { status, type, clientReference, from, to } = parseOrderFilters(q);
-  const limit = parseLimit(q.limit, ORDERS_PAGE_DEFAULT, ORDERS_PAGE_MAX);
-  const beforeSeq = q.cursor === undefined ? undefined : decodeCursor(q.cursor, 'o');
+  const { status, type, client_reference: clientReference, from, to, cursor: beforeSeq, limit } = parseRequest(OrderListQuery, q, ORDER_LIST_RULES);
   const ids = listOrderIds(deps.db, { partnerId, status, type, clientReference, from, to, beforeSeq, limit: limit + 1 });
   const page = ids.slice(0, limit);
   return {

@@ -1,3 +1,4 @@
+import { Decimal } from 'decimal.js';
 import { failUpstreamUnavailable } from '../../domain/errors.js';
 import type { Currency } from '../../domain/money.js';
 import { starsPrice, type PremiumMonths } from '../../domain/pricing.js';
@@ -11,6 +12,16 @@ export function goodsPrice(deps: Pick<Deps, 'suppliers' | 'settings'>, type: 'st
   const prices = currentPrices(deps);
   if (!prices) return null;
   return type === 'stars' ? starsPrice(prices.starsPer1000, quantity) : prices.premium[quantity as PremiumMonths];
+}
+
+/**
+ * What the supplier charges for a Stars or Premium order now, in cents: the cost goodsPrice is made from
+ * (Stars pro rata, to the nearest cent). Null while costs are unavailable.
+ */
+export function goodsCost(deps: Pick<Deps, 'suppliers'>, type: 'stars' | 'premium', quantity: number): number | null {
+  const costs = deps.suppliers.goods.costs();
+  if (!costs) return null;
+  return type === 'stars' ? new Decimal(costs.starsPer1000).mul(quantity).div(1000).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber() : costs.premium[quantity as PremiumMonths];
 }
 
 /** 503 product_unavailable while supplier costs are unknown. */

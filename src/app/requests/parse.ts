@@ -4,8 +4,9 @@ import { ApiError, type ErrorCode } from '../../domain/errors.js';
 /**
  * The one place where zod issues become the contract's errors (partner-api.md "Errors"): each field of a
  * request has the error code the contract gives it, and the code decides the body format (flat or nested,
- * domain/errors.ts). The partner API's requests are parsed with the schemas of ./orders.ts and
- * ./validate.ts, which are also the OpenAPI document's (src/http/schemas/ registers them).
+ * domain/errors.ts). The partner API's requests are parsed with the schemas of ./orders.ts, ./validate.ts
+ * (bodies) and ./queries.ts (query strings), which are also the OpenAPI document's (src/http/schemas/
+ * registers the bodies, src/http/openapi/parameters.ts lists the query parameters).
  *
  * When several fields are wrong, the first in the rule table's order names the error: the tables list the
  * fields in the contract's order of checks.

@@ -1,12 +1,14 @@
 import { fail } from '../../domain/errors.js';
 import { offsetIso } from '../../domain/time-format.js';
-import { isDeliveryStatus, isWebhookEvent, TEST_EVENT, WEBHOOK_EVENTS } from '../../domain/webhook-delivery.js';
+import { TEST_EVENT } from '../../domain/webhook-delivery.js';
 import { webhookBody } from '../../domain/webhook-signing.js';
 import { audit } from '../../store/audit-repo.js';
 import { getPartner } from '../../store/partners-repo.js';
 import { attemptsOf, getDelivery, listPartnerDeliveries, type AttemptRow, type DeliveryRow } from '../../store/webhooks-repo.js';
 import type { Deps } from '../deps.js';
-import { decodeCursor, encodeCursor, parseLimit } from '../paging.js';
+import { encodeCursor } from '../paging.js';
+import { parseRequest } from '../requests/parse.js';
+import { DELIVERY_LIST_RULES, DeliveryListQuery } from '../requests/queries.js';
 import type { DeliverySender } from './sender.js';
 
 /**
@@ -14,9 +16,6 @@ import type { DeliverySender } from './sender.js';
  * test webhook. Paging follows GET /orders: `{items, count, next_cursor}`, newest first, `limit` 1–200
  * (default 50), the same codes for a bad cursor, limit or unknown parameter.
  */
-export const DELIVERIES_PAGE_DEFAULT = 50;
-export const DELIVERIES_PAGE_MAX = 200;
-const KNOWN = new Set(['order_id', 'event', 'status', 'cursor', 'limit']);
 /** X-Webhook-Id: 24 hex characters. */
 const DELIVERY_ID = /^[0-9a-f]{24}$/;
 
@@ -53,16 +52,7 @@ function viewOf(deps: Pick<Deps, 'db'>, webhookId: string) {
 }
 
 export function listOwnDeliveries(deps: Pick<Deps, 'db'>, partnerId: number, q: Record<string, unknown>) {
-  for (const k of Object.keys(q)) if (!KNOWN.has(k)) fail('bad_param', `Unknown query parameter: ${k}.`, { param: k });
-  for (const [k, v] of Object.entries(q)) if (typeof v !== 'string') fail('bad_param', `${k} is given more than once.`, { param: k });
-  const orderId = q.order_id as string | undefined;
-  if (orderId !== undefined && (orderId.length === 0 || orderId.length > 128)) fail('bad_param', 'order_id must be 1 to 128 characters.', { param: 'order_id' });
-  const event = q.event as string | undefined;
-  if (event !== undefined && !isWebhookEvent(event)) fail('bad_param', `event must be one of ${WEBHOOK_EVENTS.join(', ')}.`, { param: 'event' });
-  const status = q.status as string | undefined;
-  if (status !== undefined && !isDeliveryStatus(status)) fail('bad_status', 'status must be one of pending, delivered, failed.');
-  const limit = parseLimit(q.limit, DELIVERIES_PAGE_DEFAULT, DELIVERIES_PAGE_MAX);
-  const beforeEventId = q.cursor === undefined ? undefined : decodeCursor(q.cursor, 'w');
+  const { order_id: orderId, event, status, cursor: beforeEventId, limit } = parseRequest(DeliveryListQuery, q, DELIVERY_LIST_RULES);
   const rows = listPartnerDeliveries(deps.db, { partnerId, orderId, event, status, beforeEventId, limit: limit + 1 });
   const page = rows.slice(0, limit);
   const attempts = new Map<string, AttemptRow[]>();

@@ -117,7 +117,10 @@ export interface OverviewAnswer {
   deposits_unmatched: number;
   webhooks_gave_up_24h: number;
   orders_24h: { by_status: Record<string, number>; by_type: Record<string, number> };
+  /** Partner price less the supplier cost stored with each order, of the orders completed in the last 24 h. */
   margin_24h: Money2;
+  /** Orders completed in the last 24 h without a stored cost (made before costs were stored): left out of the margin. */
+  margin_24h_without_cost: number;
   /** Orders created in each of the last 24 hours, oldest first (`hour`: the hour's start, UTC with offset). */
   orders_per_hour: { hour: string; count: number }[];
 }

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { documented, pathParam, q, type Endpoint } from '../openapi/endpoint.js';
+import { GiftListQuery } from '../../app/requests/queries.js';
+import { queryParameters } from '../openapi/parameters.js';
+import { documented, pathParam, type Endpoint } from '../openapi/endpoint.js';
 import { keyOf, type PartnerContext } from './context.js';
 
 const COLLECTIONS: Endpoint = {
@@ -21,15 +23,7 @@ const GIFTS: Endpoint = {
   tag: 'NFT',
   summary: 'Gifts of a collection',
   description: 'Sorted by price, keyset paging: a cursor never repeats or skips an item. Rate limited per key (scope `nft_catalog`).',
-  parameters: [
-    q('collection', 'collection identifier (required)', { type: 'string' }, true),
-    q('sort', 'price_asc (default) or price_desc', { type: 'string', enum: ['price_asc', 'price_desc'], default: 'price_asc' }),
-    q('cursor', 'the next_cursor of the previous page (same collection and sort)'),
-    q('limit', 'page size, 1 to 100, default 20', { type: 'integer', minimum: 1, maximum: 100, default: 20 }),
-    q('model', 'attribute filter (also attr_model)'),
-    q('backdrop', 'attribute filter (also attr_backdrop)'),
-    q('symbol', 'attribute filter (also attr_symbol)'),
-  ],
+  parameters: queryParameters(GiftListQuery),
   response: 'GiftList',
   okDescription: 'A page of gifts.',
   errors: ['collection_required', 'bad_sort', 'bad_cursor', 'bad_attr', 'bad_param', 'not_found', 'product_unavailable'],

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { createOrder } from '../../app/orders/create.js';
 import { listOwnOrders, readOwnOrder } from '../../app/orders/query.js';
-import { ORDER_STATUSES, ORDER_TYPES } from '../../domain/enums.js';
 import { sendJson } from '../frozen-json.js';
-import { documented, pathParam, q, type Endpoint } from '../openapi/endpoint.js';
+import { OrderListQuery, OrderReadQuery } from '../../app/requests/queries.js';
+import { queryParameters } from '../openapi/parameters.js';
+import { documented, pathParam, type Endpoint } from '../openapi/endpoint.js';
 import { clientGone, partnerOf, type PartnerContext } from './context.js';
 
 const CREATE: Endpoint = {
@@ -41,15 +42,7 @@ const LIST: Endpoint = {
   tag: 'Orders',
   summary: 'List own orders',
   description: 'Newest first, keyset paging: pass `next_cursor` back as `cursor`.',
-  parameters: [
-    q('status', 'processing, completed, partial, canceled or failed', { type: 'string', enum: [...ORDER_STATUSES] }),
-    q('type', 'stars, premium or nft', { type: 'string', enum: [...ORDER_TYPES] }),
-    q('client_reference', 'only orders created with exactly this client_reference (1 to 128 printable characters, else 400 bad_param)', { type: 'string', minLength: 1, maxLength: 128 }),
-    q('from', 'created at or after: ISO 8601 date or date-time (offset optional), or unix seconds'),
-    q('to', 'created at or before: same formats as from'),
-    q('cursor', 'the next_cursor of the previous page'),
-    q('limit', 'page size, 1 to 200, default 50', { type: 'integer', minimum: 1, maximum: 200, default: 50 }),
-  ],
+  parameters: queryParameters(OrderListQuery),
   response: 'OrderList',
   okDescription: 'A page of orders.',
   errors: ['bad_status', 'bad_type', 'bad_time', 'bad_limit', 'bad_cursor', 'bad_param'],
@@ -63,10 +56,7 @@ const GET: Endpoint = {
   summary: 'Read one order',
   description:
     'Another partner\'s order is `not_found` too. With `wait=N` the answer comes as soon as the order is final (completed, or failed/canceled outside manual review), or after N seconds with the order as it is then (check `status`); an order already final answers at once. A key may have `ORDER_WAIT_MAX_PER_KEY` (default 10) waiting requests open at once; past that 429 `rate_limited` with scope `wait` (`limit` is that number, `window_seconds` the longest wait, 30, and `retry_after` when the key\'s soonest wait ends at the latest). Waiting is a convenience: webhooks stay the reliable channel. Other query parameters are ignored.',
-  parameters: [
-    pathParam('order_id'),
-    q('wait', 'seconds to wait for the outcome: a whole number from 1 to 30 (else 400 bad_param)', { type: 'integer', minimum: 1, maximum: 30 }),
-  ],
+  parameters: [pathParam('order_id'), ...queryParameters(OrderReadQuery)],
   response: 'Order',
   okDescription: 'The order (final, or as it is when the wait ran out).',
   errors: ['not_found', 'bad_param'],

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { exportOwnLedger, exportOwnOrders, LEDGER_COLUMNS, ORDER_COLUMNS } from '../../app/exports.js';
 import { partnerStats } from '../../app/stats.js';
-import { ORDER_STATUSES, ORDER_TYPES } from '../../domain/enums.js';
 import { sendCsv } from '../csv.js';
 import { sendJson } from '../frozen-json.js';
-import { documented, q, type Endpoint } from '../openapi/endpoint.js';
+import { LedgerExportQuery, OrderExportQuery, StatsQuery } from '../../app/requests/queries.js';
+import { queryParameters } from '../openapi/parameters.js';
+import { documented, type Endpoint } from '../openapi/endpoint.js';
 import { partnerOf, type PartnerContext } from './context.js';
 
 const STATS: Endpoint = {
@@ -15,11 +16,7 @@ const STATS: Endpoint = {
   summary: 'Order statistics',
   description:
     'The orders created from `from` to `to` (both inclusive; default: the 30 days up to now; at most 366 days, else 400 `bad_range`), per type, status (the status now) and currency: how many, their spend (partner prices debited), how many were refunded and for how much, and the net spend. A refund counts with its order, whenever it was made. `group_by=day` splits the same figures by the UTC day of creation (`day`, `YYYY-MM-DD`). `totals` sums every order per currency.',
-  parameters: [
-    q('from', 'created at or after: ISO 8601 date or date-time (offset optional), or unix seconds; default 30 days before to'),
-    q('to', 'created at or before: same formats as from; default now'),
-    q('group_by', '`day`: one set of figures per UTC day', { type: 'string', enum: ['day'] }),
-  ],
+  parameters: queryParameters(StatsQuery),
   response: 'StatsResponse',
   okDescription: 'The figures.',
   responseExample: {
@@ -45,13 +42,7 @@ const ORDERS_EXPORT: Endpoint = {
   tag: 'Orders',
   summary: 'Export own orders as CSV',
   description: `Every order that GET /orders would list with the same filters (no paging). Columns: ${ORDER_COLUMNS.join(', ')}; created_at is local time with microseconds and no offset, completed_at has +00:00, refunded is true or false, gift is the gift identifier of an nft order, failure_stage and failure_reason those of a failed nft order. ${CSV_RULES}`,
-  parameters: [
-    q('status', 'processing, completed, partial, canceled or failed', { type: 'string', enum: [...ORDER_STATUSES] }),
-    q('type', 'stars, premium or nft', { type: 'string', enum: [...ORDER_TYPES] }),
-    q('client_reference', 'only orders created with exactly this client_reference', { type: 'string', minLength: 1, maxLength: 128 }),
-    q('from', 'created at or after: ISO 8601 date or date-time (offset optional), or unix seconds'),
-    q('to', 'created at or before: same formats as from'),
-  ],
+  parameters: queryParameters(OrderExportQuery),
   csv: {
     example: [
       ORDER_COLUMNS.join(','),
@@ -70,11 +61,7 @@ const LEDGER_EXPORT: Endpoint = {
   tag: 'Account',
   summary: 'Export the ledger as CSV',
   description: `Every entry that GET /ledger would list with the same filters (no paging). Columns: ${LEDGER_COLUMNS.join(', ')}; amount is signed, created_at has +00:00. ${CSV_RULES}`,
-  parameters: [
-    q('currency', 'USD or TON (default: both)', { type: 'string', enum: ['USD', 'TON'] }),
-    q('from', 'created at or after: ISO 8601 date or date-time (offset optional), or unix seconds'),
-    q('to', 'created at or before: same formats as from'),
-  ],
+  parameters: queryParameters(LedgerExportQuery),
   csv: {
     example: [
       LEDGER_COLUMNS.join(','),

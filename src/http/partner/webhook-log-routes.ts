@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { listOwnDeliveries, redeliver, sendTestWebhook } from '../../app/webhooks/delivery-log.js';
-import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from '../../domain/webhook-delivery.js';
-import { documented, q, type Endpoint } from '../openapi/endpoint.js';
+import { DeliveryListQuery } from '../../app/requests/queries.js';
+import { queryParameters } from '../openapi/parameters.js';
+import { documented, type Endpoint } from '../openapi/endpoint.js';
 import { partnerOf, type PartnerContext } from './context.js';
 
 const LIST: Endpoint = {
@@ -12,13 +13,7 @@ const LIST: Endpoint = {
   summary: 'The webhook delivery log',
   description:
     'The partner\'s own webhook deliveries, newest first, each with every request made (number, time, HTTP status or error, duration). Keyset paging like GET /orders: pass `next_cursor` back as `cursor`; the same codes for a bad cursor, limit or unknown parameter.',
-  parameters: [
-    q('order_id', 'only the deliveries of this order'),
-    q('event', WEBHOOK_EVENTS.join(', '), { type: 'string', enum: [...WEBHOOK_EVENTS] }),
-    q('status', 'pending, delivered or failed (else 400 bad_status)', { type: 'string', enum: [...DELIVERY_STATUSES] }),
-    q('cursor', 'the next_cursor of the previous page'),
-    q('limit', 'page size, 1 to 200, default 50', { type: 'integer', minimum: 1, maximum: 200, default: 50 }),
-  ],
+  parameters: queryParameters(DeliveryListQuery),
   response: 'WebhookDeliveryList',
   okDescription: 'A page of deliveries.',
   errors: ['bad_status', 'bad_limit', 'bad_cursor', 'bad_param'],

@@ -50,10 +50,12 @@ export function ConsoleOverviewPage({ nav }: { nav: Nav }) {
         </div>
       </Section>
       <Section title={c.funds}>
+        <div data-testid="supplier-funds">
         {d.supplier_funds.length === 0 && <p class="muted pad">{c.none}</p>}
         {d.supplier_funds.map((f) => (
           <Row label={<>{c.supplier[f.supplier] ?? f.supplier}<small class="muted block">{fmtHour(f.updated_at)}</small></>} value={<b>{`${f.amount} ${f.currency}`}</b>} />
         ))}
+        </div>
       </Section>
       <Section title={c.coverage}>
         {d.coverage.map((x) => (
@@ -78,7 +80,15 @@ export function ConsoleOverviewPage({ nav }: { nav: Nav }) {
             <Row label={c.byType} value={<span data-testid="by-type">{types.map(([k, n]) => `${typeName(k)} ${n}`).join(' · ')}</span>} />
           </>
         )}
-        <Row label={c.margin} value={<b data-testid="margin">{`${d.margin_24h.USD} USD · ${d.margin_24h.TON} TON`}</b>} />
+        <Row
+          label={
+            <>
+              {c.margin}
+              {d.margin_24h_without_cost > 0 && <small class="muted block" data-testid="margin-without-cost">{c.withoutCost(d.margin_24h_without_cost)}</small>}
+            </>
+          }
+          value={<b data-testid="margin">{`${d.margin_24h.USD} USD · ${d.margin_24h.TON} TON`}</b>}
+        />
       </Section>
     </>
   );

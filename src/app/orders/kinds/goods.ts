@@ -4,7 +4,7 @@ import type { PremiumMonths } from '../../../domain/pricing.js';
 import { openPremiumFor } from '../../../store/orders-repo.js';
 import { requireProductAvailable } from '../../products.js';
 import type { Deps } from '../../deps.js';
-import { goodsPrice, pricesUnavailable } from '../quote.js';
+import { goodsCost, goodsPrice, pricesUnavailable } from '../quote.js';
 import { PremiumParams, StarsParams } from '../../requests/orders.js';
 import { ORDER_PARAMS_RULES, parseRequest, starsParamsRules, type IssueRules } from '../../requests/parse.js';
 import type { OrderKind } from './kind.js';
@@ -13,6 +13,7 @@ interface GoodsParams {
   quantity: number;
   recipient: string;
   amount: number;
+  cost: number | null;
 }
 
 /** StarsParams with the configured bounds of `quantity` (STARS_MIN_PER_ORDER..STARS_MAX_PER_ORDER), made once per bounds. */
@@ -42,10 +43,10 @@ export function goodsKind(type: 'stars' | 'premium'): OrderKind<GoodsParams> {
       requireProductAvailable(deps, type);
       const amount = goodsPrice(deps, type, quantity);
       if (amount === null) pricesUnavailable();
-      return { quantity, recipient, amount };
+      return { quantity, recipient, amount, cost: goodsCost(deps, type, quantity) };
     },
     priceFor(_deps, p) {
-      return { currency: 'USD', amount: p.amount, quantity: p.quantity, priceUsdRef: null, gift: null, orderId: null };
+      return { currency: 'USD', amount: p.amount, supplierCost: p.cost, quantity: p.quantity, priceUsdRef: null, gift: null, orderId: null };
     },
     reserve(tx, _deps, _priced, _orderId, recipient) {
       // One unfinished Premium order per account (partner-api.md States rule 1), checked in the debiting transaction.

@@ -10,6 +10,8 @@ export interface PricedOrder {
   currency: Currency;
   /** the debit, in the currency's minor units */
   amount: number;
+  /** what the supplier charges for it, same currency and units: the cost the price was made from */
+  supplierCost: number | null;
   quantity: number;
   priceUsdRef: number | null;
   gift: Record<string, unknown> | null;

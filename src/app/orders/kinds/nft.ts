@@ -40,6 +40,8 @@ export const nftKind: OrderKind<NftParams> = {
     return {
       currency: 'TON',
       amount,
+      // what the market charges: the listing price and its transfer and network fees (the price's base)
+      supplierCost: g.priceMilli + deps.suppliers.gifts.feesMilli(),
       quantity: 1,
       priceUsdRef: usdRefCents(deps, amount),
       gift: { ...giftBase(g), attributes: g.attributes },
