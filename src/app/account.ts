@@ -19,11 +19,11 @@ export function account(deps: Pick<Deps, 'db' | 'config'>, partnerId: number) {
   return a.view;
 }
 
-function makeAccount(deps: Deps, partnerId: number, b: Readonly<Record<'USD' | 'TON', number>>) {
+function makeAccount(deps: Pick<Deps, 'config'>, partnerId: number, b: Readonly<Record<'USD' | 'TON', number>>) {
   return { partner_id: partnerId, config: deps.config, view: Object.freeze(accountView(deps, partnerId, b)) };
 }
 
-function accountView(deps: Deps, partnerId: number, b: Readonly<Record<'USD' | 'TON', number>>) {
+function accountView(deps: Pick<Deps, 'config'>, partnerId: number, b: Readonly<Record<'USD' | 'TON', number>>) {
   const c = deps.config;
   const usd = formatAmount(b.USD, 'USD');
   const ton = formatAmount(b.TON, 'TON');
