@@ -200,7 +200,7 @@ export const en = {
     failed: (orderId: string, described: string, why: string, price: string, currency: string, next: string) =>
       `❌ Order ${orderId} failed: ${described}.\nWhy: ${why}\n${price} ${currency} returned to the balance. ${next}`,
     inReview: (orderId: string, described: string) =>
-      `⏳ Order ${orderId} did not go through automatically: ${described}.\nSupport is checking it; the money is not refunded yet. You will hear the outcome here.`,
+      `⏳ Order ${orderId} is being checked by support: ${described}.\nIt did not go through automatically; the money is not refunded yet. You will hear the outcome here.`,
     /** What to do after a failed order, by the gift order's `failure.reason`. */
     next: {
       gift_not_for_sale: 'Choose another gift with /order.',

@@ -192,7 +192,7 @@ export const ru: Texts = {
     failed: (orderId: string, described: string, why: string, price: string, currency: string, next: string) =>
       `❌ Заказ ${orderId} не выполнен: ${described}.\nПричина: ${why}\n${price} ${currency} возвращены на баланс. ${next}`,
     inReview: (orderId: string, described: string) =>
-      `⏳ Заказ ${orderId} не прошёл автоматически: ${described}.\nЕго проверяет поддержка; деньги пока не возвращены. Итог придёт сюда.`,
+      `⏳ Заказ ${orderId} проверяет поддержка: ${described}.\nОн не прошёл автоматически; деньги пока не возвращены. Итог придёт сюда.`,
     next: {
       gift_not_for_sale: 'Выберите другой подарок через /order.',
       gift_reserved: 'Выберите другой подарок через /order.',
