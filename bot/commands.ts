@@ -4,6 +4,8 @@ import type { Deps } from '../src/app/deps.js';
 import type { BotContext } from './context.js';
 import { SqliteStorage } from './storage.js';
 import { textsOf } from './texts/index.js';
+import { may, type Action } from '../src/domain/permissions.js';
+import { COMMAND_ACTION, type RoleCommand } from './permissions.js';
 
 /**
  * The command menu of each chat (setMyCommands with scopes): strangers see /start and /help (the default
@@ -18,24 +20,8 @@ export function commandsFor(lang: Lang, role: 'owner' | 'staff' | null, operator
   const d = textsOf(lang).commands;
   const list: BotCommand[] = [];
   const add = (command: keyof typeof d) => list.push({ command, description: d[command] });
-  if (role) {
-    add('order');
-    add('orders');
-    add('balance');
-    add('status');
-    add('app');
-    add('notices');
-    if (role === 'owner') {
-      add('topup');
-      add('apikey');
-      add('webhook');
-      add('alerts');
-    }
-  }
-  if (operator) {
-    add('reviews');
-    add('deposits');
-  }
+  const who = { role, operator };
+  for (const [command, action] of Object.entries(COMMAND_ACTION) as [RoleCommand, Action][]) if (may(who, action)) add(command);
   if (!role && !operator) add('start');
   if (role || operator) add('cancel');
   add('help');

@@ -2,6 +2,8 @@ import { Composer } from 'grammy';
 import { ALERTS_CONVERSATION, APIKEY_CONVERSATION, TOPUP_CONVERSATION, WEBHOOK_CONVERSATION } from '../conversations/owner.js';
 import type { BotContext } from '../context.js';
 import { offerPrivateChat } from './private-only.js';
+import { may } from '../../src/domain/permissions.js';
+import { COMMAND_ACTION, whoOfCtx } from '../permissions.js';
 
 /** Owner-only commands: /topup, /apikey, /webhook, /alerts. Staff get a refusal. */
 const FLOWS = { topup: TOPUP_CONVERSATION, apikey: APIKEY_CONVERSATION, webhook: WEBHOOK_CONVERSATION, alerts: ALERTS_CONVERSATION } as const;
@@ -13,7 +15,7 @@ export type OwnerCommand = keyof typeof FLOWS;
  */
 export async function startOwnerFlow(ctx: BotContext, command: OwnerCommand): Promise<void> {
   const link = ctx.link;
-  if (link?.role !== 'owner') return void (await ctx.reply(ctx.t.common.ownerOnly));
+  if (!link || !may(whoOfCtx(ctx), COMMAND_ACTION[command])) return void (await ctx.reply(ctx.t.common.ownerOnly));
   if ((command === 'apikey' || command === 'webhook') && (await offerPrivateChat(ctx, command))) return;
   await ctx.conversation.exitAll();
   await ctx.conversation.enter(FLOWS[command], link.partnerId);
