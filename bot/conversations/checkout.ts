@@ -12,6 +12,8 @@ import * as orderView from '../views/order.js';
 export interface CheckedRecipient {
   /** As the user typed it: the order's `recipient` is the username as given. */
   recipient: string;
+  /** The account as the service resolved it (what orders are keyed on). */
+  account: string;
   alreadyPremium: boolean;
 }
 
@@ -26,9 +28,9 @@ export async function askRecipient(flow: Flow, deps: Deps, type: 'stars' | 'prem
   const { value } = await flow.ask(menu, async (username) => {
     const checked = await conversation.external(() => attempt(() => validateRecipient(deps, { type, username })));
     if (!checked.ok) return retry(`${commonView.errorText(t, checked)}\n${t.order.recipientRetry}`);
-    const v = checked.value as { already_premium?: boolean; can_receive_gifts?: boolean };
+    const v = checked.value as { username: string; already_premium?: boolean; can_receive_gifts?: boolean };
     if (type === 'nft' && v.can_receive_gifts === false) return retry(t.gifts.cannotReceive);
-    return { recipient: username, alreadyPremium: v.already_premium === true };
+    return { recipient: username, account: v.username, alreadyPremium: v.already_premium === true };
   });
   return value;
 }

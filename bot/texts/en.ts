@@ -116,7 +116,7 @@ export const en = {
     gift: (gift: string, to: string) => `gift ${gift} for ${to}`,
     /** The label stays Russian by the contract, so English shows it beside the words. */
     withLabel: (words: string, label: string) => `${words} (order label: ${label})`,
-    shortStars: (n: number) => `⭐ ${n}`,
+    shortStars: (n: string) => `⭐ ${n}`,
     shortPremium: (months: number) => `💎 ${months} mo`,
     shortGift: (gift: string) => `🎁 ${gift}`,
     aGift: 'gift',
@@ -126,10 +126,12 @@ export const en = {
     btnStars: '⭐ Stars',
     btnPremium: '💎 Premium',
     btnGifts: '🎁 Gift',
-    chooseStars: (min: number, max: number) => `How many stars? (${min} to ${max})`,
+    chooseStars: (min: string, max: string) => `How many stars? (${min} to ${max})`,
     btnOther: 'Other amount',
-    typeStars: (min: number, max: number) => `Send the number of stars, a whole number from ${min} to ${max}.`,
-    badStars: (min: number, max: number) => `That is not a whole number from ${min} to ${max}. Try again or send /cancel.`,
+    typeStars: (min: string, max: string) => `Send the number of stars, a whole number from ${min} to ${max}.`,
+    badStars: (min: string, max: string) => `That is not a whole number from ${min} to ${max}. Try again or send /cancel.`,
+    starsAtLeast: (min: string, max: string) => `At least ${min} stars can be ordered: send a number from ${min} to ${max}, or /cancel.`,
+    starsAtMost: (min: string, max: string) => `At most ${max} stars can be ordered at once: send a number from ${min} to ${max}, or /cancel.`,
     choosePremium: 'Premium for how long?',
     months: (m: number) => `${m} months`,
     chosenStars: (n: number) => `⭐ Stars: ${n}`,
@@ -146,6 +148,10 @@ export const en = {
     alreadyPremium: (recipient: string) =>
       `⚠️ @${recipient} already has an active Premium subscription. The order will be accepted and paid now, but it will wait until the current subscription ends (it is retried daily).`,
     shortBy: (shortBy: string, currency: string) => `⚠️ The ${currency} balance is ${shortBy} ${currency} short of this order. Top up the balance (the account owner: /topup), then order again.`,
+    pendingPremium: (recipient: string, number: string) =>
+      `⏳ @${recipient} already has an unfinished Premium order, ${number}: a second one can be placed only after it finishes. /status ${number} shows it. Go back to choose another recipient, or cancel.`,
+    pendingPremiumOther: (recipient: string) =>
+      `⏳ @${recipient} already has an unfinished Premium order (placed elsewhere): a second one can be placed only after it finishes. Go back to choose another recipient, or cancel.`,
     btnConfirm: '✅ Confirm',
     accepted: (orderId: string, described: string, price: string, currency: string, status: string) =>
       `✅ Order ${orderId} accepted: ${described}.\nDebited: ${price} ${currency}. Status: ${status}.\nI will write when it is done.`,

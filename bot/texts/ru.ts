@@ -108,7 +108,7 @@ export const ru: Texts = {
     gift: (gift: string, to: string) => `подарок ${gift} для ${to}`,
     // The Russian label says it all (partner-api.md rule 7).
     withLabel: (_words: string, label: string) => label,
-    shortStars: (n: number) => `⭐ ${n}`,
+    shortStars: (n: string) => `⭐ ${n}`,
     shortPremium: (m: number) => `💎 ${m} мес.`,
     shortGift: (gift: string) => `🎁 ${gift}`,
     aGift: 'подарок',
@@ -118,10 +118,12 @@ export const ru: Texts = {
     btnStars: '⭐ Звёзды',
     btnPremium: '💎 Premium',
     btnGifts: '🎁 Подарок',
-    chooseStars: (min: number, max: number) => `Сколько звёзд? (от ${min} до ${max})`,
+    chooseStars: (min: string, max: string) => `Сколько звёзд? (от ${min} до ${max})`,
     btnOther: 'Другое количество',
-    typeStars: (min: number, max: number) => `Отправьте количество звёзд — целое число от ${min} до ${max}.`,
-    badStars: (min: number, max: number) => `Это не целое число от ${min} до ${max}. Попробуйте ещё раз или отправьте /cancel.`,
+    typeStars: (min: string, max: string) => `Отправьте количество звёзд — целое число от ${min} до ${max}.`,
+    badStars: (min: string, max: string) => `Это не целое число от ${min} до ${max}. Попробуйте ещё раз или отправьте /cancel.`,
+    starsAtLeast: (min: string, max: string) => `Можно заказать не меньше ${min} звёзд: отправьте число от ${min} до ${max} или /cancel.`,
+    starsAtMost: (min: string, max: string) => `За раз можно заказать не больше ${max} звёзд: отправьте число от ${min} до ${max} или /cancel.`,
     choosePremium: 'На какой срок Premium?',
     months,
     chosenStars: (n: number) => `⭐ Звёзды: ${n}`,
@@ -138,6 +140,10 @@ export const ru: Texts = {
     alreadyPremium: (recipient: string) =>
       `⚠️ У @${recipient} уже есть активная подписка Premium. Заказ будет принят и оплачен сейчас, но будет ждать окончания текущей подписки (попытка раз в день).`,
     shortBy: (shortBy: string, currency: string) => `⚠️ На балансе ${currency} не хватает ${shortBy} ${currency} для этого заказа. Пополните баланс (владелец аккаунта: /topup) и закажите снова.`,
+    pendingPremium: (recipient: string, number: string) =>
+      `⏳ У @${recipient} уже есть незавершённый заказ Premium — ${number}: следующий можно оформить только после него. /status ${number} покажет его. Вернитесь назад, чтобы выбрать другого получателя, или отмените.`,
+    pendingPremiumOther: (recipient: string) =>
+      `⏳ У @${recipient} уже есть незавершённый заказ Premium (оформлен не вами): следующий можно оформить только после него. Вернитесь назад, чтобы выбрать другого получателя, или отмените.`,
     btnConfirm: '✅ Подтвердить',
     accepted: (orderId: string, described: string, price: string, currency: string, status: string) =>
       `✅ Заказ ${orderId} принят: ${described}.\nСписано: ${price} ${currency}. Статус: ${status}.\nНапишу, когда он будет выполнен.`,

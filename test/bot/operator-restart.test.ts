@@ -132,7 +132,7 @@ describe('operators', () => {
     // one message for the outcome: why, and that the money is back
     const m = owner.fresh.find((x) => x.text.includes(`Заказ ${orderId} не выполнен`))!;
     expect(m.text).toContain('Причина: звёзды не удалось доставить');
-    expect(m.text).toContain('0.79 USD возвращены на баланс');
+    expect(m.text).toContain('0,79 USD возвращены на баланс');
     await settle(w);
     expect(owner.fresh.filter((x) => x.text.includes(orderId))).toHaveLength(1);
   });
