@@ -45,7 +45,7 @@ function retryable(code: string, extra: Record<string, unknown>): boolean {
 export type OrderBody = { type: 'stars' | 'premium' | 'nft'; idempotency_key: string; params: Record<string, unknown> };
 
 /** What placing the order came to: placed, refused for good, or (a gift) refused because its price went up. */
-export type Placed = { kind: 'placed' } | { kind: 'refused' } | { kind: 'price_changed'; currentPrice: string };
+export type Placed = { kind: 'placed' } | { kind: 'refused' } | { kind: 'price_changed'; currentPrice: string } | { kind: 'gift_gone'; why: string };
 
 /**
  * Shows the confirmation and places the order through `createOrder` (the code of POST /orders) when its
@@ -79,6 +79,8 @@ export async function confirmAndPlace(
     return { kind: 'placed' };
   }
   if (placed.code === 'price_changed' && typeof placed.extra.current_price === 'string') return { kind: 'price_changed', currentPrice: placed.extra.current_price };
+  // A gift sold or taken meanwhile: the gift flow offers another of the same collection.
+  if (placed.code === 'gift_not_for_sale' || placed.code === 'gift_reserved') return { kind: 'gift_gone', why: commonView.errorText(t, placed) };
   await pressed.ctx.reply(commonView.errorText(t, placed));
   return { kind: 'refused' };
 }

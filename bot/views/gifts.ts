@@ -4,7 +4,9 @@ import type { GiftCollectionInfo, GiftItem, GiftPage, GiftQuote } from './model.
 
 /** The gift browser: collections, a page of gifts, the confirmation. */
 
-export const collection = (t: Texts, c: GiftCollectionInfo) => t.gifts.collection(c.name, c.count, c.floor_partner_price === null ? null : amount(t.lang, c.floor_partner_price));
+/** A collection's button; one whose cheapest gift the TON balance cannot pay says so. */
+export const collection = (t: Texts, c: GiftCollectionInfo) =>
+  t.gifts.collection(c.name, c.count, c.floor_partner_price === null ? null : amount(t.lang, c.floor_partner_price)) + (c.affordable === false ? t.gifts.collectionLocked : '');
 
 const lock = (t: Texts, g: GiftItem) => (g.affordable ? '' : t.gifts.locked);
 
@@ -21,13 +23,15 @@ export function page(t: Texts, p: GiftPage): string {
 /** A gift's button on its page (i from 0). */
 export const item = (t: Texts, i: number, g: GiftItem) => t.gifts.item(i + 1, g.num, amount(t.lang, g.partner_price)) + lock(t, g);
 
+export const chooseAnother = (t: Texts, collection: string) => t.gifts.btnChooseAnother(collection);
+
 export const chosen = (t: Texts, g: { name: string; num: number }) => t.gifts.chosen(g.name, g.num);
 
 export function confirm(t: Texts, q: GiftQuote): string {
   const w = t.gifts;
   const a = (v: string) => amount(t.lang, v);
   return [
-    t.order.checkTitle,
+    q.enough ? t.order.checkTitle : t.order.shortTitle,
     w.quoteGift(q.name, q.num, q.attributes.model, q.attributes.backdrop, q.attributes.symbol, q.recipient),
     w.price(a(q.price)),
     w.maxPrice(a(q.price)),

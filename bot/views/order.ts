@@ -37,7 +37,7 @@ export function confirm(t: Texts, q: Quote): string {
   const w = t.order;
   const a = (v: string) => amount(t.lang, v);
   const item = q.product === 'stars' ? w.quoteStars(q.quantity) : w.quotePremium(w.months(q.quantity));
-  const lines = [w.checkTitle, w.quoteFor(item, q.recipient), w.price(a(q.price), q.currency), q.enough ? w.balanceAfter(a(q.balance), a(q.balanceAfter), q.currency) : w.balanceNow(a(q.balance), q.currency)];
+  const lines = [q.enough ? w.checkTitle : w.shortTitle, w.quoteFor(item, q.recipient), w.price(a(q.price), q.currency), q.enough ? w.balanceAfter(a(q.balance), a(q.balanceAfter), q.currency) : w.balanceNow(a(q.balance), q.currency)];
   if (q.alreadyPremium) lines.push('', w.alreadyPremium(q.recipient));
   if (!q.enough) lines.push('', w.shortBy(a(q.shortBy), q.currency));
   return lines.join('\n');

@@ -27,7 +27,7 @@ async function toStarsConfirmation(chat: Chat, quantity: number, recipient: stri
   await chat.press(amounts, button(amounts, new RegExp(`^${quantity}$`)));
   await chat.expect('Send the recipient');
   await chat.say(recipient);
-  return chat.expectMenu('Please check the order');
+  return chat.expectMenu(/^(Please check the order|Not enough money for this order):/);
 }
 
 async function balanceUsd(p: TestPartner): Promise<string> {
@@ -138,6 +138,7 @@ describe('ordering Stars', () => {
     const p = await w.t.newPartner({ usd: '10.00' });
     const chat = await staffOf(p);
     const confirm = await toStarsConfirmation(chat, 5000, 'erin_user');
+    expect(confirm.text.split('\n')[0]).toBe('Not enough money for this order:');
     expect(confirm.text).toContain('Price: 78.75 USD');
     // no ✅ that would be refused, and no negative "after the order": how short, and how to top up
     expect(confirm.text).toContain('The USD balance is 68.75 USD short of this order. Top up the balance (the account owner: /topup)');

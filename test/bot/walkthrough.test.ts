@@ -327,7 +327,7 @@ describe('clumsy steps of /order and /topup', () => {
     await chat.press(page, locked.callback_data!);
     await chat.expect('Send the recipient');
     await chat.say('zora_user');
-    const short = await chat.expectMenu('Please check the order');
+    const short = await chat.expectMenu('Not enough money for this order:');
     expect(short.text).toMatch(/⚠️ The TON balance is \d+\.\d{3} TON short of this gift\. Top up the balance \(the account owner: \/topup\), then order again\./);
     expect(short.text).not.toContain('after the order');
     expect(labels(short)).toEqual(['◀ Back', '✖ Cancel']);
@@ -366,7 +366,7 @@ describe('clumsy steps of /order and /topup', () => {
     expect(offer.text).toContain('Nothing was debited.');
     const now = /Price: (\d+\.\d{3}) TON/.exec(offer.text)![1];
     expect(Number(now)).toBeGreaterThan(Number(was));
-    await chat.press(offer, button(offer, 'Buy at the new price'));
+    await chat.press(offer, button(offer, 'Buy at today’s price'));
     await chat.expect('accepted');
     const orders = (await p.call('GET', '/orders')).body.items;
     expect(orders).toHaveLength(1);
