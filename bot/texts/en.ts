@@ -168,6 +168,7 @@ export const en = {
     pageTitle: (collection: string, page: number, pages: number) => `${collection}: gifts from the cheapest (page ${page} of ${pages}). Prices include the transfer.`,
     pageLine: (i: number, name: string, num: number, price: string) => `${i}. ${name} #${num} — ${price} TON`,
     locked: ' 🔒',
+    lockedToast: (balance: string, price: string) => `🔒 Not enough TON: ${balance} of ${price}. Top up the TON balance (the account owner: /topup), or choose a cheaper gift.`,
     collectionLocked: ' · 🔒 above your balance',
     lockedNote: (balance: string) => `🔒 above your TON balance (${balance} TON): top up first (the account owner: /topup).`,
     empty: 'No gifts left in this collection.',

@@ -160,6 +160,7 @@ export const ru: Texts = {
     pageTitle: (collection: string, page: number, pages: number) => `${collection}: подарки от самых дешёвых (страница ${page} из ${pages}). Цены с учётом передачи.`,
     pageLine: (i: number, name: string, num: number, price: string) => `${i}. ${name} #${num} — ${price} TON`,
     locked: ' 🔒',
+    lockedToast: (balance: string, price: string) => `🔒 Не хватает TON: ${balance} из ${price}. Пополните баланс TON (владелец аккаунта: /topup) или выберите подарок дешевле.`,
     collectionLocked: ' · 🔒 дороже баланса',
     lockedNote: (balance: string) => `🔒 дороже вашего баланса TON (${balance} TON): сначала пополните его (владелец аккаунта: /topup).`,
     empty: 'В этой коллекции подарков не осталось.',
