@@ -40,7 +40,18 @@ describe('no dead ends', () => {
 
     const ru = await w.linkedChat(p.id, 'staff', 'ru');
     const ruCols = await collections(ru, true);
-    expect(labels(ruCols).some((l) => l.endsWith(' · 🔒 дороже баланса'))).toBe(true);
+    const lockedAt = labels(ruCols).findIndex((l) => l.endsWith(' · 🔒 дороже баланса'));
+    expect(lockedAt).toBeGreaterThanOrEqual(0);
+    // its gifts are all 🔒: a press answers with a toast naming both amounts, in Russian
+    await ru.press(ruCols, ruCols.buttons[lockedAt][0].callback_data!);
+    const page = await ru.expectMenu('подарки от самых дешёвых');
+    const price = /· ([\d\u00a0]+,\d{3}) TON 🔒/.exec(page.buttons[0][0].text)![1];
+    await ru.press(page, page.buttons[0][0].callback_data!);
+    await settle(w);
+    expect(w.tg.callsOf('answerCallbackQuery').at(-1)!.payload.text).toBe(
+      `🔒 Не хватает TON: 100,000 из ${price}. Пополните баланс TON (владелец аккаунта: /topup) или выберите подарок дешевле.`,
+    );
+    expect(ru.fresh).toEqual([]);
     await ru.say('/cancel');
   });
 
