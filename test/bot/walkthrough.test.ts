@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestPartner } from '../helpers.js';
 import { button, waitFor, type BotMessage, type TgUser } from './fake-telegram.js';
-import { labels, newUser, OPERATOR, settle, shortNumber, World, type Chat } from './harness.js';
+import { newUser, OPERATOR, settle, shortNumber, World, type Chat } from './harness.js';
 
 /**
  * Issue 16: the bot walked as its people found it (seven bugs), through the fake Bot API. After every test
