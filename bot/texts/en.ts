@@ -153,6 +153,10 @@ export const en = {
       `⏳ @${recipient} already has an unfinished Premium order, ${number}: a second one can be placed only after it finishes. /status ${number} shows it. Go back to choose another recipient, or cancel.`,
     pendingPremiumOther: (recipient: string) =>
       `⏳ @${recipient} already has an unfinished Premium order (placed elsewhere): a second one can be placed only after it finishes. Go back to choose another recipient, or cancel.`,
+    btnAskOwner: '📣 Ask the owner to top up',
+    askedForTopup: (who: string, shortBy: string, currency: string) => `📣 ${who} could not place an order: the ${currency} balance is ${shortBy} ${currency} short. Top it up with /topup.`,
+    ownerAsked: '📣 The owner was asked to top up the balance. Order again once it is done.',
+    noOwnerToAsk: 'No owner of this account uses the bot yet: ask them directly to top up the balance.',
     btnConfirm: '✅ Confirm',
     accepted: (orderId: string, described: string, price: string, currency: string, status: string) =>
       `✅ Order ${orderId} accepted: ${described}.\nDebited: ${price} ${currency}. Status: ${status}.\nI will write when it is done.`,

@@ -145,6 +145,10 @@ export const ru: Texts = {
       `⏳ У @${recipient} уже есть незавершённый заказ Premium — ${number}: следующий можно оформить только после него. /status ${number} покажет его. Вернитесь назад, чтобы выбрать другого получателя, или отмените.`,
     pendingPremiumOther: (recipient: string) =>
       `⏳ У @${recipient} уже есть незавершённый заказ Premium (оформлен не вами): следующий можно оформить только после него. Вернитесь назад, чтобы выбрать другого получателя, или отмените.`,
+    btnAskOwner: '📣 Попросить владельца пополнить',
+    askedForTopup: (who: string, shortBy: string, currency: string) => `📣 ${who} не может оформить заказ: на балансе ${currency} не хватает ${shortBy} ${currency}. Пополните его через /topup.`,
+    ownerAsked: '📣 Владельца попросили пополнить баланс. Закажите снова, когда он это сделает.',
+    noOwnerToAsk: 'Владелец аккаунта пока не пользуется ботом: попросите его пополнить баланс напрямую.',
     btnConfirm: '✅ Подтвердить',
     accepted: (orderId: string, described: string, price: string, currency: string, status: string) =>
       `✅ Заказ ${orderId} принят: ${described}.\nСписано: ${price} ${currency}. Статус: ${status}.\nНапишу, когда он будет выполнен.`,
