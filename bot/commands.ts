@@ -35,13 +35,13 @@ export async function setDefaultCommands(api: Api): Promise<void> {
 }
 
 /** Operators' chats get their list at start-up, in the chat's remembered language. */
-export async function setOperatorCommands(api: Api, deps: Deps, chats: { chatId: number; lang: Lang }[]): Promise<void> {
+export async function setOperatorCommands(api: Api, deps: Pick<Deps, 'db' | 'clock'>, chats: { chatId: number; lang: Lang }[]): Promise<void> {
   for (const { chatId, lang } of chats) await setChatCommands(api, deps, { type: 'chat', chat_id: chatId }, commandsFor(lang, null, true));
 }
 
-const store = (deps: Deps) => new SqliteStorage<string>(deps, 'commands:');
+const store = (deps: Pick<Deps, 'db' | 'clock'>) => new SqliteStorage<string>(deps, 'commands:');
 
-async function setChatCommands(api: Api, deps: Deps, scope: BotCommandScope, commands: BotCommand[]): Promise<void> {
+async function setChatCommands(api: Api, deps: Pick<Deps, 'db' | 'clock'>, scope: BotCommandScope, commands: BotCommand[]): Promise<void> {
   const key = 'user_id' in scope ? `${scope.chat_id}:${scope.user_id}` : 'chat_id' in scope ? String(scope.chat_id) : scope.type;
   const want = JSON.stringify(commands);
   if (store(deps).read(key) === want) return;

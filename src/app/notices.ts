@@ -94,7 +94,7 @@ export function orderNoticeChats(deps: Pick<Deps, 'db'>, partnerId: number, orde
  * this origin (`failed`, and `staff` or `api` for an order placed by someone else). The bot tells the same
  * chats the outcome.
  */
-export function reviewNoticeChats(deps: Deps, partnerId: number, orderId: string): NoticeChat[] {
+export function reviewNoticeChats(deps: Pick<Deps, 'db'>, partnerId: number, orderId: string): NoticeChat[] {
   const order = getOrder(deps.db, orderId);
   if (!order || order.partnerId !== partnerId) return [];
   const origin = orderOrigin(order.idempotencyKey);
