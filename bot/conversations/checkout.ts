@@ -1,5 +1,8 @@
 import type { Deps } from '../../src/app/deps.js';
 import { createOrder } from '../../src/app/orders/create.js';
+import { balanceLowNoticeChats } from '../../src/app/notices.js';
+import { displayName } from '../../src/domain/display-name.js';
+import { textsOf } from '../texts/index.js';
 import { validateRecipient } from '../../src/app/recipients.js';
 import { infoOf } from '../order-numbers.js';
 import { attempt } from './common.js';
@@ -60,13 +63,31 @@ export async function confirmAndPlace(
   partnerId: number,
   confirmText: string,
   body: OrderBody,
-  opts: { back: Checkpoint; enough: boolean; confirmLabel?: string },
+  opts: { back: Checkpoint; enough: boolean; confirmLabel?: string; short?: { by: string; currency: string } },
 ): Promise<Placed> {
   const { t, conversation } = flow;
   const key = body.idempotency_key;
-  const rows = opts.enough ? [[flow.button(opts.confirmLabel ?? t.order.btnConfirm, `ok:${key}`)]] : [];
+  // Not enough money: no ✅, but the way to ask the owners for a top-up.
+  const rows = opts.enough ? [[flow.button(opts.confirmLabel ?? t.order.btnConfirm, `ok:${key}`)]] : opts.short ? [[flow.button(t.order.btnAskOwner, 'ask')]] : [];
   const menu = await flow.menu(confirmText, rows, { back: opts.back });
   const pressed = await flow.choose(menu);
+  if (pressed.action === 'ask' && opts.short) {
+    const short = opts.short;
+    const who = pressed.ctx.from ? (displayName(pressed.ctx.from) ?? String(pressed.ctx.from.id)) : '?';
+    const here = pressed.ctx.chat?.id;
+    const owners = await conversation.external(() => balanceLowNoticeChats(deps, partnerId).filter((c) => c.chatId !== here));
+    let told = 0;
+    for (const c of owners) {
+      try {
+        await pressed.ctx.api.sendMessage(c.chatId, orderView.askedForTopup(textsOf(c.language), who, short.by, short.currency));
+        told++;
+      } catch (err) {
+        deps.log.info({ err, chatId: c.chatId }, 'top-up request to an owner not delivered');
+      }
+    }
+    await flow.settle(menu, `${confirmText}\n\n${told ? t.order.ownerAsked : t.order.noOwnerToAsk}`);
+    return { kind: 'refused' };
+  }
   if (pressed.action !== `ok:${key}`) return conversation.skip();
   const placed = await conversation.external(() =>
     // audited with the person who pressed the button, as the Mini App's orders are

@@ -146,7 +146,7 @@ export async function giftFlow(flow: Flow, env: BotEnv, partnerId: number, atPro
       partnerId,
       text,
       { type: 'nft', idempotency_key: key, params: { gift: q.gift, recipient, max_price: q.price } },
-      { back: atRecipient, enough: q.enough, ...(priceNote ? { confirmLabel: t.gifts.btnBuyAtNewPrice } : {}) },
+      { back: atRecipient, enough: q.enough, short: { by: q.shortBy, currency: 'TON' }, ...(priceNote ? { confirmLabel: t.gifts.btnBuyAtNewPrice } : {}) },
     );
     if (placed.kind === 'gift_gone') {
       // No dead end: the same collection's page again, one tap away.

@@ -117,6 +117,6 @@ export function orderConversation(env: BotEnv) {
 
     // 5. the order
     const params = product === 'stars' ? { quantity: qty, recipient } : { months: qty, recipient };
-    await confirmAndPlace(flow, deps, partnerId, orderView.confirm(t, q), { type: product, idempotency_key: key, params }, { back: atRecipient, enough: q.enough });
+    await confirmAndPlace(flow, deps, partnerId, orderView.confirm(t, q), { type: product, idempotency_key: key, params }, { back: atRecipient, enough: q.enough, short: { by: q.shortBy, currency: q.currency } });
   });
 }

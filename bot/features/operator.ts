@@ -199,7 +199,7 @@ export function operatorFeature(): Composer<BotContext> {
       // A gift without a known transfer (or a market that does not answer) stays in review: the operator
       // resolves it over the operator API with its transfer_hash.
       if (e instanceof ApiError && (e.code === 'transfer_hash_required' || e.code === 'product_unavailable'))
-        return void (await ctx.answerCallbackQuery({ text: e.detail, show_alert: true }));
+        return void (await ctx.answerCallbackQuery({ text: e.code === 'transfer_hash_required' ? t.operator.transferUnknown : t.operator.marketSilent, show_alert: true }));
       if (!(e instanceof ApiError) || (e.code !== 'not_in_review' && e.code !== 'not_found')) throw e;
       return stale();
     }

@@ -153,6 +153,10 @@ export const en = {
       `⏳ @${recipient} already has an unfinished Premium order, ${number}: a second one can be placed only after it finishes. /status ${number} shows it. Go back to choose another recipient, or cancel.`,
     pendingPremiumOther: (recipient: string) =>
       `⏳ @${recipient} already has an unfinished Premium order (placed elsewhere): a second one can be placed only after it finishes. Go back to choose another recipient, or cancel.`,
+    btnAskOwner: '📣 Ask the owner to top up',
+    askedForTopup: (who: string, shortBy: string, currency: string) => `📣 ${who} could not place an order: the ${currency} balance is ${shortBy} ${currency} short. Top it up with /topup.`,
+    ownerAsked: '📣 The owner was asked to top up the balance. Order again once it is done.',
+    noOwnerToAsk: 'No owner of this account uses the bot yet: ask them directly to top up the balance.',
     btnConfirm: '✅ Confirm',
     accepted: (orderId: string, described: string, price: string, currency: string, status: string) =>
       `✅ Order ${orderId} accepted: ${described}.\nDebited: ${price} ${currency}. Status: ${status}.\nI will write when it is done.`,
@@ -168,6 +172,7 @@ export const en = {
     pageTitle: (collection: string, page: number, pages: number) => `${collection}: gifts from the cheapest (page ${page} of ${pages}). Prices include the transfer.`,
     pageLine: (i: number, name: string, num: number, price: string) => `${i}. ${name} #${num} — ${price} TON`,
     locked: ' 🔒',
+    lockedToast: (balance: string, price: string) => `🔒 Not enough TON: ${balance} of ${price}. Top up the TON balance (the account owner: /topup), or choose a cheaper gift.`,
     collectionLocked: ' · 🔒 above your balance',
     lockedNote: (balance: string) => `🔒 above your TON balance (${balance} TON): top up first (the account owner: /topup).`,
     empty: 'No gifts left in this collection.',
@@ -232,6 +237,8 @@ export const en = {
     'balance.low': 'the “low balance” event',
   } as Record<string, string>,
   eventOther: (e: string) => `the “${e}” event`,
+  /** Webhook events in a list (the webhook screen). */
+  eventShort: { 'order.completed': 'order completed', 'order.failed': 'order failed', 'order.refunded': 'order refunded', 'balance.low': 'low balance' } as Record<string, string>,
   /** Why a webhook delivery was given up (the dispatcher's `HTTP 500`, `timeout`, a refusal reason, a network error). */
   webhookWhy: {
     http: (status: string) => `the server answered HTTP ${status}`,
@@ -296,7 +303,7 @@ export const en = {
     secretNotYet: 'Secret: not created yet (created on the first save)',
     webhookEvents: (events: string) => `Events: ${events}`,
     btnEvents: '🔔 Events',
-    chooseEvents: 'Which events should your server receive? Low-balance alerts (balance.low) come when an order takes a balance below its /alerts threshold.',
+    chooseEvents: 'Which events should your server receive? The low-balance event comes when an order takes a balance below its /alerts threshold.',
     btnOrderEvents: 'Order outcomes only',
     btnOrderAndLowEvents: 'Order outcomes + low balance',
     eventsSaved: (events: string) => `Saved. Events: ${events}.`,
@@ -344,7 +351,9 @@ export const en = {
     confirmDeliverOf: (described: string) => `Mark this order delivered (${described})? The partner stays charged and is told it is completed.`,
     confirmRefund: 'Refund this order?',
     confirmRefundOf: (price: string, currency: string) => `Refund this order: ${price} ${currency} back to the partner's balance?`,
-    partner: (name: string, id: number) => `“${name}” (#${id})`,
+    partner: (name: string) => `“${name}”`,
+    /** Where money goes to a partner, its number beside the name tells similar names apart. */
+    partnerNumbered: (name: string, id: number) => `“${name}” (#${id})`,
     partnerNumber: (id: number) => `#${id}`,
     btnSureDeliver: '✅ Yes, delivered',
     btnSureRefund: '↩️ Yes, refund',
@@ -387,6 +396,8 @@ export const en = {
     } as Record<string, (balance: string, need: string) => string>,
     supplierProblemOther: 'it reports a problem',
     other: (kind: string, details: string) => `⚠️ Alert ${kind}: ${details}`,
+    transferUnknown: 'The gift supplier has no record of this transfer: resolve the order in the operator console with the transfer’s hash.',
+    marketSilent: 'The gift market does not answer right now: try again in a minute.',
     btnDeliver: '✅ Deliver',
     btnRefund: '↩️ Refund',
     notInReview: 'This order is no longer waiting for review.',

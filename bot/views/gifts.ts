@@ -23,6 +23,9 @@ export function page(t: Texts, p: GiftPage): string {
 /** A gift's button on its page (i from 0). */
 export const item = (t: Texts, i: number, g: GiftItem) => t.gifts.item(i + 1, g.num, amount(t.lang, g.partner_price)) + lock(t, g);
 
+/** A 🔒 gift pressed: how much TON there is of how much it costs. */
+export const lockedToast = (t: Texts, balance: string, price: string) => t.gifts.lockedToast(amount(t.lang, balance), amount(t.lang, price));
+
 export const chooseAnother = (t: Texts, collection: string) => t.gifts.btnChooseAnother(collection);
 
 export const chosen = (t: Texts, g: { name: string; num: number }) => t.gifts.chosen(g.name, g.num);

@@ -47,6 +47,9 @@ export function confirm(t: Texts, q: Quote): string {
 export const pendingPremium = (t: Texts, recipient: string, number: string | null) =>
   number ? t.order.pendingPremium(recipient.replace(/^@/, ''), number) : t.order.pendingPremiumOther(recipient.replace(/^@/, ''));
 
+/** To the owners: a team member needs a top-up for an order. */
+export const askedForTopup = (t: Texts, who: string, shortBy: string, currency: string) => t.order.askedForTopup(who, amount(t.lang, shortBy), currency);
+
 export const chosenPremium = (t: Texts, months: number) => t.order.chosenPremium(t.order.months(months));
 
 export const accepted = (t: Texts, o: OrderInfo) => t.order.accepted(o.number, described(t, o), amount(t.lang, o.partner_price), o.currency, status(t, o));

@@ -40,7 +40,18 @@ describe('no dead ends', () => {
 
     const ru = await w.linkedChat(p.id, 'staff', 'ru');
     const ruCols = await collections(ru, true);
-    expect(labels(ruCols).some((l) => l.endsWith(' · 🔒 дороже баланса'))).toBe(true);
+    const lockedAt = labels(ruCols).findIndex((l) => l.endsWith(' · 🔒 дороже баланса'));
+    expect(lockedAt).toBeGreaterThanOrEqual(0);
+    // its gifts are all 🔒: a press answers with a toast naming both amounts, in Russian
+    await ru.press(ruCols, ruCols.buttons[lockedAt][0].callback_data!);
+    const page = await ru.expectMenu('подарки от самых дешёвых');
+    const price = /· ([\d\u00a0]+,\d{3}) TON 🔒/.exec(page.buttons[0][0].text)![1];
+    await ru.press(page, page.buttons[0][0].callback_data!);
+    await settle(w);
+    expect(w.tg.callsOf('answerCallbackQuery').at(-1)!.payload.text).toBe(
+      `🔒 Не хватает TON: 100,000 из ${price}. Пополните баланс TON (владелец аккаунта: /topup) или выберите подарок дешевле.`,
+    );
+    expect(ru.fresh).toEqual([]);
     await ru.say('/cancel');
   });
 
@@ -56,7 +67,29 @@ describe('no dead ends', () => {
     await ru.say('@kto_to');
     const short = await ru.expectMenu('Не хватает денег на этот заказ:');
     expect(short.text).not.toContain('Проверьте заказ');
-    expect(labels(short)).toEqual(['◀ Назад', '✖ Отмена']);
+    expect(labels(short)).toEqual(['📣 Попросить владельца пополнить', '◀ Назад', '✖ Отмена']);
+  });
+
+  it('from the not-enough-money screen, staff ask the owners to top up: each owner hears it in their language', async () => {
+    const p = await w.t.newPartner({ usd: '10.00' });
+    const ownerEn = await w.linkedChat(p.id, 'owner', 'en');
+    const ownerRu = await w.linkedChat(p.id, 'owner', 'ru');
+    const staff = await w.linkedChat(p.id, 'staff', 'en');
+    await staff.say('/order');
+    const products = await staff.expectMenu('What would you like to order?');
+    await staff.press(products, button(products, 'Stars'));
+    const amounts = await staff.expectMenu('How many stars?');
+    await staff.press(amounts, button(amounts, /^5000$/));
+    await staff.expect('Send the recipient');
+    await staff.say('@big_order');
+    const short = await staff.expectMenu('Not enough money for this order:');
+    await staff.press(short, button(short, 'Ask the owner to top up'));
+    const who = staff.user.first_name;
+    await ownerEn.expect(`📣 ${who} could not place an order: the USD balance is 68.75 USD short. Top it up with /topup.`);
+    await ownerRu.expect(`📣 ${who} не может оформить заказ: на балансе USD не хватает 68,75 USD. Пополните его через /topup.`);
+    await waitFor(() => w.current(short).text.endsWith('📣 The owner was asked to top up the balance. Order again once it is done.'), 'the screen says the owner was asked');
+    expect(w.current(short).buttons).toEqual([]);
+    expect((await p.call('GET', '/orders')).body.items).toEqual([]);
   });
 
   it('when another buyer takes the gift before Confirm, then the same message offers another of its collection, and it opens', async () => {

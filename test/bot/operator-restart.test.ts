@@ -32,7 +32,7 @@ describe('operators', () => {
     const orderId = created.body.order_id as string;
 
     const alert = await advanceUntil(() => op.fresh.find((m) => m.text.includes(`Manual review needed: order ${orderId}`)), 'the review alert');
-    expect(alert.text).toContain(`partner “Test partner” (#${p.id})`);
+    expect(alert.text).toContain('of partner “Test partner”.');
     expect(alert.text).toContain('50 звёзд Telegram для @unconfirmed_zoe');
     expect((await p.call('GET', `/orders/${orderId}`)).body).toMatchObject({ status: 'failed', refunded: false });
     // no completion message to the partner yet

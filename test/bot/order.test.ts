@@ -144,7 +144,7 @@ describe('ordering Stars', () => {
     expect(confirm.text).toContain('The USD balance is 68.75 USD short of this order. Top up the balance (the account owner: /topup)');
     expect(confirm.text).not.toContain('-68.75');
     expect(() => button(confirm, 'Confirm')).toThrow();
-    expect(confirm.buttons.flat().map((b) => b.text)).toEqual(['◀ Back', '✖ Cancel']);
+    expect(confirm.buttons.flat().map((b) => b.text)).toEqual(['📣 Ask the owner to top up', '◀ Back', '✖ Cancel']);
     expect(await balanceUsd(p)).toBe('10.00');
     expect(await orders(p)).toHaveLength(0);
   });
