@@ -7,8 +7,9 @@ import Fastify from 'fastify';
 /**
  * The machine's limit for the benchmark: a bare Fastify route that parses the same order body and runs the
  * minimal durable transaction of an order in better-sqlite3 (WAL): look up the key, insert the order, one
- * ledger row, the balance, one outbox row. Plus a bare GET returning a small JSON object, and a bare POST
- * that parses the order body and answers a small object (the counterpart of a replayed request).
+ * ledger row, the balance, one outbox row. Plus a bare GET returning a small JSON object, bare GETs returning
+ * the same JSON as the service's order and account answers, and a bare POST that parses the order body and
+ * answers a small object (the counterpart of a replayed request).
  */
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-baseline-'));
 const db = new Database(path.join(dir, 'base.db'));
@@ -49,6 +50,16 @@ app.post('/orders', async (req) => {
   return { order_id: id, status: 'processing' };
 });
 app.get('/static', async () => ({ status: 'ok', balance: '1000.00', currency: 'USD' }));
+// bare Fastify serving the same JSON as the service's GET /orders/{id} and GET /me: the bench puts the
+// service's answers here once; each request serialises them as a bare route does
+let sameOrder: unknown = {};
+let sameMe: unknown = {};
+app.put('/same', async (req) => {
+  ({ order: sameOrder, me: sameMe } = req.body as { order: unknown; me: unknown });
+  return { ok: true };
+});
+app.get('/same/order', async () => sameOrder);
+app.get('/same/me', async () => sameMe);
 // the bare counterpart of a replayed order request: parses the same body, answers without the database
 app.post('/echo', async (req) => ({ status: 'ok', type: (req.body as { type: string }).type }));
 app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' }).then((addr) => {

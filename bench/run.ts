@@ -15,6 +15,7 @@ import Database from 'better-sqlite3';
 import { seedOrders } from './seed.js';
 import { metricsOverhead, snapshotDuringCreate } from './ops.js';
 import { exportMemory, statsLatency, type ExportMemory, type StatsTiming } from './reports.js';
+import { SAVED_BASELINE, compareWithSaved, type Report } from './compare.js';
 
 /**
  * npm run bench: the order path against the machine's own limit.
@@ -22,7 +23,9 @@ import { exportMemory, statsLatency, type ExportMemory, type StatsTiming } from 
  * Starts the service (real process, fresh temp database, raised rate limits) and a bare baseline server,
  * drives both over keep-alive HTTP at 32 connections, counts signed webhooks at a local receiver, and
  * prints a table plus the service's rates as a percentage of the baseline. `--big` also seeds 1,000,000
- * orders and measures creation and GET /orders on that database. Results go to bench/results/latest.json.
+ * orders and measures creation and GET /orders on that database. Results go to bench/results/latest.json;
+ * `--save` also keeps the run as the saved baseline (bench/baseline.json), `--compare` flags every figure
+ * more than 10 % worse than that saved run (bench/compare.ts).
  */
 function deliveryBacklog(file: string): { jobs: number; oldestSeconds: number } {
   const db = new Database(file, { readonly: true, fileMustExist: true });
@@ -67,10 +70,16 @@ async function main() {
   const first = await (await fetch(`${svc.base}/api/partner/v1/orders`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: orderBody('replay-1') })).json() as any;
   // Reads against the bare GET in alternating rounds, so that each comparison is taken close in time
   // (the figures of a shared machine drift within a minute); the percentage is the median of the rounds.
-  const rounds: Record<'bare' | 'barePost' | 'replay' | 'read' | 'me', Result[]> = { bare: [], barePost: [], replay: [], read: [], me: [] };
+  // The bare routes serving the same JSON: the service's own answers, put on the baseline server once.
+  const sameOrder = await (await fetch(`${svc.base}/api/partner/v1/orders/${first.order_id}`, { headers: auth })).json();
+  const sameMe = await (await fetch(`${svc.base}/api/partner/v1/me`, { headers: auth })).json();
+  await fetch(`${baseOrigin}/same`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ order: sameOrder, me: sameMe }) });
+  const rounds: Record<'bare' | 'bareOrder' | 'bareMe' | 'barePost' | 'replay' | 'read' | 'me', Result[]> = { bare: [], bareOrder: [], bareMe: [], barePost: [], replay: [], read: [], me: [] };
   const slice = { durationMs: DURATION_MS / READ_ROUNDS };
   for (let round = 0; round < READ_ROUNDS; round++) {
     rounds.bare.push(await load('baseline: bare GET', baseOrigin, {}, () => ({ method: 'GET', path: '/static' }), slice));
+    rounds.bareOrder.push(await load('baseline: bare GET, the order JSON', baseOrigin, {}, () => ({ method: 'GET', path: '/same/order' }), slice));
+    rounds.bareMe.push(await load('baseline: bare GET, the /me JSON', baseOrigin, {}, () => ({ method: 'GET', path: '/same/me' }), slice));
     rounds.barePost.push(await load('baseline: bare POST, same body', baseOrigin, {}, () => ({ method: 'POST', path: '/echo', body: orderBody('replay-1') }), slice));
     rounds.replay.push(await load('service: replay one key', svc.base, auth, () => ({ method: 'POST', path: '/api/partner/v1/orders', body: orderBody('replay-1') }), slice));
     rounds.read.push(await load('service: read one order', svc.base, auth, () => ({ method: 'GET', path: `/api/partner/v1/orders/${first.order_id}` }), slice));
@@ -78,13 +87,15 @@ async function main() {
   }
   baseline.kill('SIGTERM');
   const baseGet = merge('baseline: bare GET', rounds.bare);
+  const baseOrder = merge('baseline: bare GET, the order JSON', rounds.bareOrder);
+  const baseMe = merge('baseline: bare GET, the /me JSON', rounds.bareMe);
   const basePost = merge('baseline: bare POST, same body', rounds.barePost);
   const replay = merge('service: replay one key', rounds.replay);
   const read = merge('service: read one order', rounds.read);
   const me = merge('service: GET /me', rounds.me);
   const pctOf = (xs: Result[], bare: Result[]) => median(xs.map((r, i) => (r.rps / bare[i].rps) * 100));
   const pctOfBare = (xs: Result[]) => pctOf(xs, rounds.bare);
-  results.push(baseGet, basePost, create, replay, read, me);
+  results.push(baseGet, baseOrder, baseMe, basePost, create, replay, read, me);
 
   // --- webhooks: 2,000 orders completed at once ---------------------------------------------------------
   let delivered = 0;
@@ -199,6 +210,8 @@ async function main() {
     replay_pct_of_bare_get: pctOfBare(rounds.replay),
     read_pct_of_bare: pctOfBare(rounds.read),
     me_pct_of_bare: pctOfBare(rounds.me),
+    read_pct_of_bare_same_json: pctOf(rounds.read, rounds.bareOrder),
+    me_pct_of_bare_same_json: pctOf(rounds.me, rounds.bareMe),
     webhooks_per_second: webhooksPerSecond,
     webhooks_delivered: delivered,
     webhook_bad_signatures: badSignature,
@@ -217,18 +230,30 @@ async function main() {
   for (const r of results) console.log(line(r));
   const check = (ok: boolean) => (ok ? 'met' : 'NOT met');
   console.log(`
-create order: ${summary.create_pct_of_limit.toFixed(0)} % of the machine's limit (deliveries due and not yet run at the end: ${backlog.jobs}, the oldest ${backlog.oldestSeconds.toFixed(1)} s overdue) (target ≥ 50 %: ${check(summary.create_pct_of_limit >= 50)}), p99 ${create.p99.toFixed(1)} ms (target ≤ 20 ms: ${check(create.p99 <= 20)})
-replay: ${summary.replay_pct_of_bare_post.toFixed(0)} % of a bare route parsing the same body (${summary.replay_pct_of_bare_get.toFixed(0)} % of the bare GET); read: ${summary.read_pct_of_bare.toFixed(0)} %, GET /me: ${summary.me_pct_of_bare.toFixed(0)} % of the bare GET; medians of ${READ_ROUNDS} alternating rounds (target ≥ 70 %: ${check(Math.min(summary.replay_pct_of_bare_post, summary.read_pct_of_bare, summary.me_pct_of_bare) >= 70)})
-webhooks: ${delivered} signed order.completed in ${webhookSeconds.toFixed(2)} s = ${webhooksPerSecond.toFixed(0)}/s (target ≥ 1000/s: ${check(webhooksPerSecond >= 1000)}), bad signatures ${badSignature}
-service RSS after the run: ${rss.toFixed(0)} MB (target < 200 MB: ${check(rss < 200)})
+create order: ${summary.create_pct_of_limit.toFixed(0)} % of the machine's durable-write limit (deliveries due and not yet run at the end: ${backlog.jobs}, the oldest ${backlog.oldestSeconds.toFixed(1)} s overdue) (target ≥ 75 %: ${check(summary.create_pct_of_limit >= 75)}), p99 ${create.p99.toFixed(1)} ms (target ≤ 15 ms: ${check(create.p99 <= 15)})
+read one order: ${summary.read_pct_of_bare_same_json.toFixed(0)} % of bare Fastify serving the same JSON (${summary.read_pct_of_bare.toFixed(0)} % of the small bare GET) (target ≥ 100 %: ${check(summary.read_pct_of_bare_same_json >= 100)})
+GET /me: ${summary.me_pct_of_bare_same_json.toFixed(0)} % of bare Fastify serving the same JSON (${summary.me_pct_of_bare.toFixed(0)} % of the small bare GET) (target ≥ 100 %: ${check(summary.me_pct_of_bare_same_json >= 100)})
+replay: ${summary.replay_pct_of_bare_post.toFixed(0)} % of a bare route parsing the same body (${summary.replay_pct_of_bare_get.toFixed(0)} % of the bare GET) (target ≥ 90 %: ${check(summary.replay_pct_of_bare_post >= 90)}); the reads and the replay: medians of ${READ_ROUNDS} alternating rounds
+webhooks: ${delivered} signed order.completed in ${webhookSeconds.toFixed(2)} s = ${webhooksPerSecond.toFixed(0)}/s (target ≥ 1500/s: ${check(webhooksPerSecond >= 1500)}), bad signatures ${badSignature}
+service RSS after the run: ${rss.toFixed(0)} MB (target ≤ 150 MB: ${check(rss <= 150)})
 metrics on: create at ${metrics.ratioPct.toFixed(1)} % of the rate with metrics off (median of ${metrics.roundsPct.length} alternating rounds: ${metrics.roundsPct.map((x) => x.toFixed(1)).join(', ')} %) (target ≥ 97 %: ${check(metrics.ratioPct >= 97)}); service CPU per order ${metrics.cpuUsPerOrder.off.toFixed(0)} µs off, ${metrics.cpuUsPerOrder.on.toFixed(0)} µs on: the rate it allows is ${metrics.cpuRatioPct.toFixed(1)} %${bigResults ? `
-1,000,000 orders: creation ${bigResults.create_slowdown_pct.toFixed(1)} % slower than on a small database (target < 10 %: ${check(bigResults.create_slowdown_pct < 10)}), GET /orders at ${bigResults.list_vs_small_pct.toFixed(0)} % of the small-database rate (as fast: ${check(bigResults.list_vs_small_pct >= 90)}); medians of ${BIG_ROUNDS} alternating rounds (seeded in ${bigResults.seed_seconds.toFixed(0)} s)
+1,000,000 orders: creation ${bigResults.create_slowdown_pct.toFixed(1)} % slower than on a small database (target ≤ 5 %: ${check(bigResults.create_slowdown_pct <= 5)}), GET /orders at ${bigResults.list_vs_small_pct.toFixed(0)} % of the small-database rate (as fast: ${check(bigResults.list_vs_small_pct >= 90)}); medians of ${BIG_ROUNDS} alternating rounds (seeded in ${bigResults.seed_seconds.toFixed(0)} s)
 during a snapshot of the 1M-order database (${bigResults.snapshot_seconds.toFixed(1)} s): create ${bigResults.create_during_snapshot_rps.toFixed(0)}/s against ${bigResults.create_before_snapshot_rps.toFixed(0)}/s before and ${bigResults.create_after_snapshot_rps.toFixed(0)}/s after: ${bigResults.create_slowdown_during_snapshot_pct.toFixed(1)} % lower (target ≤ 20 %: ${check(bigResults.create_slowdown_during_snapshot_pct <= 20)})
 ${statsTimings.map((x) => `GET ${x.query} on 1,000,000 orders: median ${x.p50_ms.toFixed(1)} ms, slowest ${x.max_ms.toFixed(1)} ms of 20 (target < 200 ms: ${check(x.max_ms < 200)})`).join('\n')}
 ${exportRuns.map((x) => `GET ${x.path.replace('/api/partner/v1', '')}: ${x.rows} rows in ${x.seconds.toFixed(1)} s; service RSS ${x.rss_before_mb.toFixed(0)} MB before, ${x.rss_peak_mb.toFixed(0)} MB at the peak, ${x.rss_after_mb.toFixed(0)} MB after: +${x.growth_mb.toFixed(1)} MB (target ≤ 50 MB: ${check(x.growth_mb <= 50)})`).join('\n')}` : ''}
 `);
+  const report: Report = { at: new Date().toISOString(), summary, results: results.map(({ latencies: _l, ...r }) => r) };
   fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, 'bench/results/latest.json'), JSON.stringify({ at: new Date().toISOString(), summary, results: results.map(({ latencies: _l, ...r }) => r) }, null, 2));
+  fs.writeFileSync(path.join(ROOT, 'bench/results/latest.json'), JSON.stringify(report, null, 2));
+  if (process.argv.includes('--compare')) {
+    const c = compareWithSaved(report);
+    console.log(c.text);
+    if (c.flagged) process.exitCode = 1;
+  }
+  if (process.argv.includes('--save')) {
+    fs.writeFileSync(SAVED_BASELINE, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`saved as the baseline: ${path.relative(ROOT, SAVED_BASELINE)}`);
+  }
   fs.rmSync(dir, { recursive: true, force: true });
 }
 

@@ -35,16 +35,16 @@ interface CaseRecord {
 /** At most this many cards are remembered per case (older ones are past editing anyway). */
 const MAX_CARDS = 50;
 
-const store = (deps: Deps) => new SqliteStorage<CaseRecord>(deps, 'cards:');
+const store = (deps: Pick<Deps, 'db' | 'clock'>) => new SqliteStorage<CaseRecord>(deps, 'cards:');
 
-export function addCard(deps: Deps, key: CaseKey, card: Card): void {
+export function addCard(deps: Pick<Deps, 'db' | 'clock'>, key: CaseKey, card: Card): void {
   const s = store(deps);
   const r = s.read(key) ?? { cards: [] };
   if (r.cards.some((c) => c.chatId === card.chatId && c.messageId === card.messageId)) return;
   s.write(key, { ...r, cards: [...r.cards, card].slice(-MAX_CARDS) });
 }
 
-export function dropCard(deps: Deps, key: CaseKey, card: Card): void {
+export function dropCard(deps: Pick<Deps, 'db' | 'clock'>, key: CaseKey, card: Card): void {
   const s = store(deps);
   const r = s.read(key);
   if (!r) return;
@@ -52,22 +52,22 @@ export function dropCard(deps: Deps, key: CaseKey, card: Card): void {
 }
 
 /** Marks who is about to handle the case in the bot (null: the attempt failed, the mark goes). */
-export function claimCase(deps: Deps, key: CaseKey, by: string | null): void {
+export function claimCase(deps: Pick<Deps, 'db' | 'clock'>, key: CaseKey, by: string | null): void {
   const s = store(deps);
   const r = s.read(key) ?? { cards: [] };
   const { claim: _, ...rest } = r;
   s.write(key, by === null ? rest : { ...rest, claim: by });
 }
 
-export function claimOf(deps: Deps, key: CaseKey): string | undefined {
+export function claimOf(deps: Pick<Deps, 'db' | 'clock'>, key: CaseKey): string | undefined {
   return store(deps).read(key)?.claim;
 }
 
-export function handledOf(deps: Deps, key: CaseKey): Handled | undefined {
+export function handledOf(deps: Pick<Deps, 'db' | 'clock'>, key: CaseKey): Handled | undefined {
   return store(deps).read(key)?.handled;
 }
 
-export function hasCards(deps: Deps, key: CaseKey): boolean {
+export function hasCards(deps: Pick<Deps, 'db' | 'clock'>, key: CaseKey): boolean {
   return (store(deps).read(key)?.cards.length ?? 0) > 0;
 }
 
@@ -81,7 +81,7 @@ export interface CardEdit extends Card {
  * order event after the bot's own resolution, changes nothing) and returns the edit of every card of it,
  * each in its chat's language. `title(t)` names the case in that language.
  */
-export function recordHandled(deps: Deps, key: CaseKey, handled: Handled, title: (t: Texts) => string): { handled: Handled; edits: CardEdit[] } {
+export function recordHandled(deps: Pick<Deps, 'db' | 'clock' | 'config'>, key: CaseKey, handled: Handled, title: (t: Texts) => string): { handled: Handled; edits: CardEdit[] } {
   const s = store(deps);
   const r = s.read(key) ?? { cards: [] };
   const first = r.handled ?? handled;
@@ -94,7 +94,7 @@ export function recordHandled(deps: Deps, key: CaseKey, handled: Handled, title:
 }
 
 /** Edits the cards: their buttons go. One that cannot be edited (deleted, too old) does not stop the others. */
-export async function applyEdits(api: Api, deps: Deps, edits: CardEdit[]): Promise<void> {
+export async function applyEdits(api: Api, deps: Pick<Deps, 'log'>, edits: CardEdit[]): Promise<void> {
   await Promise.all(
     edits.map(async (c) => {
       try {
@@ -106,7 +106,7 @@ export async function applyEdits(api: Api, deps: Deps, edits: CardEdit[]): Promi
   );
 }
 
-export async function settleCards(api: Api, deps: Deps, key: CaseKey, handled: Handled, title: (t: Texts) => string): Promise<Handled> {
+export async function settleCards(api: Api, deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log'>, key: CaseKey, handled: Handled, title: (t: Texts) => string): Promise<Handled> {
   const r = recordHandled(deps, key, handled, title);
   await applyEdits(api, deps, r.edits);
   return r.handled;

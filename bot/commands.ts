@@ -4,6 +4,8 @@ import type { Deps } from '../src/app/deps.js';
 import type { BotContext } from './context.js';
 import { SqliteStorage } from './storage.js';
 import { textsOf } from './texts/index.js';
+import { may, type Action } from '../src/domain/permissions.js';
+import { COMMAND_ACTION, type RoleCommand } from './permissions.js';
 
 /**
  * The command menu of each chat (setMyCommands with scopes): strangers see /start and /help (the default
@@ -18,25 +20,8 @@ export function commandsFor(lang: Lang, role: 'owner' | 'staff' | null, operator
   const d = textsOf(lang).commands;
   const list: BotCommand[] = [];
   const add = (command: keyof typeof d) => list.push({ command, description: d[command] });
-  if (role) {
-    add('order');
-    add('orders');
-    add('balance');
-    add('status');
-    add('app');
-    add('notices');
-    if (role === 'owner') {
-      add('topup');
-      add('apikey');
-      add('webhook');
-      add('alerts');
-      add('team');
-    }
-  }
-  if (operator) {
-    add('reviews');
-    add('deposits');
-  }
+  const who = { role, operator };
+  for (const [command, action] of Object.entries(COMMAND_ACTION) as [RoleCommand, Action][]) if (may(who, action)) add(command);
   if (!role && !operator) add('start');
   if (role || operator) add('cancel');
   add('help');
@@ -50,13 +35,13 @@ export async function setDefaultCommands(api: Api): Promise<void> {
 }
 
 /** Operators' chats get their list at start-up, in the chat's remembered language. */
-export async function setOperatorCommands(api: Api, deps: Deps, chats: { chatId: number; lang: Lang }[]): Promise<void> {
+export async function setOperatorCommands(api: Api, deps: Pick<Deps, 'db' | 'clock'>, chats: { chatId: number; lang: Lang }[]): Promise<void> {
   for (const { chatId, lang } of chats) await setChatCommands(api, deps, { type: 'chat', chat_id: chatId }, commandsFor(lang, null, true));
 }
 
-const store = (deps: Deps) => new SqliteStorage<string>(deps, 'commands:');
+const store = (deps: Pick<Deps, 'db' | 'clock'>) => new SqliteStorage<string>(deps, 'commands:');
 
-async function setChatCommands(api: Api, deps: Deps, scope: BotCommandScope, commands: BotCommand[]): Promise<void> {
+async function setChatCommands(api: Api, deps: Pick<Deps, 'db' | 'clock'>, scope: BotCommandScope, commands: BotCommand[]): Promise<void> {
   const key = 'user_id' in scope ? `${scope.chat_id}:${scope.user_id}` : 'chat_id' in scope ? String(scope.chat_id) : scope.type;
   const want = JSON.stringify(commands);
   if (store(deps).read(key) === want) return;

@@ -12,7 +12,7 @@ import { rememberBotUsername } from '../src/app/bot-state.js';
 import type { BotContext } from './context.js';
 import { setAppMenuButton } from './features/app.js';
 import { sendAlert, settleReviewOutside } from './features/operator.js';
-import { notifyBalanceLow, notifyOrderOutcome, notifyTopupCredited, notifyWebhookGaveUp } from './features/notifications.js';
+import { notifyBalanceLow, notifyOrderOutcome, notifyReview, notifyTopupCredited, notifyWebhookGaveUp } from './features/notifications.js';
 import { setDefaultCommands, setOperatorCommands } from './commands.js';
 import { createBot } from './index.js';
 import { operatorLanguage } from './operator-language.js';
@@ -74,6 +74,8 @@ export function startBot(
   const onAlert = (a: Alert) => {
     track(sendAlert(notifyApi, env, a).catch((err) => deps.log.error({ err, alert: a.kind }, 'operator alert failed')));
     // Owners hear it too when their own webhook keeps failing: only they can fix their server.
+    // The person who placed an order that went to a manual check hears so (and owners, by their /notices).
+    if (a.kind === 'review') track(notifyReview(notifyApi, env, a).catch((err) => deps.log.error({ err, orderId: a.orderId }, 'review notice failed')));
     if (a.kind === 'webhook_gave_up')
       track(notifyWebhookGaveUp(notifyApi, env, a).catch((err) => deps.log.error({ err, orderId: a.orderId }, 'webhook give-up notice failed')));
   };

@@ -4,7 +4,6 @@ import { ConfigError, loadConfig, type Config } from './config/env.js';
 import { seedDemo } from './app/demo.js';
 import { createLogger } from './kernel/log.js';
 import { createService } from './service.js';
-import { startBot } from '../bot/runner.js';
 import { startMetricsServer } from './ops/ops-routes.js';
 import { startBackupSchedule } from './ops/backup-schedule.js';
 
@@ -61,7 +60,8 @@ async function main(): Promise<void> {
 
   await svc.app.listen({ port: config.PORT, host: config.HOST });
   log.info({ url: config.publicBaseUrl }, 'listening');
-  const bot = config.TELEGRAM_BOT_TOKEN ? startBot(svc, config) : null;
+  // grammY and the bot's code are loaded only when a bot runs (about 6 MB of memory otherwise)
+  const bot = config.TELEGRAM_BOT_TOKEN ? (await import('../bot/runner.js')).startBot(svc, config) : null;
   const metricsServer = svc.ops.metrics && config.METRICS_PORT !== undefined ? await startMetricsServer(svc.ops.metrics, config.METRICS_HOST, config.METRICS_PORT) : null;
   if (metricsServer) log.info({ host: config.METRICS_HOST, port: metricsServer.port }, 'metrics listening');
   const backups = config.BACKUP_DIR ? startBackupSchedule(config, log) : null;

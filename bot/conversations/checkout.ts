@@ -1,5 +1,8 @@
 import type { Deps } from '../../src/app/deps.js';
 import { createOrder } from '../../src/app/orders/create.js';
+import { balanceLowNoticeChats } from '../../src/app/notices.js';
+import { displayName } from '../../src/domain/display-name.js';
+import { textsOf } from '../texts/index.js';
 import { validateRecipient } from '../../src/app/recipients.js';
 import { infoOf } from '../order-numbers.js';
 import { attempt } from './common.js';
@@ -12,6 +15,8 @@ import * as orderView from '../views/order.js';
 export interface CheckedRecipient {
   /** As the user typed it: the order's `recipient` is the username as given. */
   recipient: string;
+  /** The account as the service resolved it (what orders are keyed on). */
+  account: string;
   alreadyPremium: boolean;
 }
 
@@ -26,9 +31,9 @@ export async function askRecipient(flow: Flow, deps: Deps, type: 'stars' | 'prem
   const { value } = await flow.ask(menu, async (username) => {
     const checked = await conversation.external(() => attempt(() => validateRecipient(deps, { type, username })));
     if (!checked.ok) return retry(`${commonView.errorText(t, checked)}\n${t.order.recipientRetry}`);
-    const v = checked.value as { already_premium?: boolean; can_receive_gifts?: boolean };
+    const v = checked.value as { username: string; already_premium?: boolean; can_receive_gifts?: boolean };
     if (type === 'nft' && v.can_receive_gifts === false) return retry(t.gifts.cannotReceive);
-    return { recipient: username, alreadyPremium: v.already_premium === true };
+    return { recipient: username, account: v.username, alreadyPremium: v.already_premium === true };
   });
   return value;
 }
@@ -43,7 +48,7 @@ function retryable(code: string, extra: Record<string, unknown>): boolean {
 export type OrderBody = { type: 'stars' | 'premium' | 'nft'; idempotency_key: string; params: Record<string, unknown> };
 
 /** What placing the order came to: placed, refused for good, or (a gift) refused because its price went up. */
-export type Placed = { kind: 'placed' } | { kind: 'refused' } | { kind: 'price_changed'; currentPrice: string };
+export type Placed = { kind: 'placed' } | { kind: 'refused' } | { kind: 'price_changed'; currentPrice: string } | { kind: 'gift_gone'; why: string };
 
 /**
  * Shows the confirmation and places the order through `createOrder` (the code of POST /orders) when its
@@ -58,13 +63,31 @@ export async function confirmAndPlace(
   partnerId: number,
   confirmText: string,
   body: OrderBody,
-  opts: { back: Checkpoint; enough: boolean; confirmLabel?: string },
+  opts: { back: Checkpoint; enough: boolean; confirmLabel?: string; short?: { by: string; currency: string } },
 ): Promise<Placed> {
   const { t, conversation } = flow;
   const key = body.idempotency_key;
-  const rows = opts.enough ? [[flow.button(opts.confirmLabel ?? t.order.btnConfirm, `ok:${key}`)]] : [];
+  // Not enough money: no ✅, but the way to ask the owners for a top-up.
+  const rows = opts.enough ? [[flow.button(opts.confirmLabel ?? t.order.btnConfirm, `ok:${key}`)]] : opts.short ? [[flow.button(t.order.btnAskOwner, 'ask')]] : [];
   const menu = await flow.menu(confirmText, rows, { back: opts.back });
   const pressed = await flow.choose(menu);
+  if (pressed.action === 'ask' && opts.short) {
+    const short = opts.short;
+    const who = pressed.ctx.from ? (displayName(pressed.ctx.from) ?? String(pressed.ctx.from.id)) : '?';
+    const here = pressed.ctx.chat?.id;
+    const owners = await conversation.external(() => balanceLowNoticeChats(deps, partnerId).filter((c) => c.chatId !== here));
+    let told = 0;
+    for (const c of owners) {
+      try {
+        await pressed.ctx.api.sendMessage(c.chatId, orderView.askedForTopup(textsOf(c.language), who, short.by, short.currency));
+        told++;
+      } catch (err) {
+        deps.log.info({ err, chatId: c.chatId }, 'top-up request to an owner not delivered');
+      }
+    }
+    await flow.settle(menu, `${confirmText}\n\n${told ? t.order.ownerAsked : t.order.noOwnerToAsk}`);
+    return { kind: 'refused' };
+  }
   if (pressed.action !== `ok:${key}`) return conversation.skip();
   const placed = await conversation.external(() =>
     // audited with the person who pressed the button, as the Mini App's orders are
@@ -77,6 +100,8 @@ export async function confirmAndPlace(
     return { kind: 'placed' };
   }
   if (placed.code === 'price_changed' && typeof placed.extra.current_price === 'string') return { kind: 'price_changed', currentPrice: placed.extra.current_price };
+  // A gift sold or taken meanwhile: the gift flow offers another of the same collection.
+  if (placed.code === 'gift_not_for_sale' || placed.code === 'gift_reserved') return { kind: 'gift_gone', why: commonView.errorText(t, placed) };
   await pressed.ctx.reply(commonView.errorText(t, placed));
   return { kind: 'refused' };
 }

@@ -96,7 +96,7 @@ export function depositConversation(env: BotDeps) {
     const partnerId = Number(m[1]);
     const partner = await conversation.external(() => attempt(() => partnerView(deps, partnerId)));
     if (!partner.ok) return flow.again(picked.ctx, operatorView.depositError(t, partner, null));
-    const label = operatorView.partner(t, partner.value.name, partnerId);
+    const label = operatorView.partnerNumbered(t, partner.value.name, partnerId);
     await flow.settle(results, label);
 
     // 3. are you sure? (it moves money), then the credit

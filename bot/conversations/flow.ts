@@ -9,6 +9,8 @@ import { textsFor, textsOf, type Texts } from '../texts/index.js';
 import { esc } from '../views/format.js';
 import { configuredLanguage } from '../operator-language.js';
 import { attempt, type Outcome } from './common.js';
+import { may, PERMISSIONS, type Action } from '../../src/domain/permissions.js';
+import { COMMAND_ACTION, type RoleCommand } from '../permissions.js';
 import * as commonView from '../views/common.js';
 
 /**
@@ -42,10 +44,17 @@ export const IDLE_MS = 30 * 60_000;
  * before they run, but only for someone they will serve (staff typing /topup are refused by it and keep
  * their order).
  */
-const LEAVING: Record<string, Need> = { order: 'linked', topup: 'owner', apikey: 'owner', webhook: 'owner', alerts: 'owner', team: 'owner', deposits: 'operator' };
+const LEAVING: readonly RoleCommand[] = ['order', 'topup', 'apikey', 'webhook', 'alerts', 'team', 'deposits'];
 
-/** Who may go on with a conversation: a linked person (any role), an owner, or anyone in an operator chat. */
-type Need = 'linked' | 'owner' | 'operator';
+/**
+ * What going on with a conversation takes, in the permission table (src/domain/permissions.ts): its
+ * command's action, or for the others being a linked person of any role.
+ */
+function actionOf(command: string): Action {
+  return (LEAVING as readonly string[]).includes(command) ? COMMAND_ACTION[command as RoleCommand] : 'orders.view';
+}
+
+const isOperatorAction = (action: Action) => !PERMISSIONS[action].some((r) => r !== 'operator');
 
 export type Checkpoint = ReturnType<Conv['checkpoint']>;
 
@@ -91,7 +100,7 @@ export class Flow {
       nonce: deps.ids.hex(4),
       partnerId: userId === undefined ? null : (findLink(deps, userId)?.partnerId ?? null),
       // an operator's flow in a chat whose ADMIN_CHAT_IDS entry names a language
-      lang: LEAVING[resume.slice(1)] === 'operator' && chatId !== undefined ? (configuredLanguage(deps, chatId) ?? null) : null,
+      lang: isOperatorAction(actionOf(resume.slice(1))) && chatId !== undefined ? (configuredLanguage(deps, chatId) ?? null) : null,
     }));
     return new Flow(conversation, ctx, begun.lang ? textsOf(begun.lang) : textsFor(ctx.from?.language_code), begun.nonce, deps, resume, begun.partnerId);
   }
@@ -103,12 +112,14 @@ export class Flow {
 
   /** Whether the person still has what this conversation needs, now (read from the database, not replayed). */
   allowedNow(): boolean {
-    const need = LEAVING[this.resume.slice(1)] ?? 'linked';
+    const action = actionOf(this.resume.slice(1));
     const chatId = this.ctx.chat?.id;
-    if (need === 'operator') return chatId !== undefined && this.deps.config.ADMIN_CHAT_IDS.includes(String(chatId));
+    const operator = chatId !== undefined && this.deps.config.ADMIN_CHAT_IDS.includes(String(chatId));
+    if (isOperatorAction(action)) return may({ role: null, operator }, action);
     const userId = this.ctx.from?.id;
     const link = userId === undefined ? null : findLink(this.deps, userId);
-    return link !== null && link.partnerId === this.partnerId && (need !== 'owner' || link.role === 'owner');
+    // the rights of a link to this conversation's partner
+    return link !== null && link.partnerId === this.partnerId && may({ role: link.role, operator: false }, action);
   }
 
   /**
@@ -277,14 +288,14 @@ export class Flow {
    * owner's secret flows only offer the private chat, so they leave nothing here).
    */
   private async mayStart(command: string, ctx: ConvContext): Promise<boolean> {
-    const who = LEAVING[command];
+    const action = actionOf(command);
     const userId = ctx.from?.id;
     const chatId = ctx.chat?.id;
     if (isPrivateOnly(command) && !isPrivateChat(ctx.chat)) return false;
     return this.conversation.external(() => {
-      if (who === 'operator') return chatId !== undefined && this.deps.config.ADMIN_CHAT_IDS.includes(String(chatId));
+      if (isOperatorAction(action)) return may({ role: null, operator: chatId !== undefined && this.deps.config.ADMIN_CHAT_IDS.includes(String(chatId)) }, action);
       const link = userId === undefined ? null : findLink(this.deps, userId);
-      return who === 'owner' ? link?.role === 'owner' : link !== null;
+      return link !== null && may({ role: link.role, operator: false }, action);
     });
   }
 
@@ -357,7 +368,7 @@ export class Flow {
 
     if (text !== undefined) {
       if (command === 'cancel') return this.cancel(ctx);
-      if (command !== undefined && LEAVING[command] !== undefined && (await this.mayStart(command, ctx))) {
+      if (command !== undefined && (LEAVING as readonly string[]).includes(command) && (await this.mayStart(command, ctx))) {
         await this.clear();
         await ctx.reply(`/${command}` === this.resume ? commonView.restarted(t, this.resume) : commonView.left(t, this.resume));
         return conversation.halt({ next: true });

@@ -2,7 +2,7 @@ import type { Deps } from '../../src/app/deps.js';
 import { botOrderKey } from '../../src/domain/order-origin.js';
 import type { GiftCatalog } from '../../src/app/nft/gift-catalog.js';
 import { orderingBalance } from '../../src/app/orders/quote.js';
-import { formatAmount } from '../../src/domain/money.js';
+import { formatAmount, parseAmount } from '../../src/domain/money.js';
 import type { BotEnv } from '../context.js';
 import { GIFT_ACTION, giftToken } from '../keyboards/data.js';
 import { collectionRows, giftPageRows } from '../keyboards/gift.js';
@@ -77,12 +77,14 @@ export async function giftFlow(flow: Flow, env: BotEnv, partnerId: number, atPro
 
   // 1. collection
   const cols = await conversation.external(() =>
-    attempt(async () =>
-      (await gifts.collections()).items
+    attempt(async () => {
+      const balance = orderingBalance(deps, partnerId, 'TON');
+      const floor = (c: { floor_partner_price: string | null }) => (c.floor_partner_price === null ? null : parseAmount(c.floor_partner_price, 'TON'));
+      return (await gifts.collections()).items
         .filter((c) => c.count > 0)
         .slice(0, COLLECTIONS_SHOWN)
-        .map((c): GiftCollectionInfo => ({ collection: c.collection, name: c.name, count: c.count, floor_partner_price: c.floor_partner_price })),
-    ),
+        .map((c): GiftCollectionInfo => ({ collection: c.collection, name: c.name, count: c.count, floor_partner_price: c.floor_partner_price, affordable: (floor(c) ?? 0) <= balance }));
+    }),
   );
   if (!cols.ok) return void (await ctx.reply(commonView.errorText(t, cols)));
   if (!cols.value.length) return void (await ctx.reply(t.gifts.none));
@@ -144,8 +146,16 @@ export async function giftFlow(flow: Flow, env: BotEnv, partnerId: number, atPro
       partnerId,
       text,
       { type: 'nft', idempotency_key: key, params: { gift: q.gift, recipient, max_price: q.price } },
-      { back: atRecipient, enough: q.enough, ...(priceNote ? { confirmLabel: t.gifts.btnBuyAtNewPrice } : {}) },
+      { back: atRecipient, enough: q.enough, short: { by: q.shortBy, currency: 'TON' }, ...(priceNote ? { confirmLabel: t.gifts.btnBuyAtNewPrice } : {}) },
     );
+    if (placed.kind === 'gift_gone') {
+      // No dead end: the same collection's page again, one tap away.
+      const gone = await flow.menu(placed.why, [[flow.button(giftView.chooseAnother(t, col.name), 'another')]]);
+      const again = await flow.choose(gone);
+      if (again.action !== 'another') return conversation.skip();
+      await flow.settle(gone, placed.why);
+      return conversation.rewind(atPage);
+    }
     if (placed.kind !== 'price_changed') return;
     priceNote = t.gifts.priceMoved(q.price, placed.currentPrice);
   }

@@ -1,4 +1,5 @@
 import type { Deps } from '../../src/app/deps.js';
+import { pendingPremium } from '../../src/app/orders/pending-premium.js';
 import { botOrderKey } from '../../src/domain/order-origin.js';
 import { orderMenu, quoteGoodsOrder } from '../../src/app/orders/quote.js';
 import { formatAmount } from '../../src/domain/money.js';
@@ -67,16 +68,18 @@ export function orderConversation(env: BotEnv) {
     const atQuantity = conversation.checkpoint();
     let quantity: number;
     if (product === 'stars') {
-      const menu = await flow.menu(t.order.chooseStars(min, max), starsRows(flow, min, max), { back: atProduct });
+      const menu = await flow.menu(orderView.chooseStars(t, min, max), starsRows(flow, min, max), { back: atProduct });
       const q = await flow.choose(menu);
       if (q.action === 'q:other') {
         await flow.settle(menu, t.order.btnOther);
-        const typing = await flow.prompt(t.order.typeStars(min, max), { back: atQuantity });
+        const typing = await flow.prompt(orderView.typeStars(t, min, max), { back: atQuantity });
         quantity = (
           await flow.ask(typing, async (text) => {
             const digits = text.replace(/[\s_]/g, '');
             const n = /^\d{1,9}$/.test(digits) ? Number(digits) : NaN;
-            return Number.isInteger(n) && n >= min && n <= max ? n : retry(t.order.badStars(min, max));
+            if (Number.isInteger(n) && n < min) return retry(orderView.starsAtLeast(t, min, max));
+            if (Number.isInteger(n) && n > max) return retry(orderView.starsAtMost(t, min, max));
+            return Number.isInteger(n) ? n : retry(orderView.badStars(t, min, max));
           })
         ).value;
       } else {
@@ -92,7 +95,16 @@ export function orderConversation(env: BotEnv) {
 
     // 3. recipient, checked before the confirmation
     const atRecipient = conversation.checkpoint();
-    const { recipient, alreadyPremium } = await askRecipient(flow, deps, product, atQuantity);
+    const { recipient, account, alreadyPremium } = await askRecipient(flow, deps, product, atQuantity);
+    // An unfinished Premium order for the account would refuse this one: said here, with Back and Cancel only.
+    if (product === 'premium') {
+      const pending = await conversation.external(() => pendingPremium(deps, partnerId, account));
+      if (pending) {
+        const stop = await flow.menu(orderView.pendingPremium(t, recipient, pending.number), [], { back: atRecipient });
+        await flow.choose(stop);
+        return conversation.skip();
+      }
+    }
 
     // 4. confirmation: price, balance after, and the idempotency key of this confirmation
     const qty = quantity;
@@ -105,6 +117,6 @@ export function orderConversation(env: BotEnv) {
 
     // 5. the order
     const params = product === 'stars' ? { quantity: qty, recipient } : { months: qty, recipient };
-    await confirmAndPlace(flow, deps, partnerId, orderView.confirm(t, q), { type: product, idempotency_key: key, params }, { back: atRecipient, enough: q.enough });
+    await confirmAndPlace(flow, deps, partnerId, orderView.confirm(t, q), { type: product, idempotency_key: key, params }, { back: atRecipient, enough: q.enough, short: { by: q.shortBy, currency: q.currency } });
   });
 }

@@ -1,6 +1,8 @@
 import { Composer } from 'grammy';
 import { chatNotices, isNotice, NOTICES, OWNER_NOTICES, setChatNotice, type Notice, type NoticeSettings } from '../../src/app/notices.js';
 import type { BotContext } from '../context.js';
+import { may } from '../../src/domain/permissions.js';
+import { whoOfCtx } from '../permissions.js';
 import { NOTICE_DATA } from '../keyboards/data.js';
 import { editMessage } from './edit-message.js';
 import { noticesKeyboard } from '../keyboards/notices.js';
@@ -13,7 +15,7 @@ import * as commonView from '../views/common.js';
  */
 export function noticesFeature(): Composer<BotContext> {
   const c = new Composer<BotContext>();
-  const shown = (ctx: BotContext): readonly Notice[] => (ctx.link?.role === 'owner' ? NOTICES : NOTICES.filter((n) => !OWNER_NOTICES.includes(n)));
+  const shown = (ctx: BotContext): readonly Notice[] => (may(whoOfCtx(ctx), 'notices.owners') ? NOTICES : NOTICES.filter((n) => !OWNER_NOTICES.includes(n)));
   const menuText = (ctx: BotContext, s: NoticeSettings) => commonView.noticesMenu(ctx.t, shown(ctx).map((n) => ({ notice: n, on: s[n] })));
 
   c.command('notices', async (ctx) => {

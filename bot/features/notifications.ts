@@ -1,8 +1,9 @@
 import type { Api } from 'grammy';
 import type { Alert, BalanceLow, OrderOutcome, TopupCredited } from '../../src/kernel/event-bus.js';
-import { balanceLowNoticeChats, joinNoticeChats, orderNoticeChats, orderPlacer, topupNoticeChats, webhookNoticeChats, type NoticeChat } from '../../src/app/notices.js';
+import { balanceLowNoticeChats, joinNoticeChats, orderNoticeChats, orderPlacer, reviewNoticeChats, topupNoticeChats, webhookNoticeChats, type NoticeChat } from '../../src/app/notices.js';
 import { getOwnOrder } from '../../src/app/orders/query.js';
 import type { BotDeps } from '../context.js';
+import { SqliteStorage } from '../storage.js';
 import { textsOf, type Texts } from '../texts/index.js';
 import { infoOf, numberOfOrder } from '../order-numbers.js';
 import * as notifyView from '../views/notify.js';
@@ -29,6 +30,12 @@ async function tell(api: Api, env: BotDeps, chats: NoticeChat[], text: (t: Texts
  */
 export async function notifyOrderOutcome(api: Api, env: BotDeps, e: OrderOutcome): Promise<void> {
   const chats = orderNoticeChats(env.deps, e.partnerId, e.orderId, e.event);
+  // Those told of its manual check hear how it ended, whatever their settings.
+  if (e.event !== 'order.refunded') {
+    const told = reviewTold(env).read(e.orderId) ?? [];
+    for (const c of told) if (!chats.some((x) => x.chatId === c.chatId)) chats.push(c);
+    if (told.length) reviewTold(env).delete(e.orderId);
+  }
   if (!chats.length) return;
   const o = infoOf(env.deps, getOwnOrder(env.deps, e.partnerId, e.orderId));
   const by = orderPlacer(env.deps, e.orderId);
@@ -41,6 +48,21 @@ export async function notifyOrderOutcome(api: Api, env: BotDeps, e: OrderOutcome
     (t, chatId) => `${e.event === 'order.completed' ? notifyView.completed(t, o) : notifyView.failed(t, o)}${own(chatId) ? '' : `\n${teamView.orderedBy(t, by)}`}`,
     { orderId: e.orderId },
   );
+}
+
+/** The chats told that an order is being checked by support (kv `review-told:<order id>`), until its outcome. */
+const reviewTold = (env: BotDeps) => new SqliteStorage<NoticeChat[]>(env.deps, 'review-told:');
+
+/**
+ * An order went to a manual check by support: the person who placed it (and owners, by their /notices)
+ * hear so, with its number, unasked; they hear the outcome too (notifyOrderOutcome).
+ */
+export async function notifyReview(api: Api, env: BotDeps, a: Extract<Alert, { kind: 'review' }>): Promise<void> {
+  const chats = reviewNoticeChats(env.deps, a.partnerId, a.orderId);
+  if (!chats.length) return;
+  reviewTold(env).write(a.orderId, chats);
+  const o = infoOf(env.deps, getOwnOrder(env.deps, a.partnerId, a.orderId));
+  await tell(api, env, chats, (t) => notifyView.inReview(t, o), { orderId: a.orderId });
 }
 
 /** Tells the partner's owners that their webhook server did not take an event after its last retry. */

@@ -1,4 +1,6 @@
 import { Composer, type Api, type InlineKeyboard } from 'grammy';
+import { may } from '../../src/domain/permissions.js';
+import { whoOfCtx } from '../permissions.js';
 import type { InlineKeyboardButton } from 'grammy/types';
 import type { Alert } from '../../src/kernel/event-bus.js';
 import { findDeposit, listDeposits, type DepositView } from '../../src/app/deposits.js';
@@ -108,14 +110,14 @@ export function operatorFeature(): Composer<BotContext> {
   };
 
   c.command('reviews', async (ctx, next) => {
-    if (!ctx.isOperator) return next();
+    if (!may(whoOfCtx(ctx), 'reviews.resolve')) return next();
     const page = reviewsPage(ctx, 0);
     if (!page) return void (await ctx.reply(ctx.t.operator.none));
     await ctx.reply(page.text, { reply_markup: { inline_keyboard: page.keyboard } });
   });
 
   c.command('deposits', async (ctx, next) => {
-    if (!ctx.isOperator) return next();
+    if (!may(whoOfCtx(ctx), 'deposits.resolve')) return next();
     const page = depositsPage(ctx, 0);
     if (!page) return void (await ctx.reply(ctx.t.operator.depositsNone));
     await ctx.reply(page.text, { reply_markup: { inline_keyboard: page.keyboard } });
@@ -123,7 +125,7 @@ export function operatorFeature(): Composer<BotContext> {
 
   // A page of a list (also "◀ List" from a card opened from it: that message is then no card any more).
   c.callbackQuery(CASE_LIST_DATA, async (ctx) => {
-    if (!ctx.isOperator) return void (await ctx.answerCallbackQuery({ text: ctx.t.common.operatorsOnly }));
+    if (!may(whoOfCtx(ctx), 'reviews.resolve')) return void (await ctx.answerCallbackQuery({ text: ctx.t.common.operatorsOnly }));
     await ctx.answerCallbackQuery();
     const kind = ctx.match[1] as 'r' | 'd';
     const msg = ctx.callbackQuery.message;
@@ -134,7 +136,7 @@ export function operatorFeature(): Composer<BotContext> {
 
   // A case of a list opens in place as its card (and becomes one of the case's cards).
   c.callbackQuery(CASE_OPEN_DATA, async (ctx) => {
-    if (!ctx.isOperator) return void (await ctx.answerCallbackQuery({ text: ctx.t.common.operatorsOnly }));
+    if (!may(whoOfCtx(ctx), 'reviews.resolve')) return void (await ctx.answerCallbackQuery({ text: ctx.t.common.operatorsOnly }));
     const { env, t } = ctx;
     const kind = ctx.match[1] as 'r' | 'd';
     const page = Number(ctx.match[2]);
@@ -160,7 +162,7 @@ export function operatorFeature(): Composer<BotContext> {
   });
 
   c.callbackQuery(REVIEW_DATA, async (ctx) => {
-    if (!ctx.isOperator) return void (await ctx.answerCallbackQuery({ text: ctx.t.common.operatorsOnly }));
+    if (!may(whoOfCtx(ctx), 'reviews.resolve')) return void (await ctx.answerCallbackQuery({ text: ctx.t.common.operatorsOnly }));
     const kind = ctx.match[1];
     const orderId = ctx.match[2];
     const { env, t } = ctx;
@@ -197,7 +199,7 @@ export function operatorFeature(): Composer<BotContext> {
       // A gift without a known transfer (or a market that does not answer) stays in review: the operator
       // resolves it over the operator API with its transfer_hash.
       if (e instanceof ApiError && (e.code === 'transfer_hash_required' || e.code === 'product_unavailable'))
-        return void (await ctx.answerCallbackQuery({ text: e.detail, show_alert: true }));
+        return void (await ctx.answerCallbackQuery({ text: e.code === 'transfer_hash_required' ? t.operator.transferUnknown : t.operator.marketSilent, show_alert: true }));
       if (!(e instanceof ApiError) || (e.code !== 'not_in_review' && e.code !== 'not_found')) throw e;
       return stale();
     }
@@ -206,7 +208,7 @@ export function operatorFeature(): Composer<BotContext> {
   });
 
   c.callbackQuery(DEPOSIT_DATA, async (ctx) => {
-    if (!ctx.isOperator) return void (await ctx.answerCallbackQuery({ text: ctx.t.common.operatorsOnly }));
+    if (!may(whoOfCtx(ctx), 'deposits.resolve')) return void (await ctx.answerCallbackQuery({ text: ctx.t.common.operatorsOnly }));
     const { env, t } = ctx;
     const id = ctx.match[2];
     const d = findDeposit(env.deps, id);

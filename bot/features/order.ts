@@ -4,7 +4,10 @@ import { orderMenu } from '../../src/app/orders/quote.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { ORDER_CONVERSATION } from '../conversations/order.js';
 import type { BotContext } from '../context.js';
-import { CONFIRM_ACTION, CONV_DATA } from '../keyboards/data.js';
+import { CONFIRM_ACTION, CONV_DATA, GIFT_LOCKED_DATA } from '../keyboards/data.js';
+import { orderingBalance } from '../../src/app/orders/quote.js';
+import { formatAmount } from '../../src/domain/money.js';
+import * as giftView from '../views/gifts.js';
 import { infoOf } from '../order-numbers.js';
 import * as commonView from '../views/common.js';
 import * as orderView from '../views/order.js';
@@ -27,6 +30,12 @@ export function orderFeature(): Composer<BotContext> {
     }
     await ctx.conversation.exitAll();
     await ctx.conversation.enter(ORDER_CONVERSATION, partnerId);
+  });
+
+  // A 🔒 gift: a toast with the TON balance and the price, nothing else.
+  c.callbackQuery(GIFT_LOCKED_DATA, async (ctx) => {
+    const balance = formatAmount(orderingBalance(ctx.env.deps, ctx.link!.partnerId, 'TON'), 'TON');
+    await ctx.answerCallbackQuery({ text: giftView.lockedToast(ctx.t, balance, formatAmount(Number(ctx.match[1]), 'TON')), show_alert: true });
   });
 
   c.callbackQuery(CONV_DATA, async (ctx) => {

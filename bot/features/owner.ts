@@ -3,6 +3,8 @@ import { ALERTS_CONVERSATION, APIKEY_CONVERSATION, TOPUP_CONVERSATION, WEBHOOK_C
 import { TEAM_CONVERSATION } from '../conversations/team.js';
 import type { BotContext } from '../context.js';
 import { offerPrivateChat } from './private-only.js';
+import { may } from '../../src/domain/permissions.js';
+import { COMMAND_ACTION, whoOfCtx } from '../permissions.js';
 
 /** Owner-only commands: /topup, /apikey, /webhook, /alerts, /team. Staff get a refusal. */
 const FLOWS = { topup: TOPUP_CONVERSATION, apikey: APIKEY_CONVERSATION, webhook: WEBHOOK_CONVERSATION, alerts: ALERTS_CONVERSATION, team: TEAM_CONVERSATION } as const;
@@ -14,7 +16,7 @@ export type OwnerCommand = keyof typeof FLOWS;
  */
 export async function startOwnerFlow(ctx: BotContext, command: OwnerCommand): Promise<void> {
   const link = ctx.link;
-  if (link?.role !== 'owner') return void (await ctx.reply(ctx.t.common.ownerOnly));
+  if (!link || !may(whoOfCtx(ctx), COMMAND_ACTION[command])) return void (await ctx.reply(ctx.t.common.ownerOnly));
   if ((command === 'apikey' || command === 'webhook') && (await offerPrivateChat(ctx, command))) return;
   await ctx.conversation.exitAll();
   await ctx.conversation.enter(FLOWS[command], link.partnerId);

@@ -18,7 +18,7 @@ import * as commonView from '../views/common.js';
  * only in a private chat (bot/private-chat.ts): they run that command, with its checks. (Invite codes are
  * 16 characters or more, so they never read as one of these words.)
  */
-function partnerNameOf(deps: Deps, partnerId: number): string | null {
+function partnerNameOf(deps: Pick<Deps, 'db'>, partnerId: number): string | null {
   try {
     return partnerView(deps, partnerId).name;
   } catch {

@@ -42,6 +42,10 @@ export function giftToken(gift: string): string {
 }
 export const GIFT_ACTION = /^gg:([A-Za-z0-9_-]{12})$/;
 
+/** A gift the TON balance cannot pay: its button only answers with a toast (the price in milli-TON). */
+export const giftLockedData = (priceMilli: number) => `gl:${priceMilli}`;
+export const GIFT_LOCKED_DATA = /^gl:(\d{1,15})$/;
+
 export const ordersPageData = (page: number) => fit(`ol:${page}`);
 export const ORDERS_PAGE_DATA = /^ol:(\d{1,4})$/;
 

@@ -1,7 +1,8 @@
 import type { InlineKeyboardButton } from 'grammy/types';
 import type { Flow } from '../conversations/flow.js';
 import type { GiftCollectionInfo, GiftPage } from '../views/model.js';
-import { giftToken } from './data.js';
+import { parseAmount } from '../../src/domain/money.js';
+import { giftLockedData, giftToken } from './data.js';
 import * as giftView from '../views/gifts.js';
 
 export function collectionRows(flow: Flow, cols: GiftCollectionInfo[]): InlineKeyboardButton[][] {
@@ -14,7 +15,8 @@ export function collectionRows(flow: Flow, cols: GiftCollectionInfo[]): InlineKe
  */
 export function giftPageRows(flow: Flow, p: GiftPage): InlineKeyboardButton[][] {
   const { t } = flow;
-  const rows = p.items.map((g, i) => [flow.button(giftView.item(t, i, g), `gg:${giftToken(g.gift)}`)]);
+  // A gift the balance cannot pay answers with a toast naming both amounts (bot/features/order.ts), and walks on to nothing.
+  const rows = p.items.map((g, i) => [g.affordable ? flow.button(giftView.item(t, i, g), `gg:${giftToken(g.gift)}`) : { text: giftView.item(t, i, g), callback_data: giftLockedData(parseAmount(g.partner_price, 'TON') ?? 0) }]);
   const paging: InlineKeyboardButton[] = [];
   if (p.page > 0) paging.push(flow.button(t.gifts.btnPrev, `gp:${p.page - 1}`));
   if (p.hasNext) paging.push(flow.button(t.gifts.btnNext, `gp:${p.page + 1}`));

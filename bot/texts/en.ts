@@ -117,7 +117,7 @@ export const en = {
     gift: (gift: string, to: string) => `gift ${gift} for ${to}`,
     /** The label stays Russian by the contract, so English shows it beside the words. */
     withLabel: (words: string, label: string) => `${words} (order label: ${label})`,
-    shortStars: (n: number) => `⭐ ${n}`,
+    shortStars: (n: string) => `⭐ ${n}`,
     shortPremium: (months: number) => `💎 ${months} mo`,
     shortGift: (gift: string) => `🎁 ${gift}`,
     aGift: 'gift',
@@ -127,10 +127,12 @@ export const en = {
     btnStars: '⭐ Stars',
     btnPremium: '💎 Premium',
     btnGifts: '🎁 Gift',
-    chooseStars: (min: number, max: number) => `How many stars? (${min} to ${max})`,
+    chooseStars: (min: string, max: string) => `How many stars? (${min} to ${max})`,
     btnOther: 'Other amount',
-    typeStars: (min: number, max: number) => `Send the number of stars, a whole number from ${min} to ${max}.`,
-    badStars: (min: number, max: number) => `That is not a whole number from ${min} to ${max}. Try again or send /cancel.`,
+    typeStars: (min: string, max: string) => `Send the number of stars, a whole number from ${min} to ${max}.`,
+    badStars: (min: string, max: string) => `That is not a whole number from ${min} to ${max}. Try again or send /cancel.`,
+    starsAtLeast: (min: string, max: string) => `At least ${min} stars can be ordered: send a number from ${min} to ${max}, or /cancel.`,
+    starsAtMost: (min: string, max: string) => `At most ${max} stars can be ordered at once: send a number from ${min} to ${max}, or /cancel.`,
     choosePremium: 'Premium for how long?',
     months: (m: number) => `${m} months`,
     chosenStars: (n: number) => `⭐ Stars: ${n}`,
@@ -138,6 +140,7 @@ export const en = {
     askRecipient: 'Send the recipient’s Telegram username (for example @username).',
     recipientRetry: 'Send another username or /cancel.',
     checkTitle: 'Please check the order:',
+    shortTitle: 'Not enough money for this order:',
     quoteStars: (n: number) => `${n} stars`,
     quotePremium: (months: string) => `Premium for ${months}`,
     quoteFor: (what: string, recipient: string) => `${what} for @${recipient}`,
@@ -147,6 +150,14 @@ export const en = {
     alreadyPremium: (recipient: string) =>
       `⚠️ @${recipient} already has an active Premium subscription. The order will be accepted and paid now, but it will wait until the current subscription ends (it is retried daily).`,
     shortBy: (shortBy: string, currency: string) => `⚠️ The ${currency} balance is ${shortBy} ${currency} short of this order. Top up the balance (the account owner: /topup), then order again.`,
+    pendingPremium: (recipient: string, number: string) =>
+      `⏳ @${recipient} already has an unfinished Premium order, ${number}: a second one can be placed only after it finishes. /status ${number} shows it. Go back to choose another recipient, or cancel.`,
+    pendingPremiumOther: (recipient: string) =>
+      `⏳ @${recipient} already has an unfinished Premium order (placed elsewhere): a second one can be placed only after it finishes. Go back to choose another recipient, or cancel.`,
+    btnAskOwner: '📣 Ask the owner to top up',
+    askedForTopup: (who: string, shortBy: string, currency: string) => `📣 ${who} could not place an order: the ${currency} balance is ${shortBy} ${currency} short. Top it up with /topup.`,
+    ownerAsked: '📣 The owner was asked to top up the balance. Order again once it is done.',
+    noOwnerToAsk: 'No owner of this account uses the bot yet: ask them directly to top up the balance.',
     btnConfirm: '✅ Confirm',
     accepted: (orderId: string, described: string, price: string, currency: string, status: string) =>
       `✅ Order ${orderId} accepted: ${described}.\nDebited: ${price} ${currency}. Status: ${status}.\nI will write when it is done.`,
@@ -162,6 +173,8 @@ export const en = {
     pageTitle: (collection: string, page: number, pages: number) => `${collection}: gifts from the cheapest (page ${page} of ${pages}). Prices include the transfer.`,
     pageLine: (i: number, name: string, num: number, price: string) => `${i}. ${name} #${num} — ${price} TON`,
     locked: ' 🔒',
+    lockedToast: (balance: string, price: string) => `🔒 Not enough TON: ${balance} of ${price}. Top up the TON balance (the account owner: /topup), or choose a cheaper gift.`,
+    collectionLocked: ' · 🔒 above your balance',
     lockedNote: (balance: string) => `🔒 above your TON balance (${balance} TON): top up first (the account owner: /topup).`,
     empty: 'No gifts left in this collection.',
     item: (i: number, num: number, price: string) => `${i}. #${num} · ${price} TON`,
@@ -170,7 +183,8 @@ export const en = {
     chosen: (name: string, num: number) => `🎁 ${name} #${num}`,
     soldMeanwhile: 'This gift was just sold or reserved. Choose another one.',
     priceMoved: (was: string, now: string) => `The price of this gift went up from ${was} to ${now} TON before the purchase. Nothing was debited.`,
-    btnBuyAtNewPrice: '✅ Buy at the new price',
+    btnChooseAnother: (collection: string) => `🎁 Choose another from ${collection}`,
+    btnBuyAtNewPrice: '✅ Buy at today’s price',
     cannotReceive: 'This account cannot receive gifts. Send another username or /cancel.',
     quoteGift: (name: string, num: number, model: string, backdrop: string, symbol: string, recipient: string) => `Gift ${name} #${num} (${model}, ${backdrop}, ${symbol}) for @${recipient}`,
     price: (price: string) => `Price: ${price} TON (transfer and network fee included)`,
@@ -201,7 +215,7 @@ export const en = {
     failed: (orderId: string, described: string, why: string, price: string, currency: string, next: string) =>
       `❌ Order ${orderId} failed: ${described}.\nWhy: ${why}\n${price} ${currency} returned to the balance. ${next}`,
     inReview: (orderId: string, described: string) =>
-      `⏳ Order ${orderId} did not go through automatically: ${described}.\nSupport is checking it; the money is not refunded yet. You will hear the outcome here.`,
+      `⏳ Order ${orderId} is being checked by support: ${described}.\nIt did not go through automatically; the money is not refunded yet. You will hear the outcome here.`,
     /** What to do after a failed order, by the gift order's `failure.reason`. */
     next: {
       gift_not_for_sale: 'Choose another gift with /order.',
@@ -224,6 +238,8 @@ export const en = {
     'balance.low': 'the “low balance” event',
   } as Record<string, string>,
   eventOther: (e: string) => `the “${e}” event`,
+  /** Webhook events in a list (the webhook screen). */
+  eventShort: { 'order.completed': 'order completed', 'order.failed': 'order failed', 'order.refunded': 'order refunded', 'balance.low': 'low balance' } as Record<string, string>,
   /** Why a webhook delivery was given up (the dispatcher's `HTTP 500`, `timeout`, a refusal reason, a network error). */
   webhookWhy: {
     http: (status: string) => `the server answered HTTP ${status}`,
@@ -313,7 +329,7 @@ export const en = {
     secretNotYet: 'Secret: not created yet (created on the first save)',
     webhookEvents: (events: string) => `Events: ${events}`,
     btnEvents: '🔔 Events',
-    chooseEvents: 'Which events should your server receive? Low-balance alerts (balance.low) come when an order takes a balance below its /alerts threshold.',
+    chooseEvents: 'Which events should your server receive? The low-balance event comes when an order takes a balance below its /alerts threshold.',
     btnOrderEvents: 'Order outcomes only',
     btnOrderAndLowEvents: 'Order outcomes + low balance',
     eventsSaved: (events: string) => `Saved. Events: ${events}.`,
@@ -363,7 +379,9 @@ export const en = {
     confirmDeliverOf: (described: string) => `Mark this order delivered (${described})? The partner stays charged and is told it is completed.`,
     confirmRefund: 'Refund this order?',
     confirmRefundOf: (price: string, currency: string) => `Refund this order: ${price} ${currency} back to the partner's balance?`,
-    partner: (name: string, id: number) => `“${name}” (#${id})`,
+    partner: (name: string) => `“${name}”`,
+    /** Where money goes to a partner, its number beside the name tells similar names apart. */
+    partnerNumbered: (name: string, id: number) => `“${name}” (#${id})`,
     partnerNumber: (id: number) => `#${id}`,
     btnSureDeliver: '✅ Yes, delivered',
     btnSureRefund: '↩️ Yes, refund',
@@ -406,6 +424,8 @@ export const en = {
     } as Record<string, (balance: string, need: string) => string>,
     supplierProblemOther: 'it reports a problem',
     other: (kind: string, details: string) => `⚠️ Alert ${kind}: ${details}`,
+    transferUnknown: 'The gift supplier has no record of this transfer: resolve the order in the operator console with the transfer’s hash.',
+    marketSilent: 'The gift market does not answer right now: try again in a minute.',
     btnDeliver: '✅ Deliver',
     btnRefund: '↩️ Refund',
     notInReview: 'This order is no longer waiting for review.',

@@ -1,5 +1,6 @@
 import type { Notice } from '../../src/app/notices.js';
 import type { Texts } from '../texts/index.js';
+import { amount } from './format.js';
 import type { ErrorInfo } from './model.js';
 
 /** Messages every chat meets: help, linking, left conversations, balances, /notices, refusals. */
@@ -26,7 +27,7 @@ export const left = (t: Texts, command: string) => t.common.left(activity(t, com
 export const idle = (t: Texts, command: string) => t.common.idle(activity(t, command), command);
 
 export function balance(t: Texts, usd: string, ton: string, activated: boolean): string {
-  return [t.balance.title, t.balance.usd(usd), t.balance.ton(ton), ...(activated ? [] : ['', t.balance.notActivated])].join('\n');
+  return [t.balance.title, t.balance.usd(amount(t.lang, usd)), t.balance.ton(amount(t.lang, ton)), ...(activated ? [] : ['', t.balance.notActivated])].join('\n');
 }
 
 export function noticesMenu(t: Texts, items: { notice: Notice; on: boolean }[]): string {
@@ -44,7 +45,7 @@ export function errorText(t: Texts, e: ErrorInfo): string {
   const x = e.extra;
   switch (e.code) {
     case 'insufficient_balance':
-      return t.errors.insufficientBalance(String(x.currency), String(x.balance));
+      return t.errors.insufficientBalance(String(x.currency), amount(t.lang, String(x.balance)));
     case 'idempotency_key_reuse':
       return t.errors.idempotencyKeyReuse;
     case 'partner_inactive':

@@ -15,6 +15,21 @@ export function handledAt(ms: number): string {
   return zonedTime(offsetIso(ms));
 }
 
+/**
+ * A decimal amount as people of the language read it: "1,234.50" in English, "1 234,50" in Russian (a
+ * no-break space between thousands, a decimal comma). Values meant to be copied (an exact top-up amount,
+ * an address) are shown as they are instead.
+ */
+export function amount(lang: 'en' | 'ru', value: string): string {
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value);
+  if (!m) return value;
+  const whole = m[2].replace(/\B(?=(\d{3})+(?!\d))/g, lang === 'ru' ? '\u00a0' : ',');
+  return m[1] + whole + (m[3] === undefined ? '' : (lang === 'ru' ? ',' : '.') + m[3]);
+}
+
+/** A whole number with thousands separators ("50,000", "50 000"). */
+export const count = (lang: 'en' | 'ru', n: number): string => amount(lang, String(n));
+
 /** Short time for messages: "2026-03-01 12:00" from the contract's ISO timestamps. */
 export function shortTime(iso: string): string {
   return iso.slice(0, 16).replace('T', ' ');

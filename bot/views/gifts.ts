@@ -1,9 +1,12 @@
 import type { Texts } from '../texts/index.js';
+import { amount } from './format.js';
 import type { GiftCollectionInfo, GiftItem, GiftPage, GiftQuote } from './model.js';
 
 /** The gift browser: collections, a page of gifts, the confirmation. */
 
-export const collection = (t: Texts, c: GiftCollectionInfo) => t.gifts.collection(c.name, c.count, c.floor_partner_price);
+/** A collection's button; one whose cheapest gift the TON balance cannot pay says so. */
+export const collection = (t: Texts, c: GiftCollectionInfo) =>
+  t.gifts.collection(c.name, c.count, c.floor_partner_price === null ? null : amount(t.lang, c.floor_partner_price)) + (c.affordable === false ? t.gifts.collectionLocked : '');
 
 const lock = (t: Texts, g: GiftItem) => (g.affordable ? '' : t.gifts.locked);
 
@@ -12,24 +15,30 @@ export function page(t: Texts, p: GiftPage): string {
   return [
     w.pageTitle(p.collection, p.page + 1, p.pages),
     '',
-    ...p.items.map((g, i) => w.pageLine(i + 1, g.name, g.num, g.partner_price) + lock(t, g)),
-    ...(p.items.some((g) => !g.affordable) ? ['', w.lockedNote(p.balance)] : []),
+    ...p.items.map((g, i) => w.pageLine(i + 1, g.name, g.num, amount(t.lang, g.partner_price)) + lock(t, g)),
+    ...(p.items.some((g) => !g.affordable) ? ['', w.lockedNote(amount(t.lang, p.balance))] : []),
   ].join('\n');
 }
 
 /** A gift's button on its page (i from 0). */
-export const item = (t: Texts, i: number, g: GiftItem) => t.gifts.item(i + 1, g.num, g.partner_price) + lock(t, g);
+export const item = (t: Texts, i: number, g: GiftItem) => t.gifts.item(i + 1, g.num, amount(t.lang, g.partner_price)) + lock(t, g);
+
+/** A 🔒 gift pressed: how much TON there is of how much it costs. */
+export const lockedToast = (t: Texts, balance: string, price: string) => t.gifts.lockedToast(amount(t.lang, balance), amount(t.lang, price));
+
+export const chooseAnother = (t: Texts, collection: string) => t.gifts.btnChooseAnother(collection);
 
 export const chosen = (t: Texts, g: { name: string; num: number }) => t.gifts.chosen(g.name, g.num);
 
 export function confirm(t: Texts, q: GiftQuote): string {
   const w = t.gifts;
+  const a = (v: string) => amount(t.lang, v);
   return [
-    t.order.checkTitle,
+    q.enough ? t.order.checkTitle : t.order.shortTitle,
     w.quoteGift(q.name, q.num, q.attributes.model, q.attributes.backdrop, q.attributes.symbol, q.recipient),
-    w.price(q.price),
-    w.maxPrice(q.price),
-    q.enough ? t.order.balanceAfter(q.balance, q.balanceAfter, 'TON') : t.order.balanceNow(q.balance, 'TON'),
-    ...(q.enough ? [] : ['', w.shortBy(q.shortBy)]),
+    w.price(a(q.price)),
+    w.maxPrice(a(q.price)),
+    q.enough ? t.order.balanceAfter(a(q.balance), a(q.balanceAfter), 'TON') : t.order.balanceNow(a(q.balance), 'TON'),
+    ...(q.enough ? [] : ['', w.shortBy(a(q.shortBy))]),
   ].join('\n');
 }

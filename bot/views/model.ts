@@ -99,6 +99,8 @@ export interface GiftCollectionInfo {
   name: string;
   count: number;
   floor_partner_price: string | null;
+  /** False when the TON balance is below even the cheapest gift of it. */
+  affordable?: boolean;
 }
 
 /** What the gift confirmation shows: the exact TON price, confirmed as max_price. */

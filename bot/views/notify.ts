@@ -1,4 +1,5 @@
 import type { Texts } from '../texts/index.js';
+import { amount } from './format.js';
 import type { OrderInfo } from './model.js';
 import { described } from './order.js';
 
@@ -8,10 +9,13 @@ export function completed(t: Texts, o: OrderInfo): string {
   return [t.notify.completed(o.number, described(t, o)), ...(o.giftUrl ? [t.notify.giftPage(o.giftUrl)] : [])].join('\n');
 }
 
+/** The order went to a manual check by support (told once, when it starts). */
+export const inReview = (t: Texts, o: OrderInfo) => t.notify.inReview(o.number, described(t, o));
+
 export function failed(t: Texts, o: OrderInfo): string {
-  if (!o.refunded) return t.notify.inReview(o.number, described(t, o));
+  if (!o.refunded) return inReview(t, o);
   const next = t.notify.next[o.failureReason ?? ''] ?? t.notify.nextOther;
-  return t.notify.failed(o.number, described(t, o), t.shared.failureWhy(o), o.partner_price, o.currency, next);
+  return t.notify.failed(o.number, described(t, o), t.shared.failureWhy(o), amount(t.lang, o.partner_price), o.currency, next);
 }
 
 /** A webhook event in words: the “order completed” event. */

@@ -10,8 +10,10 @@ import { eventName, webhookWhy } from './notify.js';
 const network = (t: Texts, n: string) => t.operator.network[n] ?? n;
 const depositWhy = (t: Texts, reason: string | null | undefined) => t.operator.depositReason[reason ?? ''] ?? t.operator.depositReasonOther;
 
-/** A partner as operators read it: its name and number. */
-export const partner = (t: Texts, name: string | null, id: number) => (name ? t.operator.partner(name, id) : t.operator.partnerNumber(id));
+/** A partner as operators read it: its name (its number when the name is unknown). */
+export const partner = (t: Texts, name: string | null, id: number) => (name ? t.operator.partner(name) : t.operator.partnerNumber(id));
+/** A partner money is credited to: its name and number. */
+export const partnerNumbered = (t: Texts, name: string, id: number) => t.operator.partnerNumbered(name, id);
 
 function reviewStage(t: Texts, stage: string, o: OrderInfo | null): string {
   const key = stage === 'delivery_unconfirmed' && o?.type === 'premium' ? 'delivery_unconfirmed_premium' : stage;

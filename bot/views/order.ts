@@ -1,5 +1,5 @@
 import type { Texts } from '../texts/index.js';
-import { shortTime, zonedTime } from './format.js';
+import { amount, count, shortTime, zonedTime } from './format.js';
 import type { OrderInfo, Quote } from './model.js';
 
 /** An order as people read it: its state, what it is, the confirmation, the answers after Confirm, /orders and /status. */
@@ -19,24 +19,40 @@ export function described(t: Texts, o: OrderInfo): string {
 
 /** An order in a few words (buttons, lists). */
 export function what(t: Texts, o: OrderInfo): string {
-  if (o.type === 'stars') return t.what.shortStars(o.quantity);
+  if (o.type === 'stars') return t.what.shortStars(count(t.lang, o.quantity));
   if (o.type === 'premium') return t.what.shortPremium(o.quantity);
   return t.what.shortGift(o.gift ?? t.what.aGift);
 }
 
+export const chooseStars = (t: Texts, min: number, max: number) => t.order.chooseStars(count(t.lang, min), count(t.lang, max));
+export const typeStars = (t: Texts, min: number, max: number) => t.order.typeStars(count(t.lang, min), count(t.lang, max));
+
+/** A typed number of stars out of range, or not a whole number. */
+export const starsAtLeast = (t: Texts, min: number, max: number) => t.order.starsAtLeast(count(t.lang, min), count(t.lang, max));
+export const starsAtMost = (t: Texts, min: number, max: number) => t.order.starsAtMost(count(t.lang, min), count(t.lang, max));
+export const badStars = (t: Texts, min: number, max: number) => t.order.badStars(count(t.lang, min), count(t.lang, max));
+
 /** The confirmation of a Stars or Premium order: what, price, balance before and after. */
 export function confirm(t: Texts, q: Quote): string {
   const w = t.order;
+  const a = (v: string) => amount(t.lang, v);
   const item = q.product === 'stars' ? w.quoteStars(q.quantity) : w.quotePremium(w.months(q.quantity));
-  const lines = [w.checkTitle, w.quoteFor(item, q.recipient), w.price(q.price, q.currency), q.enough ? w.balanceAfter(q.balance, q.balanceAfter, q.currency) : w.balanceNow(q.balance, q.currency)];
+  const lines = [q.enough ? w.checkTitle : w.shortTitle, w.quoteFor(item, q.recipient), w.price(a(q.price), q.currency), q.enough ? w.balanceAfter(a(q.balance), a(q.balanceAfter), q.currency) : w.balanceNow(a(q.balance), q.currency)];
   if (q.alreadyPremium) lines.push('', w.alreadyPremium(q.recipient));
-  if (!q.enough) lines.push('', w.shortBy(q.shortBy, q.currency));
+  if (!q.enough) lines.push('', w.shortBy(a(q.shortBy), q.currency));
   return lines.join('\n');
 }
 
+/** The recipient has an unfinished Premium order: its number when it is this partner's. */
+export const pendingPremium = (t: Texts, recipient: string, number: string | null) =>
+  number ? t.order.pendingPremium(recipient.replace(/^@/, ''), number) : t.order.pendingPremiumOther(recipient.replace(/^@/, ''));
+
+/** To the owners: a team member needs a top-up for an order. */
+export const askedForTopup = (t: Texts, who: string, shortBy: string, currency: string) => t.order.askedForTopup(who, amount(t.lang, shortBy), currency);
+
 export const chosenPremium = (t: Texts, months: number) => t.order.chosenPremium(t.order.months(months));
 
-export const accepted = (t: Texts, o: OrderInfo) => t.order.accepted(o.number, described(t, o), o.partner_price, o.currency, status(t, o));
+export const accepted = (t: Texts, o: OrderInfo) => t.order.accepted(o.number, described(t, o), amount(t.lang, o.partner_price), o.currency, status(t, o));
 
 export const already = (t: Texts, o: OrderInfo) => t.order.already(o.number, status(t, o));
 
@@ -50,7 +66,7 @@ export function details(t: Texts, o: OrderInfo): string {
     w.heading(o.number),
     described(t, o),
     w.status(status(t, o)),
-    w.price(o.partner_price, o.currency),
+    w.price(amount(t.lang, o.partner_price), o.currency),
     w.created(zonedTime(o.created_at)),
     ...(o.completed_at ? [w.completed(zonedTime(o.completed_at))] : []),
     ...(o.giftUrl ? [w.giftPage(o.giftUrl)] : []),
@@ -60,4 +76,4 @@ export function details(t: Texts, o: OrderInfo): string {
 }
 
 /** An order in the /orders list. */
-export const line = (t: Texts, o: OrderInfo) => t.orders.line(what(t, o), to(o), status(t, o), o.partner_price, o.currency, zonedTime(o.created_at), o.number);
+export const line = (t: Texts, o: OrderInfo) => t.orders.line(what(t, o), to(o), status(t, o), amount(t.lang, o.partner_price), o.currency, zonedTime(o.created_at), o.number);

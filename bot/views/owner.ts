@@ -13,10 +13,13 @@ export function keyIssued(t: Texts, key: string, whitelist: string[]): string {
 
 export function webhookIntro(t: Texts, url: string | null, hasSecret: boolean, events: string[]): string {
   const w = t.owner;
-  return [w.webhookTitle, w.webhookAddress(url ? url : url === '' ? w.addressEmpty : w.addressNever), hasSecret ? w.secretSet : w.secretNotYet, w.webhookEvents(events.join(', '))].join('\n');
+  return [w.webhookTitle, w.webhookAddress(url ? url : url === '' ? w.addressEmpty : w.addressNever), hasSecret ? w.secretSet : w.secretNotYet, w.webhookEvents(eventList(t, events))].join('\n');
 }
 
-export const eventsSaved = (t: Texts, events: string[]) => t.owner.eventsSaved(events.join(', '));
+/** Webhook events in words (their codes are in the API and the documentation). */
+const eventList = (t: Texts, events: string[]) => events.map((e) => t.eventShort[e] ?? e).join(', ');
+
+export const eventsSaved = (t: Texts, events: string[]) => t.owner.eventsSaved(eventList(t, events));
 
 export function alertsIntro(t: Texts, v: { USD: string | null; TON: string | null }): string {
   const w = t.owner;

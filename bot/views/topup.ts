@@ -1,5 +1,5 @@
 import type { Texts } from '../texts/index.js';
-import { code, zonedTime } from './format.js';
+import { amount, code, zonedTime } from './format.js';
 import type { FundingInfo } from './model.js';
 
 /**
@@ -46,8 +46,8 @@ export function request(t: Texts, r: TopupShown): string {
   ].join('\n');
 }
 
-export const credited = (t: Texts, amount: string, currency: string, activated: boolean) =>
-  activated ? t.topup.creditedActivated(amount, currency) : t.topup.credited(amount, currency);
+export const credited = (t: Texts, value: string, currency: string, activated: boolean) =>
+  activated ? t.topup.creditedActivated(amount(t.lang, value), currency) : t.topup.credited(amount(t.lang, value), currency);
 
 /**
  * A TON wallet link for an exact amount (in nanotons) and an optional comment, as an https link: Telegram

@@ -2,9 +2,28 @@ import { formatAmount } from '../domain/money.js';
 import { cachedBalancesOf } from '../store/ledger-repo.js';
 import type { Deps } from './deps.js';
 
+/**
+ * The answers made from one committed balances object (it is replaced on every entry, see cachedBalancesOf):
+ * frozen, so that GET /me's JSON text is also made once per balance change (src/http/frozen-json.ts).
+ */
+const answers = new WeakMap<object, ReturnType<typeof makeAccount>>();
+
 /** GET /me: the balances and the limits that apply to the partner. */
 export function account(deps: Pick<Deps, 'db' | 'config'>, partnerId: number) {
   const b = cachedBalancesOf(deps.db, partnerId);
+  let a = answers.get(b);
+  if (!a || a.partner_id !== partnerId || a.config !== deps.config) {
+    a = makeAccount(deps, partnerId, b);
+    answers.set(b, a);
+  }
+  return a.view;
+}
+
+function makeAccount(deps: Pick<Deps, 'config'>, partnerId: number, b: Readonly<Record<'USD' | 'TON', number>>) {
+  return { partner_id: partnerId, config: deps.config, view: Object.freeze(accountView(deps, partnerId, b)) };
+}
+
+function accountView(deps: Pick<Deps, 'config'>, partnerId: number, b: Readonly<Record<'USD' | 'TON', number>>) {
   const c = deps.config;
   const usd = formatAmount(b.USD, 'USD');
   const ton = formatAmount(b.TON, 'TON');

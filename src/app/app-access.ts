@@ -60,10 +60,6 @@ export function linkOf(deps: Pick<Deps, 'db'>, caller: AppCaller): BotLink {
   return link;
 }
 
-export function requireOwner(link: BotLink): void {
-  if (link.role !== 'owner') fail('forbidden', 'Only an owner of the partner account may do this.');
-}
-
 /** A one-time sign-in link for a linked user (the bot's /app): single use, valid 10 minutes. */
 export function createSignInLink(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'ids'>, telegramUserId: number): { token: string; url: string; expiresAt: number } {
   const now = deps.clock.now();

@@ -39,6 +39,7 @@ import { depositAddresses } from '../config/deposit-addresses.js';
 import { creditInTx } from './topups.js';
 import { unitOfWork, type AfterCommit } from './unit-of-work.js';
 import { parseOrFail } from './validation.js';
+import type { DepositItem } from '../domain/deposit-item.js';
 
 /**
  * Chain deposits: recording what a watcher (or the sandbox) saw, matching it to a top-up request and
@@ -64,17 +65,8 @@ export function creditKey(network: string, txHash: string): string {
   return `${network}:${txHash}`;
 }
 
-export interface DepositView {
-  deposit_id: string;
-  network: string;
-  asset: string;
-  amount: string;
-  tx_hash: string;
-  from: string | null;
-  comment: string | null;
+export interface DepositView extends DepositItem {
   status: DepositStatus;
-  partner_id: number | null;
-  created_at: string;
   to: string;
   confirmations: number;
   reason: string | null;

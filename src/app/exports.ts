@@ -32,11 +32,10 @@ export const LEDGER_COLUMNS = ['entry_id', 'created_at', 'currency', 'kind', 'am
 
 function orderCells(o: OrderRow): Cell[] {
   const v = orderView(o);
-  const gift = v.gift as { gift?: string } | undefined;
   const failure = v.failure as { stage: string; reason: string } | null | undefined;
   return [
     o.orderId, v.created_at as string, o.type, o.status, v.partner_price as string, o.currency, (v.price_usd_ref as string | null | undefined) ?? null, o.quantity, o.recipient, v.label as string,
-    v.completed_at as string | null, o.refunded ? 'true' : 'false', o.clientReference, gift?.gift ?? null, failure?.stage ?? null, failure?.reason ?? null,
+    v.completed_at as string | null, o.refunded ? 'true' : 'false', o.clientReference, o.giftId, failure?.stage ?? null, failure?.reason ?? null,
   ];
 }
 

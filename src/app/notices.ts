@@ -88,6 +88,27 @@ export function orderNoticeChats(deps: Pick<Deps, 'db'>, partnerId: number, orde
     .map(plain);
 }
 
+/**
+ * The chats to tell that an order went to a manual check by support: the chat it was placed from, whatever
+ * its settings (it was promised word of the outcome), and owners' chats that hear of failed orders of
+ * this origin (`failed`, and `staff` or `api` for an order placed by someone else). The bot tells the same
+ * chats the outcome.
+ */
+export function reviewNoticeChats(deps: Pick<Deps, 'db'>, partnerId: number, orderId: string): NoticeChat[] {
+  const order = getOrder(deps.db, orderId);
+  if (!order || order.partnerId !== partnerId) return [];
+  const origin = orderOrigin(order.idempotencyKey);
+  return linkedChats(deps, partnerId)
+    .filter((c) => {
+      const own = origin.by === 'bot' && origin.telegramUserId !== null && c.users.includes(origin.telegramUserId);
+      if (own) return true;
+      if (!c.owner) return false;
+      const s = chatNotices(deps, c.chatId);
+      return s.failed && (origin.by === 'api' ? s.api : s.staff);
+    })
+    .map(plain);
+}
+
 /** The owners' chats to tell that a top-up was credited. */
 export function topupNoticeChats(deps: Pick<Deps, 'db'>, partnerId: number): NoticeChat[] {
   return linkedChats(deps, partnerId)

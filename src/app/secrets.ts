@@ -43,7 +43,24 @@ export class SecretBox {
     return ['v1', iv.toString('base64'), c.getAuthTag().toString('base64'), body.toString('base64')].join('.');
   }
 
+  /**
+   * Opened secrets by their sealed text (a fresh IV makes each sealing unique, so a changed secret is a new
+   * entry): every webhook attempt signs with its partner's secret, and AES-GCM per attempt showed in the
+   * fan-out's profile. Memory only, bounded; the plain secret is in this process's memory at each attempt anyway.
+   */
+  private readonly opened = new Map<string, string>();
+
   open(sealed: string): string {
+    let plain = this.opened.get(sealed);
+    if (plain === undefined) {
+      plain = this.decrypt(sealed);
+      if (this.opened.size >= 1_000) this.opened.clear();
+      this.opened.set(sealed, plain);
+    }
+    return plain;
+  }
+
+  private decrypt(sealed: string): string {
     const [v, iv, tag, body] = sealed.split('.');
     if (v !== 'v1') throw new Error('unknown secret format');
     const d = crypto.createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64'));

@@ -9,7 +9,7 @@ import type { Scheduler } from '../workers/scheduler.js';
 import { adminApi } from './admin/index.js';
 import type { BotWebhook } from './bot-webhook.js';
 import { appApi } from './app-api/index.js';
-import { frameworkErrors, installErrorHandling } from './errors.js';
+import { frameworkErrors, installErrorHandling, OPERATOR_API_PREFIX } from './errors.js';
 import { installJsonBodyParser } from './json-body.js';
 import { registerOpenApi } from './openapi/routes.js';
 import { partnerApi } from './partner/index.js';
@@ -83,7 +83,7 @@ export async function buildHttpApp(h: HttpDeps): Promise<FastifyInstance> {
 
   await registerOpenApi(app, deps.config.publicBaseUrl);
   await app.register(partnerApi({ deps, keys, limiter, catalog, sender: h.sender }), { prefix: '/api/partner/v1' });
-  await app.register(adminApi({ deps, keys, adminToken: h.adminToken, scheduler: h.scheduler, sandbox: h.sandbox, fragment: h.fragment }), { prefix: '/api/admin/v1' });
+  await app.register(adminApi({ deps, keys, adminToken: h.adminToken, scheduler: h.scheduler, sandbox: h.sandbox, fragment: h.fragment }), { prefix: OPERATOR_API_PREFIX });
   const supplierFunds = supplierFundsReader(deps, h.fragment, () => h.sandbox.getFaults(), h.giftAccount);
   await app.register(appApi({ deps, keys, limiter, catalog, sender: h.sender, supplierFunds }), { prefix: '/api/app/v1' });
   await app.register(webappRoutes());

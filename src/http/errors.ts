@@ -25,6 +25,21 @@ export function toApiError(err: unknown): ApiError {
   return new ApiError('internal_error');
 }
 
+/** The operator API's base path: its errors are flat (operator-api.md section 2). */
+export const OPERATOR_API_PREFIX = '/api/admin/v1';
+
+/**
+ * The body format of an error for the request's API: the partner API and the Mini App answer each code in
+ * the format the contract gives it; the operator API answers every error flat `{code, detail}` but 401
+ * `unauthorized`, which it keeps nested (operator-api.md section 2), whether the error came from a route,
+ * the body parser (bad_json, unsupported_media_type, payload_too_large) or the router.
+ */
+export function inFormatOf(url: string, e: ApiError): ApiError {
+  const operator = url === OPERATOR_API_PREFIX || url.startsWith(`${OPERATOR_API_PREFIX}/`) || url.startsWith(`${OPERATOR_API_PREFIX}?`);
+  if (!operator || e.format === 'flat' || e.code === 'unauthorized') return e;
+  return new ApiError(e.code, e.detail, e.extra, e.headers, { status: e.status, format: 'flat' });
+}
+
 export interface ErrorHandling {
   /** Sees every error first (the storage monitor hears of writes that failed outside a transaction). */
   observe?: (err: unknown, reqId: string) => void;
@@ -54,7 +69,7 @@ export function frameworkErrors(limiter: RateLimiter) {
 export function installErrorHandling(app: FastifyInstance, { observe, limiter }: ErrorHandling): void {
   app.setErrorHandler((err, req, reply) => {
     observe?.(err, req.id);
-    const e = toApiError(err);
+    const e = inFormatOf(req.url, toApiError(err));
     reply.code(e.status).headers(e.headers).send(errorBody(e));
   });
   app.setNotFoundHandler((req, reply) => {
@@ -64,6 +79,7 @@ export function installErrorHandling(app: FastifyInstance, { observe, limiter }:
     } catch (limited) {
       e = toApiError(limited);
     }
+    e = inFormatOf(req.url, e);
     reply.code(e.status).headers(e.headers).send(errorBody(e));
   });
 }

@@ -2,6 +2,7 @@ import { and, count, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Conn } from './db.js';
 import { accounts, orderStatsHourly, orders, partners, webhookDeliveries } from './schema.js';
 import { deposits } from './schema-topups.js';
+import { hourlyFigures } from './stats-repo.js';
 
 /** Reads of the operator's console (the Mini App's /operator routes): whole-service figures. */
 
@@ -19,11 +20,7 @@ export function ordersByHour(conn: Conn, fromHour: number) {
   return conn
     .select({
       hour: orderStatsHourly.hour,
-      type: orderStatsHourly.type,
-      status: orderStatsHourly.status,
-      currency: orderStatsHourly.currency,
-      orders: sql<number>`sum(${orderStatsHourly.orders})`,
-      amount: sql<number>`sum(${orderStatsHourly.amount})`,
+      ...hourlyFigures,
     })
     .from(orderStatsHourly)
     .where(and(gte(orderStatsHourly.hour, fromHour), sql`${orderStatsHourly.orders} > 0`))

@@ -18,7 +18,7 @@ interface Unit {
  * library offers it for a synchronous driver.
  *
  * Requests go first: background units (work nobody waits on: delivery outcomes, webhook attempt results)
- * take at most max(16, requests in the batch) places in a transaction, so a request never waits behind a
+ * take at most max(16, requests in the batch) places in a transaction (32 when no request waits), so a request never waits behind a
  * burst of them, while under a steady load of new orders the deliveries still keep pace (one each).
  */
 export class GroupCommit {
@@ -53,8 +53,11 @@ export class GroupCommit {
   private flush(): void {
     this.scheduled = false;
     const batch = this.queue.splice(0, this.maxUnits);
-    // at least as many background units as requests, so that deliveries keep pace with new orders
-    batch.push(...this.background.splice(0, Math.max(this.maxBackground, batch.length)));
+    // at least as many background units as requests, so that deliveries keep pace with new orders; with no
+    // request waiting, twice maxBackground (a fan-out of outcomes and webhooks shares fewer commits, and a
+    // request arriving meanwhile waits behind no more than a batch of requests would)
+    const requests = batch.length;
+    batch.push(...this.background.splice(0, requests === 0 ? 2 * this.maxBackground : Math.max(this.maxBackground, requests)));
     if (this.queue.length || this.background.length) this.schedule();
     this.commits++;
     const outcomes: { ok: boolean; value: unknown }[] = [];

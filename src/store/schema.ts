@@ -126,6 +126,14 @@ export const orders = sqliteTable(
     failureStage: text('failure_stage'),
     failureReason: text('failure_reason'),
     gift: text('gift', { mode: 'json' }).$type<Record<string, unknown>>(),
+    /**
+     * An NFT order's gift as the order fixed it, typed (the `gift` JSON above is its view for the partner):
+     * the market's gift id, its collection and the listing price in milli-TON, the cap of the purchase.
+     * Null for other orders.
+     */
+    giftId: text('gift_id'),
+    giftCollection: text('gift_collection'),
+    giftPriceMilli: integer('gift_price_milli'),
     delivery: text('delivery', { mode: 'json' }).$type<Record<string, unknown>>(),
     webhookUrl: text('webhook_url'),
     idempotencyKey: text('idempotency_key').notNull(),

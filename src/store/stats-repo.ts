@@ -8,6 +8,15 @@ const range = { p: sql.placeholder('p'), from: sql.placeholder('from'), end: sql
 
 const hourDay = sql<number>`${orderStatsHourly.hour} / 24`;
 
+/** The figures of order_stats_hourly summed per type, current status and currency (partner stats and the operator's console). */
+export const hourlyFigures = {
+  type: orderStatsHourly.type,
+  status: orderStatsHourly.status,
+  currency: orderStatsHourly.currency,
+  orders: sql<number>`sum(${orderStatsHourly.orders})`,
+  amount: sql<number>`sum(${orderStatsHourly.amount})`,
+};
+
 /**
  * The figures of whole hours [fromHour, endHour) from order_stats_hourly (kept by triggers on `orders`,
  * see schema.ts), summed per UTC day: a few rows per hour over its primary key, whatever the order volume.
@@ -17,12 +26,8 @@ export function statsOfHours(conn: Conn, partnerId: number, fromHour: number, en
     conn
       .select({
         day: hourDay,
-        type: orderStatsHourly.type,
-        status: orderStatsHourly.status,
-        currency: orderStatsHourly.currency,
+        ...hourlyFigures,
         refunded: orderStatsHourly.refunded,
-        orders: sql<number>`sum(${orderStatsHourly.orders})`,
-        amount: sql<number>`sum(${orderStatsHourly.amount})`,
       })
       .from(orderStatsHourly)
       .where(and(eq(orderStatsHourly.partnerId, range.p), gte(orderStatsHourly.hour, range.from), lt(orderStatsHourly.hour, range.end), gt(orderStatsHourly.orders, 0)))

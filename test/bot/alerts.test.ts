@@ -107,20 +107,20 @@ describe('/webhook events', () => {
     await w.link(owner.user, p.id, 'owner');
     await w.t.admin('PUT', `/partners/${p.id}/webhook`, { url: 'https://hooks.example.com/ev' });
     await owner.say('/webhook');
-    const menu = await owner.expectMenu('Events: order.completed, order.failed, order.refunded');
+    const menu = await owner.expectMenu('Events: order completed, order failed, order refunded');
     await owner.press(menu, button(menu, 'Events'));
     const which = await owner.expectMenu('Which events should your server receive?');
     await owner.press(which, button(which, 'Order outcomes + low balance'));
-    await owner.expect('Saved. Events: order.completed, order.failed, order.refunded, balance.low.');
+    await owner.expect('Saved. Events: order completed, order failed, order refunded, low balance.');
     const view = (await w.t.admin('GET', `/partners/${p.id}`)).body.webhook;
     expect(view).toEqual({ url: 'https://hooks.example.com/ev', has_secret: true, events: ['order.completed', 'order.failed', 'order.refunded', 'balance.low'] });
 
     await owner.say('/webhook');
-    const menu2 = await owner.expectMenu('balance.low');
+    const menu2 = await owner.expectMenu('low balance');
     await owner.press(menu2, button(menu2, 'Events'));
     const which2 = await owner.expectMenu('Which events');
     await owner.press(which2, button(which2, 'Order outcomes only'));
-    await owner.expect('Saved. Events: order.completed, order.failed, order.refunded.');
+    await owner.expect('Saved. Events: order completed, order failed, order refunded.');
     expect((await w.t.admin('GET', `/partners/${p.id}`)).body.webhook.events).toEqual(['order.completed', 'order.failed', 'order.refunded']);
   });
 });

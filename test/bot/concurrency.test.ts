@@ -52,7 +52,7 @@ describe('the bot under load', () => {
       // another chat is answered while the first one's update is still in the supplier's hands
       await other.say('/balance');
       const balances = await other.expect('Balances:', 'the other chat’s /balance while the lookup is held', 10_000);
-      expect(balances.text).toContain('USD: 1000.00');
+      expect(balances.text).toContain('USD: 1,000.00');
       expect(held).toBe(1);
 
       // the slow chat's own next update is fetched but waits behind the held one

@@ -141,7 +141,7 @@ describe('typed answers in a group chat', () => {
     expect(ask.buttons).toEqual([]);
     expect(ask.parse_mode).toBe('HTML');
     expect(ask.text).toBe(
-      `<a href="tg://user?id=${group.user.id}">${group.user.first_name}</a>, Send the number of stars, a whole number from 50 to 50000.\n\n↩️ Reply to this message with your answer (/cancel to stop).`,
+      `<a href="tg://user?id=${group.user.id}">${group.user.first_name}</a>, Send the number of stars, a whole number from 50 to 50,000.\n\n↩️ Reply to this message with your answer (/cancel to stop).`,
     );
     // a plain message never reaches the bot (privacy mode): nothing happens
     await group.say('150');
@@ -150,7 +150,7 @@ describe('typed answers in a group chat', () => {
     expect(group.fresh).toEqual([]);
     // a reply does; a wrong one is explained with force_reply again
     await group.reply(ask, '10');
-    const again = await group.expect('That is not a whole number from 50 to 50000');
+    const again = await group.expect('At least 50 stars can be ordered: send a number from 50 to 50,000');
     expect(again.forceReply).toEqual({ force_reply: true, selective: true });
     await group.reply(again, '150');
     const who = await group.expect('Send the recipient’s Telegram username');
@@ -188,7 +188,7 @@ describe('typed answers in a group chat', () => {
     await dm.press(amounts, button(amounts, 'Other amount'));
     const ask = await dm.expectMenu('Send the number of stars');
     expect(ask.forceReply).toBeUndefined();
-    expect(ask.text).toBe('Send the number of stars, a whole number from 50 to 50000.');
+    expect(ask.text).toBe('Send the number of stars, a whole number from 50 to 50,000.');
     expect(labels(ask)).toEqual(['◀ Back', '✖ Cancel']);
   });
 });

@@ -206,13 +206,13 @@ describe('owner commands', () => {
     // the first credit activates the account, and the owner reads what that opens; a later one is plain
     const tx = (n: number) => `bot-activate-${process.pid}-${p.body.partner_id}-${n}`;
     expect((await w.t.admin('POST', `/partners/${p.body.partner_id}/topups`, { currency: 'TON', amount: '12.000', network: 'ton', tx_hash: tx(1) })).status).toBe(201);
-    const first = await owner.expect('Пополнение зачислено: 12.000 TON');
+    const first = await owner.expect('Пополнение зачислено: 12,000 TON');
     expect(first.text).toBe(
-      '💰 Пополнение зачислено: 12.000 TON. Аккаунт активирован: теперь можно заказывать звёзды, Premium и подарки и выпустить API-ключ для своего магазина (/apikey). Баланс — /balance.',
+      '💰 Пополнение зачислено: 12,000 TON. Аккаунт активирован: теперь можно заказывать звёзды, Premium и подарки и выпустить API-ключ для своего магазина (/apikey). Баланс — /balance.',
     );
     expect((await w.t.admin('POST', `/partners/${p.body.partner_id}/topups`, { currency: 'USD', amount: '5.00', network: 'ton', tx_hash: tx(2) })).status).toBe(201);
-    const second = await owner.expect('Пополнение зачислено: 5.00 USD');
-    expect(second.text).toBe('💰 Пополнение зачислено: 5.00 USD. Баланс — /balance.');
+    const second = await owner.expect('Пополнение зачислено: 5,00 USD');
+    expect(second.text).toBe('💰 Пополнение зачислено: 5,00 USD. Баланс — /balance.');
   });
 
   it('the first credit tells an English owner the account is now active', async () => {

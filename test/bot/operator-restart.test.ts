@@ -32,7 +32,7 @@ describe('operators', () => {
     const orderId = created.body.order_id as string;
 
     const alert = await advanceUntil(() => op.fresh.find((m) => m.text.includes(`Manual review needed: order ${orderId}`)), 'the review alert');
-    expect(alert.text).toContain(`partner “Test partner” (#${p.id})`);
+    expect(alert.text).toContain('of partner “Test partner”.');
     expect(alert.text).toContain('50 звёзд Telegram для @unconfirmed_zoe');
     expect((await p.call('GET', `/orders/${orderId}`)).body).toMatchObject({ status: 'failed', refunded: false });
     // no completion message to the partner yet
@@ -132,7 +132,7 @@ describe('operators', () => {
     // one message for the outcome: why, and that the money is back
     const m = owner.fresh.find((x) => x.text.includes(`Заказ ${orderId} не выполнен`))!;
     expect(m.text).toContain('Причина: звёзды не удалось доставить');
-    expect(m.text).toContain('0.79 USD возвращены на баланс');
+    expect(m.text).toContain('0,79 USD возвращены на баланс');
     await settle(w);
     expect(owner.fresh.filter((x) => x.text.includes(orderId))).toHaveLength(1);
   });

@@ -27,7 +27,7 @@ async function toStarsConfirmation(chat: Chat, quantity: number, recipient: stri
   await chat.press(amounts, button(amounts, new RegExp(`^${quantity}$`)));
   await chat.expect('Send the recipient');
   await chat.say(recipient);
-  return chat.expectMenu('Please check the order');
+  return chat.expectMenu(/^(Please check the order|Not enough money for this order):/);
 }
 
 async function balanceUsd(p: TestPartner): Promise<string> {
@@ -45,7 +45,7 @@ describe('ordering Stars', () => {
     const confirm = await toStarsConfirmation(chat, 100, '@alice_user');
     expect(confirm.text).toContain('100 stars for @alice_user');
     expect(confirm.text).toContain('Price: 1.58 USD'); // 15.00 × 1.05 per 1000, rounded up to the cent
-    expect(confirm.text).toContain('Balance: 1000.00 USD → after the order: 998.42 USD');
+    expect(confirm.text).toContain('Balance: 1,000.00 USD → after the order: 998.42 USD');
     const data = button(confirm, 'Confirm');
     expect(data).toMatch(new RegExp(`^c:[0-9a-f]{8}:ok:bot-${chat.user.id}-[0-9a-f]{20}$`));
 
@@ -95,11 +95,17 @@ describe('ordering Stars', () => {
     await chat.press(products, button(products, 'Stars'));
     const amounts = await chat.expectMenu('How many stars?');
     await chat.press(amounts, button(amounts, 'Other amount'));
-    await chat.expect('a whole number from 50 to 50000');
-    // wrong as often as they like: each is explained, none ends the order
-    for (const wrong of ['49', 'fifty', '50001', '12.5', '-100']) {
+    await chat.expect('a whole number from 50 to 50,000');
+    // wrong as often as they like: each is explained (a number out of range by its limit), none ends the order
+    for (const [wrong, told] of [
+      ['49', 'At least 50 stars can be ordered: send a number from 50 to 50,000, or /cancel.'],
+      ['fifty', 'That is not a whole number from 50 to 50,000. Try again or send /cancel.'],
+      ['50001', 'At most 50,000 stars can be ordered at once: send a number from 50 to 50,000, or /cancel.'],
+      ['12.5', 'That is not a whole number from 50 to 50,000. Try again or send /cancel.'],
+      ['-100', 'That is not a whole number from 50 to 50,000. Try again or send /cancel.'],
+    ]) {
       await chat.say(wrong);
-      await chat.expect('That is not a whole number from 50 to 50000. Try again or send /cancel.');
+      await chat.expect(told);
     }
     w.tg.sendSticker(chat.user);
     await chat.expect('Please use the buttons above, or send /cancel to leave');
@@ -132,12 +138,13 @@ describe('ordering Stars', () => {
     const p = await w.t.newPartner({ usd: '10.00' });
     const chat = await staffOf(p);
     const confirm = await toStarsConfirmation(chat, 5000, 'erin_user');
+    expect(confirm.text.split('\n')[0]).toBe('Not enough money for this order:');
     expect(confirm.text).toContain('Price: 78.75 USD');
     // no ✅ that would be refused, and no negative "after the order": how short, and how to top up
     expect(confirm.text).toContain('The USD balance is 68.75 USD short of this order. Top up the balance (the account owner: /topup)');
     expect(confirm.text).not.toContain('-68.75');
     expect(() => button(confirm, 'Confirm')).toThrow();
-    expect(confirm.buttons.flat().map((b) => b.text)).toEqual(['◀ Back', '✖ Cancel']);
+    expect(confirm.buttons.flat().map((b) => b.text)).toEqual(['📣 Ask the owner to top up', '◀ Back', '✖ Cancel']);
     expect(await balanceUsd(p)).toBe('10.00');
     expect(await orders(p)).toHaveLength(0);
   });
@@ -189,7 +196,8 @@ describe('ordering Premium', () => {
     expect(accepted.text).toContain('Telegram Premium на 6 месяцев для @premium_holder');
     expect(await balanceUsd(p)).toBe('983.21');
 
-    // a second Premium order for the same account is refused with the contract's reason
+    // a second Premium order for the same account is stopped at the recipient step, naming the first
+    const number = /PA-\d+/.exec(accepted.text)![0];
     await chat.say('/order');
     const again = await chat.expectMenu('What would you like to order?');
     await chat.press(again, button(again, 'Premium'));
@@ -197,10 +205,37 @@ describe('ordering Premium', () => {
     await chat.press(terms2, button(terms2, '3 months'));
     await chat.expect('Send the recipient');
     await chat.say('premium_holder');
+    const stop = await chat.expectMenu('already has an unfinished Premium order');
+    expect(stop.text).toBe(
+      `⏳ @premium_holder already has an unfinished Premium order, ${number}: a second one can be placed only after it finishes. /status ${number} shows it. Go back to choose another recipient, or cancel.`,
+    );
+    expect(stop.buttons.flat().map((b) => b.text)).toEqual(['◀ Back', '✖ Cancel']);
+    // Back: another recipient, who is fine
+    await chat.press(stop, button(stop, 'Back'));
+    await chat.expect('Send the recipient');
+    await chat.say('premium_other');
     const confirm2 = await chat.expectMenu('Please check the order');
-    await chat.press(confirm2, button(confirm2, 'Confirm'));
-    await chat.expect('already has an unfinished Premium order');
+    expect(confirm2.text).toContain('Premium for 3 months for @premium_other');
     expect(await orders(p)).toHaveLength(1);
+
+    // another partner's staff (Russian) are told of it without its number, and Cancel ends the order
+    const q = await w.t.newPartner();
+    const ru = await staffOf(q, 'ru');
+    await ru.say('/order');
+    const ruProducts = await ru.expectMenu('Что заказать?');
+    await ru.press(ruProducts, button(ruProducts, 'Premium'));
+    const ruTerms = await ru.expectMenu('На какой срок Premium?');
+    await ru.press(ruTerms, ruTerms.buttons[0][0].callback_data!);
+    await ru.expect('Отправьте имя пользователя получателя');
+    await ru.say('@premium_holder');
+    const ruStop = await ru.expectMenu('уже есть незавершённый заказ Premium');
+    expect(ruStop.text).toBe(
+      '⏳ У @premium_holder уже есть незавершённый заказ Premium (оформлен не вами): следующий можно оформить только после него. Вернитесь назад, чтобы выбрать другого получателя, или отмените.',
+    );
+    expect(ruStop.buttons.flat().map((b) => b.text)).toEqual(['◀ Назад', '✖ Отмена']);
+    await ru.press(ruStop, button(ruStop, 'Отмена'));
+    await waitFor(() => w.current(ruStop).text === 'Отменено.', 'the menu says it was cancelled');
+    expect(await orders(q)).toHaveLength(0);
   });
 });
 

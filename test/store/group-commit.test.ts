@@ -105,7 +105,7 @@ describe('GroupCommit', () => {
     expect(seenByOther).toEqual([0, 0, 2, 2, 4]);
     other.close();
   });
-  it('puts requests first: background units fill at most max(16, requests) places of a transaction', async () => {
+  it('puts requests first: background units fill at most max(16, requests) places of a transaction, 32 when no request waits', async () => {
     const { db, file } = open();
     const other = new Database(file, { readonly: true });
     const group = new GroupCommit(db);
@@ -119,9 +119,9 @@ describe('GroupCommit', () => {
       ...Array.from({ length: 3 }, (_, i) => group.run(unit(`req${i}`))),
     ];
     await Promise.all(runs);
-    // the first transaction: the 3 requests, then 16 background units; then 16; then the last 8
+    // the first transaction: the 3 requests, then 16 background units; then, no request waiting, the other 24 (up to 32)
     expect([0, 1, 2].map((i) => seen.get(`req${i}`))).toEqual([0, 0, 0]);
-    expect(Array.from({ length: 40 }, (_, i) => seen.get(`bg${i}`))).toEqual([...Array(16).fill(0), ...Array(16).fill(19), ...Array(8).fill(35)]);
+    expect(Array.from({ length: 40 }, (_, i) => seen.get(`bg${i}`))).toEqual([...Array(16).fill(0), ...Array(24).fill(19)]);
     // and with many requests, as many background units as requests
     const many = [
       ...Array.from({ length: 30 }, (_, i) => group.run(unit(`bg2-${i}`), { background: true })),
@@ -129,6 +129,9 @@ describe('GroupCommit', () => {
     ];
     await Promise.all(many);
     expect(Array.from({ length: 30 }, (_, i) => seen.get(`bg2-${i}`))).toEqual([...Array(20).fill(43), ...Array(10).fill(83)]);
+    // background units alone: 32 a transaction
+    await Promise.all(Array.from({ length: 40 }, (_, i) => group.run(unit(`bg3-${i}`), { background: true })));
+    expect(Array.from({ length: 40 }, (_, i) => seen.get(`bg3-${i}`))).toEqual([...Array(32).fill(93), ...Array(8).fill(125)]);
     other.close();
   });
 });

@@ -48,7 +48,7 @@ export function createExportLink(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'i
 export function openExportLink(deps: Pick<Deps, 'db' | 'clock' | 'config'>, token: string): CsvExport {
   const g = TOKEN.test(token) ? readGrant(deps.db, keyOf(PREFIX, token)) : undefined;
   if (!g || g.expiresAt <= deps.clock.now() || !g.data) fail('not_found', 'The export link is unknown or has expired: ask for a new one.');
-  requireOperator(deps.config, g.telegramUserId);
+  requireOperator(deps.config, g.telegramUserId, 'exports.any_partner');
   const { partnerId, what, filters } = g.data as { partnerId: number; what: What; filters: Record<string, string> };
   return exportOf(deps, partnerId, what, filters);
 }

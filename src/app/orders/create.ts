@@ -71,7 +71,8 @@ export async function createOrder(deps: CreateOrderDeps, partnerId: number, body
       const priced = await kind.priceFor(deps, parsed, recipient);
       // 5. one transaction: reservation, debit, order row, first job, key bound to the order
       const order = await unitOfWorkGrouped(deps, (tx, after) => persistOrder(tx, deps, after, { orderKey, kind, priced, recipient, rawRecipient: parsed.recipient, webhookUrl, clientReference, actor: opts.actor }));
-      return { order: orderView(order), replayed: false };
+      // frozen like every committed order view: its JSON text is made once (src/http/frozen-json.ts)
+      return { order: Object.freeze(orderView(order)), replayed: false };
     } catch (e) {
       if (e instanceof InsufficientBalance)
         fail('insufficient_balance', `The ${e.currency} balance is too low for this order.`, { currency: e.currency, balance: formatAmount(e.balance, e.currency) });
@@ -131,6 +132,9 @@ function persistOrder(tx: Tx, deps: Pick<Deps, 'clock' | 'config' | 'ids' | 'sup
     refunded: false,
     stage: first.stage,
     gift: priced.gift,
+    giftId: priced.fixedGift?.id ?? null,
+    giftCollection: priced.fixedGift?.collection ?? null,
+    giftPriceMilli: priced.fixedGift?.priceMilli ?? null,
     webhookUrl: n.webhookUrl,
     idempotencyKey: orderKey.key,
     clientReference: n.clientReference,

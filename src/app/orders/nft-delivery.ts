@@ -7,5 +7,5 @@ import type { Deps } from '../deps.js';
  * One builder for the purchase job and for an operator's resolution, so both give the same block.
  */
 export function nftDelivery(deps: Pick<Deps, 'suppliers'>, order: OrderRow, transferHash: string, now: number) {
-  return { ...deps.suppliers.gifts.links(String(order.gift?.gift), transferHash), transfer_hash: transferHash, completed_at: offsetIso(now) };
+  return { ...deps.suppliers.gifts.links(String(order.giftId), transferHash), transfer_hash: transferHash, completed_at: offsetIso(now) };
 }

@@ -1,4 +1,3 @@
-import { parseAmount } from '../../domain/money.js';
 import type { Tx } from '../../store/db.js';
 import { completeJob, scheduleJob } from '../../store/jobs-repo.js';
 import { getOrder, updateOrder, type OrderRow } from '../../store/orders-repo.js';
@@ -48,7 +47,7 @@ async function runNftStage(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 'su
   let outcome: NftStep;
   const purchase = {
     orderId: order.orderId,
-    gift: String(order.gift?.gift),
+    gift: String(order.giftId),
     username: order.account,
     fixedPriceMilli: priceMilliOf(order),
     createdAt: order.createdAt,
@@ -135,7 +134,7 @@ async function nftStep(deps: Pick<Deps, 'db' | 'clock' | 'log' | 'suppliers'>, s
   return price.kind === 'ok' ? outcome : price;
 }
 
-/** The listing price fixed at order time (the `gift.price_ton` of the order). */
+/** The listing price fixed at order time, in its typed column (0 if absent: then nothing is ever paid). */
 function priceMilliOf(order: OrderRow): number {
-  return parseAmount(String(order.gift?.price_ton ?? ''), 'TON') ?? 0;
+  return order.giftPriceMilli ?? 0;
 }

@@ -13,6 +13,7 @@ import { sendJson } from '../frozen-json.js';
 import { linkOfReq } from './auth.js';
 import { actorOf, objectBody } from './body.js';
 import type { AppApiDeps } from './context.js';
+import { may } from '../../domain/permissions.js';
 import type { SpendAnswer, BalancesAnswer, GiftFacetsAnswer, GiftSearchAnswer, OrderDetailAnswer, RecipientCheckAnswer } from './types.js';
 
 const CLIENT_KEY = /^[A-Za-z0-9_-]{8,100}$/;
@@ -37,7 +38,7 @@ export function orderingRoutes(app: FastifyInstance, { deps, catalog, limiter }:
   app.get('/orders', async (req, reply) => sendJson(reply, listOwnOrders(deps, pid(req), req.query as Record<string, unknown>)));
   app.get<{ Params: { order_id: string } }>('/orders/:order_id', async (req): Promise<OrderDetailAnswer> => {
     const link = linkOfReq(deps, req);
-    return orderDetail(deps, link.partnerId, req.params.order_id, link.role === 'owner');
+    return orderDetail(deps, link.partnerId, req.params.order_id, may({ role: link.role, operator: false }, 'ledger.view'));
   });
 
   app.post('/recipient-check', async (req): Promise<RecipientCheckAnswer> => {

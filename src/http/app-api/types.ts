@@ -3,7 +3,7 @@
  * are annotated with them (so the compiler holds the server to them) and webapp/src/api/client.ts imports
  * them as types. Shapes that are the partner API's (orders, products, ledger entries, webhook deliveries)
  * come to the webapp from the OpenAPI document instead (webapp/src/api/partner-api.ts); here they are type
- * parameters. Pure types: this file imports nothing, so the webapp's type check can read it.
+ * parameters. Pure types: this file imports only pure types of src/domain, so the webapp's type check can read it.
  */
 
 export type Money2 = { USD: string; TON: string };
@@ -183,18 +183,8 @@ export interface OperatorPartnerCreated {
   invite: InviteAnswer;
 }
 
-export interface DepositItem {
-  deposit_id: string;
-  network: string;
-  asset: string;
-  amount: string;
-  tx_hash: string;
-  from: string | null;
-  comment: string | null;
-  status: string;
-  partner_id: number | null;
-  created_at: string;
-}
+/** A deposit in the console's list: the fields of the operator API's deposit view that the Mini App shows. */
+export type { DepositItem } from '../../domain/deposit-item.js';
 
 export interface ProductSwitch {
   product: 'stars' | 'premium' | 'nft';

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { account } from '../../app/account.js';
 import { products } from '../../app/products.js';
+import { sendJson } from '../frozen-json.js';
 import { documented, type Endpoint } from '../openapi/endpoint.js';
 import { partnerOf, type PartnerContext } from './context.js';
 
@@ -32,6 +33,6 @@ export const accountEndpoints = [ME, PRODUCTS];
 
 /** GET /me, GET /products */
 export function accountRoutes(app: FastifyInstance, { deps }: PartnerContext): void {
-  documented(app, ME, async (req) => account(deps, partnerOf(req)));
+  documented(app, ME, async (req, reply) => sendJson(reply, account(deps, partnerOf(req))));
   documented(app, PRODUCTS, async () => products(deps));
 }

@@ -46,7 +46,7 @@ export function goodsKind(type: 'stars' | 'premium'): OrderKind<GoodsParams> {
       return { quantity, recipient, amount, cost: goodsCost(deps, type, quantity) };
     },
     priceFor(_deps, p) {
-      return { currency: 'USD', amount: p.amount, supplierCost: p.cost, quantity: p.quantity, priceUsdRef: null, gift: null, orderId: null };
+      return { currency: 'USD', amount: p.amount, supplierCost: p.cost, quantity: p.quantity, priceUsdRef: null, gift: null, fixedGift: null, orderId: null };
     },
     reserve(tx, _deps, _priced, _orderId, recipient) {
       // One unfinished Premium order per account (partner-api.md States rule 1), checked in the debiting transaction.

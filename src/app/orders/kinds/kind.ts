@@ -15,6 +15,8 @@ export interface PricedOrder {
   quantity: number;
   priceUsdRef: number | null;
   gift: Record<string, unknown> | null;
+  /** NFT: the gift as fixed at order time (stored in typed columns; the market is never paid more than `priceMilli`) */
+  fixedGift: { id: string; collection: string; priceMilli: number } | null;
   /** the order id when the kind names it itself (NFT: `pa_<uuid>`); otherwise `PA-<seq>` */
   orderId: string | null;
 }

@@ -45,11 +45,12 @@ export const nftKind: OrderKind<NftParams> = {
       quantity: 1,
       priceUsdRef: usdRefCents(deps, amount),
       gift: { ...giftBase(g), attributes: g.attributes },
+      fixedGift: { id: g.gift, collection: g.collection, priceMilli: g.priceMilli },
       orderId: `pa_${deps.ids.uuid()}`,
     };
   },
   reserve(tx, deps, priced, orderId) {
-    const gift = String(priced.gift!.gift);
+    const gift = priced.fixedGift!.id;
     if (isGiftHeld(tx, gift)) fail('gift_reserved');
     holdGift(tx, gift, orderId, deps.clock.now());
   },

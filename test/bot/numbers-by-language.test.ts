@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { button } from './fake-telegram.js';
+import { World, type Chat } from './harness.js';
+
+/**
+ * Numbers and times by language: thousands separators, a decimal comma in Russian, times marked UTC; a
+ * typed number of stars below the minimum is told "at least 50", not "not a whole number".
+ */
+
+let w: World;
+
+beforeAll(async () => {
+  w = await World.start();
+});
+afterAll(async () => {
+  await w?.close();
+});
+
+async function toTyping(chat: Chat, ru: boolean): Promise<void> {
+  await chat.say('/order');
+  const products = await chat.expectMenu(ru ? 'Что заказать?' : 'What would you like to order?');
+  await chat.press(products, button(products, ru ? 'Звёзды' : 'Stars'));
+  const amounts = await chat.expectMenu(ru ? 'Сколько звёзд? (от 50 до 50\u00a0000)' : 'How many stars? (50 to 50,000)');
+  await chat.press(amounts, button(amounts, ru ? 'Другое количество' : 'Other amount'));
+}
+
+describe('numbers and times by language', () => {
+  it('in English: thousands separators, "at least 50" for 10 stars, "at most" above the maximum, times in UTC', async () => {
+    const p = await w.t.newPartner();
+    const chat = await w.linkedChat(p.id, 'staff', 'en');
+    await chat.say('/balance');
+    const balance = await chat.expect('Balances:');
+    expect(balance.text).toContain('USD: 1,000.00 (Stars, Premium)');
+
+    await toTyping(chat, false);
+    await chat.expect('Send the number of stars, a whole number from 50 to 50,000.');
+    await chat.say('10');
+    await chat.expect('At least 50 stars can be ordered: send a number from 50 to 50,000, or /cancel.');
+    await chat.say('60000');
+    await chat.expect('At most 50,000 stars can be ordered at once: send a number from 50 to 50,000, or /cancel.');
+    await chat.say('ten');
+    await chat.expect('That is not a whole number from 50 to 50,000. Try again or send /cancel.');
+    await chat.say('1000');
+    await chat.expect('Send the recipient');
+    await chat.say('@thousand_user');
+    const confirm = await chat.expectMenu('Please check the order');
+    expect(confirm.text).toContain('Price: 15.75 USD');
+    expect(confirm.text).toContain('Balance: 1,000.00 USD → after the order: 984.25 USD');
+    await chat.press(confirm, button(confirm, 'Confirm'));
+    const accepted = await chat.expect('accepted');
+    const number = /PA-\d+/.exec(accepted.text)![0];
+    await chat.say(`/status ${number}`);
+    const status = await chat.expect(`Order ${number}`);
+    expect(status.text).toMatch(/Created: \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+  });
+
+  it('in Russian: a no-break space between thousands and a decimal comma', async () => {
+    const p = await w.t.newPartner();
+    const chat = await w.linkedChat(p.id, 'staff', 'ru');
+    await chat.say('/balance');
+    const balance = await chat.expect('Балансы:');
+    expect(balance.text).toContain('USD: 1\u00a0000,00 (звёзды, Premium)');
+
+    await toTyping(chat, true);
+    await chat.expect('Отправьте количество звёзд — целое число от 50 до 50\u00a0000.');
+    await chat.say('10');
+    await chat.expect('Можно заказать не меньше 50 звёзд: отправьте число от 50 до 50\u00a0000 или /cancel.');
+    await chat.say('100');
+    await chat.expect('Отправьте имя пользователя получателя');
+    await chat.say('@sotnya_user');
+    const confirm = await chat.expectMenu('Проверьте заказ');
+    expect(confirm.text).toContain('Цена: 1,58 USD');
+    expect(confirm.text).toContain('Баланс: 1\u00a0000,00 USD → после заказа: 998,42 USD');
+    await chat.press(confirm, button(confirm, 'Подтвердить'));
+    const accepted = await chat.expect('принят');
+    expect(accepted.text).toContain('Списано: 1,58 USD.');
+  });
+});
