@@ -42,9 +42,9 @@ export function orderFeature(): Composer<BotContext> {
     const confirm = CONFIRM_ACTION.exec(ctx.match[2]);
     const order = confirm ? ownOrderByIdempotencyKey(ctx.env.deps, ctx.link!.partnerId, confirm[1]) : null;
     if (!order) return void (await ctx.answerCallbackQuery({ text: ctx.t.common.menuExpired }));
+    // the toast only: the chat already shows the order
     const text = orderView.already(ctx.t, infoOf(ctx.env.deps, order));
     await ctx.answerCallbackQuery({ text: text.slice(0, 200) });
-    await ctx.reply(text);
   });
   return c;
 }

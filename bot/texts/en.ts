@@ -29,6 +29,7 @@ export const en = {
     genericError: 'Something went wrong. Please try again.',
     cancelled: 'Cancelled.',
     nothingToCancel: 'Nothing to cancel.',
+    freeTextHint: 'I answer commands: /order for a new order, /help for all of them.',
     menuExpired: 'This menu is no longer active.',
     useButtons: 'Please use the buttons above, or send /cancel to leave.',
     btnCancel: '✖ Cancel',

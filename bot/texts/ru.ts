@@ -27,6 +27,7 @@ export const ru: Texts = {
     genericError: 'Что-то пошло не так. Попробуйте ещё раз.',
     cancelled: 'Отменено.',
     nothingToCancel: 'Нечего отменять.',
+    freeTextHint: 'Я отвечаю на команды: /order — новый заказ, /help — все команды.',
     menuExpired: 'Это меню уже неактивно.',
     useButtons: 'Воспользуйтесь кнопками выше или отправьте /cancel, чтобы выйти.',
     btnCancel: '✖ Отмена',

@@ -180,7 +180,7 @@ describe('resilience', () => {
       resolver.resolve = original;
     }
     await staff.say('jack_user');
-    await staff.expect('Commands:'); // the conversation is gone: plain text gets the help
+    await staff.expect('I answer commands: /order for a new order, /help for all of them.'); // the conversation is gone: plain text gets the one-line hint
     const key = `conversation:${staff.chatId}:${staff.user.id}`;
     const row = w.t.db.$client.prepare('select value from bot_sessions where key = ?').get(key) as { value: string } | undefined;
     expect(row === undefined || !row.value.includes('order')).toBe(true);
