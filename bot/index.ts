@@ -17,6 +17,7 @@ import {
   WEBHOOK_CONVERSATION,
 } from './conversations/owner.js';
 import { depositConversation, DEPOSIT_CONVERSATION } from './conversations/deposit.js';
+import { teamConversation, TEAM_CONVERSATION } from './conversations/team.js';
 import { orderConversation, ORDER_CONVERSATION } from './conversations/order.js';
 import { appFeature } from './features/app.js';
 import { balanceFeature } from './features/balance.js';
@@ -26,6 +27,7 @@ import { orderFeature } from './features/order.js';
 import { noticesFeature } from './features/notices.js';
 import { ordersFeature } from './features/orders.js';
 import { ownerFeature } from './features/owner.js';
+import { secretSavedFeature } from './features/secret-saved.js';
 import { startFeature } from './features/start.js';
 import { unhandledFeature } from './features/unhandled.js';
 import { syncCommands } from './commands.js';
@@ -126,8 +128,10 @@ export function createBot(token: string, input: BotDeps): Bot<BotContext> {
   root.use(createConversation(webhookConversation(env), { id: WEBHOOK_CONVERSATION }));
   root.use(createConversation(alertsConversation(env), { id: ALERTS_CONVERSATION }));
   root.use(createConversation(depositConversation(env), { id: DEPOSIT_CONVERSATION }));
+  root.use(createConversation(teamConversation(env), { id: TEAM_CONVERSATION }));
 
   root.use(startFeature());
+  root.use(secretSavedFeature());
   root.use(operatorFeature());
   root.use(gateFeature());
   root.use(appFeature());

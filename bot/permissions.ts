@@ -16,6 +16,7 @@ export const COMMAND_ACTION = {
   apikey: 'apikey.manage',
   webhook: 'webhook.manage',
   alerts: 'alerts.manage',
+  team: 'team.manage',
   reviews: 'reviews.resolve',
   deposits: 'deposits.resolve',
 } as const satisfies Record<string, Action>;

@@ -44,7 +44,7 @@ export const IDLE_MS = 30 * 60_000;
  * before they run, but only for someone they will serve (staff typing /topup are refused by it and keep
  * their order).
  */
-const LEAVING: readonly RoleCommand[] = ['order', 'topup', 'apikey', 'webhook', 'alerts', 'deposits'];
+const LEAVING: readonly RoleCommand[] = ['order', 'topup', 'apikey', 'webhook', 'alerts', 'team', 'deposits'];
 
 /**
  * What going on with a conversation takes, in the permission table (src/domain/permissions.ts): its
@@ -154,10 +154,11 @@ export class Flow {
   /**
    * Asks for a typed answer. In a private chat the question has its Back and Cancel buttons; in a group it
    * names the person and comes with force_reply (selective: their client opens a reply to it), since only
-   * replies reach the bot there; Back and Cancel are then /cancel.
+   * replies reach the bot there; Back and Cancel are then /cancel. `rows`: buttons that answer instead of a
+   * text (private chats only: see `askOrPress`).
    */
-  async prompt(text: string, opts: { back?: Checkpoint; parseMode?: 'HTML' } = {}): Promise<Menu> {
-    if (!this.inGroup) return this.menu(text, [], opts);
+  async prompt(text: string, opts: { back?: Checkpoint; parseMode?: 'HTML'; rows?: Row[] } = {}): Promise<Menu> {
+    if (!this.inGroup) return this.menu(text, opts.rows ?? [], opts);
     const m = await this.ctx.reply(this.forGroup(text, opts.parseMode), { parse_mode: 'HTML', reply_markup: { force_reply: true, selective: true } });
     return { chatId: m.chat.id, messageId: m.message_id };
   }
@@ -233,6 +234,26 @@ export class Flow {
   async ask<T>(menu: Menu, parse: (text: string, ctx: ConvContext) => Promise<T | Retry>, fold?: (value: T) => string | undefined): Promise<{ value: T; ctx: ConvContext }> {
     const input = await this.next(menu);
     if (input.kind !== 'text') return this.conversation.skip();
+    return this.answered(menu, input, parse, fold);
+  }
+
+  /** `ask`, where a button of the question (its `rows`) answers too: the pressed action comes back as is. */
+  async askOrPress<T>(
+    menu: Menu,
+    parse: (text: string, ctx: ConvContext) => Promise<T | Retry>,
+    fold?: (value: T) => string | undefined,
+  ): Promise<{ value: T; ctx: ConvContext } | { action: string; ctx: ConvContext }> {
+    const input = await this.next(menu);
+    if (input.kind === 'button') return { action: input.action, ctx: input.ctx };
+    return this.answered(menu, input, parse, fold);
+  }
+
+  private async answered<T>(
+    menu: Menu,
+    input: { text: string; ctx: ConvContext },
+    parse: (text: string, ctx: ConvContext) => Promise<T | Retry>,
+    fold?: (value: T) => string | undefined,
+  ): Promise<{ value: T; ctx: ConvContext }> {
     const r = await parse(input.text, input.ctx);
     if (r instanceof Retry) {
       // In a group the correction must be a reply again.

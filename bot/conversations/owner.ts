@@ -17,8 +17,10 @@ import * as commonView from '../views/common.js';
 import * as ownerView from '../views/owner.js';
 import * as topupView from '../views/topup.js';
 import type { TopupShown } from '../views/topup.js';
+import { SECRET_SAVED_DATA } from '../keyboards/data.js';
+import type { Texts } from '../texts/index.js';
 import type { Outcome } from './common.js';
-import { flowConversation, retry } from './flow.js';
+import { flowConversation, retry, type Checkpoint } from './flow.js';
 
 /**
  * Owner conversations: /topup, /apikey, /webhook and /alerts. The key and the secret are shown once; in the stored
@@ -42,38 +44,57 @@ function sealedOp<T extends Record<string, unknown>>(deps: Deps, field: keyof T 
 
 const actorOf = (ctx: ConvContext) => `telegram:${ctx.from?.id ?? 'unknown'}`;
 
+/** How a shown key or secret is sent: HTML (hidden under a spoiler) with the button that deletes it once saved. */
+const secretReply = (t: Texts) => ({ parse_mode: 'HTML' as const, reply_markup: { inline_keyboard: [[{ text: t.team.btnSavedIt, callback_data: SECRET_SAVED_DATA }]] } });
+
 export function apikeyConversation(env: BotDeps) {
   const { deps, keys } = env;
   return flowConversation(deps, '/apikey', async (flow, partnerId: number) => {
     const { conversation, t, ctx } = flow;
     const actor = actorOf(ctx);
     // No offer that would then be refused: the key comes after the first top-up.
-    if (!(await conversation.external(() => partnerActive(deps, partnerId)))) return void (await ctx.reply(t.owner.apikeyNeedsTopup));
+    const state = await conversation.external(() => ({
+      active: partnerActive(deps, partnerId),
+      hasKey: partnerView(deps, partnerId).keys.some((k) => k.revoked_at === null),
+    }));
+    if (!state.active) return void (await ctx.reply(t.owner.apikeyNeedsTopup));
     const atIntro = conversation.checkpoint();
     const intro = await flow.menu(t.owner.apikeyIntro, apikeyRows(flow));
     const choice = await flow.choose(intro);
 
-    const issue = (whitelist: string[]) =>
-      conversation.external(sealedOp(deps, 'api_key', () => flow.guarded(() => issueKey(deps, keys, partnerId, whitelist, actor))));
+    /** A key that replaces a working one is asked for once more ("Yes, replace"); then issued and shown. */
+    const issue = async (whitelist: string[], back: Checkpoint, c: ConvContext) => {
+      if (state.hasKey) {
+        const sure = await flow.menu(t.team.confirmReplaceKey, [[flow.button(t.team.btnYesReplace, 'replace')]], { back });
+        const yes = await flow.choose(sure);
+        if (yes.action !== 'replace') return conversation.skip();
+        await flow.settle(sure, t.team.btnYesReplace);
+        c = yes.ctx;
+      }
+      const r = await conversation.external(sealedOp(deps, 'api_key', () => flow.guarded(() => issueKey(deps, keys, partnerId, whitelist, actor))));
+      if (!r.ok) return void (await c.reply(commonView.errorText(t, r)));
+      await c.reply(ownerView.keyIssued(t, r.value.api_key, r.value.ip_whitelist), secretReply(t));
+    };
 
     if (choice.action === 'issue') {
       await flow.settle(intro, t.owner.btnIssue);
-      const r = await issue([]);
-      if (!r.ok) return void (await ctx.reply(commonView.errorText(t, r)));
-      return void (await ctx.reply(ownerView.keyIssued(t, r.value.api_key, r.value.ip_whitelist), { parse_mode: 'HTML' }));
+      return issue([], atIntro, ctx);
     }
 
     await flow.settle(intro, t.owner.btnIssueWhitelist);
+    const atWhitelist = conversation.checkpoint();
     const ask = await flow.prompt(t.owner.askWhitelist, { back: atIntro });
     // The list is checked here first, so that a typo is explained in the user's words and language.
-    const { value: whitelist, ctx: answered } = await flow.ask(ask, async (text) => {
-      const entries = text.split(/[\s,;]+/).filter(Boolean);
-      const wl = canonicalWhitelist(entries);
-      return wl.ok ? entries : retry(t.owner.badWhitelist(wl.bad));
-    });
-    const r = await issue(whitelist);
-    if (!r.ok) return void (await answered.reply(commonView.errorText(t, r)));
-    await answered.reply(ownerView.keyIssued(t, r.value.api_key, r.value.ip_whitelist), { parse_mode: 'HTML' });
+    const { value: whitelist, ctx: answered } = await flow.ask(
+      ask,
+      async (text) => {
+        const entries = text.split(/[\s,;]+/).filter(Boolean);
+        const wl = canonicalWhitelist(entries);
+        return wl.ok ? entries : retry(t.owner.badWhitelist(wl.bad));
+      },
+      (entries) => `${t.owner.btnIssueWhitelist}: ${entries.join(', ')}`,
+    );
+    await issue(whitelist, atWhitelist, answered);
   });
 }
 
@@ -96,16 +117,18 @@ export function webhookConversation(env: BotDeps) {
       );
     // "The previous secret no longer works" only when there was one.
     const report = (c: ConvContext, r: { url: string; secret?: string }) =>
-      c.reply(
-        r.secret ? `${esc(ownerView.urlSaved(t, r.url))}\n\n${ownerView.secretShown(t, r.secret, current.hasSecret)}` : ownerView.urlSaved(t, r.url),
-        r.secret ? { parse_mode: 'HTML' } : {},
-      );
+      r.secret ? c.reply(`${esc(ownerView.urlSaved(t, r.url))}\n\n${ownerView.secretShown(t, r.secret, current.hasSecret)}`, secretReply(t)) : c.reply(ownerView.urlSaved(t, r.url));
 
     if (choice.action === 'regen') {
+      // the secret in use stops working: asked once more
       await flow.settle(intro, t.owner.btnRegenerate);
+      const sure = await flow.menu(t.team.confirmReplaceSecret, [[flow.button(t.team.btnYesReplace, 'replace')]], { back: atIntro });
+      const yes = await flow.choose(sure);
+      if (yes.action !== 'replace') return conversation.skip();
+      await flow.settle(sure, t.team.btnYesReplace);
       const r = await save({ url: current.url ?? '', regenerate_secret: true });
-      if (!r.ok) return void (await ctx.reply(commonView.errorText(t, r)));
-      return void (await report(ctx, r.value));
+      if (!r.ok) return void (await yes.ctx.reply(commonView.errorText(t, r)));
+      return void (await report(yes.ctx, r.value));
     }
 
     if (choice.action === 'events') {
@@ -123,13 +146,22 @@ export function webhookConversation(env: BotDeps) {
     }
 
     await flow.settle(intro, t.owner.btnSetUrl);
-    const ask = await flow.prompt(t.owner.askUrl, { back: atIntro });
-    const saved = await flow.ask(ask, async (text) => {
+    // an address that is set may be cleared with a button (deliveries stop)
+    const canClear = Boolean(current.url);
+    const ask = await flow.prompt(canClear ? t.owner.askUrlOrClear : t.owner.askUrl, { back: atIntro, rows: canClear ? [[flow.button(t.owner.btnClearUrl, 'clear')]] : [] });
+    const saved = await flow.askOrPress(ask, async (text) => {
       const r = await save({ url: text === '-' ? '' : text });
       if (r.ok) return { ok: true as const, saved: r.value };
       // A bad address may be corrected; anything else is told and ends the conversation below.
       return r.code === 'bad_webhook_url' || r.code === 'validation_error' ? retry(commonView.errorText(t, r)) : { ok: false as const, error: commonView.errorText(t, r) };
     });
+    if ('action' in saved) {
+      if (saved.action !== 'clear' || !canClear) return conversation.skip();
+      await flow.settle(ask, t.owner.btnClearUrl);
+      const r = await save({ url: '' });
+      if (!r.ok) return void (await saved.ctx.reply(commonView.errorText(t, r)));
+      return void (await report(saved.ctx, r.value));
+    }
     const v = saved.value;
     if (!v.ok) return void (await saved.ctx.reply(v.error));
     await report(saved.ctx, v.saved);

@@ -1,20 +1,21 @@
 import type { Api } from 'grammy';
 import type { Alert, BalanceLow, OrderOutcome, TopupCredited } from '../../src/kernel/event-bus.js';
-import { balanceLowNoticeChats, orderNoticeChats, reviewNoticeChats, topupNoticeChats, webhookNoticeChats, type NoticeChat } from '../../src/app/notices.js';
+import { balanceLowNoticeChats, joinNoticeChats, orderNoticeChats, orderPlacer, reviewNoticeChats, topupNoticeChats, webhookNoticeChats, type NoticeChat } from '../../src/app/notices.js';
 import { getOwnOrder } from '../../src/app/orders/query.js';
 import type { BotDeps } from '../context.js';
 import { SqliteStorage } from '../storage.js';
 import { textsOf, type Texts } from '../texts/index.js';
 import { infoOf, numberOfOrder } from '../order-numbers.js';
 import * as notifyView from '../views/notify.js';
+import * as teamView from '../views/team.js';
 import * as topupView from '../views/topup.js';
 
 /** Sends one notice to each chat in its language; a chat that fails (blocked the bot, say) does not stop the others. */
-async function tell(api: Api, env: BotDeps, chats: NoticeChat[], text: (t: Texts) => string, about: Record<string, unknown>): Promise<void> {
+async function tell(api: Api, env: BotDeps, chats: NoticeChat[], text: (t: Texts, chatId: number) => string, about: Record<string, unknown>): Promise<void> {
   await Promise.all(
     chats.map(async ({ chatId, language }) => {
       try {
-        await api.sendMessage(chatId, text(textsOf(language)));
+        await api.sendMessage(chatId, text(textsOf(language), chatId));
       } catch (err) {
         env.deps.log.warn({ err, chatId, ...about }, 'bot notice not delivered');
       }
@@ -37,7 +38,16 @@ export async function notifyOrderOutcome(api: Api, env: BotDeps, e: OrderOutcome
   }
   if (!chats.length) return;
   const o = infoOf(env.deps, getOwnOrder(env.deps, e.partnerId, e.orderId));
-  await tell(api, env, chats, (t) => (e.event === 'order.completed' ? notifyView.completed(t, o) : notifyView.failed(t, o)), { orderId: e.orderId });
+  const by = orderPlacer(env.deps, e.orderId);
+  // who ordered, except in the orderer's own private chat
+  const own = (chatId: number) => by.via === 'bot' && by.telegramUserId === chatId;
+  await tell(
+    api,
+    env,
+    chats,
+    (t, chatId) => `${e.event === 'order.completed' ? notifyView.completed(t, o) : notifyView.failed(t, o)}${own(chatId) ? '' : `\n${teamView.orderedBy(t, by)}`}`,
+    { orderId: e.orderId },
+  );
 }
 
 /** The chats told that an order is being checked by support (kv `review-told:<order id>`), until its outcome. */
@@ -68,4 +78,9 @@ export async function notifyTopupCredited(api: Api, env: BotDeps, e: TopupCredit
 /** Tells the partner's owners, each in their language, that an order took a balance below its alert threshold. */
 export async function notifyBalanceLow(api: Api, env: BotDeps, e: BalanceLow): Promise<void> {
   await tell(api, env, balanceLowNoticeChats(env.deps, e.partnerId), (t) => t.notify.balanceLow(e.currency, e.balance, e.threshold), { orderId: e.orderId });
+}
+
+/** Tells the partner's owners (each in their language) that someone joined the team with an invite. */
+export async function notifyJoined(api: Api, env: BotDeps, partnerId: number, joined: { telegramUserId: number; name: string; role: string; partner: string }): Promise<void> {
+  await tell(api, env, joinNoticeChats(env.deps, partnerId, joined.telegramUserId), (t) => teamView.joined(t, joined.name, joined.partner, joined.role), { partnerId });
 }

@@ -1,12 +1,13 @@
 import { Composer } from 'grammy';
 import { ALERTS_CONVERSATION, APIKEY_CONVERSATION, TOPUP_CONVERSATION, WEBHOOK_CONVERSATION } from '../conversations/owner.js';
+import { TEAM_CONVERSATION } from '../conversations/team.js';
 import type { BotContext } from '../context.js';
 import { offerPrivateChat } from './private-only.js';
 import { may } from '../../src/domain/permissions.js';
 import { COMMAND_ACTION, whoOfCtx } from '../permissions.js';
 
-/** Owner-only commands: /topup, /apikey, /webhook, /alerts. Staff get a refusal. */
-const FLOWS = { topup: TOPUP_CONVERSATION, apikey: APIKEY_CONVERSATION, webhook: WEBHOOK_CONVERSATION, alerts: ALERTS_CONVERSATION } as const;
+/** Owner-only commands: /topup, /apikey, /webhook, /alerts, /team. Staff get a refusal. */
+const FLOWS = { topup: TOPUP_CONVERSATION, apikey: APIKEY_CONVERSATION, webhook: WEBHOOK_CONVERSATION, alerts: ALERTS_CONVERSATION, team: TEAM_CONVERSATION } as const;
 export type OwnerCommand = keyof typeof FLOWS;
 
 /**

@@ -8,6 +8,7 @@ import { ApiError } from '../../src/domain/errors.js';
 import type { BotContext } from '../context.js';
 import { isPrivateOnly } from '../private-chat.js';
 import { openApp } from './app.js';
+import { notifyJoined } from './notifications.js';
 import { startOwnerFlow } from './owner.js';
 import * as commonView from '../views/common.js';
 
@@ -48,6 +49,8 @@ export function startFeature(): Composer<BotContext> {
       const name = partnerNameOf(deps, linked.partnerId);
       const partner = name ? ctx.t.common.quoted(name) : `#${linked.partnerId}`;
       await ctx.reply(`${commonView.linked(ctx.t, partner, linked.role)}\n\n${commonView.help(ctx.t, linked.role, ctx.isOperator)}`);
+      const who = displayName(ctx.from) ?? String(ctx.from.id);
+      await notifyJoined(ctx.api, ctx.env, linked.partnerId, { telegramUserId: ctx.from.id, name: who, role: linked.role, partner: name ?? `#${linked.partnerId}` });
     } catch (e) {
       if (e instanceof ApiError && e.code === 'invite_invalid') return void (await ctx.reply(ctx.t.common.inviteInvalid));
       throw e;

@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
  * - `cl:r|d:<page>[:<id>]` a page of /reviews or /deposits (with the case whose card it leaves)
  * - `co:r|d:<page>:<id>`   a case of that page opened as its card
  * - `nt:<notice>:1|0`      a notice of the chat switched on / off (/notices); `nt:done` closes the settings
+ * - `sd`                   "saved it" under a shown key or secret: deletes that message
  * The longest is a confirmation: `c:` + 8 + `:ok:` + 41 = 55 bytes.
  */
 export const CALLBACK_DATA_MAX_BYTES = 64;
@@ -66,3 +67,6 @@ export const CASE_OPEN_DATA = /^co:([rd]):(\d{1,4}):(.{1,50})$/;
 /** `on`: what pressing asks for (so a press on an older copy of the menu sets, rather than flips, the notice). */
 export const noticeData = (notice: string, on?: boolean) => fit(on === undefined ? `nt:${notice}` : `nt:${notice}:${on ? 1 : 0}`);
 export const NOTICE_DATA = /^nt:([a-z]{1,20})(?::([01]))?$/;
+
+/** Under a shown API key or webhook secret (private chats only): deletes the message once it is saved. */
+export const SECRET_SAVED_DATA = 'sd';

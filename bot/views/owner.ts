@@ -3,9 +3,12 @@ import { esc } from './format.js';
 
 /** The owner's screens: API key, webhook, low-balance alerts (parse_mode HTML where they show codes). */
 
+/** A key or secret as shown once: tap-to-copy, under a spoiler (it is not read off the screen in passing). */
+const hidden = (s: string) => `<tg-spoiler><code>${esc(s)}</code></tg-spoiler>`;
+
 export function keyIssued(t: Texts, key: string, whitelist: string[]): string {
   const w = t.owner;
-  return [w.keyIssued(`<code>${esc(key)}</code>`), whitelist.length ? w.allowedIps(esc(whitelist.join(', '))) : w.noIpLimit, w.previousKeyGone].join('\n');
+  return [w.keyIssued(hidden(key)), whitelist.length ? w.allowedIps(esc(whitelist.join(', '))) : w.noIpLimit, w.previousKeyGone].join('\n');
 }
 
 export function webhookIntro(t: Texts, url: string | null, hasSecret: boolean, events: string[]): string {
@@ -32,5 +35,5 @@ export const thresholdSaved = (t: Texts, currency: string, value: string | null)
 export const urlSaved = (t: Texts, url: string) => (url ? t.owner.urlSaved(url) : t.owner.urlSavedEmpty);
 
 export function secretShown(t: Texts, secret: string, hadSecret: boolean): string {
-  return [t.owner.secretShown(`<code>${esc(secret)}</code>`), ...(hadSecret ? [t.owner.previousSecretGone] : [])].join('\n');
+  return [t.owner.secretShown(hidden(secret)), ...(hadSecret ? [t.owner.previousSecretGone] : [])].join('\n');
 }

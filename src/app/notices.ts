@@ -1,5 +1,5 @@
 import { orderOrigin } from '../domain/order-origin.js';
-import { botUsersOfPartner, getMutedNotices, getWebhookNoticeAt, setMutedNotices, setWebhookNoticeAt } from '../store/bot-repo.js';
+import { botUsersOfPartner, getBotUser, getMutedNotices, getWebhookNoticeAt, setMutedNotices, setWebhookNoticeAt } from '../store/bot-repo.js';
 import { getOrder } from '../store/orders-repo.js';
 import type { Deps } from './deps.js';
 import { normaliseLanguage } from './invites.js';
@@ -134,4 +134,26 @@ export function balanceLowNoticeChats(deps: Pick<Deps, 'db'>, partnerId: number)
   return linkedChats(deps, partnerId)
     .filter((c) => c.owner)
     .map(plain);
+}
+
+/** The owners' chats to tell that someone joined the team: every owner's but the newcomer's own. */
+export function joinNoticeChats(deps: Deps, partnerId: number, joinedUserId: number): NoticeChat[] {
+  const chats = new Map<number, NoticeChat>();
+  for (const u of botUsersOfPartner(deps.db, partnerId))
+    if (u.role === 'owner' && u.telegramUserId !== joinedUserId) chats.set(u.chatId, { chatId: u.chatId, language: normaliseLanguage(u.language) });
+  return [...chats.values()];
+}
+
+/**
+ * Who placed an order, for its notices: a person in the bot (by the name the team list shows; null when
+ * they are no longer linked), the dashboard (its orders name no person in their key), or the partner API.
+ */
+export type OrderPlacer = { via: 'bot'; telegramUserId: number | null; name: string | null } | { via: 'app' } | { via: 'api' };
+
+export function orderPlacer(deps: Deps, orderId: string): OrderPlacer {
+  const order = getOrder(deps.db, orderId);
+  const origin = order ? orderOrigin(order.idempotencyKey) : { by: 'api' as const };
+  if (origin.by !== 'bot') return { via: origin.by };
+  const u = origin.telegramUserId === null ? undefined : getBotUser(deps.db, origin.telegramUserId);
+  return { via: 'bot', telegramUserId: origin.telegramUserId, name: u && u.partnerId === order?.partnerId ? u.displayName : null };
 }

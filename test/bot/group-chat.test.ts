@@ -48,6 +48,8 @@ describe('owner secrets in a group chat', () => {
     await dm.say('/start apikey');
     const menu = await dm.expectMenu('Issue a new API key');
     await dm.press(menu, button(menu, 'without IP limit'));
+    const sure = await dm.expectMenu('Replace the API key?');
+    await dm.press(sure, button(sure, 'Yes, replace'));
     const shown = await dm.expect('New API key');
     const key = /pk_live_[A-Za-z0-9_-]+/.exec(shown.text)![0];
     expect((await w.t.partnerCall(key, 'GET', '/me')).status).toBe(200);

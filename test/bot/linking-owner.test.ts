@@ -247,6 +247,9 @@ describe('owner commands', () => {
     await owner.say('/apikey');
     const menu = await owner.expectMenu('Issue a new API key');
     await owner.press(menu, button(menu, 'without IP limit'));
+    // the harness issued a key: replacing it is asked once more
+    const sure = await owner.expectMenu('Replace the API key?');
+    await owner.press(sure, button(sure, 'Yes, replace'));
     const shown = await owner.expect('New API key');
     expect(shown.parse_mode).toBe('HTML');
     const key = /pk_live_[A-Za-z0-9_-]+/.exec(shown.text)![0];
@@ -265,6 +268,8 @@ describe('owner commands', () => {
     const bad = await owner.expect('“not-an-ip” is not an IP address or a CIDR range');
     expect(bad.text).not.toContain('ip_whitelist');
     await owner.say('203.0.113.7, 198.51.100.0/24');
+    const sure2 = await owner.expectMenu('Replace the API key?');
+    await owner.press(sure2, button(sure2, 'Yes, replace'));
     const limited = await owner.expect('New API key');
     expect(limited.text).toContain('203.0.113.7, 198.51.100.0/24');
     const key2 = /pk_live_[A-Za-z0-9_-]+/.exec(limited.text)![0];
@@ -310,6 +315,8 @@ describe('owner commands', () => {
     await owner.say('/webhook');
     const menu2 = await owner.expectMenu('Secret: set');
     await owner.press(menu2, button(menu2, 'New secret'));
+    const sure = await owner.expectMenu('Replace the webhook secret?');
+    await owner.press(sure, button(sure, 'Yes, replace'));
     const regen = await owner.expect('Webhook secret');
     const secret2 = /whsec_[0-9a-f]+/.exec(regen.text)![0];
     expect(secret2).not.toBe(secret);

@@ -191,6 +191,8 @@ describe('bug 4: the first webhook save', () => {
     await owner.say('/webhook');
     const again = await owner.expectMenu('Webhook');
     await owner.press(again, button(again, 'New secret'));
+    const sure = await owner.expectMenu('Replace the webhook secret?');
+    await owner.press(sure, button(sure, 'Yes, replace'));
     const second = await owner.expect('Webhook secret');
     expect(second.text).toContain('The previous secret no longer works.');
   });
@@ -437,7 +439,7 @@ describe('command menus per scope', () => {
     expect(staffMenu.payload.scope).toEqual({ type: 'chat', chat_id: staff.user.id });
     expect(names(staffMenu)).toEqual(['order', 'orders', 'balance', 'status', 'app', 'notices', 'cancel', 'help']);
     expect(staffMenu.payload.commands[0].description).toBe('Новый заказ: звёзды, Premium или подарок');
-    expect(names(scoped(owner.user.id).at(-1)!)).toEqual(['order', 'orders', 'balance', 'status', 'app', 'notices', 'topup', 'apikey', 'webhook', 'alerts', 'cancel', 'help']);
+    expect(names(scoped(owner.user.id).at(-1)!)).toEqual(['order', 'orders', 'balance', 'status', 'app', 'notices', 'topup', 'apikey', 'webhook', 'alerts', 'team', 'cancel', 'help']);
     // set once: more messages do not set it again
     await owner.say('/balance');
     await owner.expect('Balances:');
@@ -461,6 +463,8 @@ describe('/start and /help', () => {
     const linkedMsg = await ownerRu.expect('Готово');
     expect(linkedMsg.text.split('\n')[0]).toBe('Готово: аккаунт привязан к партнёру «Test partner», роль — владелец.');
     const staff = await linked(p, 'staff');
+    // the owner hears who joined (before the commands below, so that it is not taken for their answer)
+    await ownerRu.expect(`👋 ${staff.user.first_name} теперь в команде «Test partner»: сотрудник.`);
     const stranger = w.chat(newUser());
     const cases: [Chat, string, string][] = [
       [ownerRu, '/help', 'Ваша роль — владелец. Команды:'],
