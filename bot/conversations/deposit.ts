@@ -1,4 +1,5 @@
-import { findDeposit, resolveDeposit, type DepositView } from '../../src/app/deposits.js';
+import { resolveDeposit } from '../../src/app/deposits/resolve.js';
+import { findDeposit, type DepositView } from '../../src/app/deposits/view.js';
 import { partnerView, searchPartners, type PartnerMatch } from '../../src/app/partners.js';
 import { displayName } from '../../src/domain/display-name.js';
 import { addCard, applyEdits, depositCase, handledOf, recordHandled, type Handled } from '../cases.js';

@@ -3,7 +3,7 @@ import { may } from '../../src/domain/permissions.js';
 import { whoOfCtx } from '../permissions.js';
 import type { InlineKeyboardButton } from 'grammy/types';
 import type { Alert } from '../../src/kernel/event-bus.js';
-import { findDeposit, listDeposits, type DepositView } from '../../src/app/deposits.js';
+import { findDeposit, listDeposits, type DepositView } from '../../src/app/deposits/view.js';
 import { getOperatorOrder, listReviews, resolveReview } from '../../src/app/orders/review.js';
 import { partnerView } from '../../src/app/partners.js';
 import { displayName } from '../../src/domain/display-name.js';

@@ -1,4 +1,4 @@
-import type { DepositView } from '../../src/app/deposits.js';
+import type { DepositView } from '../../src/app/deposits/view.js';
 import type { FundingInfo } from '../../src/app/funding.js';
 
 /** The fields of an order (partner-api.md "Order") that messages show. */

@@ -3,7 +3,7 @@ import { inTx } from '../store/db.js';
 import { getWatcherPosition, setWatcherPosition } from '../store/deposits-repo.js';
 import { completeJob, deleteJob, getJob, retryJob, scheduleJob } from '../store/jobs-repo.js';
 import type { ChainWatcher } from '../suppliers/types.js';
-import { recordDepositInTx } from './deposits.js';
+import { recordDepositInTx } from './deposits/record.js';
 import type { Deps } from './deps.js';
 import type { Job } from './job-queue.js';
 import { unitOfWork } from './unit-of-work.js';

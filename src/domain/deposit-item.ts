@@ -1,6 +1,6 @@
 /**
  * A deposit as the operator's console lists it: the first fields of the operator API's deposit view
- * (src/app/deposits.ts DepositView extends it). Pure types with no imports: the Mini App's type check reads
+ * (DepositView of src/app/deposits/view.ts extends it). Pure types with no imports: the Mini App's type check reads
  * it through src/http/app-api/types.ts.
  */
 export interface DepositItem {

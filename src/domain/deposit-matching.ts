@@ -189,7 +189,7 @@ const money = (minor: number, c: Currency) => `${formatAmount(minor, c)} ${c ===
  *    below the smallest top-up (USD 5, TON 10) → `below_minimum`; within 10 % of an open request → `wrong_amount`; else `unknown_request`.
  *
  * `requests`: the open requests of the currency plus recently expired or paid ones and those whose codes
- * occur in the comment (any status). The caller re-checks the minimum when crediting (src/app/deposits.ts).
+ * occur in the comment (any status). The caller re-checks the minimum when crediting (src/app/deposits/record.ts).
  */
 export function matchDeposit(deposit: TransferLike, requests: readonly RequestLike[], addresses: readonly DepositAddress[], now: number): MatchResult {
   const asset = knownAsset(deposit.asset);

@@ -22,7 +22,7 @@ export interface OrderOutcome {
   event: 'order.completed' | 'order.failed' | 'order.refunded';
 }
 
-/** A top-up credited from a chain deposit, for the partner's owner chat (src/app/deposits.ts). */
+/** A top-up credited from a chain deposit, for the partner's owner chat (src/app/deposits/record.ts). */
 export interface TopupCredited {
   partnerId: number;
   topupId: string;

@@ -63,7 +63,8 @@ describe('X-Request-Id', () => {
       const r = await t.app.inject({ method: 'POST', url: '/api/admin/v1/partners', payload: { name: 'Shop' }, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'x-request-id': 'trace-500' } });
       expect(r.statusCode).toBe(500);
       expect(r.headers['x-request-id']).toBe('trace-500');
-      expect(JSON.parse(r.body)).toMatchObject({ detail: { code: 'internal_error' } });
+      // the operator API's flat format (operator-api.md section 2)
+      expect(JSON.parse(r.body)).toEqual({ code: 'internal_error', detail: 'Internal error. The request may be retried.' });
       // the body never shows the fault; the log does, under the same id
       expect(r.body).not.toMatch(/audit_log/);
       const err = lines.find((l) => l.msg === 'request failed');

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Deps } from '../../app/deps.js';
-import { recordDeposit, requiredConfirmations } from '../../app/deposits.js';
+import { recordDeposit, requiredConfirmations } from '../../app/deposits/record.js';
 import { DEPOSIT_NETWORKS } from '../../domain/chain-address.js';
 import { normalizeDecimal } from '../../domain/deposit-matching.js';
 import { fail } from '../../domain/errors.js';

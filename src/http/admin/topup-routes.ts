@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../app/deps.js';
-import { listDeposits, resolveDeposit } from '../../app/deposits.js';
+import { resolveDeposit } from '../../app/deposits/resolve.js';
+import { listDeposits } from '../../app/deposits/view.js';
 import { createTopupRequest } from '../../app/topup-requests.js';
 import { fail } from '../../domain/errors.js';
 

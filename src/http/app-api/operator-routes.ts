@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { listDeposits, resolveDeposit } from '../../app/deposits.js';
+import { resolveDeposit } from '../../app/deposits/resolve.js';
+import { listDeposits } from '../../app/deposits/view.js';
 import { requireOperator } from '../../app/operator/access.js';
 import { createExportLink, openExportLink } from '../../app/operator/export-links.js';
 import { operatorOverview } from '../../app/operator/overview.js';

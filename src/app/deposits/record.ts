@@ -1,45 +1,16 @@
-import { z } from 'zod';
-import { ApiError, fail } from '../domain/errors.js';
-import {
-  ASSET_CURRENCY,
-  commentTokens,
-  displayAmount,
-  exactMinor,
-  floorMinor,
-  knownAsset,
-  matchDeposit,
-  normalizeDecimal,
-  type ObservedTransfer,
-  type RequestLike,
-} from '../domain/deposit-matching.js';
-import { NETWORKS_BY_CURRENCY } from '../domain/ledger-rules.js';
-import { formatAmount, type Currency } from '../domain/money.js';
-import { offsetIso } from '../domain/time-format.js';
-import type { Config } from '../config/env.js';
-import { audit } from '../store/audit-repo.js';
-import type { Tx } from '../store/db.js';
-import {
-  candidateRequests,
-  depositByTx,
-  expireTopupRequests,
-  getDeposit,
-  getTopupRequest,
-  insertDeposit,
-  listDepositRows,
-  markRequestCredited,
-  updateDeposit,
-  type DepositRow,
-  type TopupRequestRow,
-} from '../store/deposits-repo.js';
-import { getPartner } from '../store/partners-repo.js';
-import { getTopup, topupByEitherHash } from '../store/topups-repo.js';
-import { DEPOSIT_STATUSES, type DepositStatus } from '../domain/enums.js';
-import type { Deps } from './deps.js';
-import { depositAddresses } from '../config/deposit-addresses.js';
-import { creditInTx } from './topups.js';
-import { unitOfWork, type AfterCommit } from './unit-of-work.js';
-import { parseOrFail } from './validation.js';
-import type { DepositItem } from '../domain/deposit-item.js';
+import { ApiError } from '../../domain/errors.js';
+import { ASSET_CURRENCY, commentTokens, displayAmount, exactMinor, knownAsset, matchDeposit, normalizeDecimal, type ObservedTransfer, type RequestLike } from '../../domain/deposit-matching.js';
+import { type Currency } from '../../domain/money.js';
+import type { Config } from '../../config/env.js';
+import { audit } from '../../store/audit-repo.js';
+import type { Tx } from '../../store/db.js';
+import { candidateRequests, depositByTx, expireTopupRequests, getDeposit, insertDeposit, markRequestCredited, updateDeposit, type DepositRow, type TopupRequestRow } from '../../store/deposits-repo.js';
+import { topupByEitherHash } from '../../store/topups-repo.js';
+import type { Deps } from '../deps.js';
+import { depositAddresses } from '../../config/deposit-addresses.js';
+import { creditInTx } from '../topups.js';
+import { unitOfWork, type AfterCommit } from '../unit-of-work.js';
+import { depositView, type DepositView } from './view.js';
 
 /**
  * Chain deposits: recording what a watcher (or the sandbox) saw, matching it to a top-up request and
@@ -63,39 +34,6 @@ export function requiredConfirmations(config: Pick<Config, 'TON_CONFIRMATIONS' |
 
 export function creditKey(network: string, txHash: string): string {
   return `${network}:${txHash}`;
-}
-
-export interface DepositView extends DepositItem {
-  status: DepositStatus;
-  to: string;
-  confirmations: number;
-  reason: string | null;
-  request_id: string | null;
-  topup_id: string | null;
-  note: string | null;
-  resolved_at: string | null;
-}
-
-export function depositView(r: DepositRow): DepositView {
-  return {
-    deposit_id: r.depositId,
-    network: r.network,
-    asset: r.asset,
-    amount: displayAmount(r.amount, r.currency),
-    tx_hash: r.txHash,
-    from: r.fromAddress,
-    comment: r.comment,
-    status: r.status,
-    partner_id: r.partnerId,
-    created_at: offsetIso(r.createdAt),
-    to: r.toAddress,
-    confirmations: r.confirmations,
-    reason: r.reason,
-    request_id: r.requestId,
-    topup_id: r.topupId,
-    note: r.note,
-    resolved_at: r.resolvedAt === null ? null : offsetIso(r.resolvedAt),
-  };
 }
 
 function toRequestLike(r: TopupRequestRow): RequestLike {
@@ -248,85 +186,3 @@ function markUnmatched(tx: Tx, deps: Pick<Deps, 'clock' | 'bus'>, row: DepositRo
 }
 
 // ---- operator API
-
-/** One deposit as the operator sees it, or null (the bot's deposit conversation). */
-export function findDeposit(deps: Pick<Deps, 'db'>, depositId: string): DepositView | null {
-  const row = getDeposit(deps.db, depositId);
-  return row ? depositView(row) : null;
-}
-
-export function listDeposits(deps: Pick<Deps, 'db'>, query: Record<string, unknown>): { items: DepositView[] } {
-  const status = query.status;
-  if (status !== undefined && !(typeof status === 'string' && (DEPOSIT_STATUSES as readonly string[]).includes(status)))
-    fail('validation_error', `status must be one of ${DEPOSIT_STATUSES.join(', ')}.`);
-  return { items: listDepositRows(deps.db, status as DepositStatus | undefined, 1000).map(depositView) };
-}
-
-const resolveSchema = z.discriminatedUnion(
-  'action',
-  [
-    z.object({ action: z.literal('credit'), partner_id: z.number().int().positive(), note: z.string().max(1000).optional() }).strict(),
-    z.object({ action: z.literal('close'), note: z.string().trim().min(1, 'must not be empty').max(1000) }).strict(),
-  ],
-  { error: 'action must be "credit" or "close"' },
-);
-
-/** What resolveDeposit uses of the service. */
-export type ResolveDepositDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 'bus'>;
-
-/**
- * POST /deposits/{id}/resolve: credit an unmatched deposit to a partner (top-up rules apply: minimums,
- * activation, TON only on ton) or close it with a note. 409 deposit_not_unmatched for any other deposit.
- */
-export function resolveDeposit(deps: ResolveDepositDeps, depositId: string, body: unknown, actor: string): DepositView {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) fail('validation_error', 'The body must be a JSON object.');
-  const input = parseOrFail(resolveSchema, body);
-  return unitOfWork(deps, (tx, after) => {
-    const row = getDeposit(tx, depositId);
-    if (!row) fail('not_found', 'No such deposit.');
-    if (row.status !== 'unmatched') fail('deposit_not_unmatched', `The deposit is ${row.status}; only an unmatched deposit can be resolved.`);
-    const now = deps.clock.now();
-    if (input.action === 'close') {
-      const updated = updateDeposit(tx, row.depositId, { status: 'closed', note: input.note.trim(), resolvedAt: now, updatedAt: now });
-      audit(tx, now, actor, 'deposit.close', row.depositId, { note: input.note.trim() });
-      return depositView(updated);
-    }
-
-    if (!getPartner(tx, input.partner_id)) fail('not_found', 'No such partner.');
-    const asset = knownAsset(row.asset);
-    if (!asset) fail('validation_error', `${row.asset} is not credited.`);
-    const currency = ASSET_CURRENCY[asset];
-    if (!NETWORKS_BY_CURRENCY[currency].includes(row.network)) fail('bad_network', `${currency} is accepted only on network ton.`);
-    const exact = exactMinor(row.amount, currency);
-    const amount = exact ?? floorMinor(row.amount, currency);
-    const credited = creditInTx(tx, deps, after, {
-      partnerId: input.partner_id,
-      currency,
-      amount,
-      network: row.network,
-      txHash: creditKey(row.network, row.txHash),
-      source: 'operator',
-      actor,
-    });
-    const topup = getTopup(tx, credited.body.topup_id)!;
-    if (topup.partnerId !== input.partner_id) fail('tx_hash_conflict', `This transaction was already credited to partner ${topup.partnerId}.`);
-    // The request the deposit was meant for (same partner) is settled by this credit.
-    if (row.requestId) {
-      const req = getTopupRequest(tx, row.requestId);
-      if (req && req.partnerId === input.partner_id && req.status !== 'credited') markRequestCredited(tx, req.requestId, row.depositId);
-    }
-    const note =
-      input.note?.trim() ||
-      `Credited by ${actor}${exact === null ? ` (rounded down to ${formatAmount(amount, currency)} ${currency})` : ''}.`;
-    const updated = updateDeposit(tx, row.depositId, {
-      status: 'credited',
-      partnerId: input.partner_id,
-      topupId: credited.body.topup_id,
-      note,
-      resolvedAt: now,
-      updatedAt: now,
-    });
-    audit(tx, now, actor, 'deposit.credit', row.depositId, { partner_id: input.partner_id, topup_id: credited.body.topup_id, currency, amount: formatAmount(amount, currency) });
-    return depositView(updated);
-  });
-}
