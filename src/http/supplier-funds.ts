@@ -27,8 +27,12 @@ export function supplierFundsReader(deps: Pick<Deps, 'clock' | 'config'>, fragme
       const at = offsetIso(deps.clock.now());
       const low = sandboxFaults().purchase_funds_low;
       funds.push({ supplier: 'sandbox_fragment', currency: 'TON', amount: SANDBOX_FUNDS.fragment_ton, updated_at: at, pays: 'USD' });
-      funds.push({ supplier: 'sandbox_gifts', currency: 'TON', amount: low ? '0.000' : SANDBOX_FUNDS.gifts_ton, updated_at: at, pays: 'TON' });
-      funds.push({ supplier: 'sandbox_gifts', currency: 'STARS', amount: SANDBOX_FUNDS.gifts_stars, updated_at: at });
+      // the simulated gift account only when the simulator sells the gifts: beside a real gift account it
+      // would count twice in the TON coverage and hide a shortfall of the account that really pays
+      if (deps.config.GIFTS_UPSTREAM === 'sandbox') {
+        funds.push({ supplier: 'sandbox_gifts', currency: 'TON', amount: low ? '0.000' : SANDBOX_FUNDS.gifts_ton, updated_at: at, pays: 'TON' });
+        funds.push({ supplier: 'sandbox_gifts', currency: 'STARS', amount: SANDBOX_FUNDS.gifts_stars, updated_at: at });
+      }
     }
     // the gift account (GIFTS_UPSTREAM=telegram) pays for gifts sold for TON; its Stars are shown beside it
     const g = giftAccount?.();
