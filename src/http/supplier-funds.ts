@@ -29,7 +29,7 @@ export function supplierFundsReader(deps: Pick<Deps, 'clock' | 'config'>, fragme
       funds.push({ supplier: 'sandbox_fragment', currency: 'TON', amount: SANDBOX_FUNDS.fragment_ton, updated_at: at, pays: 'USD' });
       // the simulated gift account only when the simulator sells the gifts: beside a real gift account it
       // would count twice in the TON coverage and hide a shortfall of the account that really pays
-      if (deps.config.GIFTS_UPSTREAM === 'sandbox') {
+      if (deps.config.gifts.upstream === 'sandbox') {
         funds.push({ supplier: 'sandbox_gifts', currency: 'TON', amount: low ? '0.000' : SANDBOX_FUNDS.gifts_ton, updated_at: at, pays: 'TON' });
         funds.push({ supplier: 'sandbox_gifts', currency: 'STARS', amount: SANDBOX_FUNDS.gifts_stars, updated_at: at });
       }
