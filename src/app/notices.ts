@@ -137,7 +137,7 @@ export function balanceLowNoticeChats(deps: Pick<Deps, 'db'>, partnerId: number)
 }
 
 /** The owners' chats to tell that someone joined the team: every owner's but the newcomer's own. */
-export function joinNoticeChats(deps: Deps, partnerId: number, joinedUserId: number): NoticeChat[] {
+export function joinNoticeChats(deps: Pick<Deps, 'db'>, partnerId: number, joinedUserId: number): NoticeChat[] {
   const chats = new Map<number, NoticeChat>();
   for (const u of botUsersOfPartner(deps.db, partnerId))
     if (u.role === 'owner' && u.telegramUserId !== joinedUserId) chats.set(u.chatId, { chatId: u.chatId, language: normaliseLanguage(u.language) });
@@ -150,7 +150,7 @@ export function joinNoticeChats(deps: Deps, partnerId: number, joinedUserId: num
  */
 export type OrderPlacer = { via: 'bot'; telegramUserId: number | null; name: string | null } | { via: 'app' } | { via: 'api' };
 
-export function orderPlacer(deps: Deps, orderId: string): OrderPlacer {
+export function orderPlacer(deps: Pick<Deps, 'db'>, orderId: string): OrderPlacer {
   const order = getOrder(deps.db, orderId);
   const origin = order ? orderOrigin(order.idempotencyKey) : { by: 'api' as const };
   if (origin.by !== 'bot') return { via: origin.by };

@@ -50,7 +50,7 @@ describe('the permission table', () => {
 
   it("the bot's command menus follow it", () => {
     const names = (role: 'owner' | 'staff' | null, op: boolean) => commandsFor('en', role, op).map((c) => c.command);
-    expect(names('owner', false)).toEqual(['order', 'orders', 'balance', 'status', 'app', 'notices', 'topup', 'apikey', 'webhook', 'alerts', 'cancel', 'help']);
+    expect(names('owner', false)).toEqual(['order', 'orders', 'balance', 'status', 'app', 'notices', 'topup', 'apikey', 'webhook', 'alerts', 'team', 'cancel', 'help']);
     expect(names('staff', false)).toEqual(['order', 'orders', 'balance', 'status', 'app', 'notices', 'cancel', 'help']);
     expect(names(null, true)).toEqual(['reviews', 'deposits', 'cancel', 'help']);
     expect(names(null, false)).toEqual(['start', 'help']);
