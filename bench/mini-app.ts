@@ -98,10 +98,33 @@ async function main() {
     const fcp: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      // Telegram's client bridge, answering the viewport and safe-area questions as a phone would (the SDK
+      // refuses to start without a client to talk to, as the browser tests' harness also provides)
+      // (a string, not a function: tsx would wrap a function's inner names in a helper the page lacks)
+      await context.addInitScript(`
+        const answers = {
+          web_app_request_viewport: ['viewport_changed', { height: 844, width: 390, is_expanded: true, is_state_stable: true }],
+          web_app_request_safe_area: ['safe_area_changed', { top: 0, bottom: 0, left: 0, right: 0 }],
+          web_app_request_content_safe_area: ['content_safe_area_changed', { top: 0, bottom: 0, left: 0, right: 0 }],
+        };
+        window.TelegramWebviewProxy = {
+          postEvent: (type) => {
+            const a = answers[type];
+            if (a) setTimeout(() => window.Telegram.WebView.receiveEvent(a[0], a[1]), 0);
+          },
+        };
+      `);
       const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (e) => problems.push(e.message));
       const hash = new URLSearchParams({ tgWebAppData: initData(id), tgWebAppVersion: '8.0', tgWebAppPlatform: 'tdesktop', tgWebAppThemeParams: '{}' });
       await page.goto(`${base}/app/#${hash}`, { waitUntil: 'commit' });
-      await page.waitForFunction((sel) => /\d+\.\d{2}/.test(document.querySelector(sel)?.textContent ?? ''), ready, { polling: 'raf', timeout: 10_000 });
+      await page
+        .waitForFunction((sel) => /\d+\.\d{2}/.test(document.querySelector(sel)?.textContent ?? ''), ready, { polling: 'raf', timeout: 10_000 })
+        .catch(async (e) => {
+          // say what the page shows instead of only that it timed out
+          throw new Error(`${ready} not shown: ${e.message}; page errors: ${problems.join(' | ') || 'none'}; page text: ${((await page.textContent('body')) ?? '').slice(0, 300)}`);
+        });
       const m = await page.evaluate(() => ({ now: performance.now(), fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN }));
       firstRender.push(m.now);
       fcp.push(m.fcp);

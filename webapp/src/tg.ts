@@ -54,8 +54,14 @@ export function applyScheme(): void {
   document.documentElement.dataset.scheme = dark ? 'dark' : 'light';
   document.documentElement.dataset.tg = inTelegram ? '1' : '0';
   if (inTelegram) {
-    miniApp.setHeaderColor('secondary_bg_color');
-    miniApp.setBgColor('secondary_bg_color');
+    // a client whose theme lacks the key keeps its own colours: the SDK throws on an unknown key, and a
+    // throw here would leave the page blank
+    try {
+      miniApp.setHeaderColor('secondary_bg_color');
+      miniApp.setBgColor('secondary_bg_color');
+    } catch {
+      /* keep the client's colours */
+    }
   }
 }
 
