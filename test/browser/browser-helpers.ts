@@ -97,7 +97,13 @@ export async function openInTelegram(
     context,
     events: () => page.evaluate(() => (window as any).__tgEvents),
     pressMain: () => page.evaluate(() => (window as any).Telegram.WebView.receiveEvent('main_button_pressed')),
-    pressBack: () => page.evaluate(() => (window as any).Telegram.WebView.receiveEvent('back_button_pressed')),
+    // as a person can: only once the app has shown Telegram's back button (right after a page changes, the
+    // app sets its back button in an effect that may not have run yet)
+    pressBack: async () => {
+      await page.waitForFunction(() => (window as any).__tgEvents.filter((e: any) => e[0] === 'web_app_setup_back_button').at(-1)?.[1]?.is_visible === true);
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(null))));
+      await page.evaluate(() => (window as any).Telegram.WebView.receiveEvent('back_button_pressed'));
+    },
     answerPopup: async (buttonId: string) => {
       const popup = await page.waitForFunction(() => {
         const w = window as any;
