@@ -72,7 +72,8 @@ export function App() {
   if (!session) return <main class="page"><p class="muted center">{t.loading}</p></main>;
   const nav: Nav = {
     session,
-    go: (r) => setStack((s) => (isTab(r.page) ? [r] : [...s, r])),
+    // opening the page already shown (a second tap landing late) does not stack it twice: one Back leaves it
+    go: (r) => setStack((s) => (isTab(r.page) ? [r] : JSON.stringify(s[s.length - 1]) === JSON.stringify(r) ? s : [...s, r])),
     back: pop,
     restoreBack: syncBack,
   };

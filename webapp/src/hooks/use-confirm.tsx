@@ -13,13 +13,17 @@ export function useConfirm(nav: Nav, body: Record<string, unknown> | null, ready
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const inFlight = useRef(false);
+  // once the order is placed the screen is leaving; a tap that arrives before it is gone (Telegram's main
+  // button still has this handler until the page unmounts) must not open the order's page a second time
+  const placed = useRef(false);
   const submit = async () => {
-    if (!body || !ready || inFlight.current) return;
+    if (!body || !ready || inFlight.current || placed.current) return;
     inFlight.current = true;
     setBusy(true);
     setError(null);
     try {
       const o = await api.createOrder({ ...body, idempotency_key: key });
+      placed.current = true;
       haptic('success');
       nav.go({ page: 'order-detail', id: o.order_id });
     } catch (e) {
