@@ -1,8 +1,6 @@
 import { and, asc, eq, like, lt, sql } from 'drizzle-orm';
 import type { Conn } from './db.js';
-import { events, kv } from './schema.js';
-import { botUsers } from './schema-bot.js';
-import { topupRequests } from './schema-topups.js';
+import { botUsers, events, kv, topupRequests } from './schema.js';
 
 /** What the Mini App stores: one-time sign-in links and cookie sessions (kv rows), team changes, request reads. */
 

@@ -2,7 +2,7 @@ import { and, eq, isNull, like } from 'drizzle-orm';
 import type { Conn } from './db.js';
 import { kvGet, kvSet } from './kv-repo.js';
 import type { BotRole } from '../domain/enums.js';
-import { botSessions, botUsers, invites } from './schema-bot.js';
+import { botSessions, botUsers, invites } from './schema.js';
 
 export type InviteRow = typeof invites.$inferSelect;
 export type BotUserRow = typeof botUsers.$inferSelect;

@@ -1,7 +1,6 @@
 import { and, count, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Conn } from './db.js';
-import { accounts, orderStatsHourly, orders, partners, webhookDeliveries } from './schema.js';
-import { deposits } from './schema-topups.js';
+import { accounts, deposits, orderStatsHourly, orders, partners, webhookDeliveries } from './schema.js';
 import { hourlyFigures } from './stats-repo.js';
 
 /** Reads of the operator's console (the Mini App's /operator routes): whole-service figures. */

@@ -2,7 +2,7 @@ import { and, desc, eq, gt, inArray, lte, or, sql } from 'drizzle-orm';
 import type { Currency } from '../domain/money.js';
 import type { Conn } from './db.js';
 import type { DepositStatus } from '../domain/enums.js';
-import { deposits, topupRequests, watcherPositions } from './schema-topups.js';
+import { deposits, topupRequests, watcherPositions } from './schema.js';
 
 export type TopupRequestRow = typeof topupRequests.$inferSelect;
 export type DepositRow = typeof deposits.$inferSelect;

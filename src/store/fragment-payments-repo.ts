@@ -1,8 +1,8 @@
 import { and, eq, inArray, isNotNull, max, ne } from 'drizzle-orm';
 import type { Conn } from './db.js';
-import { fragmentOrderCosts, fragmentPayments } from './schema-fragment.js';
+import { fragmentOrderCosts, fragmentPayments } from './schema.js';
 
-/** SQL of the Fragment adapter's payments (src/store/schema-fragment.ts says what the states mean). */
+/** SQL of the Fragment adapter's payments (src/store/schema/fragment.ts says what the states mean). */
 export type FragmentPaymentRow = typeof fragmentPayments.$inferSelect;
 export type NewFragmentPayment = typeof fragmentPayments.$inferInsert;
 export type PaymentState = 'signed' | 'sent' | 'paid' | 'review' | 'void';

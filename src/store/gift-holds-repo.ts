@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Conn } from './db.js';
-import { giftHolds } from './schema-nft.js';
+import { giftHolds } from './schema.js';
 
 /** One unfinished NFT order per gift, across all partners (src/app/orders/kinds/nft.ts takes and releases). */
 

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Conn } from './db.js';
-import { giftPurchases } from './schema-nft.js';
+import { giftPurchases } from './schema.js';
 
-/** SQL of gift purchases (src/store/schema-nft.ts says what the states mean). */
+/** SQL of gift purchases (src/store/schema/gifts.ts says what the states mean). */
 export type GiftPurchaseRow = typeof giftPurchases.$inferSelect;
 export type GiftPurchaseState = 'quoting' | 'paying' | 'paid' | 'unpaid' | 'review';
 

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Clock } from '../../kernel/clock.js';
 import type { Db } from '../../store/db.js';
 import { kvGet, kvSet } from '../../store/kv-repo.js';
-import { sandboxGifts } from '../../store/schema-nft.js';
+import { sandboxGifts } from '../../store/schema.js';
 import {
   type GiftCollection,
   type GiftListing,

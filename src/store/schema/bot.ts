@@ -1,12 +1,11 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { partners } from './schema.js';
-import { BOT_ROLES } from '../domain/enums.js';
+import { partners } from './partners.js';
+import { BOT_ROLES } from '../../domain/enums.js';
 
 /**
  * The bot's tables (operator-api.md section 4): invite codes, linked messenger accounts, and the grammY
  * session and conversation state. Times are service-clock milliseconds.
  */
-
 
 /** One-time codes that link a messenger account to a partner (`/start <code>`), valid 24 h. */
 export const invites = sqliteTable(

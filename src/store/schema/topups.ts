@@ -1,13 +1,27 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { partners } from './schema.js';
-import { CURRENCIES, DEPOSIT_STATUSES, TOPUP_REQUEST_STATUSES } from '../domain/enums.js';
+import { partners } from './partners.js';
+import { CURRENCIES, DEPOSIT_STATUSES, TOPUP_REQUEST_STATUSES } from '../../domain/enums.js';
 
 /**
- * Automatic top-ups: exact-amount requests, chain deposits seen by the watchers (or reported in the
- * sandbox) and the watchers' positions. Times are service-clock milliseconds; minor units are cents (USD)
- * and milli-TON (TON).
+ * Top-ups: the credited ones (manual or automatic, one per transaction hash), exact-amount requests, chain
+ * deposits seen by the watchers (or reported in the sandbox) and the watchers' positions. Times are
+ * service-clock milliseconds; minor units are cents (USD) and milli-TON (TON).
  */
 
+export const topups = sqliteTable(
+  'topups',
+  {
+    topupId: text('topup_id').primaryKey(),
+    partnerId: integer('partner_id').notNull(),
+    currency: text('currency', { enum: CURRENCIES }).notNull(),
+    amount: integer('amount').notNull(),
+    network: text('network').notNull(),
+    txHash: text('tx_hash').notNull(),
+    source: text('source').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('topups_tx_hash').on(t.txHash)],
+);
 
 export const topupRequests = sqliteTable(
   'topup_requests',
