@@ -1,5 +1,5 @@
 import type { Deps } from '../../src/app/deps.js';
-import { createOrder } from '../../src/app/orders/create.js';
+import { createOrder, type CreateOrderDeps } from '../../src/app/orders/create.js';
 import { balanceLowNoticeChats } from '../../src/app/notices.js';
 import { displayName } from '../../src/domain/display-name.js';
 import { textsOf } from '../texts/index.js';
@@ -25,7 +25,7 @@ export interface CheckedRecipient {
  * any confirmation: not found is explained and another username asked for, as often as needed. For gifts,
  * an account that cannot receive gifts is refused here too.
  */
-export async function askRecipient(flow: Flow, deps: Deps, type: 'stars' | 'premium' | 'nft', back: Checkpoint, opts: { chosen?: string; replacing?: Menu } = {}): Promise<CheckedRecipient> {
+export async function askRecipient(flow: Flow, deps: Pick<Deps, 'suppliers'>, type: 'stars' | 'premium' | 'nft', back: Checkpoint, opts: { chosen?: string; replacing?: Menu } = {}): Promise<CheckedRecipient> {
   const { t, conversation } = flow;
   const menu = await flow.prompt(orderView.askRecipient(t, opts.chosen), { back, ...(opts.replacing ? { replacing: opts.replacing } : {}) });
   const { value } = await flow.ask(menu, async (username) => {
@@ -59,7 +59,7 @@ export type Placed = { kind: 'placed' } | { kind: 'refused' } | { kind: 'price_c
  */
 export async function confirmAndPlace(
   flow: Flow,
-  deps: Deps,
+  deps: CreateOrderDeps,
   partnerId: number,
   confirmText: string,
   body: OrderBody,

@@ -1,12 +1,12 @@
-import { resolveDeposit } from '../../src/app/deposits/resolve.js';
+import { resolveDeposit, type ResolveDepositDeps } from '../../src/app/deposits/resolve.js';
 import { findDeposit, type DepositView } from '../../src/app/deposits/view.js';
 import { partnerView, searchPartners, type PartnerMatch } from '../../src/app/partners.js';
 import { displayName } from '../../src/domain/display-name.js';
 import { addCard, applyEdits, depositCase, handledOf, recordHandled, type Handled } from '../cases.js';
-import type { BotDeps, ConvContext } from '../context.js';
+import type { ConvContext } from '../context.js';
 import type { Texts } from '../texts/index.js';
 import { attempt } from './common.js';
-import { flowConversation, retry, type Flow } from './flow.js';
+import { flowConversation, retry, type Flow, type FlowDeps } from './flow.js';
 import * as operatorView from '../views/operator.js';
 
 /**
@@ -40,7 +40,7 @@ function partnerRows(flow: Flow, t: Texts, items: PartnerMatch[]) {
 /** Refusals after which another partner may be chosen: below that partner's minimum, the partner gone. */
 const anotherPartner = (e: { code: string; detail: string }) => e.code === 'topup_below_minimum' || (e.code === 'not_found' && /partner/i.test(e.detail));
 
-export function depositConversation(env: BotDeps) {
+export function depositConversation(env: { deps: FlowDeps & ResolveDepositDeps }) {
   const { deps } = env;
   return flowConversation(deps, '/deposits', async (flow, depositId: string, action: 'credit' | 'close') => {
     const { conversation, t, ctx } = flow;

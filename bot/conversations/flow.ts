@@ -56,6 +56,9 @@ function actionOf(command: string): Action {
 
 const isOperatorAction = (action: Action) => !PERMISSIONS[action].some((r) => r !== 'operator');
 
+/** What a Flow itself reads: the link and rights of the person, the clock, ids for its nonce, the log. */
+export type FlowDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'ids' | 'log'>;
+
 export type Checkpoint = ReturnType<Conv['checkpoint']>;
 
 /**
@@ -102,14 +105,14 @@ export class Flow {
     readonly ctx: ConvContext,
     readonly t: Texts,
     readonly nonce: string,
-    private readonly deps: Deps,
+    private readonly deps: FlowDeps,
     /** The command that starts this conversation again (named when it is left). */
     private readonly resume: string,
     /** The partner the person was linked to when the conversation began (null for an operator's flow). */
     private readonly partnerId: number | null,
   ) {}
 
-  static async start(conversation: Conv, ctx: ConvContext, deps: Deps, resume: string): Promise<Flow> {
+  static async start(conversation: Conv, ctx: ConvContext, deps: FlowDeps, resume: string): Promise<Flow> {
     const userId = ctx.from?.id;
     const chatId = ctx.chat?.id;
     const begun = await conversation.external(() => ({
@@ -438,7 +441,7 @@ export class Flow {
  * A conversation built on a Flow: whatever way its body returns or fails, the buttons of its menus go.
  * (A halt, skip or rewind does not come back here: the Flow closes the menus itself before those.)
  */
-export function flowConversation<A extends unknown[]>(deps: Deps, resume: string, body: (flow: Flow, ...args: A) => Promise<void>) {
+export function flowConversation<A extends unknown[]>(deps: FlowDeps, resume: string, body: (flow: Flow, ...args: A) => Promise<void>) {
   return async (conversation: Conv, ctx: ConvContext, ...args: A): Promise<void> => {
     const flow = await Flow.start(conversation, ctx, deps, resume);
     try {

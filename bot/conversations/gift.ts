@@ -3,7 +3,7 @@ import { botOrderKey } from '../../src/domain/order-origin.js';
 import type { GiftCatalog } from '../../src/app/nft/gift-catalog.js';
 import { orderingBalance } from '../../src/app/orders/quote.js';
 import { formatAmount, parseAmount } from '../../src/domain/money.js';
-import type { BotEnv } from '../context.js';
+import type { CreateOrderDeps } from '../../src/app/orders/create.js';
 import { GIFT_ACTION, giftToken } from '../keyboards/data.js';
 import { collectionRows, giftPageRows } from '../keyboards/gift.js';
 import type { GiftCollectionInfo, GiftItem, GiftPage, GiftQuote } from '../views/model.js';
@@ -33,7 +33,7 @@ function toItem({ item: g, partnerMilli }: { item: { gift: string; name: string;
 }
 
 /** Page `page` (from 0) of a collection, cheapest first, walked by keyset cursors from the start. */
-async function giftPage(deps: Deps, gifts: GiftCatalog, partnerId: number, col: GiftCollectionInfo, page: number): Promise<GiftPage> {
+async function giftPage(deps: Pick<Deps, 'db' | 'settings'>, gifts: GiftCatalog, partnerId: number, col: GiftCollectionInfo, page: number): Promise<GiftPage> {
   const sort = 'price_asc';
   let cursor: string | null = null;
   for (let skip = page * GIFT_PAGE_SIZE; skip > 0; ) {
@@ -54,7 +54,7 @@ async function giftPage(deps: Deps, gifts: GiftCatalog, partnerId: number, col: 
   };
 }
 
-function giftQuote(deps: Deps, partnerId: number, { quote: q, partnerMilli: price }: Awaited<ReturnType<GiftCatalog['quotePriced']>>, recipient: string): GiftQuote | null {
+function giftQuote(deps: Pick<Deps, 'db' | 'settings'>, partnerId: number, { quote: q, partnerMilli: price }: Awaited<ReturnType<GiftCatalog['quotePriced']>>, recipient: string): GiftQuote | null {
   const balance = orderingBalance(deps, partnerId, 'TON');
   if (!q.available) return null;
   return {
@@ -71,7 +71,7 @@ function giftQuote(deps: Deps, partnerId: number, { quote: q, partnerMilli: pric
   };
 }
 
-export async function giftFlow(flow: Flow, env: BotEnv, partnerId: number, atProduct: Checkpoint): Promise<void> {
+export async function giftFlow(flow: Flow, env: { deps: CreateOrderDeps; gifts: GiftCatalog }, partnerId: number, atProduct: Checkpoint): Promise<void> {
   const { deps, gifts } = env;
   const { conversation, t, ctx } = flow;
 

@@ -3,7 +3,8 @@ import { pendingPremium } from '../../src/app/orders/pending-premium.js';
 import { botOrderKey } from '../../src/domain/order-origin.js';
 import { orderMenu, quoteGoodsOrder } from '../../src/app/orders/quote.js';
 import { formatAmount } from '../../src/domain/money.js';
-import type { BotEnv } from '../context.js';
+import type { CreateOrderDeps } from '../../src/app/orders/create.js';
+import type { GiftCatalog } from '../../src/app/nft/gift-catalog.js';
 import { premiumRows, productRows, starsRows } from '../keyboards/order.js';
 import type { Quote } from '../views/model.js';
 import { askRecipient, confirmAndPlace } from './checkout.js';
@@ -22,7 +23,7 @@ import * as orderView from '../views/order.js';
 export const ORDER_CONVERSATION = 'order';
 
 /** The confirmation figures: exact price from the catalog and the balance after. Null while prices are unavailable. */
-function quote(deps: Deps, partnerId: number, product: 'stars' | 'premium', quantity: number, recipient: string, alreadyPremium: boolean): Quote | null {
+function quote(deps: Pick<Deps, 'db' | 'suppliers' | 'settings'>, partnerId: number, product: 'stars' | 'premium', quantity: number, recipient: string, alreadyPremium: boolean): Quote | null {
   const q = quoteGoodsOrder(deps, partnerId, product, quantity);
   if (!q) return null;
   const { price, balance } = q;
@@ -40,7 +41,8 @@ function quote(deps: Deps, partnerId: number, product: 'stars' | 'premium', quan
   };
 }
 
-export function orderConversation(env: BotEnv) {
+/** What /order uses: what placing an order takes (which covers the flow's and the quotes' needs), and the gift catalog. */
+export function orderConversation(env: { deps: CreateOrderDeps; gifts: GiftCatalog }) {
   const { deps } = env;
 
   return flowConversation(deps, '/order', async (flow, partnerId: number) => {

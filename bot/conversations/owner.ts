@@ -2,15 +2,15 @@ import { alertsView, setAlerts } from '../../src/app/balance-alerts.js';
 import { partnerActive } from '../../src/app/partners.js';
 import type { Deps } from '../../src/app/deps.js';
 import { fundingInfo } from '../../src/app/funding.js';
-import { issueKey } from '../../src/app/keys.js';
+import { issueKey, type KeyCache } from '../../src/app/keys.js';
 import { partnerView } from '../../src/app/partners.js';
-import { createTopupRequest } from '../../src/app/topup-requests.js';
-import { saveWebhook } from '../../src/app/webhooks/config.js';
+import { createTopupRequest, type CreateTopupRequestDeps } from '../../src/app/topup-requests.js';
+import { saveWebhook, type SaveWebhookDeps } from '../../src/app/webhooks/config.js';
 import { canonicalWhitelist } from '../../src/domain/ip-whitelist.js';
 import { parseThreshold } from '../../src/domain/balance-alert.js';
 import { formatAmount, parseAmount } from '../../src/domain/money.js';
 import { ORDER_EVENTS, SUBSCRIBABLE_EVENTS } from '../../src/domain/webhook-delivery.js';
-import type { BotDeps, ConvContext } from '../context.js';
+import type { ConvContext } from '../context.js';
 import { alertRows, apikeyRows, eventRows, networkRows, requestRows, topupRows, webhookRows } from '../keyboards/owner.js';
 import { esc } from '../views/format.js';
 import * as commonView from '../views/common.js';
@@ -20,7 +20,7 @@ import type { TopupShown } from '../views/topup.js';
 import { SECRET_SAVED_DATA } from '../keyboards/data.js';
 import type { Texts } from '../texts/index.js';
 import type { Outcome } from './common.js';
-import { flowConversation, retry, type Checkpoint } from './flow.js';
+import { flowConversation, retry, type Checkpoint, type FlowDeps } from './flow.js';
 
 /**
  * Owner conversations: /topup, /apikey, /webhook and /alerts. The key and the secret are shown once; in the stored
@@ -32,7 +32,7 @@ export const WEBHOOK_CONVERSATION = 'webhook';
 export const ALERTS_CONVERSATION = 'alerts';
 
 /** An external whose result carries one secret field: sealed in storage, plain in the running code. */
-function sealedOp<T extends Record<string, unknown>>(deps: Deps, field: keyof T & string, task: () => Promise<Outcome<T>>) {
+function sealedOp<T extends Record<string, unknown>>(deps: Pick<Deps, 'secrets'>, field: keyof T & string, task: () => Promise<Outcome<T>>) {
   const map = (o: Outcome<T>, f: (s: string) => string): Outcome<T> =>
     o.ok && typeof o.value[field] === 'string' ? { ok: true, value: { ...o.value, [field]: f(o.value[field] as string) } } : o;
   return {
@@ -47,7 +47,7 @@ const actorOf = (ctx: ConvContext) => `telegram:${ctx.from?.id ?? 'unknown'}`;
 /** How a shown key or secret is sent: HTML (hidden under a spoiler) with the button that deletes it once saved. */
 const secretReply = (t: Texts) => ({ parse_mode: 'HTML' as const, reply_markup: { inline_keyboard: [[{ text: t.team.btnSavedIt, callback_data: SECRET_SAVED_DATA }]] } });
 
-export function apikeyConversation(env: BotDeps) {
+export function apikeyConversation(env: { deps: FlowDeps & Pick<Deps, 'secrets'>; keys: KeyCache }) {
   const { deps, keys } = env;
   return flowConversation(deps, '/apikey', async (flow, partnerId: number) => {
     const { conversation, t, ctx } = flow;
@@ -98,7 +98,7 @@ export function apikeyConversation(env: BotDeps) {
   });
 }
 
-export function webhookConversation(env: BotDeps) {
+export function webhookConversation(env: { deps: FlowDeps & SaveWebhookDeps }) {
   const { deps } = env;
   return flowConversation(deps, '/webhook', async (flow, partnerId: number) => {
     const { conversation, t, ctx } = flow;
@@ -172,7 +172,7 @@ export function webhookConversation(env: BotDeps) {
  * /alerts: the low-balance thresholds (setAlerts, as the operator API sets them): a button per currency,
  * then the amount, or "-" to switch that alert off.
  */
-export function alertsConversation(env: BotDeps) {
+export function alertsConversation(env: { deps: FlowDeps }) {
   const { deps } = env;
   return flowConversation(deps, '/alerts', async (flow, partnerId: number) => {
     const { conversation, t, ctx } = flow;
@@ -204,7 +204,7 @@ export function alertsConversation(env: BotDeps) {
  * does); then one message with the one address chosen, the exact amount to send (the asked amount plus the
  * offset by which the payment is recognised, said in words) and, for TON, an https wallet link as a button.
  */
-export function topupConversation(env: BotDeps) {
+export function topupConversation(env: { deps: FlowDeps & CreateTopupRequestDeps }) {
   const { deps } = env;
   return flowConversation(deps, '/topup', async (flow, partnerId: number) => {
     const { conversation, t, ctx } = flow;

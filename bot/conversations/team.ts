@@ -1,10 +1,9 @@
 import { partnerView } from '../../src/app/partners.js';
 import { listTeam, unlinkMember } from '../../src/app/team.js';
-import type { BotDeps } from '../context.js';
 import * as commonView from '../views/common.js';
 import * as teamView from '../views/team.js';
 import type { Member } from '../views/team.js';
-import { flowConversation } from './flow.js';
+import { flowConversation, type FlowDeps } from './flow.js';
 
 /**
  * /team (owners): the people linked to the partner with their roles (`listTeam`, as the dashboard's Team
@@ -13,7 +12,7 @@ import { flowConversation } from './flow.js';
  */
 export const TEAM_CONVERSATION = 'team';
 
-export function teamConversation(env: BotDeps) {
+export function teamConversation(env: { deps: FlowDeps }) {
   const { deps } = env;
   return flowConversation(deps, '/team', async (flow, partnerId: number) => {
     const { conversation, t, ctx } = flow;
