@@ -183,7 +183,7 @@ export const en = {
     btnPrev: '◀ Cheaper',
     btnNext: 'Pricier ▶',
     chosen: (name: string, num: number) => `🎁 ${name} #${num}`,
-    soldMeanwhile: 'This gift was just sold or reserved. Choose another one.',
+    soldMeanwhile: 'This gift was just sold or reserved.',
     priceMoved: (was: string, now: string) => `The price of this gift went up from ${was} to ${now} TON before the purchase. Nothing was debited.`,
     btnChooseAnother: (collection: string) => `🎁 Choose another from ${collection}`,
     btnBuyAtNewPrice: '✅ Buy at today’s price',

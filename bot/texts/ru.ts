@@ -176,7 +176,7 @@ export const ru: Texts = {
     btnPrev: '◀ Дешевле',
     btnNext: 'Дороже ▶',
     chosen: (name: string, num: number) => `🎁 ${name} #${num}`,
-    soldMeanwhile: 'Этот подарок только что продан или забронирован. Выберите другой.',
+    soldMeanwhile: 'Этот подарок только что продан или забронирован.',
     priceMoved: (was: string, now: string) => `Цена подарка выросла с ${was} до ${now} TON до покупки. Ничего не списано.`,
     btnChooseAnother: (collection: string) => `🎁 Выбрать другой из «${collection}»`,
     btnBuyAtNewPrice: '✅ Купить по сегодняшней цене',
