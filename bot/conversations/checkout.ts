@@ -6,7 +6,7 @@ import { textsOf } from '../texts/index.js';
 import { validateRecipient } from '../../src/app/recipients.js';
 import { infoOf } from '../order-numbers.js';
 import { attempt } from './common.js';
-import { retry, type Checkpoint, type Flow } from './flow.js';
+import { retry, type Checkpoint, type Flow, type Menu } from './flow.js';
 import * as commonView from '../views/common.js';
 import * as orderView from '../views/order.js';
 
@@ -25,16 +25,16 @@ export interface CheckedRecipient {
  * any confirmation: not found is explained and another username asked for, as often as needed. For gifts,
  * an account that cannot receive gifts is refused here too.
  */
-export async function askRecipient(flow: Flow, deps: Pick<Deps, 'suppliers'>, type: 'stars' | 'premium' | 'nft', back: Checkpoint): Promise<CheckedRecipient> {
+export async function askRecipient(flow: Flow, deps: Pick<Deps, 'suppliers'>, type: 'stars' | 'premium' | 'nft', back: Checkpoint, opts: { chosen?: string; replacing?: Menu } = {}): Promise<CheckedRecipient> {
   const { t, conversation } = flow;
-  const menu = await flow.prompt(t.order.askRecipient, { back });
+  const menu = await flow.prompt(orderView.askRecipient(t, opts.chosen), { back, ...(opts.replacing ? { replacing: opts.replacing } : {}) });
   const { value } = await flow.ask(menu, async (username) => {
     const checked = await conversation.external(() => attempt(() => validateRecipient(deps, { type, username })));
     if (!checked.ok) return retry(`${commonView.errorText(t, checked)}\n${t.order.recipientRetry}`);
     const v = checked.value as { username: string; already_premium?: boolean; can_receive_gifts?: boolean };
     if (type === 'nft' && v.can_receive_gifts === false) return retry(t.gifts.cannotReceive);
     return { recipient: username, account: v.username, alreadyPremium: v.already_premium === true };
-  });
+  }, (r) => orderView.recipientChosen(t, r.recipient, opts.chosen));
   return value;
 }
 
@@ -94,14 +94,20 @@ export async function confirmAndPlace(
     flow.guarded(() => createOrder(deps, partnerId, body, { actor: pressed.ctx.from ? `telegram:${pressed.ctx.from.id}` : undefined })),
   );
   if (!placed.ok && retryable(placed.code, placed.extra)) return flow.again(pressed.ctx, `${commonView.errorText(t, placed)}\n${t.order.retryHint}`);
-  await flow.settle(menu);
+  // The confirmation becomes the result in place: one message for the order, not a second one below it.
   if (placed.ok) {
-    await pressed.ctx.reply(orderView.accepted(t, infoOf(deps, placed.value.order)));
+    await flow.result(menu, orderView.accepted(t, infoOf(deps, placed.value.order)));
     return { kind: 'placed' };
   }
-  if (placed.code === 'price_changed' && typeof placed.extra.current_price === 'string') return { kind: 'price_changed', currentPrice: placed.extra.current_price };
+  if (placed.code === 'price_changed' && typeof placed.extra.current_price === 'string') {
+    await flow.settle(menu);
+    return { kind: 'price_changed', currentPrice: placed.extra.current_price };
+  }
   // A gift sold or taken meanwhile: the gift flow offers another of the same collection.
-  if (placed.code === 'gift_not_for_sale' || placed.code === 'gift_reserved') return { kind: 'gift_gone', why: commonView.errorText(t, placed) };
-  await pressed.ctx.reply(commonView.errorText(t, placed));
+  if (placed.code === 'gift_not_for_sale' || placed.code === 'gift_reserved') {
+    await flow.settle(menu);
+    return { kind: 'gift_gone', why: commonView.errorText(t, placed) };
+  }
+  await flow.result(menu, `${confirmText}\n\n${commonView.errorText(t, placed)}`);
   return { kind: 'refused' };
 }

@@ -61,11 +61,27 @@ export type FlowDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'ids' | 'log'>;
 
 export type Checkpoint = ReturnType<Conv['checkpoint']>;
 
+/**
+ * Menus deleted by their Back button ("chat:message"), so the step Back returns to is sent anew rather than
+ * edited into a message that is gone. Kept in memory and bounded: after a restart such an edit is refused
+ * and the step is sent anew all the same.
+ */
+const deletedByBack = new Set<string>();
+function rememberDeleted(chatId: number, messageId: number): void {
+  deletedByBack.add(`${chatId}:${messageId}`);
+  if (deletedByBack.size > 1000) deletedByBack.delete(deletedByBack.values().next().value!);
+}
+
 export interface Menu {
   chatId: number;
   messageId: number;
   /** Where its Back button returns to. */
   back?: Checkpoint;
+  /**
+   * The actions its buttons carry, for a menu shown in place of an earlier one in the same message: a tap
+   * on the earlier buttons that crossed the edit is then told the menu changed, not taken as an answer.
+   */
+  actions?: string[];
 }
 
 export interface Pressed {
@@ -144,14 +160,33 @@ export class Flow {
   }
 
   /** Sends a message with buttons of this conversation; a Back row (with `back`) and a Cancel row are added. */
-  async menu(text: string, rows: Row[] = [], opts: { back?: Checkpoint; parseMode?: 'HTML'; cancel?: boolean } = {}): Promise<Menu> {
+  async menu(text: string, rows: Row[] = [], opts: { back?: Checkpoint; parseMode?: 'HTML'; cancel?: boolean; replacing?: Menu } = {}): Promise<Menu> {
     const keyboard = rows.filter((r) => r.length > 0);
     if (opts.back) keyboard.push([this.button(this.t.common.btnBack, 'back')]);
     if (opts.cancel !== false) keyboard.push([this.button(this.t.common.btnCancel, 'cancel')]);
-    const m = await this.ctx.reply(text, { reply_markup: { inline_keyboard: keyboard }, ...(opts.parseMode ? { parse_mode: opts.parseMode } : {}) });
-    const menu: Menu = { chatId: m.chat.id, messageId: m.message_id, ...(opts.back ? { back: opts.back } : {}) };
+    const extra = { reply_markup: { inline_keyboard: keyboard }, ...(opts.parseMode ? { parse_mode: opts.parseMode } : {}) };
+    const shown = opts.replacing ? await this.replace(opts.replacing, text, extra) : null;
+    const m = shown ?? (await this.ctx.reply(text, extra));
+    const actions = opts.replacing ? keyboard.flat().flatMap((b) => ('callback_data' in b && b.callback_data ? [b.callback_data.slice(`c:${this.nonce}:`.length)] : [])) : undefined;
+    const menu: Menu = { chatId: m.chat.id, messageId: m.message_id, ...(opts.back ? { back: opts.back } : {}), ...(actions ? { actions } : {}) };
     if (keyboard.length) this.open.set(m.message_id, menu);
     return menu;
+  }
+
+  /**
+   * The next step shown in the message of the step before (fewer messages for one order); null when that
+   * message is gone (deleted by Back, or too old to edit): then the step is sent as a new message.
+   */
+  private async replace(prev: Menu, text: string, extra: object): Promise<{ chat: { id: number }; message_id: number } | null> {
+    this.open.delete(prev.messageId);
+    if (deletedByBack.has(`${prev.chatId}:${prev.messageId}`)) return null;
+    try {
+      await this.ctx.api.editMessageText(prev.chatId, prev.messageId, text, extra);
+      return { chat: { id: prev.chatId }, message_id: prev.messageId };
+    } catch (err) {
+      this.deps.log.info({ err }, 'bot menu not replaced');
+      return null;
+    }
   }
 
   /**
@@ -160,8 +195,10 @@ export class Flow {
    * replies reach the bot there; Back and Cancel are then /cancel. `rows`: buttons that answer instead of a
    * text (private chats only: see `askOrPress`).
    */
-  async prompt(text: string, opts: { back?: Checkpoint; parseMode?: 'HTML'; rows?: Row[] } = {}): Promise<Menu> {
+  async prompt(text: string, opts: { back?: Checkpoint; parseMode?: 'HTML'; rows?: Row[]; replacing?: Menu } = {}): Promise<Menu> {
     if (!this.inGroup) return this.menu(text, opts.rows ?? [], opts);
+    // force_reply cannot be added by an edit: in a group the question is a new message, the step before settles
+    if (opts.replacing) await this.settle(opts.replacing);
     const m = await this.ctx.reply(this.forGroup(text, opts.parseMode), { parse_mode: 'HTML', reply_markup: { force_reply: true, selective: true } });
     return { chatId: m.chat.id, messageId: m.message_id };
   }
@@ -204,6 +241,17 @@ export class Flow {
     } catch (err) {
       // Deleted by the user, or too old to edit (48 h): nothing left to fix.
       this.deps.log.info({ err }, 'bot menu not closed');
+    }
+  }
+
+  /** A menu's outcome shown in its place (its buttons go); sent as a new message when it cannot be edited. */
+  async result(menu: Menu, text: string): Promise<void> {
+    this.open.delete(menu.messageId);
+    try {
+      await this.ctx.api.editMessageText(menu.chatId, menu.messageId, text);
+    } catch (err) {
+      this.deps.log.info({ err }, 'bot menu not edited into its result');
+      await this.ctx.api.sendMessage(menu.chatId, text);
     }
   }
 
@@ -369,12 +417,15 @@ export class Flow {
         this.open.delete(menu.messageId);
         try {
           await ctx.api.deleteMessage(menu.chatId, menu.messageId);
+          rememberDeleted(menu.chatId, menu.messageId);
         } catch {
           await ctx.api.editMessageReplyMarkup(menu.chatId, menu.messageId, { reply_markup: { inline_keyboard: [] } }).catch(() => undefined);
         }
         return conversation.rewind(menu.back);
       }
       if (ctx.callbackQuery?.message?.message_id !== menu.messageId) return conversation.skip();
+      // a button of the step this message showed before (a tap that crossed the edit)
+      if (menu.actions && !menu.actions.includes(action)) return conversation.skip();
       return { kind: 'button', action, ctx };
     }
 

@@ -164,7 +164,14 @@ export async function giftFlow(flow: Flow, env: { deps: CreateOrderDeps; gifts: 
       return found ? gifts.quote(found.gift) : null;
     }),
   );
-  if (!listed.ok || !listed.value?.available) return flow.again(chosen.ctx, t.gifts.soldMeanwhile);
+  if (!listed.ok || !listed.value?.available) {
+    // No dead end: the page says so in place and offers the collection's page again, fresh.
+    const gone = await flow.menu(t.gifts.soldMeanwhile, [[flow.button(giftView.chooseAnother(t, col.name), 'another')]], { replacing: pageMenu });
+    const again = await flow.choose(gone);
+    if (again.action !== 'another') return conversation.skip();
+    await flow.settle(gone);
+    return conversation.rewind(atPage);
+  }
   const gift = listed.value.gift;
   await flow.settle(pageMenu, giftView.chosen(t, { name: listed.value.name, num: listed.value.num }));
 

@@ -9,7 +9,7 @@ import { premiumRows, productRows, starsRows } from '../keyboards/order.js';
 import type { Quote } from '../views/model.js';
 import { askRecipient, confirmAndPlace } from './checkout.js';
 import { attempt } from './common.js';
-import { flowConversation, retry } from './flow.js';
+import { flowConversation, retry, type Menu } from './flow.js';
 import { giftFlow } from './gift.js';
 import * as commonView from '../views/common.js';
 import * as orderView from '../views/order.js';
@@ -64,17 +64,17 @@ export function orderConversation(env: { deps: CreateOrderDeps; gifts: GiftCatal
       return giftFlow(flow, env, partnerId, atProduct);
     }
     const product = choice.action === 'premium' ? 'premium' : 'stars';
-    await flow.settle(productMenu, product === 'stars' ? t.order.btnStars : t.order.btnPremium);
 
-    // 2. quantity or term
+    // 2. quantity or term: each step is shown in the message of the step before, so one order leaves few messages
     const atQuantity = conversation.checkpoint();
     let quantity: number;
+    let asked: Menu;
     if (product === 'stars') {
-      const menu = await flow.menu(orderView.chooseStars(t, min, max), starsRows(flow, min, max), { back: atProduct });
+      const menu = await flow.menu(orderView.chooseStars(t, min, max), starsRows(flow, min, max), { back: atProduct, replacing: productMenu });
       const q = await flow.choose(menu);
       if (q.action === 'q:other') {
-        await flow.settle(menu, t.order.btnOther);
-        const typing = await flow.prompt(orderView.typeStars(t, min, max), { back: atQuantity });
+        const typing = await flow.prompt(orderView.typeStars(t, min, max), { back: atQuantity, replacing: menu });
+        asked = typing;
         quantity = (
           await flow.ask(typing, async (text) => {
             const digits = text.replace(/[\s_]/g, '');
@@ -82,22 +82,23 @@ export function orderConversation(env: { deps: CreateOrderDeps; gifts: GiftCatal
             if (Number.isInteger(n) && n < min) return retry(orderView.starsAtLeast(t, min, max));
             if (Number.isInteger(n) && n > max) return retry(orderView.starsAtMost(t, min, max));
             return Number.isInteger(n) ? n : retry(orderView.badStars(t, min, max));
-          })
+          }, (n) => orderView.chosenStars(t, n))
         ).value;
       } else {
         quantity = Number(q.action.slice(2));
-        await flow.settle(menu, t.order.chosenStars(quantity));
+        asked = menu;
       }
     } else {
-      const menu = await flow.menu(t.order.choosePremium, premiumRows(flow), { back: atProduct });
+      const menu = await flow.menu(t.order.choosePremium, premiumRows(flow), { back: atProduct, replacing: productMenu });
       const m = await flow.choose(menu);
       quantity = Number(m.action.slice(2));
-      await flow.settle(menu, orderView.chosenPremium(t, quantity));
+      asked = menu;
     }
+    const chosen = product === 'stars' ? orderView.chosenStars(t, quantity) : orderView.chosenPremium(t, quantity);
 
-    // 3. recipient, checked before the confirmation
+    // 3. recipient, checked before the confirmation (asked in the message of the amount, and folded into one line)
     const atRecipient = conversation.checkpoint();
-    const { recipient, account, alreadyPremium } = await askRecipient(flow, deps, product, atQuantity);
+    const { recipient, account, alreadyPremium } = await askRecipient(flow, deps, product, atQuantity, { chosen, replacing: asked });
     // An unfinished Premium order for the account would refuse this one: said here, with Back and Cancel only.
     if (product === 'premium') {
       const pending = await conversation.external(() => pendingPremium(deps, partnerId, account));

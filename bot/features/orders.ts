@@ -1,5 +1,5 @@
 import { Composer } from 'grammy';
-import { getOwnOrder, listOwnOrders } from '../../src/app/orders/query.js';
+import { countOwnOrders, getOwnOrder, listOwnOrders } from '../../src/app/orders/query.js';
 import { ApiError } from '../../src/domain/errors.js';
 import type { BotContext } from '../context.js';
 import { ORDER_STATUS_DATA, ORDERS_PAGE_DATA } from '../keyboards/data.js';
@@ -34,7 +34,8 @@ export function ordersFeature(): Composer<BotContext> {
     if (r.next_cursor) pages.push(r.next_cursor);
     ctx.session.orderPages = pages;
     const items = r.items.map((o) => infoOf(ctx.env.deps, o));
-    const text = items.length ? [ctx.t.orders.title(index + 1), ...items.map((o) => orderView.line(ctx.t, o))].join('\n\n') : ctx.t.orders.none;
+    const pageCount = Math.max(index + 1, Math.ceil(countOwnOrders(ctx.env.deps, partnerId) / ORDERS_PAGE_SIZE));
+    const text = items.length ? orderView.list(ctx.t, items, index + 1, pageCount) : ctx.t.orders.none;
     const reply_markup = ordersKeyboard(ctx.t, items, index, r.next_cursor !== null);
     if (edit) {
       try {

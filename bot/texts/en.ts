@@ -113,7 +113,7 @@ export const en = {
   statusInReview: 'being checked by support ⏳ (not refunded yet)',
   /** An order in words: "100 stars for @alice", and in a few words on buttons: "⭐ 100". */
   what: {
-    stars: (n: number, to: string) => `${n} stars for ${to}`,
+    stars: (n: number, to: string, shown = String(n)) => `${shown} stars for ${to}`,
     premium: (months: number, to: string) => `Telegram Premium for ${months} months for ${to}`,
     gift: (gift: string, to: string) => `gift ${gift} for ${to}`,
     /** The label stays Russian by the contract, so English shows it beside the words. */
@@ -136,13 +136,14 @@ export const en = {
     starsAtMost: (min: string, max: string) => `At most ${max} stars can be ordered at once: send a number from ${min} to ${max}, or /cancel.`,
     choosePremium: 'Premium for how long?',
     months: (m: number) => `${m} months`,
-    chosenStars: (n: number) => `⭐ Stars: ${n}`,
+    chosenStars: (n: string) => `⭐ Stars: ${n}`,
     chosenPremium: (months: string) => `💎 Premium: ${months}`,
     askRecipient: 'Send the recipient’s Telegram username (for example @username).',
     recipientRetry: 'Send another username or /cancel.',
+    recipientChosen: (recipient: string) => `Recipient: @${recipient}`,
     checkTitle: 'Please check the order:',
     shortTitle: 'Not enough money for this order:',
-    quoteStars: (n: number) => `${n} stars`,
+    quoteStars: (n: number, shown: string) => `${shown} stars`,
     quotePremium: (months: string) => `Premium for ${months}`,
     quoteFor: (what: string, recipient: string) => `${what} for @${recipient}`,
     price: (price: string, currency: string) => `Price: ${price} ${currency}`,
@@ -192,7 +193,7 @@ export const en = {
     btnAllGifts: '◀ All gifts',
     btnOpenApp: '🖼 Open in the app',
     chosen: (name: string, num: number) => `🎁 ${name} #${num}`,
-    soldMeanwhile: 'This gift was just sold or reserved. Choose another one.',
+    soldMeanwhile: 'This gift was just sold or reserved.',
     priceMoved: (was: string, now: string) => `The price of this gift went up from ${was} to ${now} TON before the purchase. Nothing was debited.`,
     btnChooseAnother: (collection: string) => `🎁 Choose another from ${collection}`,
     btnBuyAtNewPrice: '✅ Buy at today’s price',
@@ -204,7 +205,7 @@ export const en = {
     unavailable: 'This gift is no longer on sale. Choose another one with /order.',
   },
   orders: {
-    title: (page: number) => `Recent orders (page ${page}):`,
+    title: (page: number, pages: number) => `Recent orders, page ${page} of ${pages} (a number below opens its order):`,
     none: 'No orders yet.',
     btnPrev: '◀ Newer',
     btnNext: 'Older ▶',

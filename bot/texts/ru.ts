@@ -5,7 +5,8 @@ import type { Texts } from './en.js';
 /** Все русские слова бота и только они (какие фразы, в каком порядке и с какими кнопками — решают views). */
 
 const months = (m: number) => `${m} ${ruPlural(m, 'месяц', 'месяца', 'месяцев')}`;
-const stars = (n: number) => `${n} ${ruPlural(n, 'звезда', 'звезды', 'звёзд')}`;
+/** `shown`: the number as written for people (thousands separated). */
+const stars = (n: number, shown = String(n)) => `${shown} ${ruPlural(n, 'звезда', 'звезды', 'звёзд')}`;
 
 export const ru: Texts = {
   lang: 'ru',
@@ -105,7 +106,7 @@ export const ru: Texts = {
   },
   statusInReview: 'на проверке у поддержки ⏳ (деньги пока не возвращены)',
   what: {
-    stars: (n: number, to: string) => `${stars(n)} для ${to}`,
+    stars: (n: number, to: string, shown = String(n)) => `${stars(n, shown)} для ${to}`,
     premium: (m: number, to: string) => `Telegram Premium на ${months(m)} для ${to}`,
     gift: (gift: string, to: string) => `подарок ${gift} для ${to}`,
     // The Russian label says it all (partner-api.md rule 7).
@@ -128,10 +129,11 @@ export const ru: Texts = {
     starsAtMost: (min: string, max: string) => `За раз можно заказать не больше ${max} звёзд: отправьте число от ${min} до ${max} или /cancel.`,
     choosePremium: 'На какой срок Premium?',
     months,
-    chosenStars: (n: number) => `⭐ Звёзды: ${n}`,
+    chosenStars: (n: string) => `⭐ Звёзды: ${n}`,
     chosenPremium: (m: string) => `💎 Premium: ${m}`,
     askRecipient: 'Отправьте имя пользователя получателя в Telegram (например, @username).',
     recipientRetry: 'Отправьте другое имя пользователя или /cancel.',
+    recipientChosen: (recipient: string) => `Получатель: @${recipient}`,
     checkTitle: 'Проверьте заказ:',
     shortTitle: 'Не хватает денег на этот заказ:',
     quoteStars: stars,
@@ -184,7 +186,7 @@ export const ru: Texts = {
     btnAllGifts: '◀ Все подарки',
     btnOpenApp: '🖼 Открыть в приложении',
     chosen: (name: string, num: number) => `🎁 ${name} #${num}`,
-    soldMeanwhile: 'Этот подарок только что продан или забронирован. Выберите другой.',
+    soldMeanwhile: 'Этот подарок только что продан или забронирован.',
     priceMoved: (was: string, now: string) => `Цена подарка выросла с ${was} до ${now} TON до покупки. Ничего не списано.`,
     btnChooseAnother: (collection: string) => `🎁 Выбрать другой из «${collection}»`,
     btnBuyAtNewPrice: '✅ Купить по сегодняшней цене',
@@ -196,7 +198,7 @@ export const ru: Texts = {
     unavailable: 'Этот подарок больше не продаётся. Выберите другой через /order.',
   },
   orders: {
-    title: (page: number) => `Последние заказы (страница ${page}):`,
+    title: (page: number, pages: number) => `Последние заказы, страница ${page} из ${pages} (номер под списком открывает заказ):`,
     none: 'Заказов пока нет.',
     btnPrev: '◀ Новее',
     btnNext: 'Старше ▶',

@@ -1,5 +1,5 @@
 import type { Texts } from '../texts/index.js';
-import { amount, count, shortTime, zonedTime } from './format.js';
+import { amount, count, zonedTime } from './format.js';
 import type { OrderInfo, Quote } from './model.js';
 
 /** An order as people read it: its state, what it is, the confirmation, the answers after Confirm, /orders and /status. */
@@ -13,7 +13,7 @@ const to = (o: OrderInfo) => `@${o.recipient.replace(/^@/, '')}`;
 
 /** "100 stars for @alice (order label: 100 звёзд Telegram для @alice)"; in Russian the label alone. */
 export function described(t: Texts, o: OrderInfo): string {
-  const words = o.type === 'stars' ? t.what.stars(o.quantity, to(o)) : o.type === 'premium' ? t.what.premium(o.quantity, to(o)) : t.what.gift(o.gift ?? '', to(o));
+  const words = o.type === 'stars' ? t.what.stars(o.quantity, to(o), count(t.lang, o.quantity)) : o.type === 'premium' ? t.what.premium(o.quantity, to(o)) : t.what.gift(o.gift ?? '', to(o));
   return t.what.withLabel(words, o.label);
 }
 
@@ -36,7 +36,7 @@ export const badStars = (t: Texts, min: number, max: number) => t.order.badStars
 export function confirm(t: Texts, q: Quote): string {
   const w = t.order;
   const a = (v: string) => amount(t.lang, v);
-  const item = q.product === 'stars' ? w.quoteStars(q.quantity) : w.quotePremium(w.months(q.quantity));
+  const item = q.product === 'stars' ? w.quoteStars(q.quantity, count(t.lang, q.quantity)) : w.quotePremium(w.months(q.quantity));
   const lines = [q.enough ? w.checkTitle : w.shortTitle, w.quoteFor(item, q.recipient), w.price(a(q.price), q.currency), q.enough ? w.balanceAfter(a(q.balance), a(q.balanceAfter), q.currency) : w.balanceNow(a(q.balance), q.currency)];
   if (q.alreadyPremium) lines.push('', w.alreadyPremium(q.recipient));
   if (!q.enough) lines.push('', w.shortBy(a(q.shortBy), q.currency));
@@ -51,13 +51,16 @@ export const pendingPremium = (t: Texts, recipient: string, number: string | nul
 export const askedForTopup = (t: Texts, who: string, shortBy: string, currency: string) => t.order.askedForTopup(who, amount(t.lang, shortBy), currency);
 
 export const chosenPremium = (t: Texts, months: number) => t.order.chosenPremium(t.order.months(months));
+export const chosenStars = (t: Texts, n: number) => t.order.chosenStars(count(t.lang, n));
+
+/** The question for the recipient under what was chosen, and the one line it folds into once answered. */
+export const askRecipient = (t: Texts, chosen?: string) => (chosen ? `${chosen}\n\n${t.order.askRecipient}` : t.order.askRecipient);
+export const recipientChosen = (t: Texts, recipient: string, chosen?: string) => (chosen ? `${chosen} → @${recipient.replace(/^@/, '')}` : t.order.recipientChosen(recipient.replace(/^@/, '')));
 
 export const accepted = (t: Texts, o: OrderInfo) => t.order.accepted(o.number, described(t, o), amount(t.lang, o.partner_price), o.currency, status(t, o));
 
 export const already = (t: Texts, o: OrderInfo) => t.order.already(o.number, status(t, o));
 
-/** An order on the /orders button. */
-export const button = (t: Texts, o: OrderInfo) => `${what(t, o)} → ${to(o)} · ${shortTime(o.created_at)}`;
 
 /** /status: the whole order. */
 export function details(t: Texts, o: OrderInfo): string {
@@ -75,5 +78,8 @@ export function details(t: Texts, o: OrderInfo): string {
   ].join('\n');
 }
 
-/** An order in the /orders list. */
-export const line = (t: Texts, o: OrderInfo) => t.orders.line(what(t, o), to(o), status(t, o), amount(t.lang, o.partner_price), o.currency, zonedTime(o.created_at), o.number);
+/** An order in the /orders list, by its place on the page (its button bears that place). */
+export const line = (t: Texts, o: OrderInfo, place: number) => `${place}. ${t.orders.line(what(t, o), to(o), status(t, o), amount(t.lang, o.partner_price), o.currency, zonedTime(o.created_at), o.number)}`;
+
+/** A page of /orders: each order once, numbered; the buttons under it open them by number. */
+export const list = (t: Texts, items: OrderInfo[], page: number, pages: number) => [t.orders.title(page, pages), ...items.map((o, i) => line(t, o, i + 1))].join('\n\n');

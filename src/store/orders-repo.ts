@@ -118,6 +118,11 @@ export function listOrderIds(conn: Conn, f: OrderFilter): { seq: number; orderId
   return q.all(params);
 }
 
+/** How many orders a partner has (the bot's "page 1 of N"). */
+export function countPartnerOrders(conn: Conn, partnerId: number): number {
+  return conn.select({ n: sql<number>`count(*)` }).from(orders).where(eq(orders.partnerId, partnerId)).get()?.n ?? 0;
+}
+
 export function ordersInReview(conn: Conn): OrderRow[] {
   // `+seq`: sort the few rows found through the partial index orders_in_review rather than scan every order by seq
   return conn.select().from(orders).where(isNotNull(orders.reviewStage)).orderBy(sql`+${orders.seq}`).all();

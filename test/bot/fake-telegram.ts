@@ -41,6 +41,8 @@ export interface BotMessage {
   deleted: boolean;
   /** Every text the message had, in order (sent, then edits). */
   history: string[];
+  /** When it was last sent or its text edited (the server's `changes` count then). */
+  changed?: number;
 }
 
 export interface Call {
@@ -63,6 +65,8 @@ export class FakeTelegram {
   readonly token: string;
   readonly calls: Call[] = [];
   readonly messages: BotMessage[] = [];
+  /** Sent messages and text edits so far (a clock for "shown since"). */
+  changes = 0;
   private server!: http.Server;
   private port = 0;
   private updates: any[] = [];
@@ -310,6 +314,7 @@ export class FakeTelegram {
           ...(replyTo !== undefined ? { replyTo: Number(replyTo) } : {}),
           deleted: false,
           history: [text],
+          changed: ++this.changes,
         };
         this.messages.push(msg);
         return this.toMessage(msg);
@@ -323,6 +328,7 @@ export class FakeTelegram {
         msg.text = text;
         msg.buttons = buttons;
         msg.history.push(text);
+        msg.changed = ++this.changes;
         return this.toMessage(msg);
       }
       case 'editMessageReplyMarkup': {

@@ -35,7 +35,7 @@ async function catalog(p: TestPartner, collection: string): Promise<Listed[]> {
   const out: Listed[] = [];
   let cursor: string | null = null;
   do {
-    const r = (await p.call('GET', `/nft/gifts?collection=${collection}&sort=price_asc&limit=100${cursor ? `&cursor=${cursor}` : ''}`)).body;
+    const r: { items: Listed[]; next_cursor: string | null } = (await p.call('GET', `/nft/gifts?collection=${collection}&sort=price_asc&limit=100${cursor ? `&cursor=${cursor}` : ''}`)).body;
     out.push(...r.items);
     cursor = r.next_cursor;
   } while (cursor);

@@ -84,12 +84,14 @@ export const labels = (m: Pick<BotMessage, 'buttons'>): string[] => m.buttons.fl
 /** One user's chat with the bot: say things, press buttons, wait for answers after a mark. */
 export class Chat {
   private mark: number;
+  private markChange: number;
   constructor(
     private readonly w: World,
     readonly user: TgUser,
     readonly chatId: number,
   ) {
     this.mark = w.tg.to(chatId).length;
+    this.markChange = w.tg.changes;
   }
 
   /** Messages the bot sent to this chat since the last say/press. */
@@ -97,36 +99,46 @@ export class Chat {
     return this.w.tg.to(this.chatId).slice(this.mark);
   }
 
+  /** Messages sent, or shown with a new text (a step shown in the message of the step before), since the last say/press. */
+  get shown(): BotMessage[] {
+    return this.w.tg.to(this.chatId).filter((m, i) => !m.deleted && (i >= this.mark || (m.changed ?? 0) > this.markChange));
+  }
+
+  private setMark(): void {
+    this.mark = this.w.tg.to(this.chatId).length;
+    this.markChange = this.w.tg.changes;
+  }
+
   get all(): BotMessage[] {
     return this.w.tg.to(this.chatId);
   }
 
   async say(text: string): Promise<void> {
-    this.mark = this.w.tg.to(this.chatId).length;
+    this.setMark();
     this.w.tg.send(this.user, text, this.chatId);
   }
 
   /** Answers a message of the bot with a reply (how typed answers reach the bot in a group). */
   async reply(to: BotMessage, text: string): Promise<void> {
-    this.mark = this.w.tg.to(this.chatId).length;
+    this.setMark();
     this.w.tg.send(this.user, text, this.chatId, to);
   }
 
   async press(msg: BotMessage, data: string): Promise<void> {
-    this.mark = this.w.tg.to(this.chatId).length;
+    this.setMark();
     this.w.tg.press(this.user, msg, data);
   }
 
-  /** The first new message whose text matches. */
+  /** The first message shown since (sent, or edited into a new text) whose text matches. */
   expect(match: string | RegExp, what?: string, timeoutMs?: number): Promise<BotMessage> {
     const ok = (s: string) => (typeof match === 'string' ? s.includes(match) : match.test(s));
-    return waitFor(() => this.fresh.find((m) => ok(m.text)), what ?? `a message matching ${match} in chat ${this.chatId}`, timeoutMs);
+    return waitFor(() => this.shown.find((m) => ok(m.text)), what ?? `a message matching ${match} in chat ${this.chatId}`, timeoutMs);
   }
 
-  /** The new message that has buttons (menus, confirmations). */
+  /** The message shown since (sent, or edited into a new step) that has buttons (menus, confirmations). */
   expectMenu(match: string | RegExp): Promise<BotMessage> {
     const ok = (s: string) => (typeof match === 'string' ? s.includes(match) : match.test(s));
-    return waitFor(() => this.fresh.find((m) => ok(m.text) && m.buttons.length > 0), `a menu matching ${match}`);
+    return waitFor(() => this.shown.find((m) => ok(m.text) && m.buttons.length > 0), `a menu matching ${match}`);
   }
 }
 

@@ -120,4 +120,40 @@ describe('no dead ends', () => {
     await chat.say('/cancel');
     await waitFor(() => chat.fresh.some((m) => m.text === 'Cancelled.') || w.current(again).text === 'Cancelled.', 'cancelled');
   });
+
+  for (const ru of [false, true]) {
+    it(`when the gift picked from the page was sold meanwhile, then the page says so in place and offers another of its collection (${ru ? 'Russian' : 'English'})`, async () => {
+      const p = await w.t.newPartner();
+      const rival = await w.t.newPartner();
+      const chat = await w.linkedChat(p.id, 'staff', ru ? 'ru' : 'en');
+      const cols = await collections(chat, ru);
+      const colName = labels(cols)[2].split(' · ')[0];
+      await chat.press(cols, cols.buttons[2][0].callback_data!);
+      const page = await chat.expectMenu(ru ? 'подарки от самых дешёвых (страница 1 из' : 'gifts from the cheapest (page 1 of');
+      // another buyer takes the cheapest gift on the page before it is picked
+      const col = (await rival.call('GET', '/nft/collections')).body.items.find((c: { name: string }) => c.name === colName);
+      const cheapest = (await rival.call('GET', `/nft/gifts?collection=${col.collection}&sort=price_asc&limit=1`)).body.items[0];
+      expect(page.text).toContain(`#${cheapest.num}`);
+      const bought = await rival.order('nft', { gift: cheapest.gift, recipient: '@quick_buyer', max_price: cheapest.partner_price });
+      expect(bought.status).toBe(200);
+      for (let i = 0; i < 30 && (await rival.call('GET', `/orders/${bought.body.order_id}`)).body.status !== 'completed'; i++) await w.t.advance(5);
+      expect((await rival.call('GET', `/orders/${bought.body.order_id}`)).body.status).toBe('completed');
+
+      await chat.press(page, page.buttons[0][0].callback_data!);
+      const sold = ru ? 'Этот подарок только что продан или забронирован.' : 'This gift was just sold or reserved.';
+      await waitFor(() => w.current(page).text === sold, 'the page edited into the sold notice');
+      expect(labels(w.current(page))).toEqual([ru ? `🎁 Выбрать другой из «${colName}»` : `🎁 Choose another from ${colName}`, ru ? '✖ Отмена' : '✖ Cancel']);
+      // no second message says it
+      await settle(w);
+      expect(chat.all.filter((m) => m.message_id > page.message_id)).toEqual([]);
+      await chat.press(page, button(w.current(page), ru ? 'Выбрать другой' : 'Choose another'));
+      const again = await chat.expectMenu(`${colName}: ${ru ? 'подарки от самых дешёвых (страница 1 из' : 'gifts from the cheapest (page 1 of'}`);
+      expect(again.message_id).not.toBe(page.message_id);
+      expect(again.text).not.toContain(`#${cheapest.num} `);
+      expect(w.current(page).buttons).toEqual([]);
+      expect((await p.call('GET', '/orders')).body.items).toEqual([]);
+      await chat.say('/cancel');
+      await waitFor(() => w.current(again).buttons.length === 0, 'cancelled');
+    });
+  }
 });

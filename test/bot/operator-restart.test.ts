@@ -205,7 +205,7 @@ describe('resilience', () => {
 
     await staff.say('ivan_user');
     const confirm = await staff.expectMenu('Please check the order');
-    expect(confirm.text).toContain('1000 stars for @ivan_user');
+    expect(confirm.text).toContain('1,000 stars for @ivan_user');
     expect(confirm.text).toContain('Price: 15.75 USD');
     await staff.press(confirm, button(confirm, 'Confirm'));
     const accepted = await staff.expect('accepted');

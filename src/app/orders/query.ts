@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { fail } from '../../domain/errors.js';
 import { isFinal } from '../../domain/order-machine.js';
 import { orderView } from '../../domain/order-view.js';
-import { getOrder, listOrderIds, type OrderRow } from '../../store/orders-repo.js';
+import { countPartnerOrders, getOrder, listOrderIds, type OrderRow } from '../../store/orders-repo.js';
 import type { Deps } from '../deps.js';
 import { encodeCursor } from '../paging.js';
 import { parseRequest } from '../requests/parse.js';
@@ -52,6 +52,11 @@ export type OrderFilters = Omit<z.output<typeof OrderExportQuery>, 'client_refer
 export function parseOrderExportFilters(q: Record<string, unknown>): OrderFilters {
   const { client_reference: clientReference, ...f } = parseRequest(OrderExportQuery, q, ORDER_EXPORT_RULES);
   return { ...f, clientReference };
+}
+
+/** How many orders the partner has in all (the bot's page count). */
+export function countOwnOrders(deps: Pick<Deps, 'db'>, partnerId: number): number {
+  return countPartnerOrders(deps.db, partnerId);
 }
 
 /** GET /orders: newest first, keyset paging by an opaque cursor. */
