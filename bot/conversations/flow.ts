@@ -203,6 +203,15 @@ export class Flow {
     return { chatId: m.chat.id, messageId: m.message_id };
   }
 
+  /**
+   * A one-line question or hint beside a menu that waits on (its typed answer goes to `choose`'s `typed`):
+   * in a group as a force_reply question, since only replies reach the bot there.
+   */
+  async note(ctx: ConvContext, text: string): Promise<void> {
+    if (this.inGroup) await ctx.reply(this.forGroup(text), { parse_mode: 'HTML', reply_markup: { force_reply: true, selective: true } });
+    else await ctx.reply(text);
+  }
+
   /** A question for the person in a group: their name as a mention (which `selective` needs), the text, the hint. */
   private forGroup(text: string, parseMode?: 'HTML'): string {
     const from = this.ctx.from;

@@ -5,11 +5,13 @@ import { orderingBalance } from '../../src/app/orders/quote.js';
 import { formatAmount, parseAmount } from '../../src/domain/money.js';
 import type { CreateOrderDeps } from '../../src/app/orders/create.js';
 import { GIFT_ACTION, giftToken } from '../keyboards/data.js';
-import { collectionRows, giftPageRows } from '../keyboards/gift.js';
+import { collectionRows, foundRows, giftPageRows } from '../keyboards/gift.js';
 import type { GiftCollectionInfo, GiftItem, GiftPage, GiftQuote } from '../views/model.js';
 import { askRecipient, confirmAndPlace } from './checkout.js';
 import { attempt } from './common.js';
 import type { Checkpoint, Flow, Pressed } from './flow.js';
+import type { ConvContext } from '../context.js';
+import { appUrl, webAppAllowed } from '../features/app.js';
 import * as commonView from '../views/common.js';
 import * as giftView from '../views/gifts.js';
 
@@ -25,33 +27,44 @@ import * as giftView from '../views/gifts.js';
 
 export const GIFT_PAGE_SIZE = 5;
 export const COLLECTIONS_SHOWN = 8;
-/** The catalog's largest page (GIFTS_PAGE_MAX): used to walk to a far page in few reads. */
-const WALK = 100;
 
-function toItem({ item: g, partnerMilli }: { item: { gift: string; name: string; num: number; partner_price: string }; partnerMilli: number }, balanceMilli: number): GiftItem {
-  return { gift: g.gift, name: g.name, num: g.num, partner_price: g.partner_price, affordable: partnerMilli <= balanceMilli };
+type Priced = NonNullable<Awaited<ReturnType<GiftCatalog['byPrice']>>>[number];
+
+function toItem({ item: g, attributes: a, partnerMilli }: Priced, balanceMilli: number): GiftItem {
+  return { gift: g.gift, name: g.name, num: g.num, partner_price: g.partner_price, attributes: { model: a.model, backdrop: a.backdrop, symbol: a.symbol }, affordable: partnerMilli <= balanceMilli };
 }
 
-/** Page `page` (from 0) of a collection, cheapest first, walked by keyset cursors from the start. */
-async function giftPage(deps: Pick<Deps, 'db' | 'settings'>, gifts: GiftCatalog, partnerId: number, col: GiftCollectionInfo, page: number): Promise<GiftPage> {
-  const sort = 'price_asc';
-  let cursor: string | null = null;
-  for (let skip = page * GIFT_PAGE_SIZE; skip > 0; ) {
-    const r = await gifts.list({ collection: col.collection, sort, limit: String(Math.min(skip, WALK)), ...(cursor ? { cursor } : {}) });
-    skip -= r.items.length;
-    cursor = r.next_cursor;
-    if (!cursor) return { collection: col.name, page, pages: Math.max(1, Math.ceil(col.count / GIFT_PAGE_SIZE)), items: [], hasNext: false, balance: '' };
-  }
-  const r = await gifts.listPriced({ collection: col.collection, sort, limit: String(GIFT_PAGE_SIZE), ...(cursor ? { cursor } : {}) });
+async function onSale(gifts: GiftCatalog, col: GiftCollectionInfo): Promise<Priced[]> {
+  return (await gifts.byPrice(col.collection)) ?? [];
+}
+
+/** Page `page` (from 0) of a collection, cheapest first; with `affordOnly` only what the TON balance covers. */
+async function giftPage(deps: Pick<Deps, 'db' | 'settings'>, gifts: GiftCatalog, partnerId: number, col: GiftCollectionInfo, page: number, affordOnly: boolean): Promise<GiftPage> {
+  const all = await onSale(gifts, col);
   const balance = orderingBalance(deps, partnerId, 'TON');
+  const shown = affordOnly ? all.filter((g) => g.partnerMilli <= balance) : all;
   return {
     collection: col.name,
     page,
-    pages: Math.max(page + 1, Math.ceil(col.count / GIFT_PAGE_SIZE)),
-    items: r.items.map((g) => toItem(g, balance)),
-    hasNext: r.next_cursor !== null,
+    pages: Math.max(1, Math.ceil(shown.length / GIFT_PAGE_SIZE)),
+    items: shown.slice(page * GIFT_PAGE_SIZE, (page + 1) * GIFT_PAGE_SIZE).map((g) => toItem(g, balance)),
+    hasNext: (page + 1) * GIFT_PAGE_SIZE < shown.length,
     balance: formatAmount(balance, 'TON'),
+    affordOnly,
+    cheapest: all[0]?.item.partner_price ?? null,
   };
+}
+
+/** The gift of the collection on sale with that number, or null. */
+async function giftByNumber(deps: Pick<Deps, 'db' | 'settings'>, gifts: GiftCatalog, partnerId: number, col: GiftCollectionInfo, num: number) {
+  const g = (await onSale(gifts, col)).find((x) => x.item.num === num);
+  const balance = orderingBalance(deps, partnerId, 'TON');
+  return g ? { item: toItem(g, balance), balance: formatAmount(balance, 'TON') } : null;
+}
+
+/** The Mini App's gift grid at this collection: a web_app button, in private chats and over https only (Telegram's rule). */
+function appAt(flow: Flow, config: CreateOrderDeps['config'], collection: string): string | null {
+  return !flow.inGroup && webAppAllowed(config) ? `${appUrl(config)}?collection=${encodeURIComponent(collection)}` : null;
 }
 
 function giftQuote(deps: Pick<Deps, 'db' | 'settings'>, partnerId: number, { quote: q, partnerMilli: price }: Awaited<ReturnType<GiftCatalog['quotePriced']>>, recipient: string): GiftQuote | null {
@@ -95,22 +108,52 @@ export async function giftFlow(flow: Flow, env: { deps: CreateOrderDeps; gifts: 
   if (!col) return conversation.skip();
   await flow.settle(colMenu, col.name);
 
-  // 2. the gift: pages sorted by price, cheapest first
+  // 2. the gift: pages sorted by price, cheapest first; a page number or a gift's number may be typed
   const atPage = conversation.checkpoint();
-  const first = await conversation.external(() => attempt(() => giftPage(deps, gifts, partnerId, col, 0)));
+  let affordOnly = false;
+  const app = appAt(flow, deps.config, col.collection);
+  const first = await conversation.external(() => attempt(() => giftPage(deps, gifts, partnerId, col, 0, false)));
   if (!first.ok) return void (await ctx.reply(commonView.errorText(t, first)));
   if (!first.value.items.length) return void (await ctx.reply(t.gifts.empty));
-  const pageMenu = await flow.menu(giftView.page(t, first.value), giftPageRows(flow, first.value), { back: atCollections });
+  let pages = first.value.pages;
+  const pageMenu = await flow.menu(giftView.page(t, first.value), giftPageRows(flow, first.value, app), { back: atCollections });
+  const show = async (at: ConvContext, n: number): Promise<void> => {
+    const shown = await conversation.external(() => attempt(() => giftPage(deps, gifts, partnerId, col, n, affordOnly)));
+    if (!shown.ok) await at.reply(commonView.errorText(t, shown));
+    else if (!shown.value.items.length && !affordOnly) await at.reply(t.gifts.empty);
+    else {
+      pages = shown.value.pages;
+      await flow.redraw(pageMenu, giftView.page(t, shown.value), giftPageRows(flow, shown.value, app));
+    }
+  };
   const turn = async (p: Pressed): Promise<boolean> => {
+    if (p.action === 'gj') return void (await flow.note(p.ctx, t.gifts.pageHint(pages))), true;
     const m = /^gp:(\d{1,5})$/.exec(p.action);
     if (!m) return false;
-    const shown = await conversation.external(() => attempt(() => giftPage(deps, gifts, partnerId, col, Number(m[1]))));
-    if (!shown.ok) await p.ctx.reply(commonView.errorText(t, shown));
-    else if (!shown.value.items.length) await p.ctx.reply(t.gifts.empty);
-    else await flow.redraw(pageMenu, giftView.page(t, shown.value), giftPageRows(flow, shown.value));
+    await show(p.ctx, Number(m[1]));
     return true;
   };
-  const chosen = await flow.choose(pageMenu, turn);
+  // "3" jumps to page 3, "#1234" finds that gift; anything else gets the one-line hint
+  const typed = async (text: string, at: ConvContext): Promise<void> => {
+    const num = /^#\s*(\d{1,9})$/.exec(text);
+    if (num) {
+      const found = await conversation.external(() => attempt(() => giftByNumber(deps, gifts, partnerId, col, Number(num[1]))));
+      if (!found.ok) return void (await at.reply(commonView.errorText(t, found)));
+      if (!found.value) return flow.note(at, t.gifts.notForSale(col.name, Number(num[1])));
+      return flow.redraw(pageMenu, giftView.found(t, col.name, found.value.item, found.value.balance), foundRows(flow, found.value.item, app));
+    }
+    const n = /^\d{1,5}$/.test(text) ? Number(text) : 0;
+    if (n < 1 || n > pages) return flow.note(at, t.gifts.pageHint(pages));
+    await show(at, n - 1);
+  };
+  let chosen: Pressed;
+  for (;;) {
+    chosen = await flow.choose(pageMenu, turn, typed);
+    if (chosen.action !== 'gf') break;
+    // the filter is a step (not a turn): it lives in the conversation, where typed page numbers find it
+    affordOnly = !affordOnly;
+    await show(chosen.ctx, 0);
+  }
   const g = GIFT_ACTION.exec(chosen.action);
   if (!g) return conversation.skip();
   // The button names the gift by its token: the gift of the collection on screen with that token.

@@ -10,14 +10,26 @@ export const collection = (t: Texts, c: GiftCollectionInfo) =>
 
 const lock = (t: Texts, g: GiftItem) => (g.affordable ? '' : t.gifts.locked);
 
+/** A gift's model, backdrop and symbol, under its line. */
+const traits = (g: GiftItem) => `    ${g.attributes.model} · ${g.attributes.backdrop} · ${g.attributes.symbol}`;
+
+const lines = (t: Texts, items: GiftItem[]) => items.flatMap((g, i) => [t.gifts.pageLine(i + 1, g.name, g.num, amount(t.lang, g.partner_price)) + lock(t, g), traits(g)]);
+
 export function page(t: Texts, p: GiftPage): string {
   const w = t.gifts;
+  const balance = amount(t.lang, p.balance);
+  if (p.affordOnly && !p.items.length) return w.noneAffordable(p.collection, balance, amount(t.lang, p.cheapest ?? '0'));
   return [
-    w.pageTitle(p.collection, p.page + 1, p.pages),
+    p.affordOnly ? w.affordTitle(p.collection, balance, p.page + 1, p.pages) : w.pageTitle(p.collection, p.page + 1, p.pages),
     '',
-    ...p.items.map((g, i) => w.pageLine(i + 1, g.name, g.num, amount(t.lang, g.partner_price)) + lock(t, g)),
-    ...(p.items.some((g) => !g.affordable) ? ['', w.lockedNote(amount(t.lang, p.balance))] : []),
+    ...lines(t, p.items),
+    ...(p.items.some((g) => !g.affordable) ? ['', w.lockedNote(balance)] : []),
   ].join('\n');
+}
+
+/** One gift found by its number (`#1234`), with its buttons like a page's. */
+export function found(t: Texts, collection: string, g: GiftItem, balance: string): string {
+  return [t.gifts.found(collection), '', ...lines(t, [g]), ...(g.affordable ? [] : ['', t.gifts.lockedNote(amount(t.lang, balance))])].join('\n');
 }
 
 /** A gift's button on its page (i from 0). */

@@ -78,6 +78,7 @@ export interface GiftItem {
   name: string;
   num: number;
   partner_price: string;
+  attributes: { model: string; backdrop: string; symbol: string };
   /** The TON balance covers its price. */
   affordable: boolean;
 }
@@ -91,6 +92,10 @@ export interface GiftPage {
   hasNext: boolean;
   /** The TON balance, to mark what is out of reach. */
   balance: string;
+  /** Only the gifts the TON balance covers ("only what I can afford"). */
+  affordOnly: boolean;
+  /** The cheapest gift's price (null when none is on sale): said when nothing is affordable. */
+  cheapest: string | null;
 }
 
 /** A collection with its floor price. */

@@ -59,10 +59,18 @@ export class GiftCatalog {
     return { currency: 'TON' as const, items: rows.map((g) => giftItem(this.deps, g)), ...page };
   }
 
-  /** The page list() answers, each item with its partner price in milli-TON (the bot marks what a balance cannot pay). */
-  async listPriced(q: Record<string, unknown>) {
-    const { rows, ...page } = await this.page(q);
-    return { items: rows.map((g) => ({ item: giftItem(this.deps, g), partnerMilli: giftPartnerMilli(this.deps, g.priceMilli) })), ...page };
+  /**
+   * Every gift of a collection on sale, cheapest first (the order of list() by price_asc), each with its
+   * attributes and partner price in milli-TON: the bot's gift browser pages, filters by balance and finds a
+   * number in it. null for an unknown collection.
+   */
+  async byPrice(collection: string) {
+    const all = await this.listings(collection);
+    if (!all) return null;
+    return all
+      .filter((g) => g.available)
+      .sort((a, b) => a.priceMilli - b.priceMilli || (a.gift < b.gift ? -1 : a.gift > b.gift ? 1 : 0))
+      .map((g) => ({ item: giftItem(this.deps, g), attributes: g.attributes, partnerMilli: giftPartnerMilli(this.deps, g.priceMilli) }));
   }
 
   private async page(q: Record<string, unknown>) {
