@@ -77,7 +77,7 @@ export async function notifyTopupCredited(api: Api, env: BotDeps, e: TopupCredit
 
 /** Tells the partner's owners, each in their language, that an order took a balance below its alert threshold. */
 export async function notifyBalanceLow(api: Api, env: BotDeps, e: BalanceLow): Promise<void> {
-  await tell(api, env, balanceLowNoticeChats(env.deps, e.partnerId), (t) => t.notify.balanceLow(e.currency, e.balance, e.threshold), { orderId: e.orderId });
+  await tell(api, env, balanceLowNoticeChats(env.deps, e.partnerId), (t) => notifyView.balanceLow(t, e.currency, e.balance, e.threshold), { orderId: e.orderId });
 }
 
 /** Tells the partner's owners (each in their language) that someone joined the team with an invite. */

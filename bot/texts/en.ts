@@ -267,7 +267,7 @@ export const en = {
     title: 'Which balance do you want to top up?',
     usdLine: (usd: string) => `• USD — pays for Stars and Premium; you send USDT. Now: ${usd} USD.`,
     tonLine: (ton: string) => `• TON — pays for gifts; you send TON coins. Now: ${ton} TON.`,
-    firstTopup: (usd: string, ton: string) => `The first top-up activates the account and must be at least 10 (USD ${usd} or TON ${ton}).`,
+    firstTopup: (usd: string, ton: string) => `The first top-up activates the account and must be at least ${usd} USD or ${ton} TON.`,
     notConfigured: 'Top-ups are not set up yet: contact support for the payment details.',
     btnCurrency: { USD: '💵 USD (pay in USDT)', TON: '💎 TON' } as Record<string, string>,
     chosenCurrency: { USD: '💵 Top up USD', TON: '💎 Top up TON' } as Record<string, string>,

@@ -255,7 +255,7 @@ export const ru: Texts = {
     title: 'Какой баланс пополнить?',
     usdLine: (usd: string) => `• USD — для звёзд и Premium; вы отправляете USDT. Сейчас: ${usd} USD.`,
     tonLine: (ton: string) => `• TON — для подарков; вы отправляете монеты TON. Сейчас: ${ton} TON.`,
-    firstTopup: (usd: string, ton: string) => `Первое пополнение активирует аккаунт и должно быть не меньше 10 (USD ${usd} или TON ${ton}).`,
+    firstTopup: (usd: string, ton: string) => `Первое пополнение активирует аккаунт и должно быть не меньше ${usd} USD или ${ton} TON.`,
     notConfigured: 'Пополнения ещё не настроены: за реквизитами обратитесь в поддержку.',
     btnCurrency: { USD: '💵 USD (оплата в USDT)', TON: '💎 TON' },
     chosenCurrency: { USD: '💵 Пополнение USD', TON: '💎 Пополнение TON' },

@@ -32,4 +32,7 @@ export function webhookWhy(t: Texts, reason: string): string {
   return w.other(reason);
 }
 
+/** A balance fell below the owner's threshold. */
+export const balanceLow = (t: Texts, currency: string, balance: string, threshold: string) => t.notify.balanceLow(currency, amount(t.lang, balance), amount(t.lang, threshold));
+
 export const webhookGaveUp = (t: Texts, event: string, orderId: string, reason: string) => t.notify.webhookGaveUp(eventName(t, event), orderId, webhookWhy(t, reason));

@@ -1,5 +1,5 @@
 import type { Texts } from '../texts/index.js';
-import { duration, handledAt, zonedTime } from './format.js';
+import { amount, duration, handledAt, zonedTime } from './format.js';
 import type { DepositView, ErrorInfo, Handled, OrderInfo } from './model.js';
 import { errorText } from './common.js';
 import { described, status, what } from './order.js';
@@ -8,6 +8,8 @@ import { eventName, webhookWhy } from './notify.js';
 /** What operators read: alerts, review and deposit cards, their lists, how a case was handled. */
 
 const network = (t: Texts, n: string) => t.operator.network[n] ?? n;
+/** An amount as the operator's language writes it (1,234.50 / 1 234,50). */
+const a = (t: Texts, v: string) => amount(t.lang, v);
 const depositWhy = (t: Texts, reason: string | null | undefined) => t.operator.depositReason[reason ?? ''] ?? t.operator.depositReasonOther;
 
 /** A partner as operators read it: its name (its number when the name is unknown). */
@@ -22,7 +24,7 @@ function reviewStage(t: Texts, stage: string, o: OrderInfo | null): string {
 
 export function review(t: Texts, orderId: string, partnerName: string, stage: string, o: OrderInfo | null): string {
   const w = t.operator;
-  return [w.review(orderId, partnerName), w.whereStopped(reviewStage(t, stage, o)), ...(o ? [described(t, o), w.amount(o.partner_price, o.currency)] : [])].join('\n');
+  return [w.review(orderId, partnerName), w.whereStopped(reviewStage(t, stage, o)), ...(o ? [described(t, o), w.amount(a(t, o.partner_price), o.currency)] : [])].join('\n');
 }
 
 export const failure = (t: Texts, orderId: string, partnerName: string, reason: string) => t.operator.failure(orderId, partnerName, t.operator.failureWhy[reason] ?? t.operator.failureOther);
@@ -31,17 +33,17 @@ export const webhookGaveUp = (t: Texts, orderId: string, partnerName: string, ev
   t.operator.webhookGaveUp(eventName(t, event), orderId, partnerName, webhookWhy(t, reason));
 
 export const confirmDeliver = (t: Texts, o: OrderInfo | null) => (o ? t.operator.confirmDeliverOf(described(t, o)) : t.operator.confirmDeliver);
-export const confirmRefund = (t: Texts, o: OrderInfo | null) => (o ? t.operator.confirmRefundOf(o.partner_price, o.currency) : t.operator.confirmRefund);
+export const confirmRefund = (t: Texts, o: OrderInfo | null) => (o ? t.operator.confirmRefundOf(a(t, o.partner_price), o.currency) : t.operator.confirmRefund);
 
-export const unmatchedDeposit = (t: Texts, depositId: string, amount: string, asset: string, net: string, reason: string) =>
-  t.operator.unmatchedDeposit(depositId, amount, asset, network(t, net), depositWhy(t, reason));
+export const unmatchedDeposit = (t: Texts, depositId: string, value: string, asset: string, net: string, reason: string) =>
+  t.operator.unmatchedDeposit(depositId, a(t, value), asset, network(t, net), depositWhy(t, reason));
 
 export const storageDown = (t: Texts, reason: string, detail: string) => t.operator.storageDown(t.operator.storageFault[reason] ?? t.operator.storageDownOther, detail);
 export const storageUp = (t: Texts, reason: string, seconds: number) => t.operator.storageUp(seconds, t.operator.storageFault[reason] ?? t.operator.storageUpOther);
 
 export function supplier(t: Texts, a: { supplier: string; problem: string; detail: string; balance_ton?: string; need_ton?: string }): string {
   const problem = t.operator.supplierProblem[a.problem];
-  const words = problem ? problem(a.balance_ton ?? '?', a.need_ton ?? '?') : t.operator.supplierProblemOther;
+  const words = problem ? problem(a.balance_ton === undefined ? '?' : amount(t.lang, a.balance_ton), a.need_ton === undefined ? '?' : amount(t.lang, a.need_ton)) : t.operator.supplierProblemOther;
   return t.operator.supplier(a.supplier === 'fragment' ? 'Fragment' : a.supplier, words, a.detail);
 }
 
@@ -50,12 +52,12 @@ export const settledBefore = (t: Texts, o: OrderInfo) => t.operator.settledBefor
 export const reviewsSummary = (t: Texts, n: number, oldestMs: number) => t.operator.reviewsSummary(n, duration(oldestMs, t.lang));
 
 export const reviewLine = (t: Texts, i: number, o: OrderInfo, partnerName: string, ageMs: number) =>
-  t.operator.reviewLine(i, o.number, partnerName, what(t, o), o.recipient.replace(/^@/, ''), o.partner_price, o.currency, duration(ageMs, t.lang));
+  t.operator.reviewLine(i, o.number, partnerName, what(t, o), o.recipient.replace(/^@/, ''), a(t, o.partner_price), o.currency, duration(ageMs, t.lang));
 
 export const reviewTitle = (t: Texts, orderId: string, partnerName: string | null, o: OrderInfo | null) =>
-  t.operator.reviewTitle(orderId) + (partnerName ? t.operator.reviewTitleOf(partnerName) : '') + (o ? t.operator.reviewTitleWhat(described(t, o), o.partner_price, o.currency) : '');
+  t.operator.reviewTitle(orderId) + (partnerName ? t.operator.reviewTitleOf(partnerName) : '') + (o ? t.operator.reviewTitleWhat(described(t, o), a(t, o.partner_price), o.currency) : '');
 
-export const depositTitle = (t: Texts, d: DepositView) => t.operator.depositTitle(d.deposit_id, d.amount, d.asset, network(t, d.network));
+export const depositTitle = (t: Texts, d: DepositView) => t.operator.depositTitle(d.deposit_id, a(t, d.amount), d.asset, network(t, d.network));
 
 export function handled(t: Texts, h: Handled): string {
   const w = t.operator;
@@ -78,7 +80,7 @@ export const alreadyHandled = (t: Texts, h: Handled) => t.operator.alreadyHandle
 export function deposit(t: Texts, d: DepositView): string {
   const w = t.operator;
   return [
-    w.deposit(d.deposit_id, d.amount, d.asset, network(t, d.network), zonedTime(d.created_at)),
+    w.deposit(d.deposit_id, a(t, d.amount), d.asset, network(t, d.network), zonedTime(d.created_at)),
     // Not d.note: the service's own note (English, with network codes) says again what the reason says.
     w.depositWhy(depositWhy(t, d.reason)) + (d.request_id ? w.depositLooksLike(d.request_id) : ''),
     w.depositTx(d.tx_hash) + (d.from ? w.depositFrom(d.from) : ''),
@@ -89,20 +91,20 @@ export function deposit(t: Texts, d: DepositView): string {
 export const depositsSummary = (t: Texts, n: number, oldestMs: number) => t.operator.depositsSummary(n, duration(oldestMs, t.lang));
 
 export const depositLine = (t: Texts, i: number, d: DepositView, ageMs: number) =>
-  t.operator.depositLine(i, d.amount, d.asset, network(t, d.network), duration(ageMs, t.lang), depositWhy(t, d.reason));
+  t.operator.depositLine(i, a(t, d.amount), d.asset, network(t, d.network), duration(ageMs, t.lang), depositWhy(t, d.reason));
 
-export const askPartner = (t: Texts, d: DepositView) => t.operator.askPartner(d.amount, d.asset, d.deposit_id);
+export const askPartner = (t: Texts, d: DepositView) => t.operator.askPartner(a(t, d.amount), d.asset, d.deposit_id);
 
 export const partnerMatches = (t: Texts, query: string, n: number, more: boolean) => (more ? t.operator.partnerMatchesMore(query, n) : t.operator.partnerMatches(query, n));
 
 export const partnerButton = (t: Texts, name: string, id: number, active: boolean) => t.operator.partnerButton(name, id) + (active ? '' : t.operator.notActivated);
 
 export const confirmCredit = (t: Texts, d: DepositView, partnerName: string, active: boolean) =>
-  [t.operator.confirmCredit(d.amount, d.asset, d.deposit_id, partnerName), active ? t.operator.creditRules : t.operator.creditFirst].join('\n');
+  [t.operator.confirmCredit(a(t, d.amount), d.asset, d.deposit_id, partnerName), active ? t.operator.creditRules : t.operator.creditFirst].join('\n');
 
-export const depositCredited = (t: Texts, d: DepositView, partnerName: string) => t.operator.depositCredited(d.deposit_id, partnerName, d.amount, d.asset);
+export const depositCredited = (t: Texts, d: DepositView, partnerName: string) => t.operator.depositCredited(d.deposit_id, partnerName, a(t, d.amount), d.asset);
 
-export const askCloseNote = (t: Texts, d: DepositView) => t.operator.askCloseNote(d.deposit_id, d.amount, d.asset);
+export const askCloseNote = (t: Texts, d: DepositView) => t.operator.askCloseNote(d.deposit_id, a(t, d.amount), d.asset);
 
 export const depositClosed = (t: Texts, d: DepositView) => t.operator.depositClosed(d.deposit_id, d.note ?? '');
 
@@ -115,7 +117,7 @@ export function depositError(t: Texts, e: ErrorInfo, partnerName: string | null)
     case 'deposit_not_unmatched':
       return w.deposit_not_unmatched;
     case 'topup_below_minimum':
-      return t.operator.belowMinimum(partnerName ?? t.operator.thisPartner, String(e.extra.minimum), String(e.extra.currency));
+      return t.operator.belowMinimum(partnerName ?? t.operator.thisPartner, a(t, String(e.extra.minimum)), String(e.extra.currency));
     case 'not_found':
       return /partner/i.test(e.detail) ? w.partner_gone : w.deposit_gone;
     case 'bad_network':

@@ -1,5 +1,5 @@
 import type { Texts } from '../texts/index.js';
-import { esc } from './format.js';
+import { amount, esc } from './format.js';
 
 /** The owner's screens: API key, webhook, low-balance alerts (parse_mode HTML where they show codes). */
 
@@ -23,14 +23,14 @@ export const eventsSaved = (t: Texts, events: string[]) => t.owner.eventsSaved(e
 
 export function alertsIntro(t: Texts, v: { USD: string | null; TON: string | null }): string {
   const w = t.owner;
-  const state = (currency: 'USD' | 'TON') => (v[currency] === null ? w.alertOff : w.alertBelow(v[currency]!, currency));
+  const state = (currency: 'USD' | 'TON') => (v[currency] === null ? w.alertOff : w.alertBelow(amount(t.lang, v[currency]!), currency));
   return [w.alertsTitle, w.alertLine('USD', state('USD')), w.alertLine('TON', state('TON'))].join('\n');
 }
 
 const thresholdExample = (t: Texts, currency: string) => t.owner.thresholdExample[currency === 'USD' ? 'USD' : 'TON'];
 export const askThreshold = (t: Texts, currency: string) => t.owner.askThreshold(currency, thresholdExample(t, currency));
 export const badThreshold = (t: Texts, currency: string) => t.owner.badThreshold(currency === 'USD' ? 2 : 3, currency === 'USD' ? '100.50' : '50.125');
-export const thresholdSaved = (t: Texts, currency: string, value: string | null) => (value === null ? t.owner.thresholdOff(currency) : t.owner.thresholdSaved(currency, value));
+export const thresholdSaved = (t: Texts, currency: string, value: string | null) => (value === null ? t.owner.thresholdOff(currency) : t.owner.thresholdSaved(currency, amount(t.lang, value)));
 
 export const urlSaved = (t: Texts, url: string) => (url ? t.owner.urlSaved(url) : t.owner.urlSavedEmpty);
 

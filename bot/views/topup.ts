@@ -22,7 +22,8 @@ export interface TopupShown {
 
 export function intro(t: Texts, f: FundingInfo): string {
   const w = t.topup;
-  return [w.title, w.usdLine(code(f.balances.USD)), w.tonLine(code(f.balances.TON)), ...(f.activated ? [] : ['', w.firstTopup(f.minimums.USD, f.minimums.TON)])].join('\n');
+  const a = (v: string) => amount(t.lang, v);
+  return [w.title, w.usdLine(a(f.balances.USD)), w.tonLine(a(f.balances.TON)), ...(f.activated ? [] : ['', w.firstTopup(a(f.minimums.USD), a(f.minimums.TON))])].join('\n');
 }
 
 export const btnCurrency = (t: Texts, currency: string) => t.topup.btnCurrency[currency] ?? currency;

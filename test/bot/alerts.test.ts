@@ -58,7 +58,7 @@ describe('/alerts', () => {
       '🔻 Low balance: the USD balance is 7.63 USD, below your alert threshold of 8.00 USD. Top it up (/topup) so that orders are not refused. You will hear this again only after the balance has been back at or above 8.00 USD.',
     );
     const ru = await ownerRu.expect('Низкий баланс');
-    expect(ru.text).toContain('на балансе USD осталось 7.63 USD — меньше порога оповещения 8.00 USD');
+    expect(ru.text).toContain('на балансе USD осталось 7,63 USD — меньше порога оповещения 8,00 USD');
     await stars(p, 50); // 6.84: still below
     await settle(w);
     expect(lowTexts()).toHaveLength(2); // one each for the two owners, nothing for staff
@@ -95,7 +95,7 @@ describe('/alerts', () => {
     await owner.say('50,1255');
     await owner.expect('Это не порог');
     await owner.say('50,125');
-    await owner.expect('Сохранено: сообщу, когда заказ опустит баланс TON ниже 50.125 TON.');
+    await owner.expect('Сохранено: сообщу, когда заказ опустит баланс TON ниже 50,125 TON.');
     expect((await w.t.admin('GET', `/partners/${p.id}/alerts`)).body).toEqual({ USD: null, TON: '50.125' });
   });
 });

@@ -113,10 +113,10 @@ describe('unmatched deposits', () => {
     const fresh = await partnerNamed('Ромашка');
     const other = await partnerNamed('Лютик', '50.00');
     const d = await usdt('7.77');
-    const alert = await ruOp.expectMenu(`Поступление ${d.deposit_id} на 7.77 USDT в сети TRC-20 (TRON) не зачислено автоматически: ни один открытый запрос на пополнение не ждёт такой суммы.`);
+    const alert = await ruOp.expectMenu(`Поступление ${d.deposit_id} на 7,77 USDT в сети TRC-20 (TRON) не зачислено автоматически: ни один открытый запрос на пополнение не ждёт такой суммы.`);
 
     await ruOp.press(alert, button(alert, 'Зачислить партнёру'));
-    await ruOp.expectMenu('Какому партнёру зачислить 7.77 USDT');
+    await ruOp.expectMenu('Какому партнёру зачислить 7,77 USDT');
     await ruOp.say('РОМАШ');
     const found = await ruOp.expectMenu('Партнёры по запросу «РОМАШ»: 1.');
     expect(labels(found)).toEqual([`Ромашка · №${fresh} · не активирован`, '◀ Назад', '✖ Отмена']);
@@ -124,7 +124,7 @@ describe('unmatched deposits', () => {
     const sure = await ruOp.expectMenu(`партнёру «Ромашка» (№${fresh})?`);
     expect(sure.text).toContain('аккаунт ещё не активирован: это первое пополнение должно быть не меньше 10');
     await ruOp.press(sure, button(sure, 'Да, зачислить'));
-    await waitFor(() => current(sure.message_id).text.startsWith(`Не зачислено: для партнёра «Ромашка» (№${fresh}) пополнение должно быть не меньше 10.00 USD`), 'the refusal');
+    await waitFor(() => current(sure.message_id).text.startsWith(`Не зачислено: для партнёра «Ромашка» (№${fresh}) пополнение должно быть не меньше 10,00 USD`), 'the refusal');
     expect((await w.t.admin('GET', `/partners/${fresh}`)).body).toMatchObject({ status: 'inactive', balances: { USD: '0.00' } });
     // the matches again: the number finds the other partner
     const back = await ruOp.expectMenu('Партнёры по запросу «РОМАШ»: 1.');
@@ -160,7 +160,7 @@ describe('unmatched deposits', () => {
     await ruOp.expect(`Поступление ${d.deposit_id} закрыто: тестовый перевод`);
     await waitFor(() => current(alert.message_id).buttons.length === 0, 'the alert rewritten');
     const text = current(alert.message_id).text;
-    expect(text.startsWith(`💰 Поступление ${d.deposit_id}: 23.45 USDT в сети TRC-20 (TRON)\n\n`)).toBe(true);
+    expect(text.startsWith(`💰 Поступление ${d.deposit_id}: 23,45 USDT в сети TRC-20 (TRON)\n\n`)).toBe(true);
     expect(text).toMatch(/✖ Закрыто — Olga, \d{4}-\d\d-\d\d \d\d:\d\d UTC: тестовый перевод$/);
     expect(text).not.toMatch(/Deposit|credited|partner/);
   });

@@ -135,7 +135,7 @@ describe('owner commands', () => {
     const m = await owner.expectMenu('Which balance do you want to top up?');
     // no address and no wall of text before the choice
     expect(m.text).not.toMatch(/<code>[\w-]{30,}<\/code>/);
-    expect(m.text).toContain('• USD — pays for Stars and Premium; you send USDT. Now: <code>1000.00</code> USD.');
+    expect(m.text).toContain('• USD — pays for Stars and Premium; you send USDT. Now: 1,000.00 USD.');
     expect(m.parse_mode).toBe('HTML');
     expect(m.buttons[0].map((b) => b.text)).toEqual(['💵 USD (pay in USDT)', '💎 TON']);
     await owner.press(m, button(m, 'USD'));
@@ -193,7 +193,7 @@ describe('owner commands', () => {
     await w.link(owner.user, p.body.partner_id, 'owner');
     await owner.say('/topup');
     const m = await owner.expectMenu('Какой баланс пополнить?');
-    expect(m.text).toContain('Первое пополнение активирует аккаунт и должно быть не меньше 10 (USD 10.00 или TON 10.000).');
+    expect(m.text).toContain('Первое пополнение активирует аккаунт и должно быть не меньше 10,00 USD или 10,000 TON.');
     await owner.press(m, button(m, 'TON'));
     await owner.expect('Сколько TON?');
     await owner.say('12');
@@ -289,7 +289,7 @@ describe('owner commands', () => {
     expect(owner.fresh.every((m) => m.buttons.length === 0)).toBe(true);
     await owner.say('/topup');
     const m = await owner.expect('Which balance');
-    expect(m.text).toContain('The first top-up activates the account and must be at least 10 (USD 10.00 or TON 10.000).');
+    expect(m.text).toContain('The first top-up activates the account and must be at least 10.00 USD or 10.000 TON.');
   });
 
   it('/webhook sets the URL and shows the secret once; a bad URL is explained; a new secret can be made', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { button } from './fake-telegram.js';
-import { World, type Chat } from './harness.js';
+import { OPERATOR, World, type Chat } from './harness.js';
 
 /**
  * Numbers and times by language: thousands separators, a decimal comma in Russian, times marked UTC; a
@@ -8,9 +8,11 @@ import { World, type Chat } from './harness.js';
  */
 
 let w: World;
+/** A second operator chat, configured Russian. */
+const RU_OPERATOR = { id: 900_077, first_name: 'Oleg', language_code: 'ru' };
 
 beforeAll(async () => {
-  w = await World.start();
+  w = await World.start({ ADMIN_CHAT_IDS: `${OPERATOR.id},${RU_OPERATOR.id}:ru` });
 });
 afterAll(async () => {
   await w?.close();
@@ -74,5 +76,39 @@ describe('numbers and times by language', () => {
     await chat.press(confirm, button(confirm, 'Подтвердить'));
     const accepted = await chat.expect('принят');
     expect(accepted.text).toContain('Списано: 1,58 USD.');
+  });
+
+  it('in Russian, everywhere numbers are shown: a star count in the confirmation, the top-up minimums, supplier alerts and deposits for operators', async () => {
+    const p = await w.t.newPartner();
+    const staff = await w.linkedChat(p.id, 'staff', 'ru');
+    await toTyping(staff, true);
+    await staff.say('12345');
+    await staff.expect('⭐ Звёзды: 12\u00a0345\n\nОтправьте имя пользователя получателя');
+    await staff.say('@mnogo_user');
+    const confirm = await staff.expectMenu('Проверьте заказ');
+    expect(confirm.text).toContain('12\u00a0345 звёзд для @mnogo_user');
+    expect(confirm.text).toContain('Цена: 194,44 USD');
+
+    // a partner not activated yet: its balances and the first top-up's minimums
+    const fresh = await w.t.admin('POST', '/partners', { name: 'Свежий' });
+    expect(fresh.status).toBe(201);
+    const owner = await w.linkedChat(fresh.body.partner_id, 'owner', 'ru');
+    await owner.say('/topup');
+    const intro = await owner.expectMenu('Какой баланс');
+    expect(intro.text).toContain('Сейчас: 0,00 USD.');
+    expect(intro.text).toContain('Первое пополнение активирует аккаунт и должно быть не меньше 10,00 USD или 10,000 TON.');
+
+    const ruOp = w.chat(RU_OPERATOR);
+    const enOp = w.chat(OPERATOR);
+    w.t.deps.bus.emit('alert', { kind: 'supplier', supplier: 'fragment', problem: 'wallet_funds_low', detail: 'x', balance_ton: '1234.5', need_ton: '2000.125' });
+    const alert = await ruOp.expect('кошелёк для покупок');
+    expect(alert.text).toContain('кошелёк для покупок (1\u00a0234,5 TON) не может оплатить следующий заказ, нужно 2\u00a0000,125 TON');
+    const enAlert = await enOp.expect('wallet');
+    expect(enAlert.text).toContain('1,234.5 TON');
+    expect(enAlert.text).toContain('2,000.125 TON');
+
+    w.t.deps.bus.emit('alert', { kind: 'unmatched_deposit', depositId: 'dep_big', network: 'trc20', asset: 'USDT', amount: '12345.67', reason: 'wrong_amount' });
+    const deposit = await ruOp.expect('dep_big');
+    expect(deposit.text).toContain('на 12\u00a0345,67 USDT');
   });
 });

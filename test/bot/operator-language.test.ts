@@ -50,7 +50,7 @@ describe('an operator chat configured in Russian', () => {
     const r = await w.t.admin('POST', '/sandbox/deposits', { network: 'trc20', asset: 'USDT', amount: '33.33', to: SANDBOX_DEPOSIT_ADDRESSES.DEPOSIT_ADDRESS_USDT_TRC20, tx_hash: `0x${'d'.repeat(64)}` });
     expect(r.status, r.raw).toBe(201);
     const ru = await waitFor(() => w.tg.to(OPERATOR.id).find((m) => m.text.includes(r.body.deposit_id)), 'the alert');
-    expect(ru.text).toMatch(/^💰 Поступление dep_\w+ на 33\.33 USDT в сети TRC-20 \(TRON\) не зачислено автоматически/);
+    expect(ru.text).toMatch(/^💰 Поступление dep_\w+ на 33,33 USDT в сети TRC-20 \(TRON\) не зачислено автоматически/);
     const en = await waitFor(() => w.tg.to(SECOND.id).find((m) => m.text.includes(r.body.deposit_id)), 'the alert');
     expect(en.text).toMatch(/^💰 Deposit dep_\w+ of 33\.33 USDT on TRC-20 \(TRON\) was not credited automatically/);
   });
