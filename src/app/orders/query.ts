@@ -21,7 +21,8 @@ export function getOwnOrder(deps: Pick<Deps, 'db'>, partnerId: number, orderId: 
  * are ignored, as they always were on this endpoint. `clientGone` gives a signal that ends the wait early.
  */
 export async function readOwnOrder(deps: Pick<Deps, 'db' | 'orderWaits'>, caller: { partnerId: number; keyId: string }, orderId: string, q: Record<string, unknown>, clientGone: () => AbortSignal) {
-  const seconds = parseRequest(OrderReadQuery, q, ORDER_READ_RULES).wait;
+  // `wait` is the only parameter read (others are ignored): a plain read skips the query's parse
+  const seconds = q.wait === undefined ? undefined : parseRequest(OrderReadQuery, q, ORDER_READ_RULES).wait;
   const first = getOwnOrder(deps, caller.partnerId, orderId);
   if (seconds === undefined) return first;
   const done = () => {

@@ -9,12 +9,15 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
   const document = buildOpenApiDocument(`${publicBaseUrl}/api/partner/v1`);
   app.get('/api/partner/v1/openapi.json', async () => document);
   await app.register(swagger, { mode: 'static', specification: { document: document as never } });
-  // every page and asset of the documentation (Swagger UI's hooks option reaches its pages only)
-  app.addHook('onRequest', (req, reply, done) => (req.url === '/docs' || req.url.startsWith('/docs/') ? docsHeaders(req, reply, done) : done()));
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: { docExpansion: 'list', deepLinking: true, tryItOutEnabled: true },
-    staticCSP: true,
-    transformStaticCSP: docsCsp(publicBaseUrl),
+  // Every page and asset of the documentation (Swagger UI's hooks option reaches its pages only): the hook
+  // belongs to a scope holding Swagger UI alone, so the API's requests do not run it.
+  await app.register(async (docs) => {
+    docs.addHook('onRequest', docsHeaders);
+    await docs.register(swaggerUi, {
+      routePrefix: '/docs',
+      uiConfig: { docExpansion: 'list', deepLinking: true, tryItOutEnabled: true },
+      staticCSP: true,
+      transformStaticCSP: docsCsp(publicBaseUrl),
+    });
   });
 }
