@@ -11,7 +11,7 @@ import { askRecipient, confirmAndPlace } from './checkout.js';
 import { attempt } from './common.js';
 import type { Checkpoint, Flow, Pressed } from './flow.js';
 import type { ConvContext } from '../context.js';
-import { appUrl, webAppAllowed } from '../features/app.js';
+import { giftGridUrl, webAppAllowed } from '../features/app.js';
 import * as commonView from '../views/common.js';
 import * as giftView from '../views/gifts.js';
 
@@ -64,7 +64,7 @@ async function giftByNumber(deps: Pick<Deps, 'db' | 'settings'>, gifts: GiftCata
 
 /** The Mini App's gift grid at this collection: a web_app button, in private chats and over https only (Telegram's rule). */
 function appAt(flow: Flow, config: CreateOrderDeps['config'], collection: string): string | null {
-  return !flow.inGroup && webAppAllowed(config) ? `${appUrl(config)}?collection=${encodeURIComponent(collection)}` : null;
+  return !flow.inGroup && webAppAllowed(config) ? giftGridUrl(config, collection) : null;
 }
 
 function giftQuote(deps: Pick<Deps, 'db' | 'settings'>, partnerId: number, { quote: q, partnerMilli: price }: Awaited<ReturnType<GiftCatalog['quotePriced']>>, recipient: string): GiftQuote | null {

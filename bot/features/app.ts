@@ -32,6 +32,11 @@ export function appUrl(config: Config): string {
   return `${config.publicBaseUrl}/app/`;
 }
 
+/** The Mini App opened at a collection's gift grid (webapp/src/nav.ts launchRoute reads `collection`). */
+export function giftGridUrl(config: Config, collection: string): string {
+  return `${appUrl(config)}?collection=${encodeURIComponent(collection)}`;
+}
+
 export function webAppAllowed(config: Config): boolean {
   return config.publicBaseUrl.startsWith('https://');
 }

@@ -3,6 +3,7 @@
  * scheduler would), moving the service clock to the job's run time first; read an order's ledger entries
  * and outbox events.
  */
+import { expect } from 'vitest';
 import { processOrder } from '../../src/app/orders/process.js';
 import { ORDER_JOB } from '../../src/app/orders/jobs.js';
 import { getJob } from '../../src/store/jobs-repo.js';
@@ -31,4 +32,18 @@ export const ledgerOf = (t: TestService, orderId: string) => entriesOfOrder(t.db
 export function eventsOf(t: TestService, orderId: string): { event: string; body: { event: string; data: Record<string, unknown> } }[] {
   const rows = t.db.$client.prepare('select event, body from events where order_id = ? order by event_id').all(orderId) as { event: string; body: string }[];
   return rows.map((r) => ({ event: r.event, body: JSON.parse(r.body) }));
+}
+
+/**
+ * Asserts the order was refunded exactly once: its ledger is the debit and one refund of the same amount,
+ * its outbox `order.refunded` then `order.failed`. Returns the `order.refunded` data.
+ */
+export function expectRefundedOnce(t: TestService, orderId: string, currency: 'USD' | 'TON', amount: number): Record<string, unknown> {
+  expect(ledgerOf(t, orderId)).toEqual([
+    ['order_debit', currency, -amount],
+    ['order_refund', currency, amount],
+  ]);
+  const events = eventsOf(t, orderId);
+  expect(events.map((e) => e.event)).toEqual(['order.refunded', 'order.failed']);
+  return events[0].body.data;
 }

@@ -62,7 +62,8 @@ export async function openInTelegram(
   base: string,
   userId: number,
   scheme: 'light' | 'dark',
-  opts: { width?: number; height?: number; language?: string; suffix?: string; safeArea?: Insets; contentSafeArea?: Insets } = {},
+  /** `query`: the launch URL's query (`?collection=…`), as a web_app button's URL may carry one. */
+  opts: { width?: number; height?: number; language?: string; suffix?: string; safeArea?: Insets; contentSafeArea?: Insets; query?: string } = {},
 ): Promise<TgPage> {
   const width = opts.width ?? 390;
   const height = opts.height ?? 844;
@@ -91,7 +92,7 @@ export async function openInTelegram(
   page.setDefaultTimeout(10_000);
   const data = initData(userId, { authDate: t.deps.clock.now(), language: opts.language ?? 'en' });
   const hash = new URLSearchParams({ tgWebAppData: data, tgWebAppVersion: '8.0', tgWebAppPlatform: 'tdesktop', tgWebAppThemeParams: JSON.stringify(THEMES[scheme]) });
-  await page.goto(`${base}/app/#${hash.toString().replace(/\+/g, '%20')}`);
+  await page.goto(`${base}/app/${opts.query ?? ''}#${hash.toString().replace(/\+/g, '%20')}`);
   return {
     page,
     context,

@@ -1,6 +1,6 @@
 import type { JSX } from 'preact';
 import { t } from './i18n';
-import type { Nav, PageName, Route } from './nav';
+import { launchRoute, type Nav, type PageName, type Route } from './nav';
 import { ApiPage } from './pages/api-page';
 import { ConsoleDepositsPage } from './pages/console-deposits';
 import { ConsoleOverviewPage } from './pages/console-overview';
@@ -30,7 +30,7 @@ export interface PageDef {
 /** The route table: every page of the app, who may open it, and whether it is a tab (in tab order). */
 export const ROUTES: Record<PageName, PageDef> = {
   home: { access: 'member', tab: () => t.home, render: (nav) => <HomePage nav={nav} /> },
-  order: { access: 'member', tab: () => t.order, render: (nav, r) => <OrderPage nav={nav} product={r.page === 'order' ? r.product : undefined} /> },
+  order: { access: 'member', tab: () => t.order, render: (nav, r) => <OrderPage nav={nav} product={r.page === 'order' ? r.product : undefined} collection={r.page === 'order' ? r.collection : undefined} /> },
   orders: { access: 'member', tab: () => t.orders, render: (nav) => <OrdersPage nav={nav} /> },
   topup: { access: 'owner', tab: () => t.topup, render: (nav) => <TopupPage nav={nav} /> },
   api: { access: 'owner', tab: () => t.apiTab, render: (nav) => <ApiPage nav={nav} /> },
@@ -59,5 +59,12 @@ export const isTab = (page: PageName) => ROUTES[page].tab !== undefined;
 /** The partner's pages and the operator's console each have their tabs; someone who is both switches between them. */
 export const inConsole = (page: PageName) => ROUTES[page].access === 'operator';
 
-/** Where a session starts: an operator on the console's overview, anyone else at home. */
-export const startPage = (session: Nav['session']): Route => (session.user.operator ? { page: 'op-overview' } : { page: 'home' });
+/**
+ * Where a session starts: the page the launch URL asks for when the person may open it (nav.ts
+ * launchRoute), else an operator on the console's overview, anyone else at home.
+ */
+export function startPage(session: Nav['session']): Route {
+  const asked = launchRoute(location.search);
+  if (asked && allowed(ROUTES[asked.page], session)) return asked;
+  return session.user.operator ? { page: 'op-overview' } : { page: 'home' };
+}

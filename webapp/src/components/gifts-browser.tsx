@@ -27,9 +27,12 @@ function Select(p: { label: string; value: string; options: { value: string; tex
   );
 }
 
-/** The gift market as a picture grid: filters by collection, model, backdrop, symbol; sort; number search; paging. */
-export function GiftsBrowser({ nav }: { nav: Nav }) {
-  const [f, setF] = useState({ collection: '', model: '', backdrop: '', symbol: '', sort: 'price_asc', number: '' });
+/**
+ * The gift market as a picture grid: filters by collection, model, backdrop, symbol; sort; number search;
+ * paging. `collection`: the collection it opens at (still changeable in its filter).
+ */
+export function GiftsBrowser({ nav, collection }: { nav: Nav; collection?: string }) {
+  const [f, setF] = useState({ collection: collection ?? '', model: '', backdrop: '', symbol: '', sort: 'price_asc', number: '' });
   const [items, setItems] = useState<Gift[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [total, setTotal] = useState<number | null>(null);

@@ -70,7 +70,8 @@ function GoodsForm({ nav, type }: { nav: Nav; type: 'stars' | 'premium' }) {
   );
 }
 
-export function OrderPage({ nav, product }: { nav: Nav; product?: 'stars' | 'premium' | 'nft' }) {
+/** `collection`: the gift grid opens filtered to it (the bot's "Open in the app"). */
+export function OrderPage({ nav, product, collection }: { nav: Nav; product?: 'stars' | 'premium' | 'nft'; collection?: string }) {
   const [tab, setTab] = useState<'stars' | 'premium' | 'nft'>(product ?? 'nft');
   return (
     <>
@@ -81,7 +82,7 @@ export function OrderPage({ nav, product }: { nav: Nav; product?: 'stars' | 'pre
           </button>
         ))}
       </div>
-      {tab === 'nft' ? <GiftsBrowser nav={nav} /> : <GoodsForm key={tab} nav={nav} type={tab} />}
+      {tab === 'nft' ? <GiftsBrowser nav={nav} collection={collection} /> : <GoodsForm key={tab} nav={nav} type={tab} />}
     </>
   );
 }
