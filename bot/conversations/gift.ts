@@ -127,7 +127,10 @@ export async function giftFlow(flow: Flow, env: { deps: CreateOrderDeps; gifts: 
     }
   };
   const turn = async (p: Pressed): Promise<boolean> => {
-    if (p.action === 'gj') return void (await flow.note(p.ctx, t.gifts.pageHint(pages))), true;
+    if (p.action === 'gj') {
+      await flow.note(p.ctx, t.gifts.pageHint(pages));
+      return true;
+    }
     const m = /^gp:(\d{1,5})$/.exec(p.action);
     if (!m) return false;
     await show(p.ctx, Number(m[1]));

@@ -164,7 +164,7 @@ describe('browsing a gift collection in a private chat', () => {
 });
 
 describe('in Russian, and in a group', () => {
-  it('a Russian partner with too little TON hears that nothing is affordable, the page hint and "not for sale" in Russian', async () => {
+  it('in Russian: nothing affordable (too little TON), the page hint, "not for sale", a gift found by number, the filtered pages', async () => {
     const p = await w.t.newPartner({ ton: '10.000' });
     const chat = await w.linkedChat(p.id, 'staff', 'ru');
     const all = await catalog(p, 'PlushPepe');
@@ -187,8 +187,24 @@ describe('in Russian, and in a group', () => {
     await chat.say('30');
     const last = await until(page, '(страница 30 из 30)');
     expect(last.text).toContain(`Plush Pepe #${all[149].num} — ${ru(all[149].partner_price)} TON 🔒`);
+    await chat.say(`#${all[7].num}`);
+    const found = await until(page, 'подарок, который вы искали');
+    expect(found.text.split('\n').slice(0, 3)).toEqual(['Plush Pepe: подарок, который вы искали. Цены с учётом передачи.', '', `1. Plush Pepe #${all[7].num} — ${ru(all[7].partner_price)} TON 🔒`]);
+    expect(labels(found).slice(1)).toEqual(['◀ Все подарки', '🖼 Открыть в приложении', '◀ Назад', '✖ Отмена']);
     await chat.say('/cancel');
     await chat.expect('Отменено');
+
+    // with enough TON: the filtered pages' title
+    const rich = await w.t.newPartner({ ton: '1000.000' });
+    const fits = all.filter((g) => Number(g.partner_price) <= 1000).length;
+    const ruRich = await w.linkedChat(rich.id, 'staff', 'ru');
+    const richPage = await openGifts(ruRich, 'ru');
+    await ruRich.press(richPage, button(richPage, 'Только по карману'));
+    const only = await until(richPage, 'в пределах ваших');
+    expect(only.text.split('\n')[0]).toBe(`Plush Pepe: подарки в пределах ваших 1\u00a0000,000 TON, от самых дешёвых (страница 1 из ${Math.ceil(fits / 5)}). Цены с учётом передачи.`);
+    expect(labels(only)).toContain('💰 Показать все');
+    await ruRich.say('/cancel');
+    await ruRich.expect('Отменено');
   });
 
   it('in a group: no Mini App button; the page button asks with force_reply and the reply jumps to the page', async () => {
