@@ -127,6 +127,22 @@ describe('NFT: gives up an hour after the order when the market stalls', () => {
     expect(holdOf(gift)).toBeUndefined();
   });
 
+  it('stalled at `purchase` before anything was paid, past the hour: failed at `pricing` (the price could not be confirmed), refunded', async () => {
+    const { orderId, price, createdAt } = await nftOrder('giveup-nft-purchase', '@nft_purchase');
+    for (let i = 0; i < 30 && getOrder(t.db, orderId)!.stage !== 'purchase'; i++) await runOrderJobOnce(t, orderId);
+    expect(getOrder(t.db, orderId)!.stage).toBe('purchase');
+    await faults({ upstream_unavailable: { nft: true } });
+
+    await runOrderJobOnce(t, orderId, Math.max(t.deps.clock.now(), createdAt + NFT_GIVE_UP_MS));
+    const failed = getOrder(t.db, orderId)!;
+    expect([failed.status, failed.refunded, failed.failureStage, failed.failureReason, failed.reviewStage]).toEqual(['failed', true, 'pricing', 'gift_unavailable', null]);
+    expectRefundedOnce(t, orderId, 'TON', price);
+    // the purchase record says nothing was paid, and why
+    const purchase = t.db.$client.prepare('select state, attempts, detail from gift_purchases where order_id = ?').get(orderId) as { state: string; attempts: number; detail: string };
+    expect([purchase.state, purchase.attempts]).toEqual(['unpaid', 0]);
+    expect(purchase.detail).toMatch(/^gift_unavailable: the market stopped answering before payment: /);
+  });
+
   it('stalled at `transfer` past the hour: manual review at `transfer`, nothing refunded, nothing told', async () => {
     const { orderId, price, createdAt } = await nftOrder('giveup-nft-transfer', '@nft_transfer');
     for (let i = 0; i < 30 && getOrder(t.db, orderId)!.stage !== 'transfer'; i++) await runOrderJobOnce(t, orderId);

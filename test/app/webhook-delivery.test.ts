@@ -101,6 +101,34 @@ describe('webhook delivery: retries', () => {
   });
 });
 
+describe('webhook delivery: manual redelivery', () => {
+  it('outside the schedule: a failed delivery the receiver now takes becomes delivered; a pending one keeps its status and next attempt even when the receiver takes it', async () => {
+    const failed = await delivery(r.url);
+    r.script.push(500, 500, 500, 500, 500, 500);
+    for (let i = 0; i < 6; i++) await attempt(failed.webhookId);
+    expect(getDelivery(t.db, failed.webhookId)!.status).toBe('failed');
+    await dispatcher.redeliver(failed.webhookId);
+    const d = getDelivery(t.db, failed.webhookId)!;
+    expect([d.status, d.attempts, d.manualAttempts, d.lastStatusCode, d.nextAttemptAt]).toEqual(['delivered', 6, 1, 200, null]);
+    expect(logOf(failed.webhookId).at(-1)).toEqual([7, 1, 200, null]); // numbered after the six scheduled ones
+    expect(jobAt(failed.webhookId)).toBeNull();
+
+    const pending = await delivery(r.url);
+    r.script.push(500, 200);
+    await attempt(pending.webhookId);
+    const next = getDelivery(t.db, pending.webhookId)!.nextAttemptAt;
+    await dispatcher.redeliver(pending.webhookId);
+    const p = getDelivery(t.db, pending.webhookId)!;
+    // even taken by the receiver: its scheduled attempts go on (receivers drop duplicates by X-Webhook-Id)
+    expect([p.status, p.attempts, p.manualAttempts, p.lastStatusCode, p.nextAttemptAt]).toEqual(['pending', 1, 1, 200, next]);
+    expect(jobAt(pending.webhookId)).toBe(next);
+    expect(logOf(pending.webhookId)).toEqual([
+      [1, 0, 500, 'HTTP 500'],
+      [2, 1, 200, null],
+    ]);
+  });
+});
+
 describe('webhook delivery: DNS', () => {
   it('a DNS failure defers without using an attempt, on the schedule of the next attempt; once the host resolves the first attempt goes out as attempt 1', async () => {
     const host = 'dns-later.test';
