@@ -107,7 +107,7 @@ describe('bug 2: every text in the user’s language', () => {
     await owner.say('12.345');
     const bad = await owner.expect('Это не сумма');
     await owner.say('1');
-    const below = await owner.expect('Сумма меньше минимального пополнения: не меньше 5.00 USD');
+    const below = await owner.expect('Сумма меньше минимального пополнения: не меньше 5,00 USD');
     await owner.say('/cancel');
     await owner.expect('Отменено.');
 
