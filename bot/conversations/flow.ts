@@ -179,7 +179,8 @@ export class Flow {
    */
   private async replace(prev: Menu, text: string, extra: object): Promise<{ chat: { id: number }; message_id: number } | null> {
     this.open.delete(prev.messageId);
-    if (deletedByBack.has(`${prev.chatId}:${prev.messageId}`)) return null;
+    // read through `external`, so a replay (after a restart too) takes the path the first run took
+    if (await this.conversation.external(() => deletedByBack.has(`${prev.chatId}:${prev.messageId}`))) return null;
     try {
       await this.ctx.api.editMessageText(prev.chatId, prev.messageId, text, extra);
       return { chat: { id: prev.chatId }, message_id: prev.messageId };
