@@ -90,6 +90,10 @@ describe('bug 1: browsing a large gift collection', () => {
     expect(m.buttons).toEqual([]);
     expect(withButtons(chat)).toEqual([]);
     await settle(w);
+    // the tapped menu says it, and the toast: no second message with the same words
+    expect(m.message_id).toBe(page.message_id);
+    expect(chat.fresh).toEqual([]);
+    expect(w.tg.callsOf('answerCallbackQuery').at(-1)!.payload.text).toBe('The unfinished order timed out after 30 minutes without an answer. Send /order to start again.');
     expect(sessionRows().filter((r) => r.key.endsWith(`:${chat.user.id}`))).toEqual([]);
   });
 });
