@@ -277,7 +277,7 @@ export const ru: Texts = {
     btnCopyAmount: '📋 Скопировать сумму',
     btnCopyAddress: '📋 Скопировать адрес',
     badAmount: (example: string) => `Это не сумма: отправьте число, например ${example}.`,
-    amountExample: { USD: '25 или 25.50 (не больше 2 знаков после точки)', TON: '12 или 12.5 (не больше 3 знаков после точки)' },
+    amountExample: { USD: '25 или 25,50 (не больше 2 знаков после запятой)', TON: '12 или 12,5 (не больше 3 знаков после запятой)' },
     credited: (amount: string, currency: string) => `💰 Пополнение зачислено: ${amount} ${currency}. Баланс — /balance.`,
     creditedActivated: (amount: string, currency: string) =>
       `💰 Пополнение зачислено: ${amount} ${currency}. Аккаунт активирован: теперь можно заказывать звёзды, Premium и подарки и выпустить API-ключ для своего магазина (/apikey). Баланс — /balance.`,
@@ -337,9 +337,9 @@ export const ru: Texts = {
     alertBelow: (value: string, currency: string) => `ниже ${value} ${currency}`,
     btnAlert: (currency: string) => `Порог ${currency}`,
     askThreshold: (currency: string, example: string) => `Отправьте порог для ${currency}, например ${example}, или «-», чтобы выключить оповещение по ${currency}.`,
-    thresholdExample: { USD: '100 или 100.50', TON: '50 или 50.125' },
+    thresholdExample: { USD: '100 или 100,50', TON: '50 или 50,125' },
     badThreshold: (decimals: number, example: string) =>
-      `Это не порог: отправьте положительное число, не больше ${decimals} знаков после точки, например ${example}, или «-», чтобы выключить.`,
+      `Это не порог: отправьте положительное число, не больше ${decimals} знаков после запятой, например ${example}, или «-», чтобы выключить.`,
     thresholdOff: (currency: string) => `Оповещение о низком балансе ${currency} выключено.`,
     thresholdSaved: (currency: string, value: string) => `Сохранено: сообщу, когда заказ опустит баланс ${currency} ниже ${value} ${currency}.`,
     btnSetUrl: '✏️ Указать адрес',

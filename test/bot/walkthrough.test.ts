@@ -107,9 +107,11 @@ describe('bug 2: every text in the user’s language', () => {
     await owner.press(topup, button(topup, 'USD'));
     const nets = await owner.expectMenu('В какой сети');
     await owner.press(nets, button(nets, 'TRC-20'));
-    await owner.expect('Сколько USD?');
+    const much = await owner.expect('Сколько USD?');
+    expect(much.text).toContain('не меньше 5,00');
     await owner.say('12.345');
     const bad = await owner.expect('Это не сумма');
+    expect(bad.text).toContain('25 или 25,50 (не больше 2 знаков после запятой)');
     await owner.say('1');
     const below = await owner.expect('Сумма меньше минимального пополнения: не меньше 5,00 USD');
     await owner.say('/cancel');
