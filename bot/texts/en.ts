@@ -283,7 +283,7 @@ export const en = {
     sendExactlyOn: (amount: string, asset: string, network: string) => `Send exactly ${amount} ${asset} on ${network} to:`,
     comment: (comment: string) => `Comment (optional, helps us find the payment): ${comment}`,
     added: (added: string, asset: string, asked: string, toSend: string) =>
-      `We added ${added} ${asset} to your ${asked} so we can recognise your payment: send exactly ${toSend} ${asset}, not ${asked}. Tap the amount or the address to copy it.`,
+      `We added ${added} ${asset} to your ${asked} so we can recognise your payment: a payment of ${asked} would not be credited automatically. Tap the amount or the address to copy it.`,
     validUntil: (at: string) => `Valid until ${at}. The balance is credited automatically, usually within a minute of the network's confirmation.`,
     onlyThisNetwork: 'Only USDT on this network: other tokens, or USDT on another network, are not credited automatically.',
     btnWallet: '👛 Open in a TON wallet',

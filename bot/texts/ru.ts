@@ -270,7 +270,7 @@ export const ru: Texts = {
     sendExactlyOn: (amount: string, asset: string, network: string) => `Отправьте ровно ${amount} ${asset} в ${network} на адрес:`,
     comment: (comment: string) => `Комментарий (необязательно, помогает найти платёж): ${comment}`,
     added: (added: string, asset: string, asked: string, toSend: string) =>
-      `Мы добавили ${added} ${asset} к вашим ${asked}, чтобы узнать ваш платёж: отправьте ровно ${toSend} ${asset}, а не ${asked}. Нажмите на сумму или адрес, чтобы скопировать.`,
+      `Мы добавили ${added} ${asset} к вашим ${asked}, чтобы узнать ваш платёж: платёж на ${asked} автоматически не зачислится. Нажмите на сумму или адрес, чтобы скопировать.`,
     validUntil: (at: string) => `Действует до ${at}. Баланс пополнится автоматически, обычно в течение минуты после подтверждения в сети.`,
     onlyThisNetwork: 'Только USDT в этой сети: другие токены или USDT в другой сети автоматически не зачисляются.',
     btnWallet: '👛 Открыть в TON-кошельке',
