@@ -179,7 +179,8 @@ export class Flow {
    */
   private async replace(prev: Menu, text: string, extra: object): Promise<{ chat: { id: number }; message_id: number } | null> {
     this.open.delete(prev.messageId);
-    if (deletedByBack.has(`${prev.chatId}:${prev.messageId}`)) return null;
+    // read through `external`, so a replay (after a restart too) takes the path the first run took
+    if (await this.conversation.external(() => deletedByBack.has(`${prev.chatId}:${prev.messageId}`))) return null;
     try {
       await this.ctx.api.editMessageText(prev.chatId, prev.messageId, text, extra);
       return { chat: { id: prev.chatId }, message_id: prev.messageId };
@@ -374,11 +375,14 @@ export class Flow {
 
     if (at - since >= IDLE_MS) {
       // Idle too long: the menus go; the user hears why, and anything else is handled as usual.
-      await this.clear();
       const notice = commonView.idle(t, this.resume);
+      const tapped = ours ? this.open.get(ctx.callbackQuery?.message?.message_id ?? -1) : undefined;
+      // A tap on a menu: the toast, and the menu itself says why (not a second message saying it again).
+      if (tapped) await this.settle(tapped, notice);
+      await this.clear();
       if (ours) {
         await ctx.answerCallbackQuery({ text: notice.slice(0, 200) });
-        await ctx.reply(notice);
+        if (!tapped) await ctx.reply(notice);
         return conversation.halt();
       }
       if (text !== undefined && command === undefined) {

@@ -235,7 +235,7 @@ export function topupConversation(env: { deps: FlowDeps & CreateTopupRequestDeps
     } else await flow.settle(intro, topupView.chosenCurrency(t, currency));
 
     // 3. the amount, which makes the request
-    const ask = await flow.prompt(t.topup.askAmount(currency, info.minimums[currency]), { back: atNetwork });
+    const ask = await flow.prompt(topupView.askAmount(t, currency, info.minimums[currency]), { back: atNetwork });
     const made = await flow.ask(ask, async (text) => {
       const amount = text.replace(',', '.').replace(/\s/g, '');
       // Checked here first, so that the user reads what is wrong in their own language.

@@ -283,7 +283,7 @@ export const en = {
     sendExactlyOn: (amount: string, asset: string, network: string) => `Send exactly ${amount} ${asset} on ${network} to:`,
     comment: (comment: string) => `Comment (optional, helps us find the payment): ${comment}`,
     added: (added: string, asset: string, asked: string, toSend: string) =>
-      `We added ${added} ${asset} to your ${asked} so we can recognise your payment: send exactly ${toSend} ${asset}, not ${asked}. Tap the amount or the address to copy it.`,
+      `We added ${added} ${asset} to your ${asked} so we can recognise your payment: a payment of ${asked} would not be credited automatically. Tap the amount or the address to copy it.`,
     validUntil: (at: string) => `Valid until ${at}. The balance is credited automatically, usually within a minute of the network's confirmation.`,
     onlyThisNetwork: 'Only USDT on this network: other tokens, or USDT on another network, are not credited automatically.',
     btnWallet: '👛 Open in a TON wallet',
@@ -321,8 +321,6 @@ export const en = {
     secretRemoved: 'The secret shown here was removed from the chat.',
   },
   owner: {
-    exactAmountNote:
-      'A payment is recognised by its exact amount: tap a button below to get the exact amount to send. Other tokens sent there are not credited; a wrong amount or address is handled manually with support.',
     badWhitelist: (entry: string) => `“${entry}” is not an IP address or a CIDR range (for example 203.0.113.7 or 198.51.100.0/24). Send the list again, or /cancel.`,
     apikeyNeedsTopup: 'The API key comes after the first top-up, which activates the account: /topup shows how.',
     apikeyIntro: 'Issue a new API key? The current key stops working at once. You can limit the key to IP addresses.',
@@ -419,7 +417,7 @@ export const en = {
       read_only: 'the database file became read-only',
       busy: 'the database stays locked by another process',
     } as Record<string, string>,
-    storageDown: (fault: string, detail: string) => `🛑 Storage unavailable: ${fault}. New orders and every other write answer 503 storage_unavailable; reads keep working. (${detail})`,
+    storageDown: (fault: string, detail: string) => `🛑 Storage unavailable: ${fault}. New orders and every other write are refused until it is back; reads keep working. (${detail})`,
     storageDownOther: 'writes fail',
     storageUp: (seconds: number, fault: string) => `✅ Storage available again after ${seconds} s (it was: ${fault}). Writes are accepted.`,
     storageUpOther: 'writes failing',
@@ -502,7 +500,7 @@ export const en = {
       bad_asset: 'This deposit cannot be credited (its asset is not one the service credits). Close it with a note.',
     },
     belowMinimum: (partner: string, minimum: string, currency: string) =>
-      `Not credited: for ${partner} a top-up must be at least ${minimum} ${currency} (a partner's first top-up at least 10). Choose another partner, or /cancel and close the deposit.`,
+      `Not credited: for ${partner} a top-up must be at least ${minimum} ${currency}. Choose another partner, or /cancel and close the deposit.`,
     thisPartner: 'this partner',
   },
   /** Refusals the bot words itself (the others: shared.error). */

@@ -270,14 +270,14 @@ export const ru: Texts = {
     sendExactlyOn: (amount: string, asset: string, network: string) => `Отправьте ровно ${amount} ${asset} в ${network} на адрес:`,
     comment: (comment: string) => `Комментарий (необязательно, помогает найти платёж): ${comment}`,
     added: (added: string, asset: string, asked: string, toSend: string) =>
-      `Мы добавили ${added} ${asset} к вашим ${asked}, чтобы узнать ваш платёж: отправьте ровно ${toSend} ${asset}, а не ${asked}. Нажмите на сумму или адрес, чтобы скопировать.`,
+      `Мы добавили ${added} ${asset} к вашим ${asked}, чтобы узнать ваш платёж: платёж на ${asked} автоматически не зачислится. Нажмите на сумму или адрес, чтобы скопировать.`,
     validUntil: (at: string) => `Действует до ${at}. Баланс пополнится автоматически, обычно в течение минуты после подтверждения в сети.`,
     onlyThisNetwork: 'Только USDT в этой сети: другие токены или USDT в другой сети автоматически не зачисляются.',
     btnWallet: '👛 Открыть в TON-кошельке',
     btnCopyAmount: '📋 Скопировать сумму',
     btnCopyAddress: '📋 Скопировать адрес',
     badAmount: (example: string) => `Это не сумма: отправьте число, например ${example}.`,
-    amountExample: { USD: '25 или 25.50 (не больше 2 знаков после точки)', TON: '12 или 12.5 (не больше 3 знаков после точки)' },
+    amountExample: { USD: '25 или 25,50 (не больше 2 знаков после запятой)', TON: '12 или 12,5 (не больше 3 знаков после запятой)' },
     credited: (amount: string, currency: string) => `💰 Пополнение зачислено: ${amount} ${currency}. Баланс — /balance.`,
     creditedActivated: (amount: string, currency: string) =>
       `💰 Пополнение зачислено: ${amount} ${currency}. Аккаунт активирован: теперь можно заказывать звёзды, Premium и подарки и выпустить API-ключ для своего магазина (/apikey). Баланс — /balance.`,
@@ -308,8 +308,6 @@ export const ru: Texts = {
     secretRemoved: 'Показанный здесь секрет удалён из чата.',
   },
   owner: {
-    exactAmountNote:
-      'Платёж распознаётся по точной сумме: нажмите кнопку ниже, чтобы получить точную сумму к отправке. Другие токены на эти адреса не зачисляются; неверная сумма или адрес — разбор вручную с поддержкой.',
     badWhitelist: (entry: string) => `«${entry}» — не IP-адрес и не диапазон CIDR (например, 203.0.113.7 или 198.51.100.0/24). Отправьте список снова или /cancel.`,
     apikeyNeedsTopup: 'API-ключ выдаётся после первого пополнения, которое активирует аккаунт: как пополнить — /topup.',
     apikeyIntro: 'Выпустить новый API-ключ? Текущий ключ сразу перестанет работать. Ключ можно ограничить IP-адресами.',
@@ -339,9 +337,9 @@ export const ru: Texts = {
     alertBelow: (value: string, currency: string) => `ниже ${value} ${currency}`,
     btnAlert: (currency: string) => `Порог ${currency}`,
     askThreshold: (currency: string, example: string) => `Отправьте порог для ${currency}, например ${example}, или «-», чтобы выключить оповещение по ${currency}.`,
-    thresholdExample: { USD: '100 или 100.50', TON: '50 или 50.125' },
+    thresholdExample: { USD: '100 или 100,50', TON: '50 или 50,125' },
     badThreshold: (decimals: number, example: string) =>
-      `Это не порог: отправьте положительное число, не больше ${decimals} знаков после точки, например ${example}, или «-», чтобы выключить.`,
+      `Это не порог: отправьте положительное число, не больше ${decimals} знаков после запятой, например ${example}, или «-», чтобы выключить.`,
     thresholdOff: (currency: string) => `Оповещение о низком балансе ${currency} выключено.`,
     thresholdSaved: (currency: string, value: string) => `Сохранено: сообщу, когда заказ опустит баланс ${currency} ниже ${value} ${currency}.`,
     btnSetUrl: '✏️ Указать адрес',
@@ -402,7 +400,7 @@ export const ru: Texts = {
       read_only: 'файл базы данных стал доступен только для чтения',
       busy: 'база данных долго заблокирована другим процессом',
     },
-    storageDown: (fault: string, detail: string) => `🛑 Хранилище недоступно: ${fault}. Новые заказы и все записи получают 503 storage_unavailable; чтение работает. (${detail})`,
+    storageDown: (fault: string, detail: string) => `🛑 Хранилище недоступно: ${fault}. Новые заказы и все записи отклоняются, пока оно не вернётся; чтение работает. (${detail})`,
     storageDownOther: 'записи не проходят',
     storageUp: (seconds: number, fault: string) => `✅ Хранилище снова доступно через ${seconds} с (было: ${fault}). Записи принимаются.`,
     storageUpOther: 'записи не проходили',
@@ -484,7 +482,7 @@ export const ru: Texts = {
       bad_asset: 'Это поступление нельзя зачислить (сервис не зачисляет этот актив). Закройте его с пометкой.',
     },
     belowMinimum: (partner: string, minimum: string, currency: string) =>
-      `Не зачислено: для партнёра ${partner} пополнение должно быть не меньше ${minimum} ${currency} (первое пополнение партнёра — не меньше 10). Выберите другого партнёра или /cancel и закройте поступление.`,
+      `Не зачислено: для партнёра ${partner} пополнение должно быть не меньше ${minimum} ${currency}. Выберите другого партнёра или /cancel и закройте поступление.`,
     thisPartner: '',
   },
   errors: {

@@ -40,6 +40,14 @@ export function noticesSummary(t: Texts, items: { notice: Notice; on: boolean }[
   return t.notices.summary(names(true), names(false));
 }
 
+/** The figures a refusal names (a minimum, a limit, a price), written as the language writes numbers. */
+const FIGURES = ['minimum', 'min', 'max', 'current_price', 'balance'] as const;
+function numbersOf(t: Texts, x: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...x };
+  for (const k of FIGURES) if (typeof x[k] === 'string' || typeof x[k] === 'number') out[k] = amount(t.lang, String(x[k]));
+  return out;
+}
+
 /** A refusal in words: the bot's own, else the words shared with the Mini App, else its code. */
 export function errorText(t: Texts, e: ErrorInfo): string {
   const x = e.extra;
@@ -53,6 +61,6 @@ export function errorText(t: Texts, e: ErrorInfo): string {
     case 'access_lost':
       return t.common.accessLost;
     default:
-      return t.shared.error(e.code, x) ?? t.errors.other(e.code);
+      return t.shared.error(e.code, numbersOf(t, x)) ?? t.errors.other(e.code);
   }
 }

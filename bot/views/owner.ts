@@ -29,7 +29,7 @@ export function alertsIntro(t: Texts, v: { USD: string | null; TON: string | nul
 
 const thresholdExample = (t: Texts, currency: string) => t.owner.thresholdExample[currency === 'USD' ? 'USD' : 'TON'];
 export const askThreshold = (t: Texts, currency: string) => t.owner.askThreshold(currency, thresholdExample(t, currency));
-export const badThreshold = (t: Texts, currency: string) => t.owner.badThreshold(currency === 'USD' ? 2 : 3, currency === 'USD' ? '100.50' : '50.125');
+export const badThreshold = (t: Texts, currency: string) => t.owner.badThreshold(currency === 'USD' ? 2 : 3, amount(t.lang, currency === 'USD' ? '100.50' : '50.125'));
 export const thresholdSaved = (t: Texts, currency: string, value: string | null) => (value === null ? t.owner.thresholdOff(currency) : t.owner.thresholdSaved(currency, amount(t.lang, value)));
 
 export const urlSaved = (t: Texts, url: string) => (url ? t.owner.urlSaved(url) : t.owner.urlSavedEmpty);

@@ -30,7 +30,9 @@ export const btnCurrency = (t: Texts, currency: string) => t.topup.btnCurrency[c
 export const chosenCurrency = (t: Texts, currency: string) => t.topup.chosenCurrency[currency] ?? currency;
 export const btnNetwork = (t: Texts, network: string) => t.topup.btnNetwork[network] ?? network;
 export const chosenNetwork = (t: Texts, network: string) => t.topup.chosenNetwork(btnNetwork(t, network));
-export const askedAmount = (t: Texts, currency: string, amount: string) => t.topup.askedAmount(t.topup.currencyIcon[currency] ?? '', amount, currency);
+export const askedAmount = (t: Texts, currency: string, value: string) => t.topup.askedAmount(t.topup.currencyIcon[currency] ?? '', amount(t.lang, value), currency);
+/** How much, and the least (a comma or a point is accepted when typed). */
+export const askAmount = (t: Texts, currency: string, minimum: string) => t.topup.askAmount(currency, amount(t.lang, minimum));
 export const badAmount = (t: Texts, currency: string) => t.topup.badAmount(t.topup.amountExample[currency === 'USD' ? 'USD' : 'TON']);
 
 export function request(t: Texts, r: TopupShown): string {

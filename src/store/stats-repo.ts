@@ -19,7 +19,7 @@ export const hourlyFigures = {
 
 /**
  * The figures of whole hours [fromHour, endHour) from order_stats_hourly (kept by triggers on `orders`,
- * see schema.ts), summed per UTC day: a few rows per hour over its primary key, whatever the order volume.
+ * see schema/orders.ts), summed per UTC day: a few rows per hour over its primary key, whatever the order volume.
  */
 export function statsOfHours(conn: Conn, partnerId: number, fromHour: number, endHour: number): StatsBucket[] {
   const q = prepared(conn, 'statsOfHours', () =>

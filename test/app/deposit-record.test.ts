@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordDeposit } from '../../src/app/deposits/record.js';
 import { createTopupRequest } from '../../src/app/topup-requests.js';
-import type { ObservedTransfer } from '../../src/domain/deposit-matching.js';
+import { TOPUP_REQUEST_TTL_MS, type ObservedTransfer } from '../../src/domain/deposit-matching.js';
 import { formatAmount } from '../../src/domain/money.js';
 import type { Alert } from '../../src/kernel/event-bus.js';
 import { balanceOf } from '../../src/store/ledger-repo.js';
@@ -124,6 +124,19 @@ describe('recordDeposit: matching and crediting', () => {
     const paid = recordDeposit(t.deps, transfer({ network: 'ton', asset: 'USDT', amount: q.send, to: q.address('ton') }), 'watcher');
     expect([paid.deposit.status, paid.deposit.request_id]).toEqual(['credited', q.requestId]);
     expect(balanceOf(t.db, q.partnerId, 'USD')).toBe(before + q.minor);
+  });
+
+  it('the exact amount of a request that expired before the transfer: unmatched expired_request naming it, nothing credited', async () => {
+    const q = await request('USD', '70.00');
+    const before = balanceOf(t.db, q.partnerId, 'USD');
+    const entries = ledgerCount();
+    t.deps.clock.moveTo(t.deps.clock.now() + TOPUP_REQUEST_TTL_MS);
+    const r = recordDeposit(t.deps, transfer({ network: 'trc20', asset: 'USDT', amount: q.send, to: q.address('trc20') }), 'watcher');
+    expect([r.deposit.status, r.deposit.reason, r.deposit.request_id, r.deposit.partner_id]).toEqual(['unmatched', 'expired_request', q.requestId, null]);
+    expect(r.deposit.note).toBe(`${q.send} USDT pays request ${q.requestId}, which expired before the transfer.`);
+    expect(balanceOf(t.db, q.partnerId, 'USD')).toBe(before);
+    expect(ledgerCount()).toBe(entries);
+    expect(requestStatus(q.requestId).status).toBe('expired');
   });
 
   it('a transfer support already credited by hand (the same transaction hash): recorded as credited to that top-up, no second credit', async () => {

@@ -91,9 +91,11 @@ describe('/alerts', () => {
     const menu = await owner.expectMenu('Оповещения о низком балансе');
     expect(menu.text).toContain('TON: выключено');
     await owner.press(menu, button(menu, 'Порог TON'));
-    await owner.expect('Отправьте порог для TON');
+    const ask = await owner.expect('Отправьте порог для TON');
+    expect(ask.text).toContain('50 или 50,125');
     await owner.say('50,1255');
-    await owner.expect('Это не порог');
+    const bad = await owner.expect('Это не порог');
+    expect(bad.text).toContain('не больше 3 знаков после запятой, например 50,125');
     await owner.say('50,125');
     await owner.expect('Сохранено: сообщу, когда заказ опустит баланс TON ниже 50,125 TON.');
     expect((await w.t.admin('GET', `/partners/${p.id}/alerts`)).body).toEqual({ USD: null, TON: '50.125' });

@@ -161,6 +161,13 @@ describe('typed answers in a group chat', () => {
     await group.press(confirm, button(confirm, 'Confirm'));
     await group.expect('accepted');
     expect((await p.call('GET', '/orders')).body.items).toHaveLength(1);
+    // fewer messages in a group too: the amounts in the message of the products, the answered questions
+    // folded, the confirmation turned into the result (only typed answers need messages of their own)
+    expect(amounts.message_id).toBe(products.message_id);
+    expect(w.current(products).buttons).toEqual([]);
+    expect(w.current(who).text).toBe('⭐ Stars: 150 → @alice_user');
+    expect(w.current(confirm).text).toMatch(/^✅ Order PA-\d+ accepted: 150 stars for @alice_user/);
+    expect(group.all.filter((m) => m.message_id >= products.message_id).map((m) => m.message_id)).toEqual([products.message_id, ask.message_id, again.message_id, who.message_id, confirm.message_id]);
   });
 
   it('a top-up amount in a group, in Russian: the question and the hint in Russian, answered by a reply', async () => {

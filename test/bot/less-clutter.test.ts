@@ -172,4 +172,31 @@ describe('less clutter', () => {
     expect(chat.all.filter((m) => m.message_id > confirm.message_id)).toEqual([]);
     expect((await p.call('GET', '/orders')).body.items).toHaveLength(1);
   });
+
+  it('after Back and a restart of the bot, the step sent anew goes on to an order', async () => {
+    const p = await w.t.newPartner();
+    const chat = await w.linkedChat(p.id, 'staff', 'en');
+    await chat.say('/order');
+    const steps = await chat.expectMenu('What would you like to order?');
+    await chat.press(steps, button(steps, 'Stars'));
+    await chat.expectMenu('How many stars?');
+    await chat.press(steps, button(steps, /^100$/));
+    await chat.expectMenu('Send the recipient');
+    await chat.press(steps, button(w.current(steps), 'Back'));
+    const amounts = await chat.expectMenu('How many stars?');
+    expect(amounts.message_id).not.toBe(steps.message_id);
+    await settle(w);
+    const started = w.tg.callsOf('setMyCommands').length;
+    await w.restart();
+    await waitFor(() => w.tg.callsOf('setMyCommands').length >= started + 2, 'the bot to start again');
+    await chat.press(amounts, button(amounts, /^500$/));
+    await chat.expect('⭐ Stars: 500\n\nSend the recipient');
+    expect(w.current(amounts).text).toContain('⭐ Stars: 500');
+    await chat.say('erin_user');
+    const confirm = await chat.expectMenu('Please check the order:');
+    await chat.press(confirm, button(confirm, 'Confirm'));
+    await chat.expect('accepted');
+    // the service was replaced: called with the partner's key
+    expect((await w.t.partnerCall(p.key, 'GET', '/orders')).body.items.map((o: { quantity: number }) => o.quantity)).toEqual([500]);
+  });
 });

@@ -151,7 +151,9 @@ describe('owner commands', () => {
     const sent = /Send exactly <code>(25\.\d\d)<\/code> USDT on TRON \(TRC-20\) to:\n<code>(T\w+)<\/code>/.exec(req.text)!;
     expect(sent).not.toBeNull();
     const added = (Number(sent[1]) - 25).toFixed(2);
-    expect(req.text).toContain(`We added ${added} USDT to your 25.00 so we can recognise your payment: send exactly ${sent[1]} USDT, not 25.00.`);
+    expect(req.text).toContain(`We added ${added} USDT to your 25.00 so we can recognise your payment: a payment of 25.00 would not be credited automatically.`);
+    // the amount to send is said once, in the first line (and on its copy button)
+    expect(req.text.split(sent[1])).toHaveLength(2);
     // one address: the TRC-20 one only
     expect(req.text.match(/<code>[\w-]{30,}<\/code>/g)).toHaveLength(1);
     expect(req.text).toMatch(/Valid until \d{4}-\d\d-\d\d \d\d:\d\d UTC\./);

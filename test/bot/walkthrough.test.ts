@@ -90,6 +90,10 @@ describe('bug 1: browsing a large gift collection', () => {
     expect(m.buttons).toEqual([]);
     expect(withButtons(chat)).toEqual([]);
     await settle(w);
+    // the tapped menu says it, and the toast: no second message with the same words
+    expect(m.message_id).toBe(page.message_id);
+    expect(chat.fresh).toEqual([]);
+    expect(w.tg.callsOf('answerCallbackQuery').at(-1)!.payload.text).toBe('The unfinished order timed out after 30 minutes without an answer. Send /order to start again.');
     expect(sessionRows().filter((r) => r.key.endsWith(`:${chat.user.id}`))).toEqual([]);
   });
 });
@@ -103,11 +107,13 @@ describe('bug 2: every text in the user’s language', () => {
     await owner.press(topup, button(topup, 'USD'));
     const nets = await owner.expectMenu('В какой сети');
     await owner.press(nets, button(nets, 'TRC-20'));
-    await owner.expect('Сколько USD?');
+    const much = await owner.expect('Сколько USD?');
+    expect(much.text).toContain('не меньше 5,00');
     await owner.say('12.345');
     const bad = await owner.expect('Это не сумма');
+    expect(bad.text).toContain('25 или 25,50 (не больше 2 знаков после запятой)');
     await owner.say('1');
-    const below = await owner.expect('Сумма меньше минимального пополнения: не меньше 5.00 USD');
+    const below = await owner.expect('Сумма меньше минимального пополнения: не меньше 5,00 USD');
     await owner.say('/cancel');
     await owner.expect('Отменено.');
 
