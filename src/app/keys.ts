@@ -15,9 +15,9 @@ export function hashKey(key: string): string {
 }
 
 export interface AuthedKey {
-  keyId: string;
-  partnerId: number;
-  ranges: ParsedRange[];
+  readonly keyId: string;
+  readonly partnerId: number;
+  readonly ranges: ParsedRange[];
 }
 
 /**
@@ -73,7 +73,7 @@ export function issueKey(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, cache: KeyCac
 }
 
 /** Authentication of a partner request (partner-api.md Authentication). Returns the partner id. */
-export function authenticate(deps: Pick<Deps, 'db' | 'settings'>, cache: KeyCache, authorization: string | undefined, ip: string): { partnerId: number; keyId: string } {
+export function authenticate(deps: Pick<Deps, 'db' | 'settings'>, cache: KeyCache, authorization: string | undefined, ip: string): { readonly partnerId: number; readonly keyId: string } {
   const m = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
   const token = m?.[1];
   if (!token || !token.startsWith(KEY_PREFIX) || token.length > 200) fail('unauthorized');
@@ -81,5 +81,6 @@ export function authenticate(deps: Pick<Deps, 'db' | 'settings'>, cache: KeyCach
   if (!key) fail('unauthorized');
   if (!ipAllowed(ip, key.ranges)) fail('ip_not_allowed');
   requirePartnerAccess(deps, key.partnerId);
-  return { partnerId: key.partnerId, keyId: key.keyId };
+  // the cached entry itself (read-only, one per live key): nothing made per request
+  return key;
 }

@@ -53,7 +53,14 @@ export class RateLimiter {
   }
 }
 
-/** The RateLimit-* header fields of a budget (issue 15: on every partner API answer, for the key's general budget). */
+/** Sets the RateLimit-* header fields of a budget on an answer (every partner API answer, for the key's general budget): no object made per request. */
+export function setRateLimitHeaders(reply: { header(name: string, value: string): unknown }, b: Budget): void {
+  reply.header('ratelimit-limit', String(b.limit));
+  reply.header('ratelimit-remaining', String(b.remaining));
+  reply.header('ratelimit-reset', String(b.reset));
+}
+
+/** The RateLimit-* header fields of a budget (on every partner API answer, for the key's general budget). */
 export function rateLimitHeaders(b: Budget): Record<string, string> {
   return { 'RateLimit-Limit': String(b.limit), 'RateLimit-Remaining': String(b.remaining), 'RateLimit-Reset': String(b.reset) };
 }
