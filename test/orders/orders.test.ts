@@ -193,6 +193,26 @@ describe('when order creation is refused', () => {
     expect(await orderCount(q)).toBe(1);
   });
 
+  it('then a body replayed by one partner, sent by another, is the other partner\'s own new order (keys are per partner)', async () => {
+    const a = await t.newPartner({ usd: '20.00' });
+    const b = await t.newPartner({ usd: '20.00' });
+    const payload = '{"type":"stars","idempotency_key":"shared-1","params":{"quantity":100,"recipient":"shared_body"}}';
+    const send = (key: string) => t.app.inject({ method: 'POST', url: '/api/partner/v1/orders', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload });
+    const first = JSON.parse((await send(a.key)).body);
+    for (let i = 0; i < 2; i++) expect(JSON.parse((await send(a.key)).body).order_id).toBe(first.order_id); // replays, remembered
+    const bBefore = await balance(b);
+    const other = await send(b.key);
+    expect(other.statusCode).toBe(200);
+    expect(JSON.parse(other.body).order_id).not.toBe(first.order_id);
+    expect(await orderCount(b)).toBe(1);
+    expect(await orderCount(a)).toBe(1);
+    expect(await balance(b)).not.toEqual(bBefore);
+    // and the other partner's same key with other parameters is still a reuse
+    const reuse = await b.call('POST', '/orders', { type: 'stars', idempotency_key: 'shared-1', params: { quantity: 101, recipient: 'shared_body' } });
+    expect(reuse.status).toBe(409);
+    expect(codeOf(reuse)).toBe('idempotency_key_reuse');
+  });
+
   it('then insufficient balance is 402 with currency and balance, leaves no order and does not claim the key', async () => {
     const poor = await t.newPartner({ usd: '10.00' });
     const r = await poor.order('premium', { months: 12, recipient: 'rich_friend' }, 'poor-1');

@@ -14,11 +14,11 @@ import type { Recipient } from '../../suppliers/types.js';
 import { noteDebit } from '../balance-alerts.js';
 import type { Deps } from '../deps.js';
 import { requireOrderingAllowed } from '../partners.js';
-import { OrderEnvelope, ParamsObject } from '../requests/orders.js';
-import { ORDER_BODY_RULES, ORDER_PARAMS_RULES, parseRequest } from '../requests/parse.js';
+import { ParamsObject } from '../requests/orders.js';
+import { ORDER_PARAMS_RULES, parseRequest } from '../requests/parse.js';
 import { unitOfWorkGrouped, type AfterCommit } from '../unit-of-work.js';
 import { urlPolicy } from '../webhooks/config.js';
-import { OrderKey } from './idempotency.js';
+import { OrderKey, orderHead } from './idempotency.js';
 import { ORDER_JOB } from './jobs.js';
 import { ORDER_KINDS } from './kinds/index.js';
 import type { OrderKind, PricedOrder } from './kinds/kind.js';
@@ -44,8 +44,8 @@ export async function createOrder(deps: CreateOrderDeps, partnerId: number, body
   requireOrderingAllowed(deps, partnerId);
 
   // 1. the request's shape around params: idempotency_key, type, client_reference (src/app/requests/)
-  const head = parseRequest(OrderEnvelope, body, ORDER_BODY_RULES);
-  const key = head.idempotency_key;
+  const parsedHead = orderHead(body);
+  const head = parsedHead.head;
   const kind = ORDER_KINDS[head.type];
   const clientReference = head.client_reference ?? null;
   // the idempotency fingerprint is of the body as sent (an object: the parse says so)
@@ -53,7 +53,7 @@ export async function createOrder(deps: CreateOrderDeps, partnerId: number, body
 
   // 2. idempotency, before anything else is judged: a replay answers with the stored order
   if (!deps.keyLedger.available()) fail('ledger_unavailable');
-  const orderKey = new OrderKey(deps, partnerId, key, raw, head.type);
+  const orderKey = new OrderKey(deps, partnerId, parsedHead, raw);
   const replayed = orderKey.replayedOrderId();
   if (replayed) return replayOf(deps, replayed);
 

@@ -1,8 +1,14 @@
 import crypto from 'node:crypto';
+import type { z } from 'zod';
 import { fail } from '../../domain/errors.js';
 import { pythonStyleJson } from '../../domain/python-style-json.js';
 import { getIdem } from '../../store/orders-repo.js';
 import type { Deps } from '../deps.js';
+import { OrderEnvelope } from '../requests/orders.js';
+import { ORDER_BODY_RULES, parseRequest } from '../requests/parse.js';
+
+/** The envelope of an order request: type, idempotency_key, client_reference. */
+export type OrderHead = Readonly<z.output<typeof OrderEnvelope>>;
 
 /**
  * The idempotency of order creation (partner-api.md "Idempotency"): a bound key answers with its order, a
@@ -26,39 +32,55 @@ export function fingerprintOf(body: { type: string; params: unknown; webhook_url
 }
 
 /**
- * The fingerprints of requests replayed lately, by the JSON text of the parsed body: a partner retrying
- * sends the same request again and again, and this skips canonicalising and hashing it. Only replays are
- * remembered (a first request is never seen again), only short texts (at most ~10 MB in all), and only
- * texts without `null`: JSON.stringify writes a number that parsed as Infinity as null, and such a body
- * must still be refused by fingerprintOf. Starts afresh when full.
+ * Requests replayed lately, by the JSON text of the parsed body: a partner retrying sends the same request
+ * again and again, and this skips parsing its envelope again, canonicalising and hashing it (the same text
+ * is the same value, so the same envelope and fingerprint). Only replays are remembered (a first request
+ * is never seen again), only short texts (at most ~10 MB in all), and only texts without `null`:
+ * JSON.stringify writes a number that parsed as Infinity as null, and such a body must still be refused by
+ * fingerprintOf. Starts afresh when full.
  */
-const replayedFingerprints = new Map<string, string>();
+interface Replayed {
+  head: OrderHead;
+  fingerprint: string;
+}
+const replayed = new Map<string, Replayed>();
 const MEMO_MAX_TEXT = 1024;
 
-function requestFingerprint(body: Record<string, unknown>, type: string): { text: string | null; fingerprint: string } {
-  const raw = JSON.stringify({ t: type, p: body.params, w: body.webhook_url, c: body.client_reference });
-  const text = raw.length <= MEMO_MAX_TEXT && !raw.includes('null') ? raw : null;
-  const known = text === null ? undefined : replayedFingerprints.get(text);
-  if (known !== undefined) return { text, fingerprint: known };
+/** The memo's text of a body (null: never remembered). */
+function memoText(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const raw = JSON.stringify(body);
+  return raw.length <= MEMO_MAX_TEXT && !raw.includes('null') ? raw : null;
+}
+
+/** The envelope of a body, parsed (or remembered from an earlier replay of the same text). */
+export function orderHead(body: unknown): { head: OrderHead; memo: string | null; known?: Replayed } {
+  const memo = memoText(body);
+  const known = memo === null ? undefined : replayed.get(memo);
+  if (known) return { head: known.head, memo, known };
+  return { head: Object.freeze(parseRequest(OrderEnvelope, body, ORDER_BODY_RULES)), memo };
+}
+
+function requestFingerprint(body: Record<string, unknown>, type: string): string {
   try {
     const ref = typeof body.client_reference === 'string' ? body.client_reference : null;
-    return { text, fingerprint: fingerprintOf({ type, params: body.params ?? null, webhook_url: body.webhook_url ?? null, client_reference: ref }) };
+    return fingerprintOf({ type, params: body.params ?? null, webhook_url: body.webhook_url ?? null, client_reference: ref });
   } catch {
     // JSON.parse turns a number like 1e400 into Infinity, which has no exact JSON form
     fail('bad_request', 'Numbers in the body must be finite.');
   }
 }
 
-function rememberReplay(text: string | null, fingerprint: string): void {
-  if (text === null) return;
-  if (replayedFingerprints.size >= 10_000) replayedFingerprints.clear();
-  replayedFingerprints.set(text, fingerprint);
+function rememberReplay(memo: string | null, r: Replayed): void {
+  if (memo === null) return;
+  if (replayed.size >= 10_000) replayed.clear();
+  replayed.set(memo, r);
 }
 
 /** One request's key: its fingerprint, the check for a replay, and the claim while the order is made. */
 export class OrderKey {
   readonly fingerprint: string;
-  private readonly text: string | null;
+  readonly key: string;
   private readonly claimKey: string;
   /** The commit counter at the first check: only a commit binds a key. */
   private commitsAtCheck = -1;
@@ -66,14 +88,12 @@ export class OrderKey {
   constructor(
     private readonly deps: Pick<Deps, 'db' | 'commits' | 'inFlight'>,
     readonly partnerId: number,
-    readonly key: string,
+    private readonly parsed: ReturnType<typeof orderHead>,
     body: Record<string, unknown>,
-    type: string,
   ) {
-    const f = requestFingerprint(body, type);
-    this.text = f.text;
-    this.fingerprint = f.fingerprint;
-    this.claimKey = `${partnerId}\u0000${key}`;
+    this.key = parsed.head.idempotency_key;
+    this.fingerprint = parsed.known?.fingerprint ?? requestFingerprint(body, parsed.head.type);
+    this.claimKey = `${partnerId}\u0000${this.key}`;
   }
 
   /** The order this key is bound to (same request: a replay), or null when the key is new; refuses the rest. */
@@ -105,7 +125,7 @@ export class OrderKey {
     if (seen) {
       if (seen.fingerprint !== this.fingerprint) fail('idempotency_key_reuse');
       if (!seen.orderId) fail('order_in_progress');
-      rememberReplay(this.text, this.fingerprint);
+      if (!this.parsed.known) rememberReplay(this.parsed.memo, { head: this.parsed.head, fingerprint: this.fingerprint });
       return seen.orderId;
     }
     return this.inFlightCheck();
