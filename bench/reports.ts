@@ -3,9 +3,9 @@ import { performance } from 'node:perf_hooks';
 import { median } from './lib.js';
 
 /**
- * Reports on the 1M-order database (npm run bench -- --big): GET /stats over a year (,
- * target: under 200 ms), timed one request at a time as a dashboard would ask; and the CSV exports of all
- * those orders and ledger entries (point 6, target: the service's memory grows by at most 50 MB).
+ * Reports on the 1M-order database (npm run bench -- --big): GET /stats over a year (target: under 200 ms),
+ * timed one request at a time as a dashboard would ask; and the CSV exports of all those orders and ledger
+ * entries (target: the service's memory grows by at most 50 MB).
  */
 export interface StatsTiming {
   query: string;
