@@ -3,9 +3,9 @@ import { performance } from 'node:perf_hooks';
 import { median } from './lib.js';
 
 /**
- * Reports on the 1M-order database (npm run bench -- --big): GET /stats over a year (issue 15 point 5,
- * target: under 200 ms), timed one request at a time as a dashboard would ask; and the CSV exports of all
- * those orders and ledger entries (point 6, target: the service's memory grows by at most 50 MB).
+ * Reports on the 1M-order database (npm run bench -- --big): GET /stats over a year (target: under 200 ms),
+ * timed one request at a time as a dashboard would ask; and the CSV exports of all those orders and ledger
+ * entries (target: the service's memory grows by at most 50 MB).
  */
 export interface StatsTiming {
   query: string;
@@ -50,7 +50,7 @@ function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 }
 
 /**
- * A CSV export of the whole 1M-order partner (issue 15 point 6), read as fast as the client can, with the
+ * A CSV export of the whole 1M-order partner, read as fast as the client can, with the
  * service's resident memory before, after and at its peak: the kernel's high-water mark (VmHWM, reset
  * through /proc/<pid>/clear_refs just before, where allowed) and a sample every 20 ms, whichever is higher.
  */

@@ -172,7 +172,7 @@ async function main() {
     }
     add(await load('service: GET /orders deep page (1M orders)', sBig.base, sides[1].auth, () => ({ method: 'GET', path: `/api/partner/v1/orders?limit=50&cursor=${deepCursor}` }), slice));
     add(await load('service: GET /orders?status=failed (1M orders)', sBig.base, sides[1].auth, () => ({ method: 'GET', path: '/api/partner/v1/orders?limit=50&status=failed' }), slice));
-    // GET /stats over a year of the 1M-order partner (issue 15 point 5: under 200 ms)
+    // GET /stats over a year of the 1M-order partner (target: under 200 ms)
     statsTimings = await statsLatency(sBig.base, sides[1].auth);
     // CSV exports of every order and ledger entry of that partner (point 6: memory grows ≤ 50 MB)
     for (const p of ['/api/partner/v1/orders/export.csv', '/api/partner/v1/ledger/export.csv']) exportRuns.push(await exportMemory(sBig.base, sides[1].auth, sBig.proc.pid!, p));

@@ -18,6 +18,15 @@ export interface BotDeps {
   gifts?: GiftCatalog;
 }
 
+/**
+ * What the alerts, operator cards and notices use (they run outside any update, from the event bus): the
+ * database, the clock, the log and the configuration (operators' chats, languages). Narrow so a notice cannot place or refund an order.
+ */
+export interface NoticeEnv {
+  deps: Pick<Deps, 'db' | 'clock' | 'log' | 'config'>;
+  config: Pick<Config, 'ADMIN_CHAT_IDS'>;
+}
+
 /** BotDeps as the features and conversations see them. */
 export type BotEnv = BotDeps & { gifts: GiftCatalog };
 

@@ -2,7 +2,7 @@ import type { Api } from 'grammy';
 import type { Alert, BalanceLow, OrderOutcome, TopupCredited } from '../../src/kernel/event-bus.js';
 import { balanceLowNoticeChats, joinNoticeChats, orderNoticeChats, orderPlacer, reviewNoticeChats, topupNoticeChats, webhookNoticeChats, type NoticeChat } from '../../src/app/notices.js';
 import { getOwnOrder } from '../../src/app/orders/query.js';
-import type { BotDeps } from '../context.js';
+import type { NoticeEnv } from '../context.js';
 import { SqliteStorage } from '../storage.js';
 import { textsOf, type Texts } from '../texts/index.js';
 import { infoOf, numberOfOrder } from '../order-numbers.js';
@@ -11,7 +11,7 @@ import * as teamView from '../views/team.js';
 import * as topupView from '../views/topup.js';
 
 /** Sends one notice to each chat in its language; a chat that fails (blocked the bot, say) does not stop the others. */
-async function tell(api: Api, env: BotDeps, chats: NoticeChat[], text: (t: Texts, chatId: number) => string, about: Record<string, unknown>): Promise<void> {
+async function tell(api: Api, env: NoticeEnv, chats: NoticeChat[], text: (t: Texts, chatId: number) => string, about: Record<string, unknown>): Promise<void> {
   await Promise.all(
     chats.map(async ({ chatId, language }) => {
       try {
@@ -28,7 +28,7 @@ async function tell(api: Api, env: BotDeps, chats: NoticeChat[], text: (t: Texts
  * that the money is back: one message per outcome). Who hears it is the rule of src/app/notices.ts, with
  * each chat's /notices setting.
  */
-export async function notifyOrderOutcome(api: Api, env: BotDeps, e: OrderOutcome): Promise<void> {
+export async function notifyOrderOutcome(api: Api, env: NoticeEnv, e: OrderOutcome): Promise<void> {
   const chats = orderNoticeChats(env.deps, e.partnerId, e.orderId, e.event);
   // Those told of its manual check hear how it ended, whatever their settings.
   if (e.event !== 'order.refunded') {
@@ -51,13 +51,13 @@ export async function notifyOrderOutcome(api: Api, env: BotDeps, e: OrderOutcome
 }
 
 /** The chats told that an order is being checked by support (kv `review-told:<order id>`), until its outcome. */
-const reviewTold = (env: BotDeps) => new SqliteStorage<NoticeChat[]>(env.deps, 'review-told:');
+const reviewTold = (env: NoticeEnv) => new SqliteStorage<NoticeChat[]>(env.deps, 'review-told:');
 
 /**
  * An order went to a manual check by support: the person who placed it (and owners, by their /notices)
  * hear so, with its number, unasked; they hear the outcome too (notifyOrderOutcome).
  */
-export async function notifyReview(api: Api, env: BotDeps, a: Extract<Alert, { kind: 'review' }>): Promise<void> {
+export async function notifyReview(api: Api, env: NoticeEnv, a: Extract<Alert, { kind: 'review' }>): Promise<void> {
   const chats = reviewNoticeChats(env.deps, a.partnerId, a.orderId);
   if (!chats.length) return;
   reviewTold(env).write(a.orderId, chats);
@@ -66,21 +66,21 @@ export async function notifyReview(api: Api, env: BotDeps, a: Extract<Alert, { k
 }
 
 /** Tells the partner's owners that their webhook server did not take an event after its last retry. */
-export async function notifyWebhookGaveUp(api: Api, env: BotDeps, a: Extract<Alert, { kind: 'webhook_gave_up' }>): Promise<void> {
+export async function notifyWebhookGaveUp(api: Api, env: NoticeEnv, a: Extract<Alert, { kind: 'webhook_gave_up' }>): Promise<void> {
   await tell(api, env, webhookNoticeChats(env.deps, a.partnerId), (t) => notifyView.webhookGaveUp(t, a.event, numberOfOrder(env.deps, a.orderId), a.reason), { orderId: a.orderId });
 }
 
 /** Tells the partner's owners that a top-up was credited (the first also that the account is now active). */
-export async function notifyTopupCredited(api: Api, env: BotDeps, e: TopupCredited): Promise<void> {
+export async function notifyTopupCredited(api: Api, env: NoticeEnv, e: TopupCredited): Promise<void> {
   await tell(api, env, topupNoticeChats(env.deps, e.partnerId), (t) => topupView.credited(t, e.amount, e.currency, e.activated === true), { topupId: e.topupId });
 }
 
 /** Tells the partner's owners, each in their language, that an order took a balance below its alert threshold. */
-export async function notifyBalanceLow(api: Api, env: BotDeps, e: BalanceLow): Promise<void> {
+export async function notifyBalanceLow(api: Api, env: NoticeEnv, e: BalanceLow): Promise<void> {
   await tell(api, env, balanceLowNoticeChats(env.deps, e.partnerId), (t) => notifyView.balanceLow(t, e.currency, e.balance, e.threshold), { orderId: e.orderId });
 }
 
 /** Tells the partner's owners (each in their language) that someone joined the team with an invite. */
-export async function notifyJoined(api: Api, env: BotDeps, partnerId: number, joined: { telegramUserId: number; name: string; role: string; partner: string }): Promise<void> {
+export async function notifyJoined(api: Api, env: NoticeEnv, partnerId: number, joined: { telegramUserId: number; name: string; role: string; partner: string }): Promise<void> {
   await tell(api, env, joinNoticeChats(env.deps, partnerId, joined.telegramUserId), (t) => teamView.joined(t, joined.name, joined.partner, joined.role), { partnerId });
 }

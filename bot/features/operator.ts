@@ -9,7 +9,7 @@ import { partnerView } from '../../src/app/partners.js';
 import { displayName } from '../../src/domain/display-name.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { addCard, claimCase, claimOf, depositCase, dropCard, handledOf, hasCards, reviewCase, settleCards } from '../cases.js';
-import type { BotContext, BotDeps } from '../context.js';
+import type { BotContext, NoticeEnv } from '../context.js';
 import { DEPOSIT_CONVERSATION } from '../conversations/deposit.js';
 import { CASE_LIST_DATA, CASE_OPEN_DATA, caseListData, caseOpenData, DEPOSIT_DATA, REVIEW_DATA } from '../keyboards/data.js';
 import { operatorLanguage } from '../operator-language.js';
@@ -29,7 +29,7 @@ import * as view from '../views/operator.js';
 export const CASES_PAGE_SIZE = 5;
 
 /** An order waiting for review: its stage, partner and what the alert shows; null when it is not waiting. */
-function reviewOf(env: BotDeps, orderId: string): { stage: string; partnerId: number; info: OrderInfo } | null {
+function reviewOf(env: NoticeEnv, orderId: string): { stage: string; partnerId: number; info: OrderInfo } | null {
   try {
     const o = getOperatorOrder(env.deps, orderId);
     return o.review ? { stage: o.review.stage, partnerId: o.partner_id, info: infoOf(env.deps, o) } : null;
@@ -39,7 +39,7 @@ function reviewOf(env: BotDeps, orderId: string): { stage: string; partnerId: nu
 }
 
 /** A partner as operators read it: its name and number. */
-export function partnerLabel(env: BotDeps, t: Texts, partnerId: number): string {
+export function partnerLabel(env: NoticeEnv, t: Texts, partnerId: number): string {
   try {
     return view.partner(t, partnerView(env.deps, partnerId).name, partnerId);
   } catch {
@@ -47,7 +47,7 @@ export function partnerLabel(env: BotDeps, t: Texts, partnerId: number): string 
   }
 }
 
-function orderOrNull(env: BotDeps, orderId: string): OrderInfo | null {
+function orderOrNull(env: NoticeEnv, orderId: string): OrderInfo | null {
   try {
     return infoOf(env.deps, getOperatorOrder(env.deps, orderId));
   } catch {
@@ -56,7 +56,7 @@ function orderOrNull(env: BotDeps, orderId: string): OrderInfo | null {
 }
 
 /** A review case named in one line (the heading of its handled cards). */
-function reviewTitle(env: BotDeps, t: Texts, orderId: string): string {
+function reviewTitle(env: NoticeEnv, t: Texts, orderId: string): string {
   const o = orderOrNull(env, orderId);
   let partnerId: number | null = null;
   try {
@@ -73,7 +73,7 @@ function reviewTitle(env: BotDeps, t: Texts, orderId: string): string {
 const operatorName = (ctx: BotContext) => (ctx.from ? (displayName(ctx.from) ?? String(ctx.from.id)) : '?');
 
 /** Since when, in words: the service clock against an ISO timestamp. */
-const ageOf = (env: BotDeps, iso: string) => Math.max(0, env.deps.clock.now() - Date.parse(iso));
+const ageOf = (env: NoticeEnv, iso: string) => Math.max(0, env.deps.clock.now() - Date.parse(iso));
 
 export function operatorFeature(): Composer<BotContext> {
   const c = new Composer<BotContext>();
@@ -253,7 +253,7 @@ async function editPressed(ctx: BotContext, text: string, keyboard: InlineKeyboa
  * claimed it in the bot, else "outside the bot": the operator API, the console). Whichever of this and the
  * bot's own handler comes second changes nothing.
  */
-export async function settleReviewOutside(api: Api, env: BotDeps, orderId: string): Promise<void> {
+export async function settleReviewOutside(api: Api, env: NoticeEnv, orderId: string): Promise<void> {
   const key = reviewCase(orderId);
   if (!hasCards(env.deps, key) || reviewOf(env, orderId) !== null) return;
   const o = orderOrNull(env, orderId);
@@ -262,12 +262,12 @@ export async function settleReviewOutside(api: Api, env: BotDeps, orderId: strin
 }
 
 /** A deposit was credited or closed in the bot: every card of it says so. */
-export async function settleDepositCards(api: Api, env: BotDeps, d: DepositView, handled: { outcome: 'credited' | 'closed'; by: string; detail: string }): Promise<void> {
+export async function settleDepositCards(api: Api, env: NoticeEnv, d: DepositView, handled: { outcome: 'credited' | 'closed'; by: string; detail: string }): Promise<void> {
   await settleCards(api, env.deps, depositCase(d.deposit_id), { ...handled, at: env.deps.clock.now() }, (t) => view.depositTitle(t, d));
 }
 
 /** The alert text (and buttons for a review or an unmatched deposit) in the operator chat's language. */
-export function alertMessage(env: BotDeps, t: Texts, a: Alert): { text: string; reviewOrderId?: string; depositId?: string } {
+export function alertMessage(env: NoticeEnv, t: Texts, a: Alert): { text: string; reviewOrderId?: string; depositId?: string } {
   switch (a.kind) {
     case 'review':
       return { text: view.review(t, numberOfOrder(env.deps, a.orderId), partnerLabel(env, t, a.partnerId), a.stage, orderOrNull(env, a.orderId)), reviewOrderId: a.orderId };
@@ -292,7 +292,7 @@ export function alertMessage(env: BotDeps, t: Texts, a: Alert): { text: string; 
 }
 
 /** Sends one alert to every operator chat; a chat that fails does not stop the others. A case's alert is one of its cards. */
-export async function sendAlert(api: Api, env: BotDeps, a: Alert): Promise<void> {
+export async function sendAlert(api: Api, env: NoticeEnv, a: Alert): Promise<void> {
   await Promise.all(
     env.config.ADMIN_CHAT_IDS.map(async (id) => {
       const chatId = Number(id);

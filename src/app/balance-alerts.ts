@@ -11,7 +11,7 @@ import type { AfterCommit } from './unit-of-work.js';
 import { recordEvent } from './webhooks/outbox.js';
 
 /**
- * Low-balance alerts (issue 15 point 7): an optional threshold per partner and currency, set by owners in
+ * Low-balance alerts: an optional threshold per partner and currency, set by owners in
  * the bot (/alerts) and by operators (PUT /partners/{id}/alerts). When a debit takes a balance below its
  * threshold, the owners' chats hear it once (bus `balance_low`, after the commit), and a `balance.low`
  * webhook goes out if the partner listed it in the Webhook block's `events`; the alerted state is written

@@ -8,7 +8,7 @@ import { parseLedgerExportFilters, partnerEntryView, type LedgerQuery } from './
 import { requirePartner } from './partners.js';
 
 /**
- * CSV exports (issue 15): the rows of GET /orders and GET /ledger with the same filters (no paging),
+ * CSV exports: the rows of GET /orders and GET /ledger with the same filters (no paging),
  * newest first, every row made from the same view as the JSON answers: money as decimal strings, order
  * `created_at` in local time with microseconds, other times with `+00:00`. The rows are produced one at a
  * time from a statement of a read-only connection of their own (store/export-reader.ts), so memory does not

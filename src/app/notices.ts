@@ -15,7 +15,7 @@ import { normaliseLanguage } from './invites.js';
  *   did not take an event after its last retry; told at most once a day per partner, so that a server that
  *   is down does not bring one message per order).
  *
- * - Low balance (issue 15 point 7): owners' chats, whenever an order takes a balance below its threshold
+ * - Low balance: owners' chats, whenever an order takes a balance below its threshold
  *   (src/app/balance-alerts.ts); the threshold itself (/alerts) is the switch, so it is not in this list.
  *
  * A chat stores the notices it switched off: a chat that never changed anything, and a notice added later,

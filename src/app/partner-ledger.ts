@@ -8,7 +8,7 @@ import { parseRequest } from './requests/parse.js';
 import { LEDGER_EXPORT_RULES, LEDGER_LIST_RULES, LedgerExportQuery, LedgerListQuery } from './requests/queries.js';
 
 /**
- * The partner API's GET /ledger (issue 15): the partner's own ledger entries, newest first, with the
+ * The partner API's GET /ledger: the partner's own ledger entries, newest first, with the
  * paging rules of GET /orders (`{items, count, next_cursor}`, `limit` 1–200 default 50, `from`/`to` in
  * the same formats, unknown parameters 400 bad_param).
  */

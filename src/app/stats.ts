@@ -7,7 +7,7 @@ import { parseRequest } from './requests/parse.js';
 import { STATS_RULES, StatsQuery } from './requests/queries.js';
 
 /**
- * GET /stats (issue 15): the partner's orders created from `from` to `to` (both inclusive, the formats of
+ * GET /stats: the partner's orders created from `from` to `to` (both inclusive, the formats of
  * GET /orders; default the 30 days up to now), per type, status and currency, and per UTC day with
  * `group_by=day`: count, spend, refunds. Whole hours come from the hourly figures, the partial hours at
  * the edges from the orders, so a year costs about the same whatever the order volume.

@@ -1,7 +1,7 @@
 import { DECIMALS, parseAmount, type Currency } from './money.js';
 
 /**
- * Low-balance alerts (issue 15 point 7), pure: a threshold per currency, and when a debit calls for an
+ * Low-balance alerts, pure: a threshold per currency, and when a debit calls for an
  * alert. One alert when a debit leaves the balance below the threshold; not again until the balance has
  * been back at or above it. That it has been back is seen at the next debit (the balance before it is at or
  * above the threshold), so credits need no bookkeeping; `alerted` covers a threshold saved while the

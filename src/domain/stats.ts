@@ -1,5 +1,5 @@
 /**
- * GET /stats (issue 15): the arithmetic of a partner's order statistics, with no I/O. Orders are counted
+ * GET /stats: the arithmetic of a partner's order statistics, with no I/O. Orders are counted
  * by the UTC day of their `created_at`, and by their status now; a refund counts with its order.
  */
 import { CURRENCIES, ORDER_STATUSES, ORDER_TYPES, type Currency, type OrderStatus, type OrderType } from './enums.js';

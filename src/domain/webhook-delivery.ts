@@ -7,7 +7,7 @@ import { nextAttemptDelay } from './webhook-retry-schedule.js';
  * (POST /webhook-deliveries/{id}/redeliver) is an extra request outside it.
  */
 export const ORDER_EVENTS = ['order.completed', 'order.failed', 'order.refunded'] as const;
-/** Sent only to partners that listed it in their Webhook block's `events` (issue 15 point 7). */
+/** Sent only to partners that listed it in their Webhook block's `events`. */
 export const OPT_IN_EVENTS = ['balance.low'] as const;
 /** Sent only on request (POST /webhook/test), never on a schedule or to the `events` list. */
 export const TEST_EVENT = 'webhook.test';

@@ -235,7 +235,7 @@ describe('Mini App API: the API key and the webhook block', () => {
     expect((await owner.call('PUT', '/webhook', { url: '' })).body).toEqual({ url: '', events: ['order.completed', 'order.failed', 'order.refunded'] });
   });
 
-  it('the events list (issue 15): balance.low is opt-in; unknown names are 400 validation_error; a save without events keeps them', async () => {
+  it('the events list: balance.low is opt-in; unknown names are 400 validation_error; a save without events keeps them', async () => {
     const { t, owner } = await w.start();
     const put = await owner.call('PUT', '/webhook', { url: 'https://hooks.example.com/a', events: ['order.completed', 'balance.low'] });
     expect(put.body).toEqual({ url: 'https://hooks.example.com/a', secret: expect.stringMatching(/^whsec_/), events: ['order.completed', 'balance.low'] });

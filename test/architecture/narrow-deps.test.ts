@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
  * A use case takes what it uses: no function, method or constructor of the use-case layer (src/app) takes
  * the whole `Deps`. Each declares its collaborators (`Pick<Deps, 'db' | 'clock'>` or a named type such as
  * CreateOrderDeps), so its signature says what it touches; the shells pass the whole set, which fits any of them.
- * The bot's conversations follow the same rule.
+ * The bot's conversations and features (commands, operator cards, notices) follow the same rule.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -41,8 +41,8 @@ describe('narrow dependencies', () => {
   });
 
   // The bot's conversations likewise: not the whole Deps, nor the bot's whole set (BotDeps, BotEnv, which carry it).
-  it('no bot conversation takes the whole Deps, BotDeps or BotEnv', () => {
-    const all = files('bot/conversations');
+  it('no bot conversation or feature takes the whole Deps, BotDeps or BotEnv', () => {
+    const all = [...files('bot/conversations'), ...files('bot/features')];
     expect(all.length).toBeGreaterThan(5);
     const found = all.flatMap((f) => wholeDepsParams(fs.readFileSync(path.join(ROOT, f), 'utf8'), ['Deps', 'BotDeps', 'BotEnv']).map((p) => `${f} ${p}`));
     expect(found).toEqual([]);

@@ -223,7 +223,7 @@ describe.runIf(have)('the Mini App in Chromium', { timeout: 120_000 }, () => {
     await page.getByTestId('save-webhook').click();
     await page.getByText('Saved').waitFor();
     expect(await page.getByTestId('secret').count()).toBe(0);
-    // the events (issue 15): the three order events are ticked; ticking balance.low opts in
+    // the events: the three order events are ticked; ticking balance.low opts in
     expect(await page.getByTestId('event-order.completed').isChecked()).toBe(true);
     expect(await page.getByTestId('event-balance.low').isChecked()).toBe(false);
     await page.getByTestId('event-balance.low').check();

@@ -5,7 +5,7 @@ import { codeOf, startService, stopService, type TestPartner, type TestService }
 import { conformanceHook, conformanceProblems, DOC } from '../openapi-conformance.js';
 
 /**
- * The OpenAPI document says exactly what the service does (issue 13): POST /orders is a union chosen by
+ * The OpenAPI document says exactly what the service does: POST /orders is a union chosen by
  * `type`; request bodies accept and ignore unknown fields, in the document and in the service; nullable
  * fields are plain nullable types; errors with extra fields have typed schemas; Retry-After is declared
  * wherever it is sent. Every answer of the test traffic is checked by the hook of test/openapi-conformance.ts.

@@ -12,7 +12,7 @@ import { DELIVERY_LIST_RULES, DeliveryListQuery } from '../requests/queries.js';
 import type { DeliverySender } from './sender.js';
 
 /**
- * A partner's own webhook delivery log (issue 15 point 3): GET /webhook-deliveries, redelivery and the
+ * A partner's own webhook delivery log: GET /webhook-deliveries, redelivery and the
  * test webhook. Paging follows GET /orders: `{items, count, next_cursor}`, newest first, `limit` 1–200
  * (default 50), the same codes for a bad cursor, limit or unknown parameter.
  */

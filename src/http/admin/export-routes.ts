@@ -7,7 +7,7 @@ import { pid } from './operator-routes.js';
 type P = { Params: { partner_id: string } };
 
 /**
- * The operator API's counterparts of the partner CSV exports (issue 15), under the partner as
+ * The operator API's counterparts of the partner CSV exports, under the partner as
  * GET /partners/{partner_id}/ledger is: the same columns, filters and errors (flat), 404 for an unknown partner.
  */
 export function exportRoutes(deps: Pick<Deps, 'db' | 'clock' | 'config'>) {

@@ -32,10 +32,10 @@ export function ownerRoutes(app: FastifyInstance, { deps, keys, sender }: AppApi
     return { partnerId: link.partnerId, actor: actorOf(link.telegramUserId), telegramId: link.telegramUserId };
   };
 
-  // the partner API's GET /ledger (issue 15): the same service, filters and errors
+  // the partner API's GET /ledger: the same service, filters and errors
   app.get('/ledger', async (req, reply) => sendJson(reply, listOwnLedger(deps, owner(req, 'ledger.view').partnerId, req.query as Record<string, unknown>)));
 
-  // low-balance alert thresholds (issue 15 point 7): the service of the bot's /alerts and the operator API
+  // low-balance alert thresholds: the service of the bot's /alerts and the operator API
   app.get('/alerts', async (req): Promise<AlertsAnswer> => alertsView(deps, owner(req, 'alerts.manage').partnerId));
   app.put('/alerts', async (req): Promise<AlertsAnswer> => {
     const o = owner(req, 'alerts.manage');
@@ -76,7 +76,7 @@ export function ownerRoutes(app: FastifyInstance, { deps, keys, sender }: AppApi
     return saveWebhook(deps, o.partnerId, { url: current, regenerate_secret: true }, o.actor);
   });
 
-  // the partner API's delivery log, redelivery and test webhook (issue 15 point 3), audited with the person
+  // the partner API's delivery log, redelivery and test webhook, audited with the person
   app.get('/webhook-deliveries', async (req) => listOwnDeliveries(deps, owner(req, 'webhook.manage').partnerId, req.query as Record<string, unknown>));
   app.post<{ Params: { delivery_id: string } }>('/webhook-deliveries/:delivery_id/redeliver', async (req) => {
     const o = owner(req, 'webhook.manage');

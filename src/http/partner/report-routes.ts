@@ -76,7 +76,7 @@ const LEDGER_EXPORT: Endpoint = {
 
 export const reportEndpoints = [STATS, ORDERS_EXPORT, LEDGER_EXPORT];
 
-/** The partner API's reports (issue 15): statistics and CSV exports. */
+/** The partner API's reports: statistics and CSV exports. */
 export function reportRoutes(app: FastifyInstance, { deps }: PartnerContext): void {
   documented(app, STATS, async (req, reply) => sendJson(reply, partnerStats(deps, partnerOf(req), req.query as Record<string, unknown>)));
   documented(app, ORDERS_EXPORT, async (req, reply) => sendCsv(reply, exportOwnOrders(deps, partnerOf(req), req.query as Record<string, unknown>)));

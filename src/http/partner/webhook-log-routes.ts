@@ -49,7 +49,7 @@ const TEST: Endpoint = {
 
 export const webhookLogEndpoints = [LIST, REDELIVER, TEST];
 
-/** The partner's webhook delivery log, redelivery and the test webhook (issue 15 point 3). */
+/** The partner's webhook delivery log, redelivery and the test webhook. */
 export function webhookLogRoutes(app: FastifyInstance, { deps, sender }: PartnerContext): void {
   documented(app, LIST, async (req) => listOwnDeliveries(deps, partnerOf(req), req.query as Record<string, unknown>));
   documented<{ Params: { delivery_id: string } }>(app, REDELIVER, async (req) => redeliver(deps, sender, partnerOf(req), req.params.delivery_id));

@@ -3,7 +3,7 @@ import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from '../../domain/webhook-delivery
 import { CURRENCIES } from '../../domain/enums.js';
 import { offsetTime, reg } from './fields.js';
 
-/** The partner's webhook delivery log (issue 15 point 3): GET /webhook-deliveries, redeliver, test. */
+/** The partner's webhook delivery log: GET /webhook-deliveries, redeliver, test. */
 
 export const WebhookAttempt = reg(
   'WebhookAttempt',

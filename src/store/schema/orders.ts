@@ -71,7 +71,7 @@ export const orders = sqliteTable(
 );
 
 /**
- * GET /stats (issue 15): the orders of each partner counted and summed per hour of creation
+ * GET /stats: the orders of each partner counted and summed per hour of creation
  * (`created_at / 3600000`), type, current status, currency and refunded flag. Kept by SQLite triggers on
  * `orders` (migration 0010_order_stats_triggers), so every write of an order, whatever its path, moves it
  * in the same transaction. A year of stats reads at most a few rows per hour instead of every order; only

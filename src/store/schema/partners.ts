@@ -17,7 +17,7 @@ export const partners = sqliteTable('partners', {
 });
 
 /**
- * Low-balance alert thresholds (issue 15 point 7): a row per partner and currency that has one. `alerted`
+ * Low-balance alert thresholds: a row per partner and currency that has one. `alerted`
  * is set when a debit took the balance below the threshold and the owners were told, and cleared when a
  * debit finds the balance back at or above it (or the threshold is saved again).
  */
