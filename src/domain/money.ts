@@ -27,9 +27,16 @@ export function parseAmount(text: unknown, currency: Currency): number | null {
   return minor.toNumber();
 }
 
-/** 1250 → "12.50" (USD); -1250 → "-12.50". */
+/**
+ * 1250 → "12.50" (USD); -1250 → "-12.50". A whole number of minor units (every stored amount) is written
+ * from its digits, exactly and without a Decimal (it runs several times per order and per balance shown);
+ * anything else goes through Decimal, rounded as before.
+ */
 export function formatAmount(minor: number, currency: Currency): string {
-  return new Decimal(minor).div(SCALE[currency]).toFixed(DECIMALS[currency]);
+  if (!Number.isSafeInteger(minor)) return new Decimal(minor).div(SCALE[currency]).toFixed(DECIMALS[currency]);
+  const places = DECIMALS[currency];
+  const digits = String(Math.abs(minor)).padStart(places + 1, '0');
+  return `${minor < 0 ? '-' : ''}${digits.slice(0, -places)}.${digits.slice(-places)}`;
 }
 
 /** 1250 → 12.5, for the one numeric field of the contract (`refund_amount`). */

@@ -104,6 +104,18 @@ describe('formatAmount', () => {
     expect(formatAmount(minor, currency)).toBe(text);
   });
 
+  it('writes every whole amount exactly as Decimal does (both currencies, signs, -0, every digit count)', () => {
+    const samples = [-0, 9007199254740991, -9007199254740991];
+    let seed = 12345; // a fixed pseudo-random sequence: the same samples on every run
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let digits = 1; digits <= 15; digits++) for (let i = 0; i < 40; i++) samples.push(Math.floor(next() * 10 ** digits) * (i % 2 ? -1 : 1));
+    for (const minor of samples)
+      for (const currency of ['USD', 'TON'] as const) expect(formatAmount(minor, currency), `${minor} ${currency}`).toBe(new Decimal(minor).div(currency === 'USD' ? 100 : 1000).toFixed(DECIMALS[currency]));
+    // not a whole number of minor units: rounded by Decimal as before
+    expect(formatAmount(1.5, 'USD')).toBe('0.02');
+    expect(formatAmount(-1.5, 'USD')).toBe('-0.02');
+  });
+
   it.each([0, 1, 7, 99, 100, 1234567, 9007199254740991])('parseAmount(formatAmount(%d)) gives it back in both currencies', (minor) => {
     expect(parseAmount(formatAmount(minor, 'USD'), 'USD')).toBe(minor);
     expect(parseAmount(formatAmount(minor, 'TON'), 'TON')).toBe(minor);
