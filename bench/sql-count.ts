@@ -77,7 +77,11 @@ async function main() {
   counting = true;
   await Promise.all(Array.from({ length: n }, (_, i) => call('POST', '/api/partner/v1/orders', key, { type: 'stars', idempotency_key: `k-${i}`, params: { quantity: 100, recipient: 'bench_user' } })));
   counting = false;
-  dump('replay of a known key', n);
+  dump('first replay of each key (read from the database)', n);
+  counting = true;
+  await Promise.all(Array.from({ length: n }, (_, i) => call('POST', '/api/partner/v1/orders', key, { type: 'stars', idempotency_key: `k-${i}`, params: { quantity: 100, recipient: 'bench_user' } })));
+  counting = false;
+  dump('later replays (remembered)', n);
   await svc.close();
   fs.rmSync(dir, { recursive: true, force: true });
 }
