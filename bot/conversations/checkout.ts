@@ -27,7 +27,10 @@ export interface CheckedRecipient {
  */
 export async function askRecipient(flow: Flow, deps: Pick<Deps, 'suppliers'>, type: 'stars' | 'premium' | 'nft', back: Checkpoint, opts: { chosen?: string; replacing?: Menu } = {}): Promise<CheckedRecipient> {
   const { t, conversation } = flow;
-  const menu = await flow.prompt(orderView.askRecipient(t, opts.chosen), { back, ...(opts.replacing ? { replacing: opts.replacing } : {}) });
+  // In a private chat the question takes the place of the step before, with its answer on top; in a group
+  // the step before is folded into that answer and the question (a new message) does not say it again.
+  const question = flow.inGroup ? orderView.askRecipient(t) : orderView.askRecipient(t, opts.chosen);
+  const menu = await flow.prompt(question, { back, ...(opts.replacing ? { replacing: opts.replacing, ...(opts.chosen ? { replacedAs: opts.chosen } : {}) } : {}) });
   const { value } = await flow.ask(menu, async (username) => {
     const checked = await conversation.external(() => attempt(() => validateRecipient(deps, { type, username })));
     if (!checked.ok) return retry(`${commonView.errorText(t, checked)}\n${t.order.recipientRetry}`);

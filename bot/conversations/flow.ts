@@ -196,10 +196,11 @@ export class Flow {
    * replies reach the bot there; Back and Cancel are then /cancel. `rows`: buttons that answer instead of a
    * text (private chats only: see `askOrPress`).
    */
-  async prompt(text: string, opts: { back?: Checkpoint; parseMode?: 'HTML'; rows?: Row[]; replacing?: Menu } = {}): Promise<Menu> {
+  async prompt(text: string, opts: { back?: Checkpoint; parseMode?: 'HTML'; rows?: Row[]; replacing?: Menu; replacedAs?: string } = {}): Promise<Menu> {
     if (!this.inGroup) return this.menu(text, opts.rows ?? [], opts);
-    // force_reply cannot be added by an edit: in a group the question is a new message, the step before settles
-    if (opts.replacing) await this.settle(opts.replacing);
+    // force_reply cannot be added by an edit: in a group the question is a new message, the step before
+    // settles (into `replacedAs`, its answer, so it does not stay an unanswered question)
+    if (opts.replacing) await this.settle(opts.replacing, opts.replacedAs);
     const m = await this.ctx.reply(this.forGroup(text, opts.parseMode), { parse_mode: 'HTML', reply_markup: { force_reply: true, selective: true } });
     return { chatId: m.chat.id, messageId: m.message_id };
   }

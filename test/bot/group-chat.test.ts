@@ -170,6 +170,31 @@ describe('typed answers in a group chat', () => {
     expect(group.all.filter((m) => m.message_id >= products.message_id).map((m) => m.message_id)).toEqual([products.message_id, ask.message_id, again.message_id, who.message_id, confirm.message_id]);
   });
 
+  for (const lang of ['en', 'ru'] as const) {
+    it(`an amount chosen by a button in a group (${lang}): its message folds into the answer, and the recipient question does not say it again`, async () => {
+      const words = lang === 'en'
+        ? { products: 'What would you like to order?', stars: 'Stars', amounts: 'How many stars?', chosen: '⭐ Stars: 100', ask: 'Send the recipient’s Telegram username (for example @username).', hint: '↩️ Reply to this message with your answer (/cancel to stop).' }
+        : { products: 'Что заказать?', stars: 'Звёзды', amounts: 'Сколько звёзд?', chosen: '⭐ Звёзды: 100', ask: 'Отправьте имя пользователя получателя в Telegram (например, @username).', hint: '↩️ Ответьте на это сообщение (/cancel — отменить).' };
+      const p = await w.t.newPartner();
+      const { group } = await inGroup(p.id, 'staff', lang);
+      await group.say('/order');
+      const products = await group.expectMenu(words.products);
+      await group.press(products, button(products, words.stars));
+      const amounts = await group.expectMenu(words.amounts);
+      expect(amounts.message_id).toBe(products.message_id);
+      await group.press(amounts, button(amounts, /^100$/));
+      const who = await group.expect(words.ask);
+      expect(who.forceReply).toEqual({ force_reply: true, selective: true });
+      expect(who.text).toBe(`<a href="tg://user?id=${group.user.id}">${group.user.first_name}</a>, ${words.ask}\n\n${words.hint}`);
+      // the amounts' message is no longer an open question: it reads as its answer, without buttons
+      expect(w.current(products).text).toBe(words.chosen);
+      expect(w.current(products).buttons).toEqual([]);
+      await group.reply(who, '@alice_user');
+      await group.expectMenu(lang === 'en' ? 'Please check the order' : 'Проверьте заказ');
+      expect(w.current(who).text).toBe(`${words.chosen} → @alice_user`);
+    });
+  }
+
   it('a top-up amount in a group, in Russian: the question and the hint in Russian, answered by a reply', async () => {
     const p = await w.t.newPartner();
     const { group } = await inGroup(p.id, 'owner', 'ru');
