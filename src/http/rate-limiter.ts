@@ -60,7 +60,9 @@ export function setRateLimitHeaders(reply: { header(name: string, value: string)
   reply.header('ratelimit-reset', String(b.reset));
 }
 
-/** The RateLimit-* header fields of a budget (on every partner API answer, for the key's general budget). */
+/** The same fields as an object, for the 429 answer's headers (the names written once, above). */
 export function rateLimitHeaders(b: Budget): Record<string, string> {
-  return { 'RateLimit-Limit': String(b.limit), 'RateLimit-Remaining': String(b.remaining), 'RateLimit-Reset': String(b.reset) };
+  const h: Record<string, string> = {};
+  setRateLimitHeaders({ header: (name, value) => (h[name] = value) }, b);
+  return h;
 }
