@@ -11,7 +11,7 @@ import { askRecipient, confirmAndPlace } from './checkout.js';
 import { attempt } from './common.js';
 import type { Checkpoint, Flow, Pressed } from './flow.js';
 import type { ConvContext } from '../context.js';
-import { giftGridUrl, webAppAllowed } from '../features/app.js';
+import { giftGridUrl, webAppAllowed } from '../app-urls.js';
 import * as commonView from '../views/common.js';
 import * as giftView from '../views/gifts.js';
 

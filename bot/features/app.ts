@@ -3,6 +3,7 @@ import { createSignInLink } from '../../src/app/app-access.js';
 import { normaliseLanguage } from '../../src/app/invites.js';
 import type { Config } from '../../src/config/env.js';
 import type { BotContext } from '../context.js';
+import { appUrl, webAppAllowed } from '../app-urls.js';
 import { offerPrivateChat } from './private-only.js';
 
 /**
@@ -27,19 +28,6 @@ const TEXTS = {
     link: (url: string) => `В браузере на компьютере войдите по этой ссылке (одноразовая, действует 10 минут; никому не передавайте):\n${url}`,
   },
 };
-
-export function appUrl(config: Config): string {
-  return `${config.publicBaseUrl}/app/`;
-}
-
-/** The Mini App opened at a collection's gift grid (webapp/src/nav.ts launchRoute reads `collection`). */
-export function giftGridUrl(config: Config, collection: string): string {
-  return `${appUrl(config)}?collection=${encodeURIComponent(collection)}`;
-}
-
-export function webAppAllowed(config: Config): boolean {
-  return config.publicBaseUrl.startsWith('https://');
-}
 
 /** /app for a linked person (also `/start app` from the deep link). */
 export async function openApp(ctx: BotContext): Promise<void> {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { giftGridUrl } from '../../bot/features/app.js';
+import { giftGridUrl } from '../../bot/app-urls.js';
 import { stopService, type TestService } from '../helpers.js';
 import { linkUser, type AppUser } from '../app-api/app-helpers.js';
 import { backButtonVisible, CHROMIUM, openInTelegram, startStand } from './browser-helpers.js';
