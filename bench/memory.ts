@@ -36,6 +36,10 @@ function rollup(pid: number): { rss: number; anon: number; file: number; v8Pages
   return { rss: kb('Rss'), anon: kb('Anonymous'), file: kb('Rss') - kb('Anonymous'), v8Pages, mainArena };
 }
 
+const format = (step: string, m: ReturnType<typeof rollup>) =>
+  `${step.padEnd(28)} RSS ${m.rss.toFixed(1)} MB (anonymous ${m.anon.toFixed(1)}: V8's pages ${m.v8Pages.toFixed(1)}, main malloc arena ${m.mainArena.toFixed(1)}; file ${m.file.toFixed(1)})`;
+
+/** `--startup`: start-up alone, five times (it varies by a few MB): each run and the median. */
 async function startupOnly(heap: boolean) {
   const figures: number[] = [];
   for (let i = 0; i < 5; i++) {
@@ -55,9 +59,6 @@ async function startupOnly(heap: boolean) {
   }
   console.log(`median after start-up: ${median(figures).toFixed(1)} MB`);
 }
-
-const format = (step: string, m: ReturnType<typeof rollup>) =>
-  `${step.padEnd(28)} RSS ${m.rss.toFixed(1)} MB (anonymous ${m.anon.toFixed(1)}: V8's pages ${m.v8Pages.toFixed(1)}, main malloc arena ${m.mainArena.toFixed(1)}; file ${m.file.toFixed(1)})`;
 
 async function main() {
   const heap = process.argv.includes('--heap');
