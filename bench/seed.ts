@@ -1,4 +1,7 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 
 /**
@@ -45,4 +48,35 @@ export function seedOrders(file: string, partnerId: number, count: number): void
   }
   db.prepare("update accounts set balance = ? where partner_id = ? and currency = 'USD'").run(balance, partnerId);
   db.close();
+}
+
+/**
+ * A database of `count` seeded orders for one funded partner, made once and kept in a folder of the system's
+ * temp directory (seeding 1,000,000 orders takes a while; the checks that compare a large database with a
+ * small one start from a copy of it). `makePartner` creates the partner and its key on a fresh database
+ * (through the service) and returns them.
+ */
+export async function seededDatabase(count: number, makePartner: (file: string) => Promise<{ id: number; key: string }>): Promise<{ file: string; partnerId: number; key: string }> {
+  // one seeded file per schema: a copy made under older migrations would be migrated (and its indexes built) on open
+  const journal = fs.readFileSync(new URL('../drizzle/meta/_journal.json', import.meta.url));
+  const dir = path.join(os.tmpdir(), `bench-seeded-${count}-${crypto.createHash('sha256').update(journal).digest('hex').slice(0, 12)}`);
+  const file = path.join(dir, 'seeded.db');
+  const metaFile = path.join(dir, 'meta.json');
+  if (!fs.existsSync(metaFile)) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    const p = await makePartner(file);
+    seedOrders(file, p.id, count);
+    fs.writeFileSync(metaFile, JSON.stringify({ partnerId: p.id, key: p.key }));
+  }
+  const meta = JSON.parse(fs.readFileSync(metaFile, 'utf8')) as { partnerId: number; key: string };
+  return { file, ...meta };
+}
+
+/** A copy of a closed database file (and its WAL, if any) in `dir`. */
+export function copyDatabase(file: string, dir: string, name: string): string {
+  const to = path.join(dir, name);
+  fs.copyFileSync(file, to);
+  for (const ext of ['-wal', '-shm']) if (fs.existsSync(file + ext)) fs.copyFileSync(file + ext, to + ext);
+  return to;
 }

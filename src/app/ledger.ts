@@ -1,6 +1,7 @@
 import { fail } from '../domain/errors.js';
 import { formatAmount, isCurrency, type Currency } from '../domain/money.js';
 import { offsetIso } from '../domain/time-format.js';
+import { withTempFiles } from '../store/db.js';
 import { checkLedger, type LedgerCheck } from '../store/ledger-check.js';
 import { listEntries, type LedgerEntryRow } from '../store/ledger-repo.js';
 import type { Deps } from './deps.js';
@@ -39,5 +40,6 @@ export function ledgerPage(deps: Pick<Deps, 'db'>, partnerId: number, q: { curre
 
 /** GET /ledger/check (operator-api.md): the invariants of src/store/ledger-check.ts on the service's database. */
 export function ledgerCheck(deps: Pick<Deps, 'db'>): LedgerCheck {
-  return checkLedger(deps.db);
+  // it groups every order: its sorts spill to disk rather than hold a large database's orders in memory
+  return withTempFiles(deps.db, () => checkLedger(deps.db));
 }

@@ -3,7 +3,7 @@ import type { OrderRow } from '../../store/orders-repo.js';
 import { getOrder } from '../../store/orders-repo.js';
 import { UpstreamUnavailable, type DeliveryOutcome } from '../../suppliers/types.js';
 import type { Deps } from '../deps.js';
-import type { Job } from '../job-queue.js';
+import type { Job, JobOutcome } from '../job-queue.js';
 import { unitOfWorkGrouped } from '../unit-of-work.js';
 import { applyTransition } from './transition.js';
 
@@ -25,14 +25,14 @@ export type ProcessGoodsOrderDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 
  * support cancellation waits for it, and every outcome is committed as a background unit of the group
  * commit; an unreachable supplier only moves the job.
  */
-export function processGoodsOrder(deps: ProcessGoodsOrderDeps, job: Job, order: OrderRow | undefined): Promise<void> {
+export function processGoodsOrder(deps: ProcessGoodsOrderDeps, job: Job, order: OrderRow | undefined): Promise<void | JobOutcome> {
   return deps.supplierCalls.track(job.ref, runGoodsOrder(deps, job, order));
 }
 
-async function runGoodsOrder(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 'suppliers' | 'bus' | 'commits' | 'wake'>, job: Job, order: OrderRow | undefined): Promise<void> {
+async function runGoodsOrder(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 'suppliers' | 'bus' | 'commits' | 'wake'>, job: Job, order: OrderRow | undefined): Promise<void | JobOutcome> {
   if (!order || order.status !== 'processing' || order.reviewStage !== null || order.type === 'nft') {
     completeJob(deps.db, job.jobId);
-    return;
+    return 'completed';
   }
   const now = deps.clock.now();
   if (order.type === 'premium' && now >= order.createdAt + PREMIUM_GIVE_UP_MS) {
@@ -40,7 +40,7 @@ async function runGoodsOrder(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | '
       applyTransition(tx, deps, after, getOrder(tx, order.orderId)!, 'expired');
       completeJob(tx, job.jobId);
     }, { background: true });
-    return;
+    return 'completed';
   }
   let outcome: DeliveryOutcome;
   try {
@@ -59,7 +59,8 @@ async function runGoodsOrder(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | '
     }
     throw e;
   }
-  await unitOfWorkGrouped(deps, (tx, after) => {
+  // `completed` when the outcome's transaction deleted the job (the scheduler then need not look for it)
+  return unitOfWorkGrouped<void | JobOutcome>(deps, (tx, after) => {
     const fresh = getOrder(tx, order.orderId)!;
     const t = deps.clock.now();
     switch (outcome.kind) {
@@ -83,5 +84,6 @@ async function runGoodsOrder(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | '
         break;
     }
     completeJob(tx, job.jobId);
+    return 'completed';
   }, { background: true });
 }
