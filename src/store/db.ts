@@ -42,8 +42,8 @@ export function openDatabase(file: string): Db {
   // Each unit of a group commit runs in a savepoint, and SQLite keeps a copy of every page a savepoint
   // changes (its sub-journal) to roll it back. An order's savepoint touches 15-20 pages, more than the 64 KiB
   // a sub-journal keeps in memory before it spills to a temporary file: with temporary files on disk that
-  // was a new file and ~25 write calls per order (more on a large database, whose changes land on more
-  // pages). In memory, service CPU per created order fell by about a fifth. Set after the migrations, whose
+  // was a new file and ~20 write calls per order (more on a large database, whose changes land on more
+  // pages). In memory, service CPU per created order fell by 5-15 %. Set after the migrations, whose
   // index builds may sort whole tables; reads that sort whole tables run in withTempFiles.
   sqlite.pragma('temp_store = MEMORY');
   return db;
