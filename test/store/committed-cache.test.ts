@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inTx, openDatabase, type Db } from '../../src/store/db.js';
 import { balancesOf, cachedBalancesOf, postEntry } from '../../src/store/ledger-repo.js';
+import { getOrder, insertOrder, nextOrderSeq, type NewOrder } from '../../src/store/orders-repo.js';
 import { getPartner, insertPartner, setPartnerStatus, setWebhook } from '../../src/store/partners-repo.js';
 
 /**
@@ -69,4 +70,79 @@ describe('committed-value caches', () => {
     expect(cachedBalancesOf(db, p.partnerId)).toEqual({ USD: 1000, TON: 0 });
     expect(balancesOf(db, p.partnerId)).toEqual({ USD: 1000, TON: 0 });
   });
+
+  function newOrder(partnerId: number, seq: number, extra: Partial<NewOrder> = {}): NewOrder {
+    return {
+      seq,
+      orderId: `PA-${100000 + seq}`,
+      partnerId,
+      type: 'stars',
+      status: 'processing',
+      amount: 150,
+      currency: 'USD',
+      priceUsdRef: 150,
+      supplierCost: 120,
+      quantity: 100,
+      recipient: '@someone',
+      account: 'someone',
+      refunded: false,
+      stage: 'deliver',
+      gift: null,
+      idempotencyKey: `k-${seq}`,
+      clientReference: null,
+      createdAt: 1000 + seq,
+      updatedAt: 1000 + seq,
+      ...extra,
+    };
+  }
+
+  it('keep the row an insert wrote once its transaction commits, equal to the row read back, and nothing of a rollback', () => {
+    const db = open();
+    const p = insertPartner(db, 'orders', 1);
+    const gift = { id: 'g-1', title: 'Cake', price_ton: '1.500', nested: { a: [1, 2] } };
+    inTx(db, (tx) => insertOrder(tx, newOrder(p.partnerId, nextOrderSeq(tx), { gift })));
+    const kept = getOrder(db, 'PA-100001')!;
+    expect(Object.isFrozen(kept)).toBe(true);
+    // the same row a read gives: compare with a fresh connection's read
+    const other = openDatabase(db.$client.name);
+    dbs.push(other);
+    expect(kept).toEqual(getOrder(other, 'PA-100001'));
+    expect(kept.gift).not.toBe(gift);
+    // served from memory: a change behind the repository's back is not seen
+    db.$client.prepare("update orders set stage = 'behind' where order_id = 'PA-100001'").run();
+    expect(getOrder(db, 'PA-100001')?.stage).toBe('deliver');
+    // a transaction that rolls back leaves nothing in memory, and the number is not used up
+    expect(() =>
+      inTx(db, (tx) => {
+        insertOrder(tx, newOrder(p.partnerId, nextOrderSeq(tx)));
+        expect(getOrder(tx, 'PA-100002')?.seq).toBe(2);
+        throw new Error('roll back');
+      }),
+    ).toThrow('roll back');
+    expect(getOrder(db, 'PA-100002')).toBeUndefined();
+    expect(inTx(db, (tx) => nextOrderSeq(tx))).toBe(2);
+  });
+
+  it('forget what a transaction staged when one of its savepoints rolls back, so the next number is read again', () => {
+    const db = open();
+    const p = insertPartner(db, 'numbers', 1);
+    inTx(db, (tx) => insertOrder(tx, newOrder(p.partnerId, nextOrderSeq(tx))));
+    const seqs: number[] = [];
+    inTx(db, (tx) => {
+      seqs.push(insertOrder(tx, newOrder(p.partnerId, nextOrderSeq(tx))).seq);
+      // a refused unit of a group commit: its savepoint rolls back, the transaction goes on
+      expect(() =>
+        inTx(db, (inner) => {
+          insertOrder(inner, newOrder(p.partnerId, nextOrderSeq(inner)));
+          throw new Error('refused');
+        }),
+      ).toThrow('refused');
+      seqs.push(insertOrder(tx, newOrder(p.partnerId, nextOrderSeq(tx))).seq);
+    });
+    // no number used twice (the insert would have failed) and none skipped by the refused one
+    expect(seqs).toEqual([2, 3]);
+    expect(getOrder(db, 'PA-100003')?.seq).toBe(3);
+    expect(inTx(db, (tx) => nextOrderSeq(tx))).toBe(4);
+  });
 });
+
