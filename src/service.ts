@@ -100,7 +100,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   // the sandbox's simulated faults (PUT /sandbox/faults) are decorators around its own suppliers only
   const faults = () => sandbox.getFaults();
   const gifts: GiftMarket = config.gifts.upstream === 'sandbox' ? giftsWithSimulatedFaults(sandbox.gifts, faults) : (telegram?.market ?? giftsOff);
-  const ops = openOps({ db, bus, clock, config, log, realNow, hotWallet: fragment ? () => fragment.walletGauge() : undefined, giftsAccount: telegram ? () => telegram.market.balanceGauge() : undefined });
+  const ops = await openOps({ db, bus, clock, config, log, realNow, hotWallet: fragment ? () => fragment.walletGauge() : undefined, giftsAccount: telegram ? () => telegram.market.balanceGauge() : undefined });
   let scheduler: Scheduler | null = null;
   const deps: Deps = {
     db,

@@ -7,7 +7,7 @@ import { MIGRATIONS_FOLDER, type Db } from '../store/db.js';
 import { StorageHealth } from '../store/storage-health.js';
 import type { Suppliers } from '../suppliers/types.js';
 import type { Logger } from '../kernel/log.js';
-import { createMetrics, type GiftsAccountReading, type HotWalletReading, type ServiceMetrics } from './metrics.js';
+import type { GiftsAccountReading, HotWalletReading, ServiceMetrics } from './metrics.js';
 import { metricsRoute, readyzRoute } from './ops-routes.js';
 import { Readiness } from './readiness.js';
 import { installRequestHooks } from './request-hooks.js';
@@ -32,12 +32,13 @@ export interface Ops {
 
 const INFO_LEVELS = new Set(['trace', 'debug', 'info']);
 
-export function openOps(p: { db: Db; bus: EventBus; clock: ServiceClock; config: Config; log: Logger; realNow: () => number; hotWallet?: () => HotWalletReading; giftsAccount?: () => GiftsAccountReading }): Ops {
+export async function openOps(p: { db: Db; bus: EventBus; clock: ServiceClock; config: Config; log: Logger; realNow: () => number; hotWallet?: () => HotWalletReading; giftsAccount?: () => GiftsAccountReading }): Promise<Ops> {
   const { db, bus, clock, config, log } = p;
   const storage = new StorageHealth(db.$client, bus, log, p.realNow);
   const readiness = new Readiness(db.$client, storage, MIGRATIONS_FOLDER);
   const metricsOn = config.METRICS_PORT !== undefined || config.METRICS_TOKEN !== undefined;
-  const metrics = metricsOn ? createMetrics({ db, bus, clock, storageAvailable: () => storage.available(), hotWallet: p.hotWallet, giftsAccount: p.giftsAccount }) : null;
+  // prom-client and the metrics' code are loaded only when metrics are on (a few MB of memory otherwise)
+  const metrics = metricsOn ? (await import('./metrics.js')).createMetrics({ db, bus, clock, storageAvailable: () => storage.available(), hotWallet: p.hotWallet, giftsAccount: p.giftsAccount }) : null;
   const logInfo = INFO_LEVELS.has(config.LOG_LEVEL);
   const stopStateLog = logInfo ? logStateChanges(bus, log) : () => {};
   const httpInstallers: ((app: FastifyInstance) => void)[] = [

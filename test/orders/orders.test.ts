@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replayedBody } from '../../src/app/orders/idempotency.js';
 import { codeOf, settleOrder, toRes, startService, stopService, type TestPartner, type TestService } from '../helpers.js';
 
 let t: TestService;
@@ -211,6 +212,35 @@ describe('when order creation is refused', () => {
     const reuse = await b.call('POST', '/orders', { type: 'stars', idempotency_key: 'shared-1', params: { quantity: 101, recipient: 'shared_body' } });
     expect(reuse.status).toBe(409);
     expect(codeOf(reuse)).toBe('idempotency_key_reuse');
+  });
+
+  it('then a replayed text is parsed once: later retries of the same text get its remembered body, deeply frozen, and the same order', async () => {
+    const a = await t.newPartner({ usd: '20.00' });
+    const payload = '{"type":"stars","idempotency_key":"text-1","params":{"quantity":100,"recipient":"text_body","meta":{"n":[1,{"x":null}]}}}';
+    const send = (text: string) => t.app.inject({ method: 'POST', url: '/api/partner/v1/orders', headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' }, payload: text });
+    const first = JSON.parse((await send(payload)).body);
+    // a first request is not remembered: only a replay is
+    expect(replayedBody(payload)).toBeUndefined();
+    expect(JSON.parse((await send(payload)).body).order_id).toBe(first.order_id);
+    const remembered = replayedBody(payload) as any;
+    expect(remembered).toEqual(JSON.parse(payload));
+    expect([Object.isFrozen(remembered), Object.isFrozen(remembered.params), Object.isFrozen(remembered.params.meta.n[1])]).toEqual([true, true, true]);
+    for (let i = 0; i < 2; i++) {
+      const r = await send(payload);
+      expect(r.statusCode).toBe(200);
+      expect(JSON.parse(r.body)).toEqual(first);
+    }
+    // the same request in other text (spacing) is another text: parsed, and the same order all the same
+    const spaced = payload.replace(/,/g, ', ');
+    expect(replayedBody(spaced)).toBeUndefined();
+    expect(JSON.parse((await send(spaced)).body).order_id).toBe(first.order_id);
+    // a remembered text is still judged per request: with a key bound to other parameters it is a reuse
+    const other = '{"type":"stars","idempotency_key":"text-1","params":{"quantity":101,"recipient":"text_body"}}';
+    for (let i = 0; i < 2; i++) {
+      const r = await send(other);
+      expect([r.statusCode, JSON.parse(r.body).code]).toEqual([409, 'idempotency_key_reuse']);
+    }
+    expect(await orderCount(a)).toBe(1);
   });
 
   it('then insufficient balance is 402 with currency and balance, leaves no order and does not claim the key', async () => {

@@ -32,33 +32,57 @@ export function fingerprintOf(body: { type: string; params: unknown; webhook_url
 }
 
 /**
- * Requests replayed lately, by the JSON text of the parsed body: a partner retrying sends the same request
- * again and again, and this skips parsing its envelope again, canonicalising and hashing it (the same text
- * is the same value, so the same envelope and fingerprint). Only replays are remembered (a first request
- * is never seen again), only short texts (at most ~10 MB in all), and only texts without `null`:
- * JSON.stringify writes a number that parsed as Infinity as null, and such a body must still be refused by
- * fingerprintOf. Starts afresh when full.
+ * Requests replayed lately, by the JSON text of the body: a partner retrying sends the same request again
+ * and again, and this skips parsing its envelope again, canonicalising and hashing it (the same text is the
+ * same value, so the same envelope and fingerprint). Over HTTP the text is the body exactly as received
+ * (`noteBodyText`), and the parsed body is remembered too, so the HTTP layer hands a retry its body without
+ * parsing the text again (`replayedBody`): one parse per distinct text. A body from elsewhere (the bot)
+ * is keyed by its JSON.stringify text, and only when that has no `null` (JSON.stringify writes a number
+ * that parsed as Infinity as null, and such a body must still be refused by fingerprintOf). Only replays
+ * are remembered (a first request is never seen again), only short texts (at most ~10 MB in all). Starts
+ * afresh when full.
  */
 interface Replayed {
   head: OrderHead;
   fingerprint: string;
+  /** The body parsed from exactly this text, deeply frozen (null for a text made by JSON.stringify). */
+  body: object | null;
 }
 const replayed = new Map<string, Replayed>();
+/** The remembered entry of a body handed out by `replayedBody`. */
+const byBody = new WeakMap<object, Replayed>();
+/** The text an HTTP body was parsed from. */
+const texts = new WeakMap<object, string>();
 const MEMO_MAX_TEXT = 1024;
 
+/** Notes the text a request body was parsed from (the HTTP body parser of POST /orders). */
+export function noteBodyText(body: unknown, text: string): void {
+  if (typeof body === 'object' && body !== null && text.length <= MEMO_MAX_TEXT) texts.set(body, text);
+}
+
+/** The parsed body of a text replayed lately, or undefined: the same text parses to the same value. */
+export function replayedBody(text: string): object | undefined {
+  if (text.length > MEMO_MAX_TEXT) return undefined;
+  return replayed.get(text)?.body ?? undefined;
+}
+
 /** The memo's text of a body (null: never remembered). */
-function memoText(body: unknown): string | null {
+function memoText(body: unknown): { text: string; exact: boolean } | null {
   if (typeof body !== 'object' || body === null) return null;
+  const text = texts.get(body);
+  if (text !== undefined) return { text, exact: true };
   const raw = JSON.stringify(body);
-  return raw.length <= MEMO_MAX_TEXT && !raw.includes('null') ? raw : null;
+  return raw.length <= MEMO_MAX_TEXT && !raw.includes('null') ? { text: raw, exact: false } : null;
 }
 
 /** The envelope of a body, parsed (or remembered from an earlier replay of the same text). */
-export function orderHead(body: unknown): { head: OrderHead; memo: string | null; known?: Replayed } {
+export function orderHead(body: unknown): { head: OrderHead; memo: { text: string; exact: boolean } | null; body: unknown; known?: Replayed } {
+  const handed = typeof body === 'object' && body !== null ? byBody.get(body) : undefined;
+  if (handed) return { head: handed.head, memo: null, body, known: handed };
   const memo = memoText(body);
-  const known = memo === null ? undefined : replayed.get(memo);
-  if (known) return { head: known.head, memo, known };
-  return { head: Object.freeze(parseRequest(OrderEnvelope, body, ORDER_BODY_RULES)), memo };
+  const known = memo === null ? undefined : replayed.get(memo.text);
+  if (known) return { head: known.head, memo, body, known };
+  return { head: Object.freeze(parseRequest(OrderEnvelope, body, ORDER_BODY_RULES)), memo, body };
 }
 
 function requestFingerprint(body: Record<string, unknown>, type: string): string {
@@ -71,10 +95,20 @@ function requestFingerprint(body: Record<string, unknown>, type: string): string
   }
 }
 
-function rememberReplay(memo: string | null, r: Replayed): void {
+function rememberReplay(parsed: ReturnType<typeof orderHead>, fingerprint: string): void {
+  const memo = parsed.memo;
   if (memo === null) return;
   if (replayed.size >= 10_000) replayed.clear();
-  replayed.set(memo, r);
+  // the body handed to later requests of the same text: nothing may change it
+  const body = memo.exact ? deepFreeze(parsed.body as object) : null;
+  const r: Replayed = { head: parsed.head, fingerprint, body };
+  replayed.set(memo.text, r);
+  if (body) byBody.set(body, r);
+}
+
+function deepFreeze<T extends object>(v: T): T {
+  for (const x of Object.values(v)) if (typeof x === 'object' && x !== null) deepFreeze(x);
+  return Object.freeze(v);
 }
 
 /** One request's key: its fingerprint, the check for a replay, and the claim while the order is made. */
@@ -125,7 +159,7 @@ export class OrderKey {
     if (seen) {
       if (seen.fingerprint !== this.fingerprint) fail('idempotency_key_reuse');
       if (!seen.orderId) fail('order_in_progress');
-      if (!this.parsed.known) rememberReplay(this.parsed.memo, { head: this.parsed.head, fingerprint: this.fingerprint });
+      if (!this.parsed.known) rememberReplay(this.parsed, this.fingerprint);
       return seen.orderId;
     }
     return this.inFlightCheck();

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createOrder } from '../../app/orders/create.js';
+import { noteBodyText, replayedBody } from '../../app/orders/idempotency.js';
+import { installRememberingJsonParser } from '../json-body.js';
 import { listOwnOrders, readOwnOrder } from '../../app/orders/query.js';
 import { sendJson } from '../frozen-json.js';
 import { OrderListQuery, OrderReadQuery } from '../../app/requests/queries.js';
@@ -66,12 +68,16 @@ export const orderEndpoints = [CREATE, LIST, GET];
 
 /** POST /orders, GET /orders, GET /orders/{order_id}: answers made by sendJson (cached JSON of each order version). */
 export function orderRoutes(app: FastifyInstance, { deps, limiter }: PartnerContext): void {
-  documented(app, CREATE, async (req, reply) => {
-    const body = req.body as Record<string, unknown> | null;
-    // NFT orders also count against their own scope, per partner
-    if (body && typeof body === 'object' && body.type === 'nft') limiter.hit('nft_orders', partnerOf(req));
-    const r = await createOrder(deps, partnerOf(req), body);
-    return sendJson(reply, r.order);
+  // in a scope of its own: its body parser remembers replayed texts (a retry's body is parsed once per text)
+  void app.register(async (scope) => {
+    installRememberingJsonParser(scope, replayedBody, noteBodyText);
+    documented(scope, CREATE, async (req, reply) => {
+      const body = req.body as Record<string, unknown> | null;
+      // NFT orders also count against their own scope, per partner
+      if (body && typeof body === 'object' && body.type === 'nft') limiter.hit('nft_orders', partnerOf(req));
+      const r = await createOrder(deps, partnerOf(req), body);
+      return sendJson(reply, r.order);
+    });
   });
   documented(app, LIST, async (req, reply) => sendJson(reply, listOwnOrders(deps, partnerOf(req), req.query as Record<string, unknown>)));
   documented<{ Params: { order_id: string } }>(app, GET, async (req, reply) =>
