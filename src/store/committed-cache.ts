@@ -13,7 +13,7 @@ import { noteStaged, type Staging } from './staged.js';
  * `stage`, `read(..., { stage: true })`): a staged value is the current one for the rest of that
  * transaction and becomes a committed value when its outermost COMMIT succeeds; any rollback, even of one
  * savepoint, forgets every staged value (src/store/staged.ts). A drop inside a transaction that rolls back
- * only costs one extra read. Bounded: past `max` entries the one kept longest ago goes.
+ * only costs one extra read. Bounded: past `max` entries it starts afresh.
  * Hand-written: a few lines whose whole point is the transaction rule above, which no LRU library knows.
  */
 export class CommittedCache<K, V> implements Staging {
@@ -84,8 +84,7 @@ export class CommittedCache<K, V> implements Staging {
   }
 
   private keep(m: Map<K, V>, key: K, value: V): void {
-    // full: the entry kept longest ago goes (a Map iterates in insertion order)
-    if (m.size >= this.max && !m.has(key)) m.delete(m.keys().next().value as K);
+    if (m.size >= this.max) m.clear();
     m.set(key, value);
   }
 

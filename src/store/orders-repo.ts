@@ -49,21 +49,13 @@ function placeholders(cols: (keyof NewOrder)[], row: Partial<NewOrder>) {
   return { values, params, key: key.join(',') };
 }
 
-/**
- * Inserts a whole order row (every column given) and returns it as stored, without reading it back. The row
- * is also staged as the order's committed row (src/store/committed-cache.ts): once the transaction commits,
- * the order's delivery job and the partner's polls find it in memory instead of reading it back.
- */
+/** Inserts a whole order row (every column given) and returns it as stored, without reading it back. */
 export function insertOrder(conn: Conn, row: NewOrder): OrderRow {
   const p = placeholders(ORDER_COLUMNS, row);
   prepared(conn, `insertOrder:${p.key}`, () => conn.insert(orders).values(p.values as NewOrder).prepare()).run(p.params);
   const stored: Record<string, unknown> = {};
   for (const c of ORDER_COLUMNS) stored[c] = row[c] ?? null;
-  // the row as a read would give it: JSON columns as parsed from their stored text
-  const asRead = { ...stored } as OrderRow;
-  if (asRead.gift !== null) asRead.gift = JSON.parse(JSON.stringify(asRead.gift));
-  if (asRead.delivery !== null) asRead.delivery = JSON.parse(JSON.stringify(asRead.delivery));
-  committedOrders.stage(conn, row.orderId, keptRow(asRead));
+  // the next number follows this one (staged: a rollback forgets it)
   const known = highestSeq.peek(conn, 'max');
   if (row.seq === undefined) highestSeq.drop(conn, 'max');
   else if (known !== undefined) highestSeq.stage(conn, 'max', Math.max(known, row.seq));
@@ -71,57 +63,17 @@ export function insertOrder(conn: Conn, row: NewOrder): OrderRow {
 }
 
 /**
- * An order row as kept in memory: frozen, and made by one object literal, so that every kept row has the
- * same fixed shape (~0.4 kB; a row built column by column, as drizzle maps a read, takes ~1.8 kB).
- */
-function keptRow(r: OrderRow): Readonly<OrderRow> {
-  return Object.freeze({
-    seq: r.seq,
-    orderId: r.orderId,
-    partnerId: r.partnerId,
-    type: r.type,
-    status: r.status,
-    amount: r.amount,
-    currency: r.currency,
-    priceUsdRef: r.priceUsdRef,
-    supplierCost: r.supplierCost,
-    quantity: r.quantity,
-    recipient: r.recipient,
-    account: r.account,
-    refunded: r.refunded,
-    stage: r.stage,
-    reviewStage: r.reviewStage,
-    reviewSince: r.reviewSince,
-    failureStage: r.failureStage,
-    failureReason: r.failureReason,
-    gift: r.gift,
-    giftId: r.giftId,
-    giftCollection: r.giftCollection,
-    giftPriceMilli: r.giftPriceMilli,
-    delivery: r.delivery,
-    webhookUrl: r.webhookUrl,
-    idempotencyKey: r.idempotencyKey,
-    clientReference: r.clientReference,
-    createdAt: r.createdAt,
-    completedAt: r.completedAt,
-    updatedAt: r.updatedAt,
-  } satisfies Record<keyof OrderRow, unknown>);
-}
-
-/**
  * An order as committed: partners poll their orders, and the delivery job reads its order before the
  * supplier call and again in the outcome's transaction. Served from memory until updateOrder changes it
  * (src/store/committed-cache.ts); inside a transaction a hit is still the current row, since every write
- * drops the entry first. A new order's row is kept from its insert, so its delivery (seconds later) reads
- * nothing: the bound covers the orders of several seconds at thousands per second (~0.4 kB each).
- * Frozen: the row is shared.
+ * drops the entry first. Frozen: the row is shared.
  */
-const committedOrders = new CommittedCache<string, Readonly<OrderRow>>(20_000);
+const committedOrders = new CommittedCache<string, Readonly<OrderRow>>(5_000);
 
 export function getOrder(conn: Conn, orderId: string): Readonly<OrderRow> | undefined {
   return committedOrders.read(conn, orderId, () => {
     const row = prepared(conn, 'getOrder', () => conn.select().from(orders).where(eq(orders.orderId, sql.placeholder('id'))).prepare()).get({ id: orderId });
-    return row && keptRow(row);
+    return row && Object.freeze(row);
   });
 }
 
