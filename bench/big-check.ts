@@ -28,6 +28,12 @@ function io(pid: number): Io {
   return { syscr: f('syscr'), syscw: f('syscw'), rchar: f('rchar'), wchar: f('wchar') };
 }
 
+/** User and system CPU time (ms) a process has used so far, from /proc. */
+function cpuSplit(pid: number): { user: number; sys: number } {
+  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return { user: (Number(f[11]) * 1000) / 100, sys: (Number(f[12]) * 1000) / 100 };
+}
+
 /** Waits until the process has been idle (under 5 ms of CPU in 200 ms) twice in a row: its deliveries ran. */
 async function settled(pid: number): Promise<void> {
   let quiet = 0;
@@ -73,11 +79,13 @@ async function main() {
       for (const side of order) {
         const pid = side.svc.proc.pid!;
         const c0 = cpuMs(pid);
+        const s0 = cpuSplit(pid);
         const i0 = io(pid);
         const r = await load(`create (${side.name})`, side.svc.base, side.auth, (i) => ({ method: 'POST', path: '/api/partner/v1/orders', body: orderBody(`b${round}-${i}`) }), slice);
         await side.svc.admin('POST', '/sandbox/clock/advance', { seconds: 10 });
         await settled(pid);
         const cpu = ((cpuMs(pid) - c0) * 1000) / r.requests;
+        const sys = ((cpuSplit(pid).sys - s0.sys) * 1000) / r.requests;
         const i1 = io(pid);
         const p = (per[side.name] ??= { rps: [], cpu: [], reads: [], writes: [], readKb: [] });
         p.rps.push(r.rps);
@@ -85,7 +93,7 @@ async function main() {
         p.reads.push((i1.syscr - i0.syscr) / r.requests);
         p.writes.push((i1.syscw - i0.syscw) / r.requests);
         p.readKb.push((i1.rchar - i0.rchar) / 1024 / r.requests);
-        console.log(`round ${round + 1} ${side.name.padEnd(5)}: ${r.rps.toFixed(0).padStart(5)}/s, p99 ${r.p99.toFixed(1)} ms, errors ${r.errors}, CPU ${cpu.toFixed(0)} µs/order, read calls ${p.reads.at(-1)!.toFixed(2)}/order (${p.readKb.at(-1)!.toFixed(1)} KB), write calls ${p.writes.at(-1)!.toFixed(2)}/order`);
+        console.log(`round ${round + 1} ${side.name.padEnd(5)}: ${r.rps.toFixed(0).padStart(5)}/s, p99 ${r.p99.toFixed(1)} ms, errors ${r.errors}, CPU ${cpu.toFixed(0)} µs/order (system ${sys.toFixed(0)}), read calls ${p.reads.at(-1)!.toFixed(2)}/order (${p.readKb.at(-1)!.toFixed(1)} KB), write calls ${p.writes.at(-1)!.toFixed(2)}/order`);
       }
     }
     const m = (k: 'rps' | 'cpu' | 'reads' | 'writes' | 'readKb', s: string) => median(per[s][k]);
