@@ -21,13 +21,31 @@ export interface TakeResult {
 }
 
 export function take(bucket: Bucket | undefined, now: number, rule: BucketRule): TakeResult {
+  const b = bucket ? { tokens: bucket.tokens, updatedAt: bucket.updatedAt } : freshBucket(now, rule);
+  const retryAfter = takeInPlace(b, now, rule);
+  return { allowed: retryAfter === 0, bucket: b, retryAfter };
+}
+
+export function freshBucket(now: number, rule: BucketRule): Bucket {
+  return { tokens: rule.capacity, updatedAt: now };
+}
+
+/**
+ * `take` on a bucket owned by the caller, changed in place (the rate limiter's buckets, taken from on every
+ * request: no object made). Returns 0 when a token was taken, else the whole seconds until one is there.
+ */
+export function takeInPlace(b: Bucket, now: number, rule: BucketRule): number {
   const perMs = rule.perMinute / 60_000;
-  const prev = bucket ?? { tokens: rule.capacity, updatedAt: now };
-  const elapsed = Math.max(0, now - prev.updatedAt);
-  const tokens = Math.min(rule.capacity, prev.tokens + elapsed * perMs);
-  if (tokens >= 1) return { allowed: true, bucket: { tokens: tokens - 1, updatedAt: now }, retryAfter: 0 };
+  const elapsed = Math.max(0, now - b.updatedAt);
+  const tokens = Math.min(rule.capacity, b.tokens + elapsed * perMs);
+  b.updatedAt = now;
+  if (tokens >= 1) {
+    b.tokens = tokens - 1;
+    return 0;
+  }
+  b.tokens = tokens;
   const waitMs = (1 - tokens) / perMs;
-  return { allowed: false, bucket: { tokens, updatedAt: now }, retryAfter: Math.max(1, Math.ceil(waitMs / 1000)) };
+  return Math.max(1, Math.ceil(waitMs / 1000));
 }
 
 /**
@@ -42,10 +60,16 @@ export interface Budget {
 }
 
 export function budgetOf(bucket: Bucket, rule: BucketRule): Budget {
+  return { limit: rule.capacity, remaining: remainingOf(bucket), reset: resetOf(bucket, rule) };
+}
+
+/** The budget's `remaining` (whole tokens left). */
+export function remainingOf(bucket: Bucket): number {
+  return Math.max(0, Math.floor(bucket.tokens));
+}
+
+/** The budget's `reset` (whole seconds until full, 0 when full). */
+export function resetOf(bucket: Bucket, rule: BucketRule): number {
   const missing = Math.max(0, rule.capacity - bucket.tokens);
-  return {
-    limit: rule.capacity,
-    remaining: Math.max(0, Math.floor(bucket.tokens)),
-    reset: missing === 0 ? 0 : Math.ceil(missing / (rule.perMinute / 60)),
-  };
+  return missing === 0 ? 0 : Math.ceil(missing / (rule.perMinute / 60));
 }

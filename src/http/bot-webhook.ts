@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/env.js';
+import { authChallenge } from './request-id.js';
 
 /** Hands one update to the bot (grammY's `webhookCallback(bot, 'fastify')`). */
 export type BotUpdateHandler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
@@ -51,7 +52,7 @@ export class BotWebhook {
   register(app: FastifyInstance): void {
     app.post(this.path, async (req, reply) => {
       // no detail: a caller without the secret learns nothing
-      if (!this.authentic(req.headers[SECRET_HEADER])) return reply.code(401).send();
+      if (!this.authentic(req.headers[SECRET_HEADER])) return reply.code(401).header('www-authenticate', authChallenge(req.url)).send();
       // Telegram retries later: the bot is starting or stopping
       if (!this.handler) return reply.code(503).send();
       await this.handler(req, reply);

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError, errorBody, type ErrorCode } from '../domain/errors.js';
 import { classifyStorageError } from '../store/storage-health.js';
 import type { RateLimiter } from './rate-limiter.js';
+import { authChallenge } from './request-id.js';
 
 /** Seconds a client is asked to wait after 503 storage_unavailable. */
 export const STORAGE_RETRY_AFTER_SECONDS = 5;
@@ -70,7 +71,9 @@ export function installErrorHandling(app: FastifyInstance, { observe, limiter }:
   app.setErrorHandler((err, req, reply) => {
     observe?.(err, req.id);
     const e = inFormatOf(req.url, toApiError(err));
-    reply.code(e.status).headers(e.headers).send(errorBody(e));
+    reply.code(e.status).headers(e.headers);
+    if (e.status === 401 && !reply.hasHeader('www-authenticate')) reply.header('www-authenticate', authChallenge(req.url));
+    reply.send(errorBody(e));
   });
   app.setNotFoundHandler((req, reply) => {
     let e = new ApiError('route_not_found', `No endpoint ${req.method} ${req.url.split('?')[0]}.`);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Ids } from '../kernel/ids.js';
 
 /**
@@ -15,14 +15,23 @@ export function requestIdFor(incoming: string | string[] | undefined, ids: Ids):
 }
 
 /**
- * Every answer carries `X-Request-Id` (the request's id, which its log lines carry as `req_id`), and every 401
- * carries `WWW-Authenticate` (RFC 9110): `Bearer` for the partner, operator and metrics tokens, `tma` for the
- * Mini App's API (Telegram initData, or its session cookie).
+ * Every answer carries `X-Request-Id` (the request's id, which its log lines carry as `req_id`): set when
+ * the request arrives (an `onRequest` hook, the cheapest place: answers, errors and 404s keep the headers
+ * set before them), so no hook runs when the answer is sent. The answers Fastify makes before any hook
+ * (src/http/errors.ts frameworkErrors) set it themselves.
  */
 export function installResponseHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, p: unknown) => void) => {
+  app.addHook('onRequest', (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     reply.header('x-request-id', req.id);
-    if (reply.statusCode === 401 && !reply.hasHeader('www-authenticate')) reply.header('www-authenticate', req.url.startsWith('/api/app/') ? 'tma' : 'Bearer');
-    done(null, payload);
+    done();
   });
+}
+
+/**
+ * The `WWW-Authenticate` challenge every 401 carries (RFC 9110): `Bearer` for the partner, operator and
+ * metrics tokens, `tma` for the Mini App's API (Telegram initData, or its session cookie). Set by each
+ * place that answers 401 (the error handler, the metrics route, the bot's webhook).
+ */
+export function authChallenge(url: string): string {
+  return url.startsWith('/api/app/') ? 'tma' : 'Bearer';
 }

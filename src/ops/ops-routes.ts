@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { ApiError, errorBody } from '../domain/errors.js';
+import { authChallenge } from '../http/request-id.js';
 import type { ServiceMetrics } from './metrics.js';
 import type { Readiness } from './readiness.js';
 
@@ -29,7 +30,7 @@ export function metricsRoute(metrics: ServiceMetrics, token: string) {
       // compare digests of equal length in constant time
       if (!crypto.timingSafeEqual(crypto.createHash('sha256').update(given).digest(), expected)) {
         const e = new ApiError('unauthorized', 'Missing or invalid metrics token.');
-        return reply.code(401).send(errorBody(e));
+        return reply.code(401).header('www-authenticate', authChallenge(req.url)).send(errorBody(e));
       }
       return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
     });

@@ -1,20 +1,38 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Currency } from '../domain/money.js';
+import { CommittedCache } from './committed-cache.js';
 import type { Conn } from './db.js';
 import { prepared } from './prepared.js';
 import { balanceAlerts } from './schema.js';
 
 export type BalanceAlertRow = typeof balanceAlerts.$inferSelect;
 
-/** The threshold of one currency (read in every debit's transaction: prepared once). */
-export function getBalanceAlert(conn: Conn, partnerId: number, currency: Currency): BalanceAlertRow | undefined {
-  return prepared(conn, 'getBalanceAlert', () =>
-    conn
-      .select()
-      .from(balanceAlerts)
-      .where(and(eq(balanceAlerts.partnerId, sql.placeholder('p')), eq(balanceAlerts.currency, sql.placeholder('c'))))
-      .prepare(),
-  ).get({ p: partnerId, c: currency });
+/**
+ * The thresholds as committed, by partner and currency (null: none set): read in every debit's transaction,
+ * so kept in memory (src/store/committed-cache.ts; a read in the debit's transaction is staged and kept once
+ * it commits) and dropped by each write below.
+ */
+const committedAlerts = new CommittedCache<string, Readonly<BalanceAlertRow> | null>(10_000);
+const alertKey = (partnerId: number, currency: Currency) => `${partnerId}\u0000${currency}`;
+
+/** The threshold of one currency. */
+export function getBalanceAlert(conn: Conn, partnerId: number, currency: Currency): Readonly<BalanceAlertRow> | undefined {
+  const row = committedAlerts.read(
+    conn,
+    alertKey(partnerId, currency),
+    () => {
+      const r = prepared(conn, 'getBalanceAlert', () =>
+        conn
+          .select()
+          .from(balanceAlerts)
+          .where(and(eq(balanceAlerts.partnerId, sql.placeholder('p')), eq(balanceAlerts.currency, sql.placeholder('c'))))
+          .prepare(),
+      ).get({ p: partnerId, c: currency });
+      return r ? Object.freeze(r) : null;
+    },
+    { stage: true },
+  );
+  return row ?? undefined;
 }
 
 export function listBalanceAlerts(conn: Conn, partnerId: number): BalanceAlertRow[] {
@@ -23,6 +41,7 @@ export function listBalanceAlerts(conn: Conn, partnerId: number): BalanceAlertRo
 
 /** Saves a threshold; a saved threshold starts afresh (not alerted). */
 export function putBalanceAlert(conn: Conn, partnerId: number, currency: Currency, threshold: number, now: number): void {
+  committedAlerts.drop(conn, alertKey(partnerId, currency));
   conn
     .insert(balanceAlerts)
     .values({ partnerId, currency, threshold, alerted: false, updatedAt: now })
@@ -31,10 +50,12 @@ export function putBalanceAlert(conn: Conn, partnerId: number, currency: Currenc
 }
 
 export function deleteBalanceAlert(conn: Conn, partnerId: number, currency: Currency): void {
+  committedAlerts.drop(conn, alertKey(partnerId, currency));
   conn.delete(balanceAlerts).where(and(eq(balanceAlerts.partnerId, partnerId), eq(balanceAlerts.currency, currency))).run();
 }
 
 export function setAlerted(conn: Conn, partnerId: number, currency: Currency, alerted: boolean, now: number): void {
+  committedAlerts.drop(conn, alertKey(partnerId, currency));
   prepared(conn, 'setAlerted', () =>
     conn
       .update(balanceAlerts)

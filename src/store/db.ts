@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from './schema.js';
+import { settleStaged } from './staged.js';
 import { reportWriteError } from './storage-health.js';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -78,8 +79,13 @@ export function inTx<T>(db: Db, fn: (tx: Tx) => T): T {
     txRunners.set(db.$client, run);
   }
   try {
-    return run.immediate(() => fn(db as Tx)) as T;
+    const result = run.immediate(() => fn(db as Tx)) as T;
+    // committed: what the transaction staged in the caches of committed values becomes committed too
+    if (!db.$client.inTransaction) settleStaged(db.$client, true);
+    return result;
   } catch (e) {
+    // any rollback, of a savepoint or of the whole transaction, forgets every staged value
+    settleStaged(db.$client, false);
     // a full disk, an I/O error, a read-only file, busy past the timeout: the storage monitor hears of it
     reportWriteError(db.$client, e);
     throw e;

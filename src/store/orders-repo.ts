@@ -8,9 +8,20 @@ export type OrderRow = typeof orders.$inferSelect;
 export type NewOrder = typeof orders.$inferInsert;
 export type IdemRow = typeof idempotencyKeys.$inferSelect;
 
+/**
+ * The highest order sequence number, read once and then kept as each insertOrder writes the next one
+ * (staged in the transaction: a rollback forgets it, so a refused order leaves no gap in the numbers).
+ */
+const highestSeq = new CommittedCache<'max', number>(1);
+
 export function nextOrderSeq(conn: Conn): number {
-  const row = prepared(conn, 'maxSeq', () => conn.select({ max: sql<number | null>`max(${orders.seq})` }).from(orders).prepare()).get();
-  return (row?.max ?? 0) + 1;
+  const max = highestSeq.read(
+    conn,
+    'max',
+    () => prepared(conn, 'maxSeq', () => conn.select({ max: sql<number | null>`max(${orders.seq})` }).from(orders).prepare()).get()?.max ?? 0,
+    { stage: true },
+  )!;
+  return max + 1;
 }
 
 const ORDER_COLUMNS = Object.keys(orders) as (keyof typeof orders.$inferInsert)[];
@@ -44,6 +55,10 @@ export function insertOrder(conn: Conn, row: NewOrder): OrderRow {
   prepared(conn, `insertOrder:${p.key}`, () => conn.insert(orders).values(p.values as NewOrder).prepare()).run(p.params);
   const stored: Record<string, unknown> = {};
   for (const c of ORDER_COLUMNS) stored[c] = row[c] ?? null;
+  // the next number follows this one (staged: a rollback forgets it)
+  const known = highestSeq.peek(conn, 'max');
+  if (row.seq === undefined) highestSeq.drop(conn, 'max');
+  else if (known !== undefined) highestSeq.stage(conn, 'max', Math.max(known, row.seq));
   return stored as OrderRow;
 }
 

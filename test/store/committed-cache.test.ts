@@ -4,6 +4,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inTx, openDatabase, type Db } from '../../src/store/db.js';
 import { balancesOf, cachedBalancesOf, postEntry } from '../../src/store/ledger-repo.js';
+import { deleteBalanceAlert, getBalanceAlert, putBalanceAlert, setAlerted } from '../../src/store/balance-alerts-repo.js';
+import { getOrder, insertOrder, nextOrderSeq, type NewOrder } from '../../src/store/orders-repo.js';
 import { getPartner, insertPartner, setPartnerStatus, setWebhook } from '../../src/store/partners-repo.js';
 
 /**
@@ -69,4 +71,112 @@ describe('committed-value caches', () => {
     expect(cachedBalancesOf(db, p.partnerId)).toEqual({ USD: 1000, TON: 0 });
     expect(balancesOf(db, p.partnerId)).toEqual({ USD: 1000, TON: 0 });
   });
+
+  function newOrder(partnerId: number, seq: number, extra: Partial<NewOrder> = {}): NewOrder {
+    return {
+      seq,
+      orderId: `PA-${100000 + seq}`,
+      partnerId,
+      type: 'stars',
+      status: 'processing',
+      amount: 150,
+      currency: 'USD',
+      priceUsdRef: 150,
+      supplierCost: 120,
+      quantity: 100,
+      recipient: '@someone',
+      account: 'someone',
+      refunded: false,
+      stage: 'deliver',
+      gift: null,
+      idempotencyKey: `k-${seq}`,
+      clientReference: null,
+      createdAt: 1000 + seq,
+      updatedAt: 1000 + seq,
+      ...extra,
+    };
+  }
+
+  it('keep the next order number from the orders inserted, and nothing of a transaction that rolls back', () => {
+    const db = open();
+    const p = insertPartner(db, 'orders', 1);
+    inTx(db, (tx) => insertOrder(tx, newOrder(p.partnerId, nextOrderSeq(tx))));
+    expect(getOrder(db, 'PA-100001')?.seq).toBe(1);
+    // a transaction that rolls back leaves nothing in memory, and its number is not used up
+    expect(() =>
+      inTx(db, (tx) => {
+        insertOrder(tx, newOrder(p.partnerId, nextOrderSeq(tx)));
+        expect(nextOrderSeq(tx)).toBe(3);
+        throw new Error('roll back');
+      }),
+    ).toThrow('roll back');
+    expect(getOrder(db, 'PA-100002')).toBeUndefined();
+    expect(inTx(db, (tx) => nextOrderSeq(tx))).toBe(2);
+    // kept in memory: an order written behind the repository's back does not move it
+    db.$client.exec(`insert into orders (seq, order_id, partner_id, type, status, amount, currency, quantity, recipient, account, stage, idempotency_key, created_at, updated_at)
+      values (7, 'PA-100007', ${p.partnerId}, 'stars', 'processing', 1, 'USD', 50, '@x', 'x', 'deliver', 'behind', 1, 1)`);
+    expect(inTx(db, (tx) => nextOrderSeq(tx))).toBe(2);
+  });
+
+  it('keep a low-balance threshold read in a debit transaction once it commits, until a repository write drops it', () => {
+    const db = open();
+    const p = insertPartner(db, 'alerts', 1);
+    inTx(db, (tx) => putBalanceAlert(tx, p.partnerId, 'USD', 500, 1));
+    // read in a transaction that rolls back: not kept
+    expect(() =>
+      inTx(db, (tx) => {
+        expect(getBalanceAlert(tx, p.partnerId, 'USD')?.threshold).toBe(500);
+        throw new Error('roll back');
+      }),
+    ).toThrow('roll back');
+    db.$client.prepare('update balance_alerts set threshold = 600 where partner_id = ?').run(p.partnerId);
+    expect(inTx(db, (tx) => getBalanceAlert(tx, p.partnerId, 'USD'))?.threshold).toBe(600);
+    // read in a transaction that commits: kept (a change behind the repository's back is not seen)
+    db.$client.prepare('update balance_alerts set threshold = 700 where partner_id = ?').run(p.partnerId);
+    expect(inTx(db, (tx) => getBalanceAlert(tx, p.partnerId, 'USD'))?.threshold).toBe(600);
+    // no threshold is kept as such too
+    expect(getBalanceAlert(db, p.partnerId, 'TON')).toBeUndefined();
+    db.$client.prepare("insert into balance_alerts values (?, 'TON', 5, 0, 1)").run(p.partnerId);
+    expect(getBalanceAlert(db, p.partnerId, 'TON')).toBeUndefined();
+    // every repository write is seen at once, inside its transaction and after it
+    inTx(db, (tx) => {
+      setAlerted(tx, p.partnerId, 'USD', true, 2);
+      expect(getBalanceAlert(tx, p.partnerId, 'USD')).toMatchObject({ threshold: 700, alerted: true });
+    });
+    expect(getBalanceAlert(db, p.partnerId, 'USD')).toMatchObject({ threshold: 700, alerted: true });
+    expect(() =>
+      inTx(db, (tx) => {
+        putBalanceAlert(tx, p.partnerId, 'USD', 100, 3);
+        expect(getBalanceAlert(tx, p.partnerId, 'USD')).toMatchObject({ threshold: 100, alerted: false });
+        throw new Error('roll back');
+      }),
+    ).toThrow('roll back');
+    expect(getBalanceAlert(db, p.partnerId, 'USD')).toMatchObject({ threshold: 700, alerted: true });
+    inTx(db, (tx) => deleteBalanceAlert(tx, p.partnerId, 'USD'));
+    expect(getBalanceAlert(db, p.partnerId, 'USD')).toBeUndefined();
+  });
+
+  it('forget what a transaction staged when one of its savepoints rolls back, so the next number is read again', () => {
+    const db = open();
+    const p = insertPartner(db, 'numbers', 1);
+    inTx(db, (tx) => insertOrder(tx, newOrder(p.partnerId, nextOrderSeq(tx))));
+    const seqs: number[] = [];
+    inTx(db, (tx) => {
+      seqs.push(insertOrder(tx, newOrder(p.partnerId, nextOrderSeq(tx))).seq);
+      // a refused unit of a group commit: its savepoint rolls back, the transaction goes on
+      expect(() =>
+        inTx(db, (inner) => {
+          insertOrder(inner, newOrder(p.partnerId, nextOrderSeq(inner)));
+          throw new Error('refused');
+        }),
+      ).toThrow('refused');
+      seqs.push(insertOrder(tx, newOrder(p.partnerId, nextOrderSeq(tx))).seq);
+    });
+    // no number used twice (the insert would have failed) and none skipped by the refused one
+    expect(seqs).toEqual([2, 3]);
+    expect(getOrder(db, 'PA-100003')?.seq).toBe(3);
+    expect(getOrder(db, 'PA-100004')).toBeUndefined();
+    expect(inTx(db, (tx) => nextOrderSeq(tx))).toBe(4);
+  });
 });
+

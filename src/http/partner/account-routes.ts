@@ -33,6 +33,7 @@ export const accountEndpoints = [ME, PRODUCTS];
 
 /** GET /me, GET /products */
 export function accountRoutes(app: FastifyInstance, { deps }: PartnerContext): void {
-  documented(app, ME, async (req, reply) => sendJson(reply, account(deps, partnerOf(req))));
+  // not async: the answer is at hand, no promise and its microtask
+  documented(app, ME, (req, reply) => sendJson(reply, account(deps, partnerOf(req))));
   documented(app, PRODUCTS, async () => products(deps));
 }

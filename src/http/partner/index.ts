@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { authenticate } from '../../app/keys.js';
 import type { Endpoint } from '../openapi/endpoint.js';
-import { setRateLimitHeaders } from '../rate-limiter.js';
 import { accountEndpoints, accountRoutes } from './account-routes.js';
 import type { PartnerContext } from './context.js';
 import { ledgerEndpoints, ledgerRoutes } from './ledger-routes.js';
@@ -25,7 +24,7 @@ export function partnerApi(ctx: PartnerContext) {
       try {
         req.partner = authenticate(deps, keys, req.headers.authorization, req.ip);
         // the key's general budget on every answer, errors included (a 429 of this scope carries them in its error)
-        setRateLimitHeaders(reply, limiter.hit('key', req.partner.keyId, true));
+        limiter.hitWithHeaders('key', req.partner.keyId, reply);
       } catch (e) {
         done(e as Error);
         return;

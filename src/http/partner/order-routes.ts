@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { createOrder } from '../../app/orders/create.js';
 import { noteBodyText, replayedBody } from '../../app/orders/idempotency.js';
 import { installRememberingJsonParser } from '../json-body.js';
-import { listOwnOrders, readOwnOrder } from '../../app/orders/query.js';
+import { getOwnOrder, listOwnOrders, readOwnOrder } from '../../app/orders/query.js';
 import { sendJson } from '../frozen-json.js';
 import { OrderListQuery, OrderReadQuery } from '../../app/requests/queries.js';
 import { queryParameters } from '../openapi/parameters.js';
@@ -80,7 +80,10 @@ export function orderRoutes(app: FastifyInstance, { deps, limiter }: PartnerCont
     });
   });
   documented(app, LIST, async (req, reply) => sendJson(reply, listOwnOrders(deps, partnerOf(req), req.query as Record<string, unknown>)));
-  documented<{ Params: { order_id: string } }>(app, GET, async (req, reply) =>
-    sendJson(reply, await readOwnOrder(deps, req.partner!, req.params.order_id, req.query as Record<string, unknown>, () => clientGone(reply))),
-  );
+  // not async: a plain read (no `wait`) answers at once, without a promise and its microtask
+  documented<{ Params: { order_id: string } }>(app, GET, (req, reply) => {
+    const q = req.query as Record<string, unknown>;
+    if (q.wait === undefined) return sendJson(reply, getOwnOrder(deps, partnerOf(req), req.params.order_id));
+    return readOwnOrder(deps, req.partner!, req.params.order_id, q, () => clientGone(reply)).then((o) => sendJson(reply, o));
+  });
 }
