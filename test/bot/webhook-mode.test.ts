@@ -64,6 +64,9 @@ describe('the bot in webhook mode', () => {
       const r = await post(startFrom(user), secret);
       expect(r.statusCode).toBe(401);
       expect(r.body).toBe('');
+      // set where this route answers 401 (no hook adds it when the answer is sent)
+      expect(r.headers['www-authenticate']).toBe('Bearer');
+      expect(r.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
       await new Promise((res) => setTimeout(res, 100));
       expect(w.tg.to(user.id)).toHaveLength(0);
     }

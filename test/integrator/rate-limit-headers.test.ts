@@ -26,6 +26,8 @@ describe('RateLimit-* headers', () => {
     const order = await p.order('stars', { quantity: 50, recipient: '@budget_user' });
     expect(order.status).toBe(200);
     expect(budget(order)).toEqual({ limit: '5', remaining: '0', reset: '5' });
+    // the request id is set when the request arrives: an order and the 429 keep it
+    expect(order.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
 
     const limited = await p.call('GET', '/me');
     expect(limited.status).toBe(429);
@@ -33,11 +35,32 @@ describe('RateLimit-* headers', () => {
     expect(limited.headers['retry-after']).toBe('1');
     expect(limited.body).toMatchObject({ detail: { code: 'rate_limited', scope: 'key', limit: 60, window_seconds: 60, retry_after: 1 }, scope: 'key', retry_after: 1 });
     expect(budget(limited)).toEqual({ limit: '5', remaining: '0', reset: '5' });
+    expect(limited.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(limited.headers['x-request-id']).not.toBe(order.headers['x-request-id']);
 
     await t.advance(2);
     expect(budget(await p.call('GET', '/me'))).toEqual({ limit: '5', remaining: '1', reset: '4' });
     await t.advance(60);
     expect(budget(await p.call('GET', '/me'))).toEqual({ limit: '5', remaining: '4', reset: '1' });
+  });
+
+  it('a replay answered from memory carries the same headers as the first answer: its own request id and the key budget', async () => {
+    const t = await service({ API_RATE_BURST: '5', API_RATE_LIMIT: '60' });
+    const p = await t.newPartner();
+    const first = await p.order('stars', { quantity: 50, recipient: '@budget_user' }, 'replay-headers-1');
+    const again = await p.order('stars', { quantity: 50, recipient: '@budget_user' }, 'replay-headers-1');
+    const third = await p.order('stars', { quantity: 50, recipient: '@budget_user' }, 'replay-headers-1');
+    expect([first.status, again.status, third.status]).toEqual([200, 200, 200]);
+    expect(third.body).toEqual(again.body);
+    expect(again.body.order_id).toBe(first.body.order_id);
+    expect([budget(first), budget(again), budget(third)]).toEqual([
+      { limit: '5', remaining: '4', reset: '1' },
+      { limit: '5', remaining: '3', reset: '2' },
+      { limit: '5', remaining: '2', reset: '3' },
+    ]);
+    const ids = [first, again, third].map((r) => r.headers['x-request-id']);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(ids).size).toBe(3);
   });
 
   it('are per key: another partner starts full; a 429 of another scope (validate_recipient) still shows the key budget', async () => {
