@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { inTx, openDatabase, type Db } from '../../src/store/db.js';
+import { describe, expect, it } from 'vitest';
+import { tempDatabases } from './temp-db.js';
+import { inTx } from '../../src/store/db.js';
 import { balancesOf, cachedBalancesOf, postEntry } from '../../src/store/ledger-repo.js';
 import { deleteBalanceAlert, getBalanceAlert, putBalanceAlert, setAlerted } from '../../src/store/balance-alerts-repo.js';
 import { getOrder, insertOrder, nextOrderSeq, type NewOrder } from '../../src/store/orders-repo.js';
@@ -12,19 +10,7 @@ import { getPartner, insertPartner, setPartnerStatus, setWebhook } from '../../s
  * The committed-value caches on a real SQLite file: a value is kept only when read outside a transaction,
  * every write through the repositories drops it, and nothing of a rolled-back transaction is ever kept.
  */
-const dirs: string[] = [];
-const dbs: Db[] = [];
-function open(): Db {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'committed-cache-'));
-  dirs.push(dir);
-  const db = openDatabase(path.join(dir, 'x.db'));
-  dbs.push(db);
-  return db;
-}
-afterEach(() => {
-  for (const db of dbs.splice(0)) db.$client.close();
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const open = tempDatabases('committed-cache-');
 
 describe('committed-value caches', () => {
   it('keep a row read outside a transaction until a repository write drops it', () => {

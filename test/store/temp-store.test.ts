@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, withTempFiles, type Db } from '../../src/store/db.js';
+import { describe, expect, it } from 'vitest';
+import { tempDatabases } from './temp-db.js';
+import { withTempFiles, type Db } from '../../src/store/db.js';
 import { GroupCommit } from '../../src/store/group-commit.js';
 import { kv } from '../../src/store/schema.js';
 
@@ -11,19 +10,7 @@ import { kv } from '../../src/store/schema.js';
  * SQLite's temporary storage on the service's connection: the savepoint of each unit of a group commit keeps
  * its pages' copies in memory (no temporary file per unit), and still rolls a refused unit back.
  */
-const dirs: string[] = [];
-const dbs: Db[] = [];
-function open(): Db {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'temp-store-'));
-  dirs.push(dir);
-  const db = openDatabase(path.join(dir, 'x.db'));
-  dbs.push(db);
-  return db;
-}
-afterEach(() => {
-  for (const db of dbs.splice(0)) db.$client.close();
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const open = tempDatabases('temp-store-');
 
 /** SQLite's temporary files (named etilqs_*) this process holds open now. */
 function sqliteTempFiles(): string[] {
