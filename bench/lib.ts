@@ -159,3 +159,20 @@ export function cpuMs(pid: number): number {
   const ticks = Number(fields[11]) + Number(fields[12]);
   return (ticks * 1000) / 100;
 }
+
+/**
+ * A local webhook receiver that counts the `order.completed` events it is sent (204 to each): the fan-out
+ * phase of bench/phase.ts and bench/memory.ts. `url` is its address for PUT /partners/{id}/webhook.
+ */
+export async function completedCounter(): Promise<{ url: string; delivered: () => number; close: () => void }> {
+  let delivered = 0;
+  const receiver = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      if (req.headers['x-webhook-event'] === 'order.completed') delivered++;
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, delivered: () => delivered, close: () => receiver.close() };
+}

@@ -1,10 +1,8 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { DURATION_MS, ROOT, fundedPartner, load, median, orderBody, startService } from './lib.js';
+import { DURATION_MS, ROOT, fundedPartner, load, median, orderBody, startService, completedCounter } from './lib.js';
 
 /**
  * Where the service's resident memory goes: `npx tsx bench/memory.ts [--heap]` starts the service as
@@ -92,23 +90,15 @@ async function main() {
   await load('me', svc.base, auth, () => ({ method: 'GET', path: `${base}/me` }), { durationMs: DURATION_MS / 3 });
   await report('after replays and reads');
 
-  let delivered = 0;
-  const receiver = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      if (req.headers['x-webhook-event'] === 'order.completed') delivered++;
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const receiver = await completedCounter();
   await svc.admin('POST', '/sandbox/clock/advance', { seconds: 10 });
   const hooked = await fundedPartner(svc.admin);
-  await svc.admin('PUT', `/partners/${hooked.id}/webhook`, { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` });
+  await svc.admin('PUT', `/partners/${hooked.id}/webhook`, { url: receiver.url });
   await load('orders', svc.base, { authorization: `Bearer ${hooked.key}` }, (i) => ({ method: 'POST', path: `${base}/orders`, body: orderBody(`h-${i}`) }), { count: 2000 });
   const t0 = performance.now();
   await svc.admin('POST', '/sandbox/clock/advance', { seconds: 5 });
-  while (delivered < 2000 && performance.now() - t0 < 120_000) await new Promise((r) => setTimeout(r, 20));
-  await report(`after ${delivered} webhooks`);
+  while (receiver.delivered() < 2000 && performance.now() - t0 < 120_000) await new Promise((r) => setTimeout(r, 20));
+  await report(`after ${receiver.delivered()} webhooks`);
   receiver.close();
   svc.proc.kill('SIGTERM');
   await new Promise((r) => svc.proc.once('exit', r));

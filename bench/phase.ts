@@ -1,11 +1,9 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { ROOT, cpuMs, freePort, fundedPartner, load, orderBody, rssMb, startService, waitReady } from './lib.js';
+import { ROOT, cpuMs, freePort, fundedPartner, load, orderBody, rssMb, startService, waitReady, completedCounter } from './lib.js';
 
 /**
  * One scenario of the benchmark alone, for profiling: `npx tsx bench/phase.ts create|replay|read|me|list|healthz|webhooks|bare-create|bare-get|bare-post [--profile]`.
@@ -34,25 +32,18 @@ async function bare(phase: string, profile: boolean) {
 
 /** 2,000 orders of a partner with a webhook completed at once, as npm run bench measures it. */
 async function webhooks(svc: Awaited<ReturnType<typeof startService>>, dir: string) {
-  let delivered = 0;
-  const receiver = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      if (req.headers['x-webhook-event'] === 'order.completed') delivered++;
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const receiver = await completedCounter();
   const hooked = await fundedPartner(svc.admin);
-  await svc.admin('PUT', `/partners/${hooked.id}/webhook`, { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` });
+  await svc.admin('PUT', `/partners/${hooked.id}/webhook`, { url: receiver.url });
   const auth = { authorization: `Bearer ${hooked.key}` };
   await load('orders', svc.base, auth, (i) => ({ method: 'POST', path: '/api/partner/v1/orders', body: orderBody(`h-${i}`) }), { count: 2000 });
   const cpu0 = cpuMs(svc.proc.pid!);
   const t0 = performance.now();
   await svc.admin('POST', '/sandbox/clock/advance', { seconds: 5 });
-  while (delivered < 2000 && performance.now() - t0 < 120_000) await new Promise((r) => setTimeout(r, 20));
+  while (receiver.delivered() < 2000 && performance.now() - t0 < 120_000) await new Promise((r) => setTimeout(r, 20));
   const seconds = (performance.now() - t0) / 1000;
   const cpu = cpuMs(svc.proc.pid!) - cpu0;
+  const delivered = receiver.delivered();
   console.log(`webhooks: ${delivered} in ${seconds.toFixed(2)} s = ${(delivered / seconds).toFixed(0)}/s, service CPU ${((cpu * 1000) / Math.max(1, delivered)).toFixed(0)} µs per order completed and delivered, RSS ${rssMb(svc.proc.pid!).toFixed(0)} MB`);
   receiver.close();
   svc.proc.kill('SIGTERM');
