@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { randomUuid } from '../../src/kernel/ids.js';
 import { createLogger } from '../../src/kernel/log.js';
 import { ADMIN_TOKEN, startService } from '../helpers.js';
 
@@ -103,5 +104,19 @@ describe('WWW-Authenticate', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('fresh request ids', () => {
+  it('are random version 4 UUIDs, all different, across the batches they are drawn in', () => {
+    const V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    const ids = Array.from({ length: 5000 }, () => randomUuid());
+    for (const id of ids) expect(id).toMatch(V4);
+    expect(new Set(ids).size).toBe(ids.length);
+    // every hex digit of the random part turns up in every position (a stuck or skipped digit would not)
+    const hex = ids.map((id) => id.replace(/-/g, ''));
+    for (const pos of [0, 5, 13, 17, 31]) expect(new Set(hex.map((h) => h[pos])).size, `position ${pos}`).toBe(16);
+    // the variant digit takes its four values
+    expect(new Set(hex.map((h) => h[16]))).toEqual(new Set(['8', '9', 'a', 'b']));
   });
 });
