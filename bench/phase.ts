@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { ROOT, cpuMs, freePort, fundedPartner, load, orderBody, rssMb, startService, waitReady, completedCounter } from './lib.js';
 
 /**
- * One scenario of the benchmark alone, for profiling: `npx tsx bench/phase.ts create|replay|read|me|list|healthz|webhooks|bare-create|bare-get|bare-post [--profile]`.
+ * One scenario of the benchmark alone, for profiling: `npx tsx bench/phase.ts create|replay|read|me|list|healthz|webhooks|bare-create|bare-get|bare-post|bare-order|bare-me [--profile]`.
  * With --profile the service writes a CPU profile to bench/results/ (read it with bench/profile-top.ts).
  */
 /** The bare baseline's scenarios (bench/baseline-server.ts), for the same CPU-per-request figure. */
@@ -20,7 +20,10 @@ async function bare(phase: string, profile: boolean) {
     'bare-create': (i: number) => ({ method: 'POST' as const, path: '/orders', body: orderBody(`b-${i}`) }),
     'bare-get': () => ({ method: 'GET' as const, path: '/static' }),
     'bare-post': () => ({ method: 'POST' as const, path: '/echo', body: orderBody('replay-1') }),
+    'bare-order': () => ({ method: 'GET' as const, path: '/same/order' }),
+    'bare-me': () => ({ method: 'GET' as const, path: '/same/me' }),
   }[phase]!;
+  if (phase === 'bare-order' || phase === 'bare-me') await putSameJson(origin);
   await load('warm-up', origin, {}, (i) => make(i + 1e9), { durationMs: 1500 });
   const cpu0 = cpuMs(proc.pid!);
   const r = await load(phase, origin, {}, make);
@@ -28,6 +31,23 @@ async function bare(phase: string, profile: boolean) {
   console.log(`${phase}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, errors ${r.errors}, CPU ${cpuPerRequest.toFixed(1)} µs/request, RSS ${rssMb(proc.pid!).toFixed(0)} MB`);
   proc.kill('SIGTERM');
   await new Promise((res) => proc.once('exit', res));
+}
+
+/**
+ * bare-order and bare-me serve the same JSON as the service's GET /orders/{id} and GET /me: a service is
+ * started once to make them (an order created, the account read), put on the bare server, and stopped.
+ */
+async function putSameJson(origin: string) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-phase-'));
+  const svc = await startService(path.join(dir, 'service.db'));
+  const partner = await fundedPartner(svc.admin);
+  const headers = { authorization: `Bearer ${partner.key}`, 'content-type': 'application/json' };
+  const order = await (await fetch(`${svc.base}/api/partner/v1/orders`, { method: 'POST', headers, body: orderBody('replay-1') })).json();
+  const me = await (await fetch(`${svc.base}/api/partner/v1/me`, { headers })).json();
+  svc.proc.kill('SIGTERM');
+  await new Promise((res) => svc.proc.once('exit', res));
+  fs.rmSync(dir, { recursive: true, force: true });
+  await fetch(`${origin}/same`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ order, me }) });
 }
 
 /** 2,000 orders of a partner with a webhook completed at once, as npm run bench measures it. */

@@ -40,14 +40,21 @@ export type CreateOrderDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'ids' | 'lo
  * (the bot, the Mini App), is written to the audit log in the order's transaction.
  */
 export async function createOrder(deps: CreateOrderDeps, partnerId: number, body: unknown, opts: { actor?: string } = {}): Promise<CreateResult> {
+  return replayOrCreate(deps, partnerId, body, opts);
+}
+
+/**
+ * createOrder, with a replay answered at once: everything up to the idempotency check runs without an
+ * await, so a replay (or a refusal before it) is returned (or thrown) synchronously, and only a new order
+ * is a promise. POST /orders sends a partner's retries without a promise and its microtasks.
+ */
+export function replayOrCreate(deps: CreateOrderDeps, partnerId: number, body: unknown, opts: { actor?: string } = {}): CreateResult | Promise<CreateResult> {
   // 0. who orders: an activated partner of a running program (the API's auth hook has checked it already)
   requireOrderingAllowed(deps, partnerId);
 
   // 1. the request's shape around params: idempotency_key, type, client_reference (src/app/requests/)
   const parsedHead = orderHead(body);
   const head = parsedHead.head;
-  const kind = ORDER_KINDS[head.type];
-  const clientReference = head.client_reference ?? null;
   // the idempotency fingerprint is of the body as sent (an object: the parse says so)
   const raw = body as Record<string, unknown>;
 
@@ -56,7 +63,11 @@ export async function createOrder(deps: CreateOrderDeps, partnerId: number, body
   const orderKey = new OrderKey(deps, partnerId, parsedHead, raw);
   const replayed = orderKey.replayedOrderId();
   if (replayed) return replayOf(deps, replayed);
+  return createNew(deps, ORDER_KINDS[head.type], head.client_reference ?? null, orderKey, raw, opts);
+}
 
+/** Steps 3 to 5 for a key not bound yet. */
+async function createNew(deps: CreateOrderDeps, kind: OrderKind, clientReference: string | null, orderKey: OrderKey, raw: Record<string, unknown>, opts: { actor?: string }): Promise<CreateResult> {
   // 3. the params, webhook_url, the product's availability (nothing claimed yet)
   const params = parseRequest(ParamsObject, raw.params ?? {}, ORDER_PARAMS_RULES);
   const webhookUrl = checkOrderWebhookUrl(deps, raw.webhook_url);

@@ -22,7 +22,7 @@ export function partnerApi(ctx: PartnerContext) {
     // A callback hook rather than an async one: it runs on every partner request and does no I/O.
     app.addHook('onRequest', (req, reply, done) => {
       try {
-        req.partner = authenticate(deps, keys, req.headers.authorization, req.ip);
+        req.partner = authenticate(deps, keys, req.headers.authorization, req.ip, req.raw.socket);
         // the key's general budget on every answer, errors included (a 429 of this scope carries them in its error)
         limiter.hitWithHeaders('key', req.partner.keyId, reply);
       } catch (e) {

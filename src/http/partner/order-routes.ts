@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createOrder } from '../../app/orders/create.js';
+import { replayOrCreate } from '../../app/orders/create.js';
 import { noteBodyText, replayedBody } from '../../app/orders/idempotency.js';
 import { installRememberingJsonParser } from '../json-body.js';
 import { getOwnOrder, listOwnOrders, readOwnOrder } from '../../app/orders/query.js';
@@ -71,12 +71,13 @@ export function orderRoutes(app: FastifyInstance, { deps, limiter }: PartnerCont
   // in a scope of its own: its body parser remembers replayed texts (a retry's body is parsed once per text)
   void app.register(async (scope) => {
     installRememberingJsonParser(scope, replayedBody, noteBodyText);
-    documented(scope, CREATE, async (req, reply) => {
+    // not async: a replay is answered at once (replayOrCreate), only a new order is awaited
+    documented(scope, CREATE, (req, reply) => {
       const body = req.body as Record<string, unknown> | null;
       // NFT orders also count against their own scope, per partner
       if (body && typeof body === 'object' && body.type === 'nft') limiter.hit('nft_orders', partnerOf(req));
-      const r = await createOrder(deps, partnerOf(req), body);
-      return sendJson(reply, r.order);
+      const r = replayOrCreate(deps, partnerOf(req), body);
+      return r instanceof Promise ? r.then((created) => sendJson(reply, created.order)) : sendJson(reply, r.order);
     });
   });
   documented(app, LIST, async (req, reply) => sendJson(reply, listOwnOrders(deps, partnerOf(req), req.query as Record<string, unknown>)));
