@@ -12,7 +12,10 @@ import { DURATION_MS, ROOT, fundedPartner, load, median, orderBody, startService
  * (anonymous: the JavaScript heap, malloc's arenas, SQLite's page cache; file: the mapped code of node and
  * of the native modules), with the V8 heap's pages and the main malloc arena (where SQLite's page cache
  * lives) apart. The last figure is the one `npm run bench` reports. With --heap the service also
- * prints its V8 heap figures at each step (a preloaded signal handler, bench/heap-report.cjs).
+ * prints its V8 heap figures at each step (a preloaded signal handler, bench/heap-report.cjs). With
+ * --idle[=seconds] (default 40) the service is then left idle and its RSS and V8's pages are printed each
+ * second: V8's memory reducer gives memory back only some seconds after the last full collection (8 s
+ * after it, then every 8 s until the allocation rate is low).
  */
 function rollup(pid: number): { rss: number; anon: number; file: number; v8Pages: number; mainArena: number } {
   const text = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
@@ -99,6 +102,17 @@ async function main() {
   await svc.admin('POST', '/sandbox/clock/advance', { seconds: 5 });
   while (receiver.delivered() < 2000 && performance.now() - t0 < 120_000) await new Promise((r) => setTimeout(r, 20));
   await report(`after ${receiver.delivered()} webhooks`);
+  const idleArg = process.argv.find((a) => a.startsWith('--idle'));
+  if (idleArg) {
+    const seconds = Number(idleArg.split('=')[1] ?? 40);
+    const curve: string[] = [];
+    for (let s = 1; s <= seconds; s++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      const m = rollup(pid);
+      curve.push(`${m.rss.toFixed(0)}/${m.v8Pages.toFixed(0)}`);
+    }
+    console.log(`idle, RSS/V8's pages in MB each second: ${curve.join(' ')}`);
+  }
   receiver.close();
   svc.proc.kill('SIGTERM');
   await new Promise((r) => svc.proc.once('exit', r));

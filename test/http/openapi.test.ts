@@ -61,6 +61,37 @@ describe('when the OpenAPI document is read', () => {
     const json = await t.app.inject({ method: 'GET', url: '/docs/json' });
     expect(json.json().info.version).toBe('1.0');
   });
+
+  // Swagger UI is built on the first request to /docs and answers through the service's routes: the
+  // HTTP semantics of its assets (HEAD, validators, ranges) and the service's own 404 come through.
+  it("then Swagger UI's assets answer HEAD, conditional and range requests, and an unknown page is the service's 404", async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/docs/json' })).json()).toEqual(doc);
+    const css = await t.app.inject({ method: 'GET', url: '/docs/static/swagger-ui.css' });
+    expect(css.statusCode).toBe(200);
+    expect(css.headers['content-type']).toMatch(/^text\/css/);
+    expect(css.body).toContain('.swagger-ui');
+    const etag = css.headers.etag as string;
+    expect(etag).toMatch(/^(W\/)?"/);
+
+    const head = await t.app.inject({ method: 'HEAD', url: '/docs/static/swagger-ui.css' });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe(String(css.rawPayload.length));
+    expect(head.headers['referrer-policy']).toBe('no-referrer');
+    expect(head.rawPayload.length).toBe(0);
+
+    const same = await t.app.inject({ method: 'GET', url: '/docs/static/swagger-ui.css', headers: { 'if-none-match': etag } });
+    expect(same.statusCode).toBe(304);
+    expect(same.rawPayload.length).toBe(0);
+
+    const part = await t.app.inject({ method: 'GET', url: '/docs/static/swagger-ui.css', headers: { range: 'bytes=0-99' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 0-99/${css.rawPayload.length}`);
+    expect(part.rawPayload.equals(css.rawPayload.subarray(0, 100))).toBe(true);
+
+    const missing = await t.app.inject({ method: 'GET', url: '/docs/static/no-such-file.css' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ detail: { code: 'route_not_found', detail: 'No endpoint GET /docs/static/no-such-file.css.' } });
+  });
 });
 
 describe('when live responses are compared with the document', () => {
