@@ -156,6 +156,22 @@ export async function fundedPartner(admin: (m: string, p: string, b?: unknown) =
 export const orderBody = (key: string, recipient = 'bench_user') => JSON.stringify({ type: 'stars', idempotency_key: key, params: { quantity: 100, recipient } });
 
 
+/**
+ * Waits until the process `pid` has gone quiet: the sandbox's clock advance returns at once, while the
+ * deliveries and outcomes it made due still run for a while; a phase measured before they finish measures
+ * them too. Quiet: at most one clock tick (10 ms) of CPU in each of two 200 ms samples in a row (at most
+ * `maxMs`).
+ */
+export async function settled(pid: number, maxMs = 30_000): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  let quiet = 0;
+  while (quiet < 2 && Date.now() < deadline) {
+    const c0 = cpuMs(pid);
+    await new Promise((r) => setTimeout(r, 200));
+    quiet = cpuMs(pid) - c0 <= 10 ? quiet + 1 : 0;
+  }
+}
+
 /** CPU time (user + system, ms) a process has used so far, from /proc. */
 export function cpuMs(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');

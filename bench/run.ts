@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { CONNECTIONS, DURATION_MS, ROOT, freePort, fundedPartner, load, median, merge, orderBody, rssMb, startService, waitReady, type Result } from './lib.js';
+import { CONNECTIONS, DURATION_MS, ROOT, freePort, settled, fundedPartner, load, median, merge, orderBody, rssMb, startService, waitReady, type Req, type Result } from './lib.js';
 
 const READ_ROUNDS = 3;
 /** How long the service is left idle after the run before its resident memory is read again. */
@@ -69,6 +69,7 @@ async function main() {
   const backlog = deliveryBacklog(path.join(dir, 'service.db'));
   // each phase starts settled: the deliveries of the orders created so far run now, not during the next phase
   await svc.admin('POST', '/sandbox/clock/advance', { seconds: 10 });
+  await settled(svc.proc.pid!);
   const first = await (await fetch(`${svc.base}/api/partner/v1/orders`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: orderBody('replay-1') })).json() as any;
   // Reads against the bare GET in alternating rounds, so that each comparison is taken close in time
   // (the figures of a shared machine drift within a minute); the percentage is the median of the rounds.
@@ -78,6 +79,17 @@ async function main() {
   await fetch(`${baseOrigin}/same`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ order: sameOrder, me: sameMe }) });
   const rounds: Record<'bare' | 'bareOrder' | 'bareMe' | 'barePost' | 'replay' | 'read' | 'me', Result[]> = { bare: [], bareOrder: [], bareMe: [], barePost: [], replay: [], read: [], me: [] };
   const slice = { durationMs: DURATION_MS / READ_ROUNDS };
+  const scenarios: [string, Record<string, string>, () => Req][] = [
+    [baseOrigin, {}, () => ({ method: 'GET', path: '/static' })],
+    [baseOrigin, {}, () => ({ method: 'GET', path: '/same/order' })],
+    [baseOrigin, {}, () => ({ method: 'GET', path: '/same/me' })],
+    [baseOrigin, {}, () => ({ method: 'POST', path: '/echo', body: orderBody('replay-1') })],
+    [svc.base, auth, () => ({ method: 'POST', path: '/api/partner/v1/orders', body: orderBody('replay-1') })],
+    [svc.base, auth, () => ({ method: 'GET', path: `/api/partner/v1/orders/${first.order_id}` })],
+    [svc.base, auth, () => ({ method: 'GET', path: '/api/partner/v1/me' })],
+  ];
+  // every route warmed up first (the creation phase has its warm-up too): a route's first second runs unoptimised code
+  for (const [origin, headers, make] of scenarios) await load('warm-up', origin, headers, make, { durationMs: 1000 });
   for (let round = 0; round < READ_ROUNDS; round++) {
     rounds.bare.push(await load('baseline: bare GET', baseOrigin, {}, () => ({ method: 'GET', path: '/static' }), slice));
     rounds.bareOrder.push(await load('baseline: bare GET, the order JSON', baseOrigin, {}, () => ({ method: 'GET', path: '/same/order' }), slice));
@@ -118,6 +130,7 @@ async function main() {
   const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   // let the orders of the load phases finish first, so the count below is of the 2,000 only
   await svc.admin('POST', '/sandbox/clock/advance', { seconds: 10 });
+  await settled(svc.proc.pid!);
   const hooked = await fundedPartner(svc.admin);
   secret = (await svc.admin('PUT', `/partners/${hooked.id}/webhook`, { url: hookUrl })).secret;
   await load('service: 2,000 orders (webhook run)', svc.base, { authorization: `Bearer ${hooked.key}` }, (i) => ({ method: 'POST', path: '/api/partner/v1/orders', body: orderBody(`h-${i}`) }), { count: 2000 });
@@ -165,6 +178,7 @@ async function main() {
     for (const side of sides) {
       await load('warm-up', side.svc.base, side.auth, (i) => ({ method: 'POST', path: '/api/partner/v1/orders', body: orderBody(`w-${side.name}-${i}`) }), { durationMs: 1500 });
       await side.svc.admin('POST', '/sandbox/clock/advance', { seconds: 10 });
+      await settled(side.svc.proc.pid!);
     }
     const slice = { durationMs: (2 * DURATION_MS) / BIG_ROUNDS };
     const deepCursor = Buffer.from('o:500000').toString('base64url');
@@ -174,6 +188,7 @@ async function main() {
       for (const side of sides) {
         add(await load(`service: create order (${side.name})`, side.svc.base, side.auth, (i) => ({ method: 'POST', path: '/api/partner/v1/orders', body: orderBody(`b${round}-${i}`) }), slice));
         await side.svc.admin('POST', '/sandbox/clock/advance', { seconds: 10 });
+        await settled(side.svc.proc.pid!);
       }
       for (const side of sides) add(await load(`service: GET /orders page (${side.name})`, side.svc.base, side.auth, () => ({ method: 'GET', path: '/api/partner/v1/orders?limit=50' }), slice));
     }
