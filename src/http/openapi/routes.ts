@@ -25,6 +25,12 @@ export async function registerOpenApi(app: FastifyInstance, publicBaseUrl: strin
       docs = undefined;
       throw e;
     }));
+  // the documentation's own instance closes with the service (its plugins' onClose hooks run)
+  app.addHook('onClose', async () => {
+    const built = docs;
+    docs = undefined;
+    if (built) await (await built.catch(() => null))?.close();
+  });
   const forward = async (req: FastifyRequest, reply: FastifyReply) => {
     // a HEAD is asked as a GET: the service's own HEAD route takes the length from the body and drops it
     const res = await (await docsApp()).inject({ method: 'GET', url: req.url, headers: req.headers });
