@@ -495,7 +495,7 @@ export const en = {
       partner_gone: 'There is no such partner any more. Choose another one.',
       deposit_gone: 'This deposit no longer exists.',
       bad_network: 'Not credited: this asset cannot be credited from this network. This deposit can only be closed.',
-      tx_hash_conflict: 'Not credited: a top-up with this transaction hash was already credited. Close this deposit with a note.',
+      tx_already_credited: 'Not credited: this transaction was already credited, to another partner or with another amount. Close this deposit with a note.',
       bad_note: 'Send a note of 1 to 1000 characters, or /cancel.',
       bad_asset: 'This deposit cannot be credited (its asset is not one the service credits). Close it with a note.',
     },

@@ -223,7 +223,8 @@ describe('streaming', () => {
     // … and going away closes the reader
     req.destroy();
     await vi.waitFor(() => expect(ExportReader.open).toBe(0));
-  });
+    // seeding 60,000 orders through the database's money guards takes a few seconds more on a loaded machine
+  }, 60_000);
 
   it('reads in pages: every row once, newest first, across page ends (orders and the merged ledger), newer rows not included', async () => {
     const t = await service();
