@@ -76,23 +76,10 @@ async function main(): Promise<void> {
     }
   }
 
-  try {
-    await listenOrRefuse(svc.app, config.HOST, config.PORT);
-  } catch (e) {
-    if (e instanceof StartupRefused) await svc.close();
-    refuse(e);
-    throw e;
-  }
-  log.info({ url: config.publicBaseUrl }, 'listening');
-  // one line an operator can read the running release and mode from
-  log.info(startupFields(config, svc.app), 'started');
-  // grammY and the bot's code are loaded only when a bot runs (about 6 MB of memory otherwise)
-  const bot = config.TELEGRAM_BOT_TOKEN ? (await import('../bot/runner.js')).startBot(svc, config) : null;
-  const metricsServer = svc.ops.metrics && config.METRICS_PORT !== undefined ? await startMetricsServer(svc.ops.metrics, config.METRICS_HOST, config.METRICS_PORT) : null;
-  if (metricsServer) log.info({ host: config.METRICS_HOST, port: metricsServer.port }, 'metrics listening');
-  const backups = config.BACKUP_DIR ? startBackupSchedule({ db: svc.db, config, log }) : null;
-  if (preMigration) backups?.recordSuccess(preMigration.startedAt);
-
+  // SIGTERM/SIGINT are handled from here on: a signal during the rest of start-up stops what has started
+  let bot: { stop(): Promise<void> } | null = null;
+  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | null = null;
+  let backups: ReturnType<typeof startBackupSchedule> | null = null;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -116,6 +103,24 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+
+  try {
+    await listenOrRefuse(svc.app, config.HOST, config.PORT);
+  } catch (e) {
+    if (e instanceof StartupRefused) await svc.close();
+    refuse(e);
+    throw e;
+  }
+  if (stopping) return;
+  log.info({ url: config.publicBaseUrl }, 'listening');
+  // one line an operator can read the running release and mode from
+  log.info(startupFields(config, svc.app), 'started');
+  // grammY and the bot's code are loaded only when a bot runs (about 6 MB of memory otherwise)
+  bot = config.TELEGRAM_BOT_TOKEN ? (await import('../bot/runner.js')).startBot(svc, config) : null;
+  metricsServer = svc.ops.metrics && config.METRICS_PORT !== undefined ? await startMetricsServer(svc.ops.metrics, config.METRICS_HOST, config.METRICS_PORT) : null;
+  if (metricsServer) log.info({ host: config.METRICS_HOST, port: metricsServer.port }, 'metrics listening');
+  backups = config.BACKUP_DIR ? startBackupSchedule({ db: svc.db, config, log }) : null;
+  if (preMigration) backups?.recordSuccess(preMigration.startedAt);
 }
 
 main().catch((e) => {

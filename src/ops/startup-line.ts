@@ -12,6 +12,7 @@ export function startupFields(config: Config, app: FastifyInstance) {
     version,
     commit,
     node: process.version,
+    pid: process.pid,
     bind,
     public_url: config.publicBaseUrl,
     mode: modeOf(config),
