@@ -121,7 +121,8 @@ describe('a late payment is never credited to another partner', () => {
   });
 
   it('TON: a comment naming an expired request never credits another partner, even with the exact amount of an open request', async () => {
-    t = await startService({}, { ids: lowestOffsets() });
+    // the service's own randomness: the lowest-offset source would also draw one comment code again and again
+    t = await startService();
     const a = await partner(t, 'Alpha');
     const b = await partner(t, 'Beta');
     const ra = (await t.admin('POST', `/partners/${a}/topup-requests`, { currency: 'TON', amount: '10' })).body;
