@@ -10,7 +10,7 @@ import { MIGRATIONS_FOLDER, registerSqlFunctions, type Db } from '../../src/stor
 import { tempDatabases } from './temp-db.js';
 
 /**
- * What the database itself refuses (drizzle/0020_money_guards.sql), proven with raw SQL on the service's
+ * What the database itself refuses (drizzle/0021_money_guards.sql), proven with raw SQL on the service's
  * migrated file: no service code runs, so each refusal is the database's own. Each statement that breaks a
  * rule throws, and nothing of it is written.
  */
@@ -208,7 +208,7 @@ describe('the checks of GET /ledger/check, held by the database', () => {
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-const TAG = '0020_money_guards';
+const TAG = '0021_money_guards';
 
 /** A copy of the migrations folder with the journal cut before `tag`. */
 function migrationsBefore(tag: string): string {
