@@ -217,7 +217,7 @@ describe.runIf(have)('the operator console in Chromium', { timeout: 120_000 }, (
         const [download] = await Promise.all([desk.waitForEvent('download'), desk.getByTestId('export-ledger').click()]);
         expect(download.suggestedFilename()).toMatch(new RegExp(`^ledger-${p.id}-\\d{4}-\\d\\d-\\d\\d\\.csv$`));
         const text = fs.readFileSync((await download.path())!, 'utf8');
-        expect(text.split('\r\n')[0]).toBe('entry_id,created_at,currency,kind,amount,balance_after,order_id,topup_id');
+        expect(text.split('\r\n')[0]).toBe('entry_id,created_at,currency,kind,amount,balance_after,order_id,topup_id,note');
         await desk.screenshot({ path: `${ARTIFACTS}/console-partner-desktop-${scheme}.png`, fullPage: true });
       }
       await context.close();

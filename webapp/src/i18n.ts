@@ -24,7 +24,7 @@ const en = {
     'order.completed': 'Completed', 'order.failed': 'Failed', 'order.refunded': 'Money returned to the balance',
   } as Record<string, string>,
   ledger: 'Ledger', ledgerHint: 'Every top-up, debit and refund', noEntries: 'No entries.', balanceAfterShort: 'balance',
-  kind: { topup: 'Top-up', order_debit: 'Order', order_refund: 'Refund' } as Record<string, string>,
+  kind: { topup: 'Top-up', order_debit: 'Order', order_refund: 'Refund', adjustment: 'Correction by support' } as Record<string, string>,
   st: { processing: 'Processing', completed: 'Completed', failed: 'Failed', canceled: 'Canceled', partial: 'Partial' } as Record<string, string>,
   stateName: { done: 'done', current: 'in progress', pending: 'waiting', failed: 'failed' } as Record<string, string>,
   currency: 'Currency', sum: 'Amount', network: 'Network', request: 'Get payment details', sendExactly: 'Send exactly', to: 'To address',
@@ -71,6 +71,9 @@ const en = {
     supplier: { sandbox_fragment: 'Fragment wallet (sandbox)', sandbox_gifts: 'Gift account (sandbox)', fragment: 'Fragment hot wallet', telegram_gifts: 'Telegram gift account' } as Record<string, string>,
     withoutCost: (n: number) => `${n} ${n === 1 ? 'order' : 'orders'} made before costs were stored left out`,
     per1000: 'per 1000', fees: 'fees per gift', marginWord: 'margin', keys: 'API key', webhookUrl: 'Webhook', exports: 'Exports',
+    adjust: 'Adjust balance', adjustHint: 'Corrects a mistaken credit or debit with a ledger entry of its own; the partner sees it with your note.',
+    adjustAmount: 'Amount (negative takes money off)', adjustSave: 'Post the correction', cancel: 'Cancel',
+    adjustConfirm: (amount: string) => `Post a correction of ${amount}? The partner sees it in the ledger with your note.`,
   },
   // the app's own words for refusals the bot explains with its commands; the rest are the bot's (words.ts)
   err: {
@@ -103,7 +106,7 @@ const ru: Dict = {
     'order.completed': 'Выполнен', 'order.failed': 'Не выполнен', 'order.refunded': 'Деньги вернулись на баланс',
   },
   ledger: 'Движение средств', ledgerHint: 'Пополнения, списания и возвраты', noEntries: 'Записей нет.', balanceAfterShort: 'баланс',
-  kind: { topup: 'Пополнение', order_debit: 'Заказ', order_refund: 'Возврат' },
+  kind: { topup: 'Пополнение', order_debit: 'Заказ', order_refund: 'Возврат', adjustment: 'Корректировка поддержки' },
   st: { processing: 'В работе', completed: 'Выполнен', failed: 'Ошибка', canceled: 'Отменён', partial: 'Частично' },
   stateName: { done: 'готово', current: 'идёт', pending: 'ожидает', failed: 'ошибка' },
   currency: 'Валюта', sum: 'Сумма', network: 'Сеть', request: 'Получить реквизиты', sendExactly: 'Отправьте ровно', to: 'На адрес',
@@ -150,6 +153,9 @@ const ru: Dict = {
     supplier: { sandbox_fragment: 'Кошелёк Fragment (песочница)', sandbox_gifts: 'Аккаунт подарков (песочница)', fragment: 'Горячий кошелёк Fragment', telegram_gifts: 'Аккаунт подарков Telegram' },
     withoutCost: (n: number) => `не учтено: ${n} ${ruPlural(n, 'заказ', 'заказа', 'заказов')} без сохранённой себестоимости`,
     per1000: 'за 1000', fees: 'комиссии на подарок', marginWord: 'маржа', keys: 'API-ключ', webhookUrl: 'Вебхук', exports: 'Выгрузки',
+    adjust: 'Скорректировать баланс', adjustHint: 'Исправляет ошибочное зачисление или списание отдельной записью; партнёр видит её с вашей заметкой.',
+    adjustAmount: 'Сумма (с минусом — списание)', adjustSave: 'Провести корректировку', cancel: 'Отмена',
+    adjustConfirm: (amount: string) => `Провести корректировку на ${amount}? Партнёр увидит её в движении средств с вашей заметкой.`,
   },
   err: {
     insufficient_balance: 'Недостаточно средств: владелец может пополнить баланс на вкладке «Пополнить».', network: 'Нет соединения.',
