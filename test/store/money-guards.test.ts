@@ -7,6 +7,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '../../src/store/ledger-check.js';
 import { MIGRATIONS_FOLDER, registerSqlFunctions, type Db } from '../../src/store/db.js';
+import { migrationFolders } from './migrations-before.js';
 import { tempDatabases } from './temp-db.js';
 
 /**
@@ -209,20 +210,7 @@ describe('the checks of GET /ledger/check, held by the database', () => {
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 const TAG = '0021_money_guards';
-
-/** A copy of the migrations folder with the journal cut before `tag`. */
-function migrationsBefore(tag: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'money-guards-mig-'));
-  dirs.push(dir);
-  fs.cpSync(MIGRATIONS_FOLDER, dir, { recursive: true });
-  const journalFile = path.join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(fs.readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
-  const at = journal.entries.findIndex((e) => e.tag === tag);
-  expect(at).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, at);
-  fs.writeFileSync(journalFile, JSON.stringify(journal));
-  return dir;
-}
+const migrationsBefore = migrationFolders('money-guards-mig-');
 
 /** A database at the schema before the money guards, with a funded partner. */
 function oldDatabase() {
