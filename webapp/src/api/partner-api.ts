@@ -342,7 +342,7 @@ export interface components {
             [key: string]: unknown;
         };
         NestedError: {
-            detail: components["schemas"]["FlatError"];
+            detail: components["schemas"]["ErrorObject"];
         } & {
             [key: string]: unknown;
         };
@@ -433,16 +433,22 @@ export interface components {
                 /** @enum {string} */
                 code: "rate_limited";
                 detail: string;
-                /** @enum {string} */
-                scope: "key" | "validate_recipient" | "nft_catalog" | "nft_orders" | "wait";
+                /**
+                 * @description not_found: unknown URLs, counted per client address with the budget of a key
+                 * @enum {string}
+                 */
+                scope: "key" | "validate_recipient" | "nft_catalog" | "nft_orders" | "wait" | "not_found";
                 /** @description requests per window_seconds; for scope wait: the waiting requests a key may have open at once (window_seconds is then the longest wait) */
                 limit: number;
                 window_seconds: number;
                 /** @description seconds; also the Retry-After header */
                 retry_after: number;
             };
-            /** @enum {string} */
-            scope: "key" | "validate_recipient" | "nft_catalog" | "nft_orders" | "wait";
+            /**
+             * @description not_found: unknown URLs, counted per client address with the budget of a key
+             * @enum {string}
+             */
+            scope: "key" | "validate_recipient" | "nft_catalog" | "nft_orders" | "wait" | "not_found";
             /** @description requests per window_seconds; for scope wait: the waiting requests a key may have open at once (window_seconds is then the longest wait) */
             limit: number;
             window_seconds: number;
@@ -784,7 +790,7 @@ export interface components {
             [key: string]: unknown;
         };
         NftParams: {
-            /** @example PlushPepe-1234 */
+            /** @example HomemadeCake-6344 */
             gift: string;
             recipient: string;
             /**
@@ -1225,6 +1231,27 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerAccount"];
                 };
             };
+            /** @description `bad_request` (nested): The request is malformed. */
+            400: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `unauthorized` (nested): Missing or invalid API key. */
             401: {
                 headers: {
@@ -1267,6 +1294,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -1282,6 +1330,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -1310,6 +1394,27 @@ export interface operations {
                     "application/json": components["schemas"]["ProductsResponse"];
                 };
             };
+            /** @description `bad_request` (nested): The request is malformed. */
+            400: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `unauthorized` (nested): Missing or invalid API key. */
             401: {
                 headers: {
@@ -1352,6 +1457,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -1367,6 +1493,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -1400,7 +1562,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_type` (nested): type must be one of stars, premium, nft.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_type` (nested): type must be one of stars, premium, nft.
              *
              *     `recipient_required` (flat): recipient is required.
              *
@@ -1426,7 +1590,7 @@ export interface operations {
                     } | {
                         detail: {
                             /** @enum {string} */
-                            code: "bad_type" | "bad_json";
+                            code: "bad_request" | "bad_type" | "bad_json";
                             detail: string;
                         };
                     };
@@ -1474,6 +1638,69 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large` (nested): The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` (nested): Send the body as application/json. */
+            415: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -1489,6 +1716,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
                 };
             };
             /** @description `resolver_error` (flat): Recipient resolution failed. Retry later. */
@@ -1529,6 +1777,21 @@ export interface operations {
                     "application/json": components["schemas"]["ProductUnavailableError"] | components["schemas"]["StorageUnavailableError"];
                 };
             };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
+                };
+            };
         };
     };
     validateGame: {
@@ -1560,7 +1823,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `recipient_required` (flat): recipient is required.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `recipient_required` (flat): recipient is required.
              *
              *     `recipient_not_found` (flat): The recipient was not found or cannot be reached.
              *
@@ -1584,7 +1849,7 @@ export interface operations {
                     } | {
                         detail: {
                             /** @enum {string} */
-                            code: "bad_json";
+                            code: "bad_request" | "bad_json";
                             detail: string;
                         };
                     };
@@ -1632,6 +1897,69 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large` (nested): The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` (nested): Send the body as application/json. */
+            415: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -1647,6 +1975,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
                 };
             };
             /**
@@ -1668,6 +2017,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProductUnavailableError"] | components["schemas"]["StorageUnavailableError"];
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -1712,7 +2076,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_status` (flat): status must be one of processing, completed, partial, canceled, failed.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_status` (flat): status must be one of processing, completed, partial, canceled, failed.
              *
              *     `bad_type` (nested): type must be one of stars, premium, nft.
              *
@@ -1742,7 +2108,7 @@ export interface operations {
                     } | {
                         detail: {
                             /** @enum {string} */
-                            code: "bad_type";
+                            code: "bad_request" | "bad_type";
                             detail: string;
                         };
                     };
@@ -1790,6 +2156,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -1805,6 +2192,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -1855,9 +2278,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_json` (nested): The request body is not valid JSON.
+             * @description `bad_request` (nested): The request is malformed.
              *
-             *     `bad_request` (nested): The request is malformed.
+             *     `bad_json` (nested): The request body is not valid JSON.
              *
              *     `idempotency_required` (nested): idempotency_key is required.
              *
@@ -1899,7 +2322,7 @@ export interface operations {
                     } | {
                         detail: {
                             /** @enum {string} */
-                            code: "bad_json" | "bad_request" | "idempotency_required" | "bad_type";
+                            code: "bad_request" | "bad_json" | "idempotency_required" | "bad_type";
                             detail: string;
                         };
                     };
@@ -1962,6 +2385,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /**
              * @description `gift_not_for_sale` (flat): The gift is sold or delisted. Nothing was debited.
              *
@@ -1993,6 +2437,48 @@ export interface operations {
                     };
                 };
             };
+            /** @description `payload_too_large` (nested): The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` (nested): Send the body as application/json. */
+            415: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -2008,6 +2494,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
                 };
             };
             /** @description `resolver_error` (flat): Recipient resolution failed. Retry later. */
@@ -2054,6 +2561,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
+                };
+            };
         };
     };
     getOrder: {
@@ -2085,7 +2607,11 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description `bad_param` (flat): Unknown or invalid query parameter. */
+            /**
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_param` (flat): Unknown or invalid query parameter.
+             */
             400: {
                 headers: {
                     /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
@@ -2097,7 +2623,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadParamError"];
+                    "application/json": components["schemas"]["BadParamError"] | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
+                    };
                 };
             };
             /** @description `unauthorized` (nested): Missing or invalid API key. */
@@ -2142,7 +2674,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `not_found` (flat): Not found. */
+            /**
+             * @description `route_not_found` (nested): No such endpoint.
+             *
+             *     `not_found` (flat): Not found.
+             */
             404: {
                 headers: {
                     /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
@@ -2158,6 +2694,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "not_found";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -2176,6 +2718,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -2204,6 +2782,27 @@ export interface operations {
                     "application/json": components["schemas"]["CollectionList"];
                 };
             };
+            /** @description `bad_request` (nested): The request is malformed. */
+            400: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `unauthorized` (nested): Missing or invalid API key. */
             401: {
                 headers: {
@@ -2246,6 +2845,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -2263,6 +2883,27 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `product_unavailable` (flat): The product is temporarily unavailable. */
             503: {
                 headers: {
@@ -2278,6 +2919,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProductUnavailableError"];
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -2322,7 +2978,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `collection_required` (flat): collection is required.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `collection_required` (flat): collection is required.
              *
              *     `bad_sort` (flat): sort must be price_asc or price_desc.
              *
@@ -2347,6 +3005,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "collection_required" | "bad_sort" | "bad_cursor";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -2392,7 +3056,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `not_found` (flat): Not found. */
+            /**
+             * @description `route_not_found` (nested): No such endpoint.
+             *
+             *     `not_found` (flat): Not found.
+             */
             404: {
                 headers: {
                     /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
@@ -2408,6 +3076,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "not_found";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -2428,6 +3102,27 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `product_unavailable` (flat): The product is temporarily unavailable. */
             503: {
                 headers: {
@@ -2445,6 +3140,21 @@ export interface operations {
                     "application/json": components["schemas"]["ProductUnavailableError"];
                 };
             };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
+                };
+            };
         };
     };
     getGift: {
@@ -2452,7 +3162,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example PlushPepe-1234 */
+                /** @example HomemadeCake-6344 */
                 gift: string;
             };
             cookie?: never;
@@ -2474,6 +3184,27 @@ export interface operations {
                     "application/json": components["schemas"]["GiftQuote"];
                 };
             };
+            /** @description `bad_request` (nested): The request is malformed. */
+            400: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `unauthorized` (nested): Missing or invalid API key. */
             401: {
                 headers: {
@@ -2516,7 +3247,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `not_found` (flat): Not found. */
+            /**
+             * @description `route_not_found` (nested): No such endpoint.
+             *
+             *     `not_found` (flat): Not found.
+             */
             404: {
                 headers: {
                     /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
@@ -2532,6 +3267,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "not_found";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -2552,6 +3293,27 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `product_unavailable` (flat): The product is temporarily unavailable. */
             503: {
                 headers: {
@@ -2567,6 +3329,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProductUnavailableError"];
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -2607,7 +3384,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_time` (flat): from/to must be an ISO 8601 date or date-time, or unix seconds.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_time` (flat): from/to must be an ISO 8601 date or date-time, or unix seconds.
              *
              *     `bad_limit` (flat): limit is out of range.
              *
@@ -2630,6 +3409,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "bad_time" | "bad_limit" | "bad_cursor";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -2675,6 +3460,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -2690,6 +3496,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -2764,7 +3606,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_time` (flat): from/to must be an ISO 8601 date or date-time, or unix seconds.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_time` (flat): from/to must be an ISO 8601 date or date-time, or unix seconds.
              *
              *     `bad_range` (flat): from must not be after to, and the range may cover at most 366 days.
              *
@@ -2785,6 +3629,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "bad_time" | "bad_range";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -2830,6 +3680,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -2845,6 +3716,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -2891,7 +3798,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_status` (flat): status must be one of processing, completed, partial, canceled, failed.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_status` (flat): status must be one of processing, completed, partial, canceled, failed.
              *
              *     `bad_type` (nested): type must be one of stars, premium, nft.
              *
@@ -2917,7 +3826,7 @@ export interface operations {
                     } | {
                         detail: {
                             /** @enum {string} */
-                            code: "bad_type";
+                            code: "bad_request" | "bad_type";
                             detail: string;
                         };
                     };
@@ -2965,6 +3874,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -2980,6 +3910,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -3023,7 +3989,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_time` (flat): from/to must be an ISO 8601 date or date-time, or unix seconds.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_time` (flat): from/to must be an ISO 8601 date or date-time, or unix seconds.
              *
              *     `bad_param` (flat): Unknown or invalid query parameter.
              */
@@ -3042,6 +4010,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "bad_time";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -3087,6 +4061,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -3102,6 +4097,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -3142,7 +4173,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_status` (flat): status must be one of processing, completed, partial, canceled, failed.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_status` (flat): status must be one of processing, completed, partial, canceled, failed.
              *
              *     `bad_limit` (flat): limit is out of range.
              *
@@ -3165,6 +4198,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "bad_status" | "bad_limit" | "bad_cursor";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -3210,6 +4249,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -3225,6 +4285,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -3256,6 +4352,31 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
+            /**
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_json` (nested): The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request" | "bad_json";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `unauthorized` (nested): Missing or invalid API key. */
             401: {
                 headers: {
@@ -3298,7 +4419,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `not_found` (flat): Not found. */
+            /**
+             * @description `route_not_found` (nested): No such endpoint.
+             *
+             *     `not_found` (flat): Not found.
+             */
             404: {
                 headers: {
                     /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
@@ -3314,6 +4439,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "not_found";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -3336,6 +4467,48 @@ export interface operations {
                     };
                 };
             };
+            /** @description `payload_too_large` (nested): The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` (nested): Send the body as application/json. */
+            415: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -3353,6 +4526,27 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `storage_unavailable` (nested): Storage is temporarily unavailable: nothing was written. Retry later. */
             503: {
                 headers: {
@@ -3368,6 +4562,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StorageUnavailableError"];
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -3396,6 +4605,31 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
+            /**
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_json` (nested): The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request" | "bad_json";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `unauthorized` (nested): Missing or invalid API key. */
             401: {
                 headers: {
@@ -3438,6 +4672,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `webhook_not_configured` (flat): No webhook address and secret are saved: save the Webhook block first. */
             409: {
                 headers: {
@@ -3454,6 +4709,48 @@ export interface operations {
                         /** @enum {string} */
                         code: "webhook_not_configured";
                         detail: string;
+                    };
+                };
+            };
+            /** @description `payload_too_large` (nested): The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` (nested): Send the body as application/json. */
+            415: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -3474,6 +4771,27 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `storage_unavailable` (nested): Storage is temporarily unavailable: nothing was written. Retry later. */
             503: {
                 headers: {
@@ -3489,6 +4807,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StorageUnavailableError"];
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
