@@ -519,7 +519,13 @@ export interface components {
                 currency: "USD";
                 min_per_order: number;
                 max_per_order: number;
+                /** @description whether it can be ordered now: false while it is disabled or its supplier is down (an order gets 503 product_unavailable) */
                 available: boolean;
+                /**
+                 * @description only when available is false: the reason of the 503 an order gets now
+                 * @enum {string}
+                 */
+                reason?: "product_disabled" | "upstream_unavailable";
             };
             premium: {
                 3: {
@@ -530,6 +536,13 @@ export interface components {
                     partner_price: string;
                     /** @enum {string} */
                     currency: "USD";
+                    /** @description whether it can be ordered now: false while it is disabled or its supplier is down (an order gets 503 product_unavailable) */
+                    available: boolean;
+                    /**
+                     * @description only when available is false: the reason of the 503 an order gets now
+                     * @enum {string}
+                     */
+                    reason?: "product_disabled" | "upstream_unavailable";
                 };
                 6: {
                     /**
@@ -539,6 +552,13 @@ export interface components {
                     partner_price: string;
                     /** @enum {string} */
                     currency: "USD";
+                    /** @description whether it can be ordered now: false while it is disabled or its supplier is down (an order gets 503 product_unavailable) */
+                    available: boolean;
+                    /**
+                     * @description only when available is false: the reason of the 503 an order gets now
+                     * @enum {string}
+                     */
+                    reason?: "product_disabled" | "upstream_unavailable";
                 };
                 12: {
                     /**
@@ -548,10 +568,23 @@ export interface components {
                     partner_price: string;
                     /** @enum {string} */
                     currency: "USD";
+                    /** @description whether it can be ordered now: false while it is disabled or its supplier is down (an order gets 503 product_unavailable) */
+                    available: boolean;
+                    /**
+                     * @description only when available is false: the reason of the 503 an order gets now
+                     * @enum {string}
+                     */
+                    reason?: "product_disabled" | "upstream_unavailable";
                 };
             };
             nft: {
+                /** @description whether it can be ordered now: false while it is disabled or its supplier is down (an order gets 503 product_unavailable) */
                 available: boolean;
+                /**
+                 * @description only when available is false: the reason of the 503 an order gets now
+                 * @enum {string}
+                 */
+                reason?: "product_disabled" | "upstream_unavailable";
                 /** @enum {string} */
                 pricing_model: "per_gift";
                 /** @enum {string} */
@@ -875,6 +908,12 @@ export interface components {
              * @example 12.345
              */
             price_ton: string;
+            /** @description what the list filters by (model, backdrop, symbol) */
+            attributes: {
+                model: string;
+                backdrop: string;
+                symbol: string;
+            };
             /**
              * @description final TON amount incl. transfer and network fees, rounded up to 0.001
              * @example 12.345
@@ -912,6 +951,12 @@ export interface components {
              * @example 12.345
              */
             price_ton: string;
+            /** @description what the list filters by (model, backdrop, symbol) */
+            attributes: {
+                model: string;
+                backdrop: string;
+                symbol: string;
+            };
             /**
              * @description final TON amount incl. transfer and network fees, rounded up to 0.001
              * @example 12.345
@@ -924,11 +969,6 @@ export interface components {
              * @example 15.75
              */
             price_usd_ref: string;
-            attributes: {
-                model: string;
-                backdrop: string;
-                symbol: string;
-            };
             available: boolean;
             /**
              * @description ISO 8601 with UTC offset
