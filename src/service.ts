@@ -21,7 +21,6 @@ import { RateLimiter } from './http/rate-limiter.js';
 import { openDatabase, type Db } from './store/db.js';
 import { GroupCommit } from './store/group-commit.js';
 import { kvGet, kvSet } from './store/kv-repo.js';
-import { hasSealedWebhookSecrets } from './store/partners-repo.js';
 import { SandboxUpstream } from './suppliers/sandbox/sandbox-upstream.js';
 import type { FragmentUpstream } from './suppliers/fragment/index.js';
 import { composeSuppliers } from './suppliers/compose.js';
@@ -79,14 +78,14 @@ const CLOCK_KEY = 'clock.offset_ms';
 export async function createService(opts: ServiceOptions): Promise<Service> {
   const { config, log } = opts;
   const db = openDatabase(config.DATABASE_PATH);
+  const realNow = opts.realNow ?? Date.now;
   let secrets: SecretBox;
   try {
-    secrets = SecretBox.fromConfig(config.SECRET_ENCRYPTION_KEY, config.DATABASE_PATH, () => hasSealedWebhookSecrets(db));
+    secrets = SecretBox.fromConfig(config.SECRET_ENCRYPTION_KEY, config.DATABASE_PATH, db, realNow());
   } catch (e) {
     db.$client.close();
     throw e;
   }
-  const realNow = opts.realNow ?? Date.now;
   const clock = new ServiceClock(realNow, kvGet<number>(db, CLOCK_KEY) ?? 0, (offset) => kvSet(db, CLOCK_KEY, offset, realNow() + offset));
   const sandbox = new SandboxUpstream(db, clock, config.publicBaseUrl);
   const bus = new EventBus();

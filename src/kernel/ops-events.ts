@@ -10,5 +10,8 @@ export type OpsEvent =
   | { kind: 'supplier_error'; product: string }
   | { kind: 'bot_update'; ok: boolean };
 
-/** created: the delivery was queued; the others are the result of one attempt (or of a refusal before sending). */
-export type WebhookOutcome = 'created' | 'delivered' | 'failed_attempt' | 'gave_up' | 'refused';
+/**
+ * created: the delivery was queued; the others are the result of one attempt (or of a refusal before sending:
+ * `refused` for the address, `secret_unreadable` when the partner's secret does not open with the service's key).
+ */
+export type WebhookOutcome = 'created' | 'delivered' | 'failed_attempt' | 'gave_up' | 'refused' | 'secret_unreadable';
