@@ -2,7 +2,8 @@ import { unixSeconds } from '../../domain/time-format.js';
 import { afterManualAttempt, afterScheduledAttempt, nextAttemptNumber, type DeliveryStatus } from '../../domain/webhook-delivery.js';
 import { MAX_ATTEMPTS, nextAttemptDelay } from '../../domain/webhook-retry-schedule.js';
 import { webhookHeaders } from '../../domain/webhook-signing.js';
-import { checkWebhookUrl } from '../../domain/webhook-url-policy.js';
+import { parseAddress } from '../../domain/cidr.js';
+import { canonicalHost, checkWebhookUrl, type OwnHost } from '../../domain/webhook-url-policy.js';
 import { completeJob, scheduleJob } from '../../store/jobs-repo.js';
 import type { Job } from '../job-queue.js';
 import { getPartner } from '../../store/partners-repo.js';
@@ -28,6 +29,9 @@ import type { PinnedAddress, WebhookTransport } from './transport.js';
 
 /** The `rejected_reason` (and metric outcome) of a delivery whose secret this service's key does not open. */
 const SECRET_UNREADABLE = 'secret_unreadable';
+
+/** How long the addresses of the service's own host are kept before they are looked up again. */
+const OWN_LOOKUP_MS = 60_000;
 
 /** DNS failures do not use up an attempt; this many in a row end the delivery all the same. */
 const MAX_DNS_DEFERRALS = 20;
@@ -193,14 +197,36 @@ export class WebhookDispatcher implements DeliverySender {
     });
   }
 
-  /** The URL policy, then DNS with every address checked. */
+  /**
+   * The URL policy, then DNS with every address checked; an address of the service's own host (any name
+   * of the partner's that points at it) is refused like its name (`private_host`).
+   */
   private async target(url: string): Promise<Target> {
-    const check = checkWebhookUrl(url, urlPolicy(this.deps.config));
+    const policy = urlPolicy(this.deps.config);
+    const check = checkWebhookUrl(url, policy);
     if (!check.ok) return { kind: 'refused', reason: check.reason };
     const resolved = await this.transport.resolve(check.host, check.literalIp);
     if (!resolved.ok && resolved.kind === 'private') return { kind: 'refused', reason: 'private_address', hostToBlock: check.host };
     if (!resolved.ok) return { kind: 'dns', detail: resolved.detail };
+    const own = policy.ownHost;
+    if (own && (own.ports === null || own.ports.includes(check.port))) {
+      const mine = await this.ownAddresses(own);
+      if (resolved.addresses.some((a) => mine.includes(canonicalHost(a.address)))) return { kind: 'refused', reason: 'private_host' };
+    }
     return { kind: 'ready', host: check.host, addresses: resolved.addresses };
+  }
+
+  /** The addresses of the service's own host: itself when an IP, else looked up like a receiver's (kept a minute). */
+  private ownLookup: { at: number; host: string; addresses: string[] } | null = null;
+  private async ownAddresses(own: OwnHost): Promise<string[]> {
+    if (parseAddress(own.host)) return [own.host];
+    const now = this.deps.clock.now();
+    if (this.ownLookup && this.ownLookup.host === own.host && now - this.ownLookup.at < OWN_LOOKUP_MS) return this.ownLookup.addresses;
+    const r = await this.transport.resolve(own.host, null);
+    // a name that does not resolve, or only to private addresses, shares none with an accepted receiver
+    const addresses = r.ok ? r.addresses.map((a) => canonicalHost(a.address)) : [];
+    this.ownLookup = { at: now, host: own.host, addresses };
+    return addresses;
   }
 
   /** One signed request. */
