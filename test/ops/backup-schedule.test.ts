@@ -1,26 +1,15 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { backupBeforeMigrations } from '../../src/ops/pre-migration-backup.js';
 import { checkDatabaseFile } from '../../src/store/snapshot.js';
 import { silentLogger } from '../../src/kernel/log.js';
 import { ADMIN_TOKEN, freePort, startService, testConfig } from '../helpers.js';
-import { startProcess } from './service-process.js';
+import { processFixtures } from './service-process.js';
 
 /** Backups one can alert on: the schedule kept in the database, its metric, and the backup before migrations. */
-const dirs: string[] = [];
-const procs: ReturnType<typeof startProcess>[] = [];
-afterAll(() => {
-  for (const p of procs) p.kill();
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-const tmp = () => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-bsched-'));
-  dirs.push(d);
-  return d;
-};
+const { tmp, start: startTracked } = processFixtures('pos-bsched-');
 const snapshots = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => /^service-.*\.db$/.test(f)) : []);
 async function metric(port: number, name: string): Promise<number | undefined> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
@@ -34,8 +23,7 @@ describe('scheduled backups', { timeout: 150_000 }, () => {
     const backups = path.join(dir, 'backups');
     const vars = async () => ({ PORT: String(await freePort()), METRICS_PORT: String(await freePort()), DATABASE_PATH: path.join(dir, 'service.db'), ADMIN_TOKEN, SANDBOX_DEMO: '0', BACKUP_DIR: backups, BACKUP_INTERVAL_MINUTES: '60' });
     const v1 = await vars();
-    const first = startProcess(dir, v1);
-    procs.push(first);
+    const first = startTracked(dir, v1);
     await first.ready();
     for (const until = Date.now() + 60_000; snapshots(backups).length === 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 250));
     expect(snapshots(backups)).toHaveLength(1);
@@ -54,8 +42,7 @@ describe('scheduled backups', { timeout: 150_000 }, () => {
     expect(next).toBeGreaterThan(Date.now() + 55 * 60_000);
 
     const v2 = await vars();
-    const second = startProcess(dir, v2);
-    procs.push(second);
+    const second = startTracked(dir, v2);
     await second.ready();
     await new Promise((r) => setTimeout(r, 2_000));
     expect(snapshots(backups)).toHaveLength(1);
