@@ -1142,7 +1142,7 @@ export interface components {
              * @example 2026-03-01T12:00:03.000000+00:00
              */
             next_attempt_at: string | null;
-            /** @description why the address was refused before sending (private_address, dns_failure, no_secret, or a bad_webhook_url reason); null otherwise */
+            /** @description why nothing was sent: the address was refused (private_address, dns_failure, or a bad_webhook_url reason), or the secret is missing (no_secret) or does not open with the service's key (secret_unreadable); null otherwise */
             rejected_reason: string | null;
             /** @description the error of the last request, or of the last DNS lookup that put an attempt off */
             last_error: string | null;
