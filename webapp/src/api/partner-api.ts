@@ -342,7 +342,7 @@ export interface components {
             [key: string]: unknown;
         };
         NestedError: {
-            detail: components["schemas"]["FlatError"];
+            detail: components["schemas"]["ErrorObject"];
         } & {
             [key: string]: unknown;
         };
@@ -433,16 +433,22 @@ export interface components {
                 /** @enum {string} */
                 code: "rate_limited";
                 detail: string;
-                /** @enum {string} */
-                scope: "key" | "validate_recipient" | "nft_catalog" | "nft_orders" | "wait";
+                /**
+                 * @description not_found: unknown URLs, counted per client address with the budget of a key
+                 * @enum {string}
+                 */
+                scope: "key" | "validate_recipient" | "nft_catalog" | "nft_orders" | "wait" | "not_found";
                 /** @description requests per window_seconds; for scope wait: the waiting requests a key may have open at once (window_seconds is then the longest wait) */
                 limit: number;
                 window_seconds: number;
                 /** @description seconds; also the Retry-After header */
                 retry_after: number;
             };
-            /** @enum {string} */
-            scope: "key" | "validate_recipient" | "nft_catalog" | "nft_orders" | "wait";
+            /**
+             * @description not_found: unknown URLs, counted per client address with the budget of a key
+             * @enum {string}
+             */
+            scope: "key" | "validate_recipient" | "nft_catalog" | "nft_orders" | "wait" | "not_found";
             /** @description requests per window_seconds; for scope wait: the waiting requests a key may have open at once (window_seconds is then the longest wait) */
             limit: number;
             window_seconds: number;
@@ -513,7 +519,13 @@ export interface components {
                 currency: "USD";
                 min_per_order: number;
                 max_per_order: number;
+                /** @description whether it can be ordered now: false while it is disabled or its supplier is down (an order gets 503 product_unavailable) */
                 available: boolean;
+                /**
+                 * @description only when available is false: the reason of the 503 an order gets now
+                 * @enum {string}
+                 */
+                reason?: "product_disabled" | "upstream_unavailable";
             };
             premium: {
                 3: {
@@ -524,6 +536,13 @@ export interface components {
                     partner_price: string;
                     /** @enum {string} */
                     currency: "USD";
+                    /** @description whether it can be ordered now: false while it is disabled or its supplier is down (an order gets 503 product_unavailable) */
+                    available: boolean;
+                    /**
+                     * @description only when available is false: the reason of the 503 an order gets now
+                     * @enum {string}
+                     */
+                    reason?: "product_disabled" | "upstream_unavailable";
                 };
                 6: {
                     /**
@@ -533,6 +552,13 @@ export interface components {
                     partner_price: string;
                     /** @enum {string} */
                     currency: "USD";
+                    /** @description whether it can be ordered now: false while it is disabled or its supplier is down (an order gets 503 product_unavailable) */
+                    available: boolean;
+                    /**
+                     * @description only when available is false: the reason of the 503 an order gets now
+                     * @enum {string}
+                     */
+                    reason?: "product_disabled" | "upstream_unavailable";
                 };
                 12: {
                     /**
@@ -542,10 +568,23 @@ export interface components {
                     partner_price: string;
                     /** @enum {string} */
                     currency: "USD";
+                    /** @description whether it can be ordered now: false while it is disabled or its supplier is down (an order gets 503 product_unavailable) */
+                    available: boolean;
+                    /**
+                     * @description only when available is false: the reason of the 503 an order gets now
+                     * @enum {string}
+                     */
+                    reason?: "product_disabled" | "upstream_unavailable";
                 };
             };
             nft: {
+                /** @description whether it can be ordered now: false while it is disabled or its supplier is down (an order gets 503 product_unavailable) */
                 available: boolean;
+                /**
+                 * @description only when available is false: the reason of the 503 an order gets now
+                 * @enum {string}
+                 */
+                reason?: "product_disabled" | "upstream_unavailable";
                 /** @enum {string} */
                 pricing_model: "per_gift";
                 /** @enum {string} */
@@ -784,7 +823,7 @@ export interface components {
             [key: string]: unknown;
         };
         NftParams: {
-            /** @example PlushPepe-1234 */
+            /** @example HomemadeCake-6344 */
             gift: string;
             recipient: string;
             /**
@@ -869,6 +908,12 @@ export interface components {
              * @example 12.345
              */
             price_ton: string;
+            /** @description what the list filters by (model, backdrop, symbol) */
+            attributes: {
+                model: string;
+                backdrop: string;
+                symbol: string;
+            };
             /**
              * @description final TON amount incl. transfer and network fees, rounded up to 0.001
              * @example 12.345
@@ -906,6 +951,12 @@ export interface components {
              * @example 12.345
              */
             price_ton: string;
+            /** @description what the list filters by (model, backdrop, symbol) */
+            attributes: {
+                model: string;
+                backdrop: string;
+                symbol: string;
+            };
             /**
              * @description final TON amount incl. transfer and network fees, rounded up to 0.001
              * @example 12.345
@@ -918,11 +969,6 @@ export interface components {
              * @example 15.75
              */
             price_usd_ref: string;
-            attributes: {
-                model: string;
-                backdrop: string;
-                symbol: string;
-            };
             available: boolean;
             /**
              * @description ISO 8601 with UTC offset
@@ -1144,7 +1190,7 @@ export interface components {
              * @example 2026-03-01T12:00:03.000000+00:00
              */
             next_attempt_at: string | null;
-            /** @description why the address was refused before sending (private_address, dns_failure, no_secret, or a bad_webhook_url reason); null otherwise */
+            /** @description why nothing was sent: the address was refused (private_address, dns_failure, or a bad_webhook_url reason), or the secret is missing (no_secret) or does not open with the service's key (secret_unreadable); null otherwise */
             rejected_reason: string | null;
             /** @description the error of the last request, or of the last DNS lookup that put an attempt off */
             last_error: string | null;
@@ -1227,6 +1273,27 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerAccount"];
                 };
             };
+            /** @description `bad_request` (nested): The request is malformed. */
+            400: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `unauthorized` (nested): Missing or invalid API key. */
             401: {
                 headers: {
@@ -1269,6 +1336,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -1284,6 +1372,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -1312,6 +1436,27 @@ export interface operations {
                     "application/json": components["schemas"]["ProductsResponse"];
                 };
             };
+            /** @description `bad_request` (nested): The request is malformed. */
+            400: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `unauthorized` (nested): Missing or invalid API key. */
             401: {
                 headers: {
@@ -1354,6 +1499,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -1369,6 +1535,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -1402,7 +1604,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_type` (nested): type must be one of stars, premium, nft.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_type` (nested): type must be one of stars, premium, nft.
              *
              *     `recipient_required` (flat): recipient is required.
              *
@@ -1428,7 +1632,7 @@ export interface operations {
                     } | {
                         detail: {
                             /** @enum {string} */
-                            code: "bad_type" | "bad_json";
+                            code: "bad_request" | "bad_type" | "bad_json";
                             detail: string;
                         };
                     };
@@ -1476,6 +1680,69 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large` (nested): The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` (nested): Send the body as application/json. */
+            415: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -1491,6 +1758,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
                 };
             };
             /** @description `resolver_error` (flat): Recipient resolution failed. Retry later. */
@@ -1531,6 +1819,21 @@ export interface operations {
                     "application/json": components["schemas"]["ProductUnavailableError"] | components["schemas"]["StorageUnavailableError"];
                 };
             };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
+                };
+            };
         };
     };
     validateGame: {
@@ -1562,7 +1865,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `recipient_required` (flat): recipient is required.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `recipient_required` (flat): recipient is required.
              *
              *     `recipient_not_found` (flat): The recipient was not found or cannot be reached.
              *
@@ -1586,7 +1891,7 @@ export interface operations {
                     } | {
                         detail: {
                             /** @enum {string} */
-                            code: "bad_json";
+                            code: "bad_request" | "bad_json";
                             detail: string;
                         };
                     };
@@ -1634,6 +1939,69 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large` (nested): The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` (nested): Send the body as application/json. */
+            415: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -1649,6 +2017,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
                 };
             };
             /**
@@ -1670,6 +2059,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProductUnavailableError"] | components["schemas"]["StorageUnavailableError"];
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -1714,7 +2118,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_status` (flat): status must be one of processing, completed, partial, canceled, failed.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_status` (flat): status must be one of processing, completed, partial, canceled, failed.
              *
              *     `bad_type` (nested): type must be one of stars, premium, nft.
              *
@@ -1744,7 +2150,7 @@ export interface operations {
                     } | {
                         detail: {
                             /** @enum {string} */
-                            code: "bad_type";
+                            code: "bad_request" | "bad_type";
                             detail: string;
                         };
                     };
@@ -1792,6 +2198,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -1807,6 +2234,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -1857,9 +2320,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_json` (nested): The request body is not valid JSON.
+             * @description `bad_request` (nested): The request is malformed.
              *
-             *     `bad_request` (nested): The request is malformed.
+             *     `bad_json` (nested): The request body is not valid JSON.
              *
              *     `idempotency_required` (nested): idempotency_key is required.
              *
@@ -1901,7 +2364,7 @@ export interface operations {
                     } | {
                         detail: {
                             /** @enum {string} */
-                            code: "bad_json" | "bad_request" | "idempotency_required" | "bad_type";
+                            code: "bad_request" | "bad_json" | "idempotency_required" | "bad_type";
                             detail: string;
                         };
                     };
@@ -1964,6 +2427,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /**
              * @description `gift_not_for_sale` (flat): The gift is sold or delisted. Nothing was debited.
              *
@@ -1995,6 +2479,48 @@ export interface operations {
                     };
                 };
             };
+            /** @description `payload_too_large` (nested): The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` (nested): Send the body as application/json. */
+            415: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -2010,6 +2536,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
                 };
             };
             /** @description `resolver_error` (flat): Recipient resolution failed. Retry later. */
@@ -2056,6 +2603,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
+                };
+            };
         };
     };
     getOrder: {
@@ -2087,7 +2649,11 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description `bad_param` (flat): Unknown or invalid query parameter. */
+            /**
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_param` (flat): Unknown or invalid query parameter.
+             */
             400: {
                 headers: {
                     /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
@@ -2099,7 +2665,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadParamError"];
+                    "application/json": components["schemas"]["BadParamError"] | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
+                    };
                 };
             };
             /** @description `unauthorized` (nested): Missing or invalid API key. */
@@ -2144,7 +2716,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `not_found` (flat): Not found. */
+            /**
+             * @description `route_not_found` (nested): No such endpoint.
+             *
+             *     `not_found` (flat): Not found.
+             */
             404: {
                 headers: {
                     /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
@@ -2160,6 +2736,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "not_found";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -2178,6 +2760,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -2206,6 +2824,27 @@ export interface operations {
                     "application/json": components["schemas"]["CollectionList"];
                 };
             };
+            /** @description `bad_request` (nested): The request is malformed. */
+            400: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `unauthorized` (nested): Missing or invalid API key. */
             401: {
                 headers: {
@@ -2248,6 +2887,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -2265,6 +2925,27 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `product_unavailable` (flat): The product is temporarily unavailable. */
             503: {
                 headers: {
@@ -2280,6 +2961,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProductUnavailableError"];
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -2324,7 +3020,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `collection_required` (flat): collection is required.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `collection_required` (flat): collection is required.
              *
              *     `bad_sort` (flat): sort must be price_asc or price_desc.
              *
@@ -2349,6 +3047,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "collection_required" | "bad_sort" | "bad_cursor";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -2394,7 +3098,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `not_found` (flat): Not found. */
+            /**
+             * @description `route_not_found` (nested): No such endpoint.
+             *
+             *     `not_found` (flat): Not found.
+             */
             404: {
                 headers: {
                     /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
@@ -2410,6 +3118,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "not_found";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -2430,6 +3144,27 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `product_unavailable` (flat): The product is temporarily unavailable. */
             503: {
                 headers: {
@@ -2447,6 +3182,21 @@ export interface operations {
                     "application/json": components["schemas"]["ProductUnavailableError"];
                 };
             };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
+                };
+            };
         };
     };
     getGift: {
@@ -2454,7 +3204,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example PlushPepe-1234 */
+                /** @example HomemadeCake-6344 */
                 gift: string;
             };
             cookie?: never;
@@ -2476,6 +3226,27 @@ export interface operations {
                     "application/json": components["schemas"]["GiftQuote"];
                 };
             };
+            /** @description `bad_request` (nested): The request is malformed. */
+            400: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `unauthorized` (nested): Missing or invalid API key. */
             401: {
                 headers: {
@@ -2518,7 +3289,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `not_found` (flat): Not found. */
+            /**
+             * @description `route_not_found` (nested): No such endpoint.
+             *
+             *     `not_found` (flat): Not found.
+             */
             404: {
                 headers: {
                     /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
@@ -2534,6 +3309,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "not_found";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -2554,6 +3335,27 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `product_unavailable` (flat): The product is temporarily unavailable. */
             503: {
                 headers: {
@@ -2569,6 +3371,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProductUnavailableError"];
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -2609,7 +3426,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_time` (flat): from/to must be an ISO 8601 date or date-time, or unix seconds.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_time` (flat): from/to must be an ISO 8601 date or date-time, or unix seconds.
              *
              *     `bad_limit` (flat): limit is out of range.
              *
@@ -2632,6 +3451,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "bad_time" | "bad_limit" | "bad_cursor";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -2677,6 +3502,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -2692,6 +3538,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -2766,7 +3648,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_time` (flat): from/to must be an ISO 8601 date or date-time, or unix seconds.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_time` (flat): from/to must be an ISO 8601 date or date-time, or unix seconds.
              *
              *     `bad_range` (flat): from must not be after to, and the range may cover at most 366 days.
              *
@@ -2787,6 +3671,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "bad_time" | "bad_range";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -2832,6 +3722,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -2847,6 +3758,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -2893,7 +3840,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_status` (flat): status must be one of processing, completed, partial, canceled, failed.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_status` (flat): status must be one of processing, completed, partial, canceled, failed.
              *
              *     `bad_type` (nested): type must be one of stars, premium, nft.
              *
@@ -2919,7 +3868,7 @@ export interface operations {
                     } | {
                         detail: {
                             /** @enum {string} */
-                            code: "bad_type";
+                            code: "bad_request" | "bad_type";
                             detail: string;
                         };
                     };
@@ -2967,6 +3916,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -2982,6 +3952,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -3025,7 +4031,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_time` (flat): from/to must be an ISO 8601 date or date-time, or unix seconds.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_time` (flat): from/to must be an ISO 8601 date or date-time, or unix seconds.
              *
              *     `bad_param` (flat): Unknown or invalid query parameter.
              */
@@ -3044,6 +4052,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "bad_time";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -3089,6 +4103,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -3104,6 +4139,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -3144,7 +4215,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_status` (flat): status must be one of processing, completed, partial, canceled, failed.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_status` (flat): status must be one of processing, completed, partial, canceled, failed.
              *
              *     `bad_limit` (flat): limit is out of range.
              *
@@ -3167,6 +4240,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "bad_status" | "bad_limit" | "bad_cursor";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -3212,6 +4291,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -3227,6 +4327,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -3258,6 +4394,31 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
+            /**
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_json` (nested): The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request" | "bad_json";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `unauthorized` (nested): Missing or invalid API key. */
             401: {
                 headers: {
@@ -3300,7 +4461,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `not_found` (flat): Not found. */
+            /**
+             * @description `route_not_found` (nested): No such endpoint.
+             *
+             *     `not_found` (flat): Not found.
+             */
             404: {
                 headers: {
                     /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
@@ -3316,6 +4481,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "not_found";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -3338,6 +4509,48 @@ export interface operations {
                     };
                 };
             };
+            /** @description `payload_too_large` (nested): The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` (nested): Send the body as application/json. */
+            415: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -3355,6 +4568,27 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `storage_unavailable` (nested): Storage is temporarily unavailable: nothing was written. Retry later. */
             503: {
                 headers: {
@@ -3370,6 +4604,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StorageUnavailableError"];
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -3398,6 +4647,31 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
+            /**
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_json` (nested): The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request" | "bad_json";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `unauthorized` (nested): Missing or invalid API key. */
             401: {
                 headers: {
@@ -3440,6 +4714,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `webhook_not_configured` (flat): No webhook address and secret are saved: save the Webhook block first. */
             409: {
                 headers: {
@@ -3456,6 +4751,48 @@ export interface operations {
                         /** @enum {string} */
                         code: "webhook_not_configured";
                         detail: string;
+                    };
+                };
+            };
+            /** @description `payload_too_large` (nested): The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` (nested): Send the body as application/json. */
+            415: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -3476,6 +4813,27 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `storage_unavailable` (nested): Storage is temporarily unavailable: nothing was written. Retry later. */
             503: {
                 headers: {
@@ -3491,6 +4849,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StorageUnavailableError"];
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
