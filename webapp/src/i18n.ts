@@ -74,6 +74,7 @@ const en = {
     adjust: 'Adjust balance', adjustHint: 'Corrects a mistaken credit or debit with a ledger entry of its own; the partner sees it with your note.',
     adjustAmount: 'Amount (negative takes money off)', adjustSave: 'Post the correction', cancel: 'Cancel',
     adjustConfirm: (amount: string) => `Post a correction of ${amount}? The partner sees it in the ledger with your note.`,
+    adjustNegative: (currency: string, balance: string) => `Not posted: the ${currency} balance is ${balance} ${currency}, and this correction would make it negative.`,
   },
   // the app's own words for refusals the bot explains with its commands; the rest are the bot's (words.ts)
   err: {
@@ -156,6 +157,7 @@ const ru: Dict = {
     adjust: 'Скорректировать баланс', adjustHint: 'Исправляет ошибочное зачисление или списание отдельной записью; партнёр видит её с вашей заметкой.',
     adjustAmount: 'Сумма (с минусом — списание)', adjustSave: 'Провести корректировку', cancel: 'Отмена',
     adjustConfirm: (amount: string) => `Провести корректировку на ${amount}? Партнёр увидит её в движении средств с вашей заметкой.`,
+    adjustNegative: (currency: string, balance: string) => `Не проведено: баланс ${currency} — ${balance} ${currency}, корректировка сделала бы его отрицательным.`,
   },
   err: {
     insufficient_balance: 'Недостаточно средств: владелец может пополнить баланс на вкладке «Пополнить».', network: 'Нет соединения.',

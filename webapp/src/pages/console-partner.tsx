@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api/client';
+import { api, ApiError } from '../api/client';
 import { InviteCard } from '../components/invite-card';
 import { Button, ErrorNote, Loading, Row, Section, Status } from '../components/ui';
 import { useLoad } from '../hooks/use-load';
@@ -37,7 +37,8 @@ function AdjustBalance({ id, onDone }: { id: number; onDone: () => void }) {
       onDone();
     } catch (e) {
       haptic('error');
-      setError(e);
+      // the app's own words for insufficient_balance speak to a partner: an operator is told the balance
+      setError(e instanceof ApiError && e.code === 'insufficient_balance' ? c.adjustNegative(currency, String(e.body.balance ?? '')) : e);
     } finally {
       setBusy(false);
     }
@@ -69,7 +70,13 @@ function AdjustBalance({ id, onDone }: { id: number; onDone: () => void }) {
           <span>{c.note}</span>
           <input value={note} onInput={(e) => setNote(e.currentTarget.value)} maxLength={500} data-testid="adjust-note" />
         </label>
-        <ErrorNote error={error} />
+        {typeof error === 'string' ? (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        ) : (
+          <ErrorNote error={error} />
+        )}
         <div class="actions">
           <Button onClick={submit} disabled={busy || !amount.trim() || !note.trim()} testid="adjust-confirm">
             {c.adjustSave}
