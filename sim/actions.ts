@@ -75,6 +75,8 @@ export interface OrderSpec {
   same: boolean;
   /** nft: max_price ample ("1000"), or below the price (refused) */
   tight: boolean;
+  /** the same request sent twice at once (a client retrying before the first answer) */
+  twice: boolean;
 }
 
 const STARS = [50, 100, 500, 1000, 5000];
@@ -104,7 +106,7 @@ interface Placed {
 function placements(m: Model, partnerIdx: number, specs: OrderSpec[]): Placed[] {
   const p = m.partners[partnerIdx % m.partners.length];
   const earlier = [...m.keys.values()].filter((k) => k.partner === p.id);
-  return specs.map((s) => {
+  return specs.flatMap((s) => {
     let key = `sim-${m.steps}-${m.keys.size}`;
     let body: string | null = null;
     if (s.reuse !== null && earlier.length) {
@@ -115,19 +117,13 @@ function placements(m: Model, partnerIdx: number, specs: OrderSpec[]): Placed[] 
     if (!m.keys.has(keyOf(p.id, key))) m.keys.set(keyOf(p.id, key), { partner: p.id, key, body: null, orderId: null, unknown: false });
     const b = body ?? JSON.stringify(orderBody(m, { ...s, size: body === null && s.reuse !== null && !s.same ? s.size + 1 : s.size }, key));
     const parsed = JSON.parse(b) as { params: { max_price?: string } };
-    return { partner: p.id, key, body: b, maxPrice: parsed.params.max_price ?? null };
+    const placed = { partner: p.id, key, body: b, maxPrice: parsed.params.max_price ?? null };
+    return s.twice ? [placed, placed] : [placed];
   });
 }
 
-/** Sends the requests of one batch at once (parallel orders on one balance, replays racing their first). */
-export function sendOrders(w: World, m: Model, partnerIdx: number, specs: OrderSpec[]): { placed: Placed[]; answers: Promise<Answer>[] } {
-  const placed = placements(m, partnerIdx, specs);
-  const key = m.partners[partnerIdx % m.partners.length].key;
-  return { placed, answers: placed.map((p) => w.partner(key, 'POST', '/orders', JSON.parse(p.body))) };
-}
-
 /** Judges one answer of POST /orders and records what it made. */
-export function judgeOrder(m: Model, p: Placed, a: Answer): string[] {
+function judgeOrder(m: Model, p: Placed, a: Answer): string[] {
   const v: string[] = [];
   const k = m.keys.get(keyOf(p.partner, p.key))!;
   const err = serverError(a, `POST /orders (key ${p.key})`);
@@ -163,60 +159,96 @@ export function judgeOrder(m: Model, p: Placed, a: Answer): string[] {
   return v;
 }
 
-/** A batch of orders, all answered. */
-export async function createOrders(w: World, m: Model, partnerIdx: number, specs: OrderSpec[]): Promise<string[]> {
-  const { placed, answers } = sendOrders(w, m, partnerIdx, specs);
-  const got = await Promise.all(answers);
-  return placed.flatMap((p, i) => judgeOrder(m, p, got[i]));
+/**
+ * A request under way: its answer, what the answer means, and what losing it to a kill means (run on the
+ * restarted service). Every step is made of these, so that a kill can fall in the middle of any of them.
+ */
+export interface Pending {
+  answer: Promise<Answer>;
+  done(a: Answer): string[];
+  lost(): string[] | Promise<string[]>;
+}
+
+/** Waits for every answer and judges them. */
+export async function settle(pending: Pending[]): Promise<string[]> {
+  const answers = await Promise.all(pending.map((p) => p.answer));
+  return pending.flatMap((p, i) => p.done(answers[i]));
+}
+
+/** The requests of one batch, sent at once (parallel orders on one balance, replays racing their first). */
+export function beginOrders(w: World, m: Model, partnerIdx: number, specs: OrderSpec[]): Pending[] {
+  const placed = placements(m, partnerIdx, specs);
+  const key = m.partners[partnerIdx % m.partners.length].key;
+  return placed.map((p) => ({
+    answer: w.partner(key, 'POST', '/orders', JSON.parse(p.body)),
+    done: (a) => judgeOrder(m, p, a),
+    lost: () => {
+      m.keys.get(keyOf(p.partner, p.key))!.unknown = true;
+      return [];
+    },
+  }));
+}
+
+export function beginAdvance(w: World, seconds: number): Pending {
+  return {
+    answer: w.advance(seconds),
+    done: (a) => (a.status === 200 ? [] : [`clock advance of ${seconds} s answered ${a.status} ${a.raw.slice(0, 300)}`]),
+    lost: () => [],
+  };
+}
+
+/** Something a step starts: the requests it sends (it may read first). */
+export type Begin = (w: World, m: Model) => Promise<Pending[]>;
+
+/** Runs a step to its end: its requests, and with `race` the workers at the same time (the clock moves `seconds`, the step's requests leave `turns` turns later). */
+export async function runStep(w: World, m: Model, begin: Begin, race: Race | null = null): Promise<string[]> {
+  if (!race) return settle(await begin(w, m));
+  const clock = beginAdvance(w, race.seconds);
+  await turns(race.turns);
+  const pending = await begin(w, m);
+  return settle([clock, ...pending]);
+}
+
+export interface Race {
+  seconds: number;
+  turns: number;
 }
 
 // --- the clock, and crashes ---------------------------------------------------------------------------
-
-export async function advance(w: World, seconds: number): Promise<string[]> {
-  const a = await w.advance(seconds);
-  return a.status === 200 ? [] : [`clock advance of ${seconds} s answered ${a.status} ${a.raw.slice(0, 300)}`];
-}
-
-export type CrashDuring = { kind: 'idle' } | { kind: 'advance'; seconds: number } | { kind: 'orders'; partner: number; specs: OrderSpec[] };
 
 /** How long a killed instance's requests may take to fail (real time; they fail within a few turns). */
 const DEAD_SETTLE_MS = 10_000;
 
 /**
- * Kills the service `ticks` turns of the event loop into an operation (or while idle) and starts it again on
- * the file. Answers that came before the kill are judged; a lost answer leaves its key unknown (the next
- * check finds whether its order was committed).
+ * Kills the service `ticks` turns of the event loop into a step (or while idle: no step) and starts it again on
+ * the file. Answers that came before the kill are judged; a lost answer is what it means (a key whose order may
+ * or may not exist, a transfer the watcher reports again, a resolution that may or may not have been made).
  */
-export async function crashDuring(w: World, m: Model, ticks: number, during: CrashDuring): Promise<string[]> {
+export async function crashDuring(w: World, m: Model, ticks: number, begin: Begin | null): Promise<string[]> {
   const v: string[] = [];
+  const pending = begin ? await begin(w, m) : [];
   let crashed = false;
-  const tracked: Promise<void>[] = [];
-  const track = <T>(p: Promise<T>, done: (value: T | undefined, beforeCrash: boolean) => void) => {
-    tracked.push(
-      p.then(
-        (x) => done(x, !crashed),
-        () => done(undefined, !crashed),
-      ),
-    );
-  };
-  if (during.kind === 'advance') track(w.advance(during.seconds), () => {});
-  if (during.kind === 'orders') {
-    const { placed, answers } = sendOrders(w, m, during.partner, during.specs);
-    placed.forEach((p, i) =>
-      track(answers[i], (a, before) => {
-        if (before && a) v.push(...judgeOrder(m, p, a));
-        else m.keys.get(keyOf(p.partner, p.key))!.unknown = true;
-      }),
-    );
-  }
+  const before = new Map<Pending, Answer>();
+  const tracked = pending.map((p) =>
+    p.answer.then(
+      (a) => {
+        if (!crashed) before.set(p, a);
+      },
+      () => {},
+    ),
+  );
   await turns(ticks);
   crashed = true;
   await w.crash();
   let timer: NodeJS.Timeout | undefined;
-  const settled = await Promise.race([Promise.all(tracked).then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), DEAD_SETTLE_MS)))]);
+  const ended = await Promise.race([Promise.all(tracked).then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), DEAD_SETTLE_MS)))]);
   clearTimeout(timer);
-  if (!settled) v.push(`a request to the killed instance did not end within ${DEAD_SETTLE_MS / 1000} s`);
+  if (!ended) v.push(`a request to the killed instance did not end within ${DEAD_SETTLE_MS / 1000} s`);
   await w.bury();
+  for (const p of pending) {
+    const a = before.get(p);
+    v.push(...(a ? p.done(a) : await p.lost()));
+  }
   return v;
 }
 
@@ -313,16 +345,13 @@ export async function requestTopup(w: World, m: Model, partnerIdx: number, curre
 export type PayVariant = 'exact' | 'round' | 'fraction' | 'other_token' | 'with_code' | 'code_wrong_amount' | 'again';
 
 /** A chain transfer reported as a watcher would (POST /sandbox/deposits), for a request (late, twice, …). */
-export async function payRequest(w: World, m: Model, reqIdx: number, variant: PayVariant, networkIdx: number, hash: string): Promise<string[]> {
+export async function beginTransfer(w: World, m: Model, reqIdx: number, variant: PayVariant, networkIdx: number): Promise<Pending[]> {
+  const hash = crypto.createHash('sha256').update(`transfer-${m.steps}-${m.txs.length}`).digest('hex');
   if (variant === 'again') {
     const seen = m.txs.filter((t) => t.report);
     if (!seen.length) return [];
     const t = seen[reqIdx % seen.length];
-    const a = await w.admin('POST', '/sandbox/deposits', t.report!);
-    const err = serverError(a, 'POST /sandbox/deposits');
-    if (err) return [err];
-    m.pendingDeposits.push({ tx: t, allowed: new Set([null]), meantFor: 'a report seen before' });
-    return [];
+    return [report(w, m, t, new Set([null]), 'a transfer reported before', false)];
   }
   if (!m.requests.length) return [];
   const r: RequestM = m.requests[reqIdx % m.requests.length];
@@ -330,70 +359,148 @@ export async function payRequest(w: World, m: Model, reqIdx: number, variant: Pa
   const network = networks[networkIdx % networks.length];
   const to = m.addresses?.[`${r.currency}:${network}`];
   if (!to) return [];
-  const places = r.currency === 'USD' ? 2 : 3;
+  const unit = r.currency === 'USD' ? 100 : 1000;
   let amountText = textOf(r.amountToSend, r.currency);
-  let minor: number | null = r.amountToSend;
+  let amount = r.amountToSend;
+  let exact = true;
   let asset = r.currency === 'USD' ? 'USDT' : 'TON';
   let comment: string | null = null;
   if (variant === 'round') {
-    minor = Math.floor(r.amountToSend / 10 ** places) * 10 ** places;
-    amountText = textOf(minor, r.currency);
+    amount = Math.floor(r.amountToSend / unit) * unit;
+    amountText = textOf(amount, r.currency);
   } else if (variant === 'fraction') {
+    // not a whole cent (milli-TON): pays no request; support credits it rounded down
     amountText = `${amountText}7`;
-    minor = null;
+    exact = false;
   } else if (variant === 'other_token') {
     asset = r.currency === 'USD' ? 'USDC' : 'NOT';
-    minor = null;
+    exact = false;
   } else if (variant === 'with_code' || variant === 'code_wrong_amount') {
     if (r.currency !== 'TON' || !r.commentCode) return [];
     comment = `top-up ${r.commentCode.toLowerCase()}`;
     if (variant === 'code_wrong_amount') {
-      minor = r.amountToSend + 1;
-      amountText = textOf(minor, r.currency);
+      amount = r.amountToSend + 1;
+      amountText = textOf(amount, r.currency);
     }
   }
-  const t: TxM = { hash, network, currency: r.currency, amount: minor ?? 0, creditedTo: null };
-  const report = { network, asset, amount: amountText, to, tx_hash: watcherHash(t), ...(comment ? { comment } : {}) };
-  t.report = report;
+  const t: TxM = { hash, network, currency: r.currency, amount, creditedTo: null };
+  t.report = { network, asset, amount: amountText, to, tx_hash: watcherHash(t), ...(comment ? { comment } : {}) };
+  if (asset !== 'USDT' && asset !== 'TON') t.ignored = true;
   m.txs.push(t);
   const at = w.now();
-  const allowed = asset === 'USDT' || asset === 'TON' ? depositRecipients(m.requests, r.currency, minor, comment, at) : new Set<number | null>([null]);
-  const a = await w.admin('POST', '/sandbox/deposits', report);
-  const err = serverError(a, 'POST /sandbox/deposits');
-  if (err) return [err];
-  if (a.status !== 201) return [`a new transfer was answered ${a.status} ${a.raw.slice(0, 200)}`];
-  m.pendingDeposits.push({ tx: t, allowed, meantFor: `${r.id} (${variant}, ${r.state}, expires ${new Date(r.expiresAt).toISOString()}, now ${new Date(at).toISOString()})` });
-  return [];
+  const allowed = t.ignored ? new Set<number | null>([null]) : depositRecipients(m.requests, r.currency, exact ? amount : null, comment, at);
+  const meant = `${r.id} (${variant}, ${r.state}, expires ${new Date(r.expiresAt).toISOString()}, now ${new Date(at).toISOString()})`;
+  return [report(w, m, t, allowed, meant, true)];
+}
+
+/** One report of a transfer; a report lost to a kill is made again after the restart (the watcher did not move on). */
+function report(w: World, m: Model, t: TxM, allowed: Set<number | null>, meantFor: string, fresh: boolean): Pending {
+  const judge = (a: Answer): string[] => {
+    const err = serverError(a, 'POST /sandbox/deposits');
+    if (err) return [err];
+    if (fresh && a.status !== 201) return [`a new transfer was answered ${a.status} ${a.raw.slice(0, 200)}`];
+    if (!fresh && a.status !== 200) return [`a transfer reported again was answered ${a.status} ${a.raw.slice(0, 200)}`];
+    m.pendingDeposits.push({ tx: t, allowed, meantFor });
+    return [];
+  };
+  return {
+    answer: w.admin('POST', '/sandbox/deposits', t.report),
+    done: judge,
+    lost: async () => {
+      const again = await w.admin('POST', '/sandbox/deposits', t.report);
+      const err = serverError(again, 'POST /sandbox/deposits');
+      if (err) return [err];
+      m.pendingDeposits.push({ tx: t, allowed, meantFor });
+      return [];
+    },
+  };
 }
 
 // --- support --------------------------------------------------------------------------------------
 
-/** Resolves one of the orders waiting for review, maybe while the workers run (`race` seconds of clock). */
-export async function resolveReview(w: World, m: Model, idx: number, outcome: 'delivered' | 'refunded', race: number | null): Promise<string[]> {
+/** Support resolves one of the orders waiting for review. */
+export async function beginResolve(w: World, m: Model, idx: number, outcome: 'delivered' | 'refunded'): Promise<Pending[]> {
   const list = await w.admin('GET', '/reviews');
-  if (list.status !== 200) return [`GET /reviews answered ${list.status}`];
+  if (list.status !== 200) return [{ answer: Promise.resolve(list), done: () => [`GET /reviews answered ${list.status}`], lost: () => [] }];
   const items = list.body.items as { order_id: string }[];
   if (!items.length) return [];
   const id = items[idx % items.length].order_id;
   const o = m.orders.get(id);
-  const [a] = await Promise.all([w.admin('POST', `/orders/${id}/resolve`, { outcome }), race === null ? Promise.resolve() : w.advance(race)]);
-  const err = serverError(a, `POST /orders/${id}/resolve`);
-  if (err) return [err];
-  if (a.status === 200 && o) {
-    if (outcome === 'refunded') o.operatorRefund = 'done';
-    else o.operatorDelivered = true;
-  }
-  return [];
+  const decided = (sure: boolean) => {
+    if (!o) return;
+    if (outcome === 'refunded' && o.operatorRefund !== 'done') o.operatorRefund = sure ? 'done' : 'maybe';
+    if (outcome === 'delivered') o.operatorDelivered = true;
+  };
+  return [
+    {
+      answer: w.admin('POST', `/orders/${id}/resolve`, { outcome }),
+      done: (a) => {
+        const err = serverError(a, `POST /orders/${id}/resolve`);
+        if (err) return [err];
+        if (a.status === 200) decided(true);
+        return [];
+      },
+      lost: () => {
+        decided(false);
+        return [];
+      },
+    },
+  ];
 }
 
-/** Support cancels a Premium order (maybe while its delivery runs): never one that was delivered. */
-export async function cancelPremium(w: World, m: Model, idx: number, race: number | null): Promise<string[]> {
+/** Support cancels a Premium order: never one that was delivered. */
+export async function beginCancel(w: World, m: Model, idx: number): Promise<Pending[]> {
   const premium = [...m.orders.values()].filter((o) => o.type === 'premium');
   if (!premium.length) return [];
   const o = premium[idx % premium.length];
-  const [a] = await Promise.all([w.admin('POST', `/orders/${o.id}/cancel`, { note: 'simulated' }), race === null ? Promise.resolve() : w.advance(race)]);
-  const err = serverError(a, `POST /orders/${o.id}/cancel`);
-  return err ? [err] : [];
+  return [
+    {
+      answer: w.admin('POST', `/orders/${o.id}/cancel`, { note: 'simulated' }),
+      done: (a) => {
+        const err = serverError(a, `POST /orders/${o.id}/cancel`);
+        return err ? [err] : [];
+      },
+      lost: () => [],
+    },
+  ];
+}
+
+/**
+ * Support handles an unmatched deposit: credits it to a partner (rounded down when not a whole cent) or closes
+ * it. A transaction credited before is never credited again.
+ */
+export async function beginDepositResolve(w: World, m: Model, idx: number, partnerIdx: number, close: boolean): Promise<Pending[]> {
+  const list = await w.admin('GET', '/deposits?status=unmatched');
+  if (list.status !== 200) return [{ answer: Promise.resolve(list), done: () => [`GET /deposits answered ${list.status}`], lost: () => [] }];
+  const items = list.body.items as { deposit_id: string; tx_hash: string }[];
+  if (!items.length) return [];
+  const d = items[idx % items.length];
+  const t = m.txs.find((x) => d.tx_hash.toLowerCase().includes(x.hash));
+  if (!t) return [{ answer: Promise.resolve(list), done: () => [`deposit ${d.deposit_id} of an unknown transaction ${d.tx_hash}`], lost: () => [] }];
+  const p = m.partners[partnerIdx % m.partners.length];
+  const body = close ? { action: 'close', note: 'simulated' } : { action: 'credit', partner_id: p.id };
+  const expect = (maybe: boolean) => {
+    if (close) return;
+    const allowed = new Set<number | null>(t.creditedTo === null ? [p.id] : [null]);
+    if (maybe) allowed.add(null);
+    m.pendingDeposits.push({ tx: t, allowed, meantFor: `support's credit to partner ${p.id}` });
+  };
+  return [
+    {
+      answer: w.admin('POST', `/deposits/${d.deposit_id}/resolve`, body),
+      done: (a) => {
+        const err = serverError(a, `POST /deposits/${d.deposit_id}/resolve`);
+        if (err) return [err];
+        if (!close && t.creditedTo === null && a.status !== 200) return [`support's credit of unmatched deposit ${d.deposit_id} to partner ${p.id} answered ${a.status} ${a.raw.slice(0, 200)}`];
+        expect(a.status !== 200);
+        return [];
+      },
+      lost: () => {
+        expect(true);
+        return [];
+      },
+    },
+  ];
 }
 
 // --- the sandbox's suppliers ------------------------------------------------------------------------

@@ -1,20 +1,23 @@
 import fc from 'fast-check';
 import {
-  advance,
-  cancelPremium,
+  beginAdvance,
+  beginCancel,
+  beginDepositResolve,
+  beginOrders,
+  beginResolve,
+  beginTransfer,
   changeGift,
   crashDuring,
-  createOrders,
   operatorTopup,
-  payRequest,
   requestTopup,
-  resolveReview,
+  runStep,
   setFaults,
-  type CrashDuring,
+  type Begin,
   type Faults,
   type GiftChange,
   type OrderSpec,
   type PayVariant,
+  type Race,
   type Recipient,
   type Spelling,
 } from './actions.js';
@@ -61,10 +64,11 @@ class Step implements fc.AsyncCommand<Model, Real> {
 
   async run(m: Model, r: Real): Promise<void> {
     m.steps++;
+    const started = performance.now();
     const problems = await this.act(r.w, m);
     if (r.mutant) await r.mutant(r.w, m);
     problems.push(...checkInvariants(r.w, m));
-    if (r.trace) r.trace(`${m.steps}. ${this.label}${m.notes.length ? ` [${m.notes.join('; ')}]` : ''} → ${summary(r.w)}${problems.length ? ` ✗ ${problems.length}` : ''}`);
+    if (r.trace) r.trace(`${m.steps}. (${Math.round(performance.now() - started)} ms) ${this.label}${m.notes.length ? ` [${m.notes.join('; ')}]` : ''} → ${summary(r.w)}${problems.length ? ` ✗ ${problems.length}` : ''}`);
     m.notes.length = 0;
     if (problems.length) throw new Violation(this.label, problems);
   }
@@ -83,14 +87,9 @@ function summary(w: World): string {
 }
 
 const fmtSpec = (s: OrderSpec) =>
-  `${s.type}/${s.recipient}${s.account}/${s.size}${s.reuse === null ? '' : ` key#${s.reuse}${s.same ? '=' : '≠'}`}${s.tight ? '/tight' : ''}`;
+  `${s.type}/${s.recipient}${s.account}/${s.size}${s.reuse === null ? '' : ` key#${s.reuse}${s.same ? '=' : '≠'}`}${s.tight ? '/tight' : ''}${s.twice ? ' ×2' : ''}`;
 const fmtOrders = (partner: number, specs: OrderSpec[]) => `orders(p${partner}: ${specs.map(fmtSpec).join(', ')})`;
-const fmtRace = (race: number | null) => (race === null ? '' : ` while the clock moves ${race}s`);
-
-function fmtCrash(ticks: number, d: CrashDuring): string {
-  const what = d.kind === 'idle' ? 'idle' : d.kind === 'advance' ? `clock +${d.seconds}s` : fmtOrders(d.partner, d.specs);
-  return `kill after ${ticks} turns of ${what}, restart`;
-}
+const fmtRace = (race: Race | null) => (race === null ? '' : ` while the clock moves ${race.seconds}s (${race.turns} turns ahead)`);
 
 function fmtGift(gift: number, c: GiftChange): string {
   return `gift #${gift} ${c.kind === 'price' ? `price ×${c.factor}` : c.kind === 'outcome' ? `next purchase: ${c.outcome}` : 'listed again'}`;
@@ -117,13 +116,51 @@ const orderSpec: fc.Arbitrary<OrderSpec> = fc.record({
   reuse: fc.option(fc.nat(20), { freq: 3 }),
   same: fc.boolean(),
   tight: weighted([false, 9], [true, 1]),
+  twice: weighted([false, 9], [true, 1]),
 });
 
 const specs = fc.array(orderSpec, { minLength: 1, maxLength: 4 });
 const partner = fc.nat(2);
-const hex64 = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString('hex'));
-const clockJump = fc.oneof({ arbitrary: fc.integer({ min: 1, max: 20 }), weight: 4 }, { arbitrary: fc.integer({ min: 60, max: 3_600 }), weight: 3 }, { arbitrary: fc.integer({ min: 3_600, max: 2 * 86_400 }), weight: 2 }, { arbitrary: fc.integer({ min: 25 * 86_400, max: 32 * 86_400 }), weight: 1 });
-const race = fc.option(fc.integer({ min: 1, max: 20 }), { freq: 2 });
+const clockJump = fc.oneof(
+  { arbitrary: fc.integer({ min: 1, max: 20 }), weight: 4 },
+  { arbitrary: fc.integer({ min: 60, max: 3_600 }), weight: 3 },
+  { arbitrary: fc.integer({ min: 3_600, max: 2 * 86_400 }), weight: 2 },
+  { arbitrary: fc.integer({ min: 25 * 86_400, max: 32 * 86_400 }), weight: 1 },
+);
+const race: fc.Arbitrary<Race | null> = fc.option(fc.record({ seconds: fc.integer({ min: 1, max: 20 }), turns: fc.nat(12) }), { freq: 2 });
+
+/** A step made of requests (a kill can fall in the middle of it). */
+interface Op {
+  label: string;
+  begin: Begin;
+}
+
+const ordersOp: fc.Arbitrary<Op> = fc.record({ partner, specs }).map((o) => ({ label: fmtOrders(o.partner, o.specs), begin: async (w, m) => beginOrders(w, m, o.partner, o.specs) }));
+/**
+ * While a fault is on, a jump goes at most 3 hours: a supplier that stays down is asked again every 30 seconds,
+ * and a month of that is 86,400 runs of each waiting order's job, which tells nothing new.
+ */
+const FAULT_JUMP_MAX = 3 * 3_600;
+const clockOp: fc.Arbitrary<Op> = clockJump.map((s) => ({ label: `clock +${s}s`, begin: async (w, m) => [beginAdvance(w, m.faultsOn ? Math.min(s, FAULT_JUMP_MAX) : s)] }));
+const transferOp: fc.Arbitrary<Op> = fc
+  .record({ request: fc.nat(30), variant: weighted<PayVariant>(['exact', 5], ['round', 1], ['fraction', 1], ['other_token', 1], ['with_code', 2], ['code_wrong_amount', 1], ['again', 1]), network: fc.nat(2) })
+  .map((c) => ({
+    label: c.variant === 'again' ? `transfer #${c.request} reported again` : `transfer for request #${c.request} (${c.variant}, network ${c.network})`,
+    begin: (w, m) => beginTransfer(w, m, c.request, c.variant, c.network),
+  }));
+const resolveOp: fc.Arbitrary<Op> = fc
+  .record({ idx: fc.nat(10), outcome: fc.constantFrom<'delivered' | 'refunded'>('delivered', 'refunded') })
+  .map((c) => ({ label: `support resolves review #${c.idx} ${c.outcome}`, begin: (w, m) => beginResolve(w, m, c.idx, c.outcome) }));
+const cancelOp: fc.Arbitrary<Op> = fc.nat(10).map((idx) => ({ label: `support cancels premium #${idx}`, begin: (w, m) => beginCancel(w, m, idx) }));
+const depositOp: fc.Arbitrary<Op> = fc
+  .record({ idx: fc.nat(10), partner, close: weighted([false, 3], [true, 1]) })
+  .map((c) => ({
+    label: `support ${c.close ? 'closes' : `credits to p${c.partner}`} unmatched deposit #${c.idx}`,
+    begin: (w, m) => beginDepositResolve(w, m, c.idx, c.partner, c.close),
+  }));
+
+const step = (op: Op) => new Step(op.label, (w, m) => runStep(w, m, op.begin));
+const racing = (ops: fc.Arbitrary<Op>) => fc.record({ op: ops, race }).map(({ op, race: r }) => new Step(`${op.label}${fmtRace(r)}`, (w, m) => runStep(w, m, op.begin, r)));
 
 const GIFT_OUTCOMES = ['ok', 'stuck_transfer', 'purchase_unconfirmed', 'purchase_answer_lost', 'purchase_not_sent', 'purchase_timeout', 'gift_not_for_sale', 'price_above_cap', 'insufficient_funds', 'delivery_failed'];
 
@@ -138,20 +175,15 @@ export interface ActionSet {
 
 export function commandArbitraries(actions: ActionSet): fc.Arbitrary<fc.AsyncCommand<Model, Real>>[] {
   const spelling: fc.Arbitrary<Spelling> = actions.canonicalHashes ? fc.constantFrom<Spelling>('as_seen', 'upper', 'prefixed', 'bare') : fc.constant<Spelling>('as_seen');
-  const during: fc.Arbitrary<CrashDuring> = fc.oneof(
-    fc.constant<CrashDuring>({ kind: 'idle' }),
-    clockJump.map((seconds): CrashDuring => ({ kind: 'advance', seconds })),
-    fc.record({ partner, specs }).map((o): CrashDuring => ({ kind: 'orders', ...o })),
-  );
-  const orders = fc.record({ partner, specs }).map((o) => new Step(fmtOrders(o.partner, o.specs), (w, m) => createOrders(w, m, o.partner, o.specs)));
-  const clock = clockJump.map((s) => new Step(`clock +${s}s`, (w) => advance(w, s)));
+  const hex64 = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString('hex'));
   const freshTx = fc.record({ fresh: hex64, currency: fc.constantFrom<Currency>('USD', 'TON'), network: fc.constantFrom<Network>('ton', 'trc20', 'bep20'), amount: fc.nat(2) });
+  const anyOp = fc.oneof(ordersOp, clockOp, transferOp, resolveOp, cancelOp, depositOp);
   return [
-    orders,
-    orders,
-    clock,
-    clock,
-    fc.record({ ticks: fc.nat(40), during }).map((c) => new Step(fmtCrash(c.ticks, c.during), (w, m) => crashDuring(w, m, c.ticks, c.during))),
+    ordersOp.map(step),
+    ordersOp.map(step),
+    clockOp.map(step),
+    clockOp.map(step),
+    fc.record({ ticks: fc.nat(40), op: fc.option(anyOp, { freq: 4 }) }).map((c) => new Step(`kill after ${c.ticks} turns of ${c.op ? c.op.label : 'idle'}, restart`, (w, m) => crashDuring(w, m, c.ticks, c.op?.begin ?? null))),
     fc.record({ partner, tx: fc.oneof(freshTx, fc.record({ reuse: fc.nat(30) })), spelling }).map((c) => {
       const t = c.tx;
       const label = `support credits p${c.partner} ${'fresh' in t ? `new tx ${t.fresh.slice(0, 8)} ${t.currency}/${t.network}/${t.amount}` : `tx#${t.reuse}`} (${c.spelling})`;
@@ -160,16 +192,11 @@ export function commandArbitraries(actions: ActionSet): fc.Arbitrary<fc.AsyncCom
     fc
       .record({ partner, currency: fc.constantFrom<Currency>('USD', 'TON'), amount: fc.nat(1) })
       .map((c) => new Step(`top-up request p${c.partner} ${c.currency}#${c.amount}`, (w, m) => requestTopup(w, m, c.partner, c.currency, c.amount))),
-    fc
-      .record({ request: fc.nat(30), variant: weighted<PayVariant>(['exact', 5], ['round', 1], ['fraction', 1], ['other_token', 1], ['with_code', 2], ['code_wrong_amount', 1], ['again', 1]), network: fc.nat(2), hash: hex64 })
-      .map((c) => {
-        const label = c.variant === 'again' ? `transfer #${c.request} reported again` : `transfer for request #${c.request} (${c.variant}, network ${c.network}, tx ${c.hash.slice(0, 8)})`;
-        return new Step(label, (w, m) => payRequest(w, m, c.request, c.variant, c.network, c.hash));
-      }),
-    fc
-      .record({ idx: fc.nat(10), outcome: fc.constantFrom<'delivered' | 'refunded'>('delivered', 'refunded'), race })
-      .map((c) => new Step(`support resolves review #${c.idx} ${c.outcome}${fmtRace(c.race)}`, (w, m) => resolveReview(w, m, c.idx, c.outcome, c.race))),
-    fc.record({ idx: fc.nat(10), race }).map((c) => new Step(`support cancels premium #${c.idx}${fmtRace(c.race)}`, (w, m) => cancelPremium(w, m, c.idx, c.race))),
+    transferOp.map(step),
+    transferOp.map(step),
+    racing(resolveOp),
+    racing(cancelOp),
+    racing(depositOp),
     fc
       .oneof(
         fc.constant<Faults>({ stars: false, premium: false, nft: false, resolver: false }),

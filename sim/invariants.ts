@@ -111,7 +111,7 @@ function judgeDeposits(w: World, m: Model, v: string[]): void {
     addCredit(m, to, d.tx.currency, d.tx.amount);
     const paid = w.sql<{ request_id: string | null }>('select request_id from deposits where instr(lower(tx_hash), ?) > 0 and status = ?', d.tx.hash, 'credited')[0];
     const r = paid?.request_id ? m.requests.find((x) => x.id === paid.request_id) : undefined;
-    if (r) r.state = 'paid';
+    if (r && r.partner === to) r.state = 'paid';
   }
   // every transaction the model knows: at most one top-up, to the partner the model says
   for (const t of m.txs) {

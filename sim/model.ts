@@ -64,6 +64,8 @@ export interface TxM {
   creditedTo: number | null;
   /** A transfer on chain: the report a watcher makes of it (a watcher may report it again). */
   report?: Record<string, unknown>;
+  /** another token or coin: never credited by the service itself */
+  ignored?: boolean;
 }
 
 export interface RequestM {

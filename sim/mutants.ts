@@ -1,3 +1,4 @@
+import { resolveDeposit } from '../src/app/deposits/resolve.js';
 import { applyTransition } from '../src/app/orders/transition.js';
 import { unitOfWork } from '../src/app/unit-of-work.js';
 import { getOrder } from '../src/store/orders-repo.js';
@@ -21,6 +22,11 @@ export const MUTANTS = {
     for (const { order_id } of ids) {
       unitOfWork(deps, (tx, after) => applyTransition(tx, deps, after, getOrder(tx, order_id)!, 'review_refunded', {}));
     }
+  },
+  /** A transfer that paid no request is credited to a partner anyway (as a matcher too eager would). */
+  credit_unmatched: async (w: World, m: Model) => {
+    const d = w.sql<{ deposit_id: string }>("select deposit_id from deposits where status = 'unmatched' limit 1")[0];
+    if (d) resolveDeposit(w.service.deps, d.deposit_id, { action: 'credit', partner_id: m.partners[0].id }, 'mutant');
   },
   /** The outbox loses the event of a finished order across a restart: its delivery and job vanish. */
   lose_webhook: async (w: World, _m: Model) => {

@@ -74,13 +74,20 @@ export async function simulate(opts: SimOptions): Promise<SimResult> {
     const seed = (opts.seed + run) | 0;
     let first = true;
     let firstSteps = 0;
+    // shrinking replays the history many times: past the budget, every further candidate counts as passing,
+    // which ends the search with the shortest failing history found so far
+    let failedAt: number | null = null;
     const prop = fc.asyncProperty(fc.commands(arbs, { maxCommands: opts.maxCommands, size: 'max' }), async (cmds) => {
+      if (failedAt !== null && performance.now() - failedAt > (opts.shrinkMs ?? 120_000)) return;
       const w = await World.open(seed);
       const m = emptyModel();
       try {
         await setUp(w, m, seed, PARTNERS);
         await fc.asyncModelRun(() => ({ model: m, real: { w, mutant, trace: first ? (opts.trace ?? null) : null } satisfies Real }), cmds);
         await drain(w, m);
+      } catch (e) {
+        failedAt ??= performance.now();
+        throw e;
       } finally {
         if (first) {
           steps += m.steps;
@@ -90,7 +97,7 @@ export async function simulate(opts: SimOptions): Promise<SimResult> {
         await w.close();
       }
     });
-    const out = await fc.check(prop, { seed, numRuns: 1, interruptAfterTimeLimit: opts.shrinkMs ?? 120_000, markInterruptAsFailure: false });
+    const out = await fc.check(prop, { seed, numRuns: 1 });
     opts.onRun?.(run, steps);
     if (!out.failed) continue;
     const history = out.counterexample ? [...(out.counterexample[0] as Iterable<unknown>)].map(String) : [];
