@@ -22,6 +22,8 @@ export interface SimOptions {
   actions: ActionSet;
   /** A deliberate bug (sim/mutants.ts): the simulation must then fail. */
   mutant?: MutantName;
+  /** Stop after this many failing runs (default: run them all). */
+  stopAfter?: number;
   /** Real time allowed to shrink one failing history (it replays the history many times). */
   shrinkMs?: number;
   log?: (line: string) => void;
@@ -113,6 +115,7 @@ export async function simulate(opts: SimOptions): Promise<SimResult> {
     };
     failures.push(failure);
     log(report(failure));
+    if (opts.stopAfter !== undefined && failures.length >= opts.stopAfter) return { runs: run + 1, steps, violations: failures.length, failures, ms: performance.now() - started };
   }
   return { runs: opts.runs, steps, violations: failures.length, failures, ms: performance.now() - started };
 }
