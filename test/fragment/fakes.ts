@@ -199,6 +199,8 @@ export interface FakeToncenter {
   held: Message[];
   /** true: Fragment's address has no contract, so a bounceable payment comes back (a bounce) */
   fragmentBounces: boolean;
+  /** adjacentTransactions calls answered (the receipts of batches) */
+  adjacentCalls: number;
   execute(m: Message): Promise<Transaction | null>;
   fund(address: Address, ton: string): Promise<void>;
   close(): Promise<void>;
@@ -230,6 +232,7 @@ export async function startFakeToncenter(nowSec: () => number): Promise<FakeTonc
     staleSeqno: null,
     onSend: null,
     held: [],
+    adjacentCalls: 0,
     get fragmentBounces() {
       return bounces;
     },
@@ -293,6 +296,17 @@ export async function startFakeToncenter(nowSec: () => number): Promise<FakeTonc
       if (!tx) return send(200, { transactions: [], address_book: {} });
       return send(200, { transactions: [txJson(tx)], address_book: {} });
     }
+    if (url.pathname === '/api/v3/adjacentTransactions') {
+      if (t.indexDown) return send(503, { error: 'index unavailable' });
+      const hash = String(url.searchParams.get('hash'));
+      if (url.searchParams.get('direction') !== 'out') return send(422, { error: 'only direction=out is faked' });
+      const limit = Number(url.searchParams.get('limit') ?? 128);
+      const offset = Number(url.searchParams.get('offset') ?? 0);
+      const parent = [...t.executed.values()].find((x) => x.hash().toString('base64') === hash);
+      const children = parent ? [...parent.outMessages.values()].map((m) => caused.get(messageHash(m))).filter((x): x is Transaction => x !== undefined) : [];
+      t.adjacentCalls++;
+      return send(200, { transactions: children.slice(offset, offset + limit).map(txJson), address_book: {} });
+    }
     send(404, { ok: false, error: 'not found' });
   });
   t.url = await listen(server);
@@ -307,16 +321,18 @@ function txJson(tx: Transaction) {
     hash: tx.hash().toString('base64'),
     lt: tx.lt.toString(),
     now: tx.now,
+    in_msg: tx.inMessage ? { hash: messageHash(tx.inMessage) } : null,
     description: {
       type: 'ord',
       aborted: d.aborted,
       compute_ph: d.computePhase.type === 'vm' ? { success: d.computePhase.success, exit_code: d.computePhase.exitCode } : { skipped: true },
-      action: d.actionPhase ? { success: d.actionPhase.success, result_code: d.actionPhase.resultCode } : undefined,
+      action: d.actionPhase ? { success: d.actionPhase.success, result_code: d.actionPhase.resultCode, skipped_actions: d.actionPhase.skippedActions } : undefined,
     },
     out_msgs: [...tx.outMessages.values()].map((m) => ({
       hash: messageHash(m),
       destination: m.info.dest instanceof Address ? m.info.dest.toRawString().toUpperCase() : '',
       value: m.info.type === 'internal' ? m.info.value.coins.toString() : '0',
+      message_content: { hash: m.body.hash().toString('base64'), body: m.body.toBoc().toString('base64') },
     })),
   };
 }

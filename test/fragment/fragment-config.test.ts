@@ -38,7 +38,7 @@ function lines(env: Record<string, string>): string[] {
 describe('FRAGMENT_* configuration', () => {
   it('accepts a complete set, and reads secrets from files', async () => {
     const env = await baseEnv();
-    expect(loadConfig(env).fragment).toMatchObject({ walletVersion: 'v4r2', hash: FRAGMENT_HASH, probeUsername: 'price_probe' });
+    expect(loadConfig(env).fragment).toMatchObject({ walletVersion: null, batchMax: 255, prepareConcurrency: 8, hash: FRAGMENT_HASH, probeUsername: 'price_probe' });
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-frag-cfg-'));
     fs.writeFileSync(path.join(dir, 'mnemonic'), `${env.FRAGMENT_MNEMONIC}\n`);
     fs.writeFileSync(path.join(dir, 'cookies'), COOKIES);
@@ -119,7 +119,7 @@ describe('FRAGMENT_* configuration', () => {
     expect(w.status).toBe(200);
     expect(w.body).toMatchObject({
       address: e.t.fragment!.wallet.friendlyAddress,
-      version: 'v4r2',
+      version: 'v5r1',
       balance_ton: expect.stringMatching(/^12\.\d{9}$/),
       min_ton: '2.000000000',
       below_min: false,
@@ -152,7 +152,7 @@ describe('npm run fragment:check', () => {
     try {
       fragment.users.set('alice_fan', { name: 'Alice', premium: false });
       const mnemonic = await newMnemonic();
-      await ton.fund((await HotWallet.fromMnemonic(mnemonic, 'v4r2')).address, '3');
+      await ton.fund((await HotWallet.fromMnemonic(mnemonic, 'v5r1')).address, '3');
       const env: Record<string, string> = {};
       for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(FRAGMENT_.*|UPSTREAM|NODE_OPTIONS|VITEST.*)$/.test(k)) env[k] = v;
       Object.assign(env, fragmentEnvFor(fragment, ton, rate.url, mnemonic));

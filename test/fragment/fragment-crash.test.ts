@@ -63,7 +63,7 @@ describe('Fragment adapter: a crash between sending and confirming', () => {
     cleanups.push(fragment.close, ton.close, rate.close);
     fragment.users.set('alice_fan', { name: 'Alice', premium: false });
     const mnemonic = await newMnemonic();
-    const wallet = await HotWallet.fromMnemonic(mnemonic, 'v4r2');
+    const wallet = await HotWallet.fromMnemonic(mnemonic, 'v5r1');
     await ton.fund(wallet.address, '20');
     const env = fragmentEnvFor(fragment, ton, rate.url, mnemonic);
     const out: string[] = [];
