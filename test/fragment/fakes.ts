@@ -15,6 +15,8 @@ import { normalisedHash } from '../../src/suppliers/fragment/wallet.js';
 
 export const FRAGMENT_ADDRESS = new Address(0, Buffer.alloc(32, 0x5a));
 export const OTHER_ADDRESS = new Address(0, Buffer.alloc(32, 0x66));
+/** A second receiving address of Fragment with no contract: a bounceable payment to it comes back (a bounce). */
+export const BOUNCING_ADDRESS = new Address(0, Buffer.alloc(32, 0x5b));
 export const FRAGMENT_HASH = 'a1b2c3d4e5f60718293a';
 export const COOKIES = 'stel_ssid=ssid-SECRET-1; stel_dt=-180; stel_token=token-SECRET-2; stel_ton_token=tontoken-SECRET-3';
 export const PROBE = 'price_probe';
@@ -69,6 +71,15 @@ export interface FakeFragment {
   thousands: boolean;
   /** the confirm calls received (`confirmReq` with the signed boc) */
   confirmed: { id: string; boc: string }[];
+  /** where a recipient's payment goes (default FRAGMENT_ADDRESS): a request can name another receiving address */
+  payTo: Map<string, Address>;
+  /** each API answer waits this long (real time), so that calls made at once overlap */
+  delayMs: number;
+  /** API calls being answered now, and the most ever at once */
+  inFlight: number;
+  maxInFlight: number;
+  /** the requests opened: their reference, recipient and amount (to tell on chain which order a payment paid) */
+  requests: Map<string, { product: string; amountNano: bigint; quantity: string; ref: string; recipient: string }>;
   nowSec: () => number;
   close(): Promise<void>;
 }
@@ -89,16 +100,25 @@ export async function startFakeFragment(nowSec: () => number): Promise<FakeFragm
     searchError: null,
     thousands: false,
     confirmed: [],
+    payTo: new Map(),
+    delayMs: 0,
+    inFlight: 0,
+    maxInFlight: 0,
+    requests: new Map(),
     nowSec,
     close: async () => close(server),
   };
-  const requests = new Map<string, { product: string; amountNano: bigint; quantity: string; ref: string }>();
+  const requests = f.requests;
   const states = new Set<string>();
   const server = http.createServer(async (req, res) => {
     const text = await readBody(req);
     const params = Object.fromEntries(new URLSearchParams(text));
     const url = new URL(req.url!, 'http://x');
     f.calls.push({ method: params.method, params, cookie: String(req.headers.cookie ?? '') });
+    f.inFlight++;
+    f.maxInFlight = Math.max(f.maxInFlight, f.inFlight);
+    if (f.delayMs > 0) await new Promise((r) => setTimeout(r, f.delayMs));
+    res.once('finish', () => f.inFlight--);
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(typeof body === 'string' ? body : JSON.stringify(body));
@@ -146,7 +166,7 @@ export async function startFakeFragment(nowSec: () => number): Promise<FakeFragm
         if (!opened(stars ? 'stars' : 'premium') || params.payment_method !== 'ton') return send(200, { error: 'Bad request' });
         const amountTon = stars ? (Number(f.prices.stars1000) * Number(params.quantity)) / 1000 : Number(f.prices.premium[params.months]);
         const id = `req_${++reqSeq}`;
-        requests.set(id, { product: stars ? 'stars' : 'premium', amountNano: toNano(amountTon.toFixed(9)), quantity: stars ? params.quantity : params.months, ref: `Rf${reqSeq}x${(reqSeq * 7919).toString(36)}` });
+        requests.set(id, { product: stars ? 'stars' : 'premium', amountNano: toNano(amountTon.toFixed(9)), quantity: stars ? params.quantity : params.months, ref: `Rf${reqSeq}x${(reqSeq * 7919).toString(36)}`, recipient: params.recipient });
         const shown = amountTon.toFixed(4).replace(/0+$/, '').replace(/\.$/, '');
         return send(200, { req_id: id, myself: false, to_bot: false, amount: f.thousands ? shown.replace(/^(\d+?)(\d{3})(?=\.|$)/, '$1,$2') : shown, item_title: stars ? `${params.quantity} Telegram Stars` : `Telegram Premium for ${params.months} months`, content: '<div/>', button: '<button/>' });
       }
@@ -157,7 +177,8 @@ export async function startFakeFragment(nowSec: () => number): Promise<FakeFragm
         if (!r) return send(200, { error: 'Request not found' });
         // the comment as Fragment writes it: the quantity and the request's reference
         const payload = fragmentPayload(`${r.product === 'stars' ? `${r.quantity} Telegram Stars` : `Telegram Premium for ${r.quantity} months`} \n\nRef#${r.ref}`);
-        const tx = { validUntil: f.nowSec() + 300, messages: [{ address: FRAGMENT_ADDRESS.toString({ bounceable: true }), amount: r.amountNano.toString(), payload }] };
+        const to = f.payTo.get(r.recipient.replace(/^rcp_/, '')) ?? FRAGMENT_ADDRESS;
+        const tx = { validUntil: f.nowSec() + 300, messages: [{ address: to.toString({ bounceable: true }), amount: r.amountNano.toString(), payload }] };
         return send(200, { ok: true, transaction: f.linkOverride ? f.linkOverride(tx) : tx, confirm_method: 'confirmReq', confirm_params: { id: params.id } });
       }
       case 'confirmReq': {

@@ -68,6 +68,9 @@ describe('FRAGMENT_* configuration', () => {
       [{ FRAGMENT_PAY_ADDRESSES: '' }, 'FRAGMENT_PAY_ADDRESSES'],
       [{ FRAGMENT_PRICE_PROBE_USERNAME: '' }, 'FRAGMENT_PRICE_PROBE_USERNAME'],
       [{ FRAGMENT_WALLET_MIN_TON: 'ten' }, 'FRAGMENT_WALLET_MIN_TON'],
+      [{ FRAGMENT_BATCH_MAX: '0' }, 'FRAGMENT_BATCH_MAX'],
+      [{ FRAGMENT_BATCH_MAX: '256' }, 'FRAGMENT_BATCH_MAX'],
+      [{ FRAGMENT_PREPARE_CONCURRENCY: '0' }, 'FRAGMENT_PREPARE_CONCURRENCY'],
     ];
     for (const [over, name] of cases) {
       const l = lines({ ...env, ...over });
@@ -110,6 +113,36 @@ describe('FRAGMENT_* configuration', () => {
       expect(fs.existsSync(env.DATABASE_PATH)).toBe(false);
     } finally {
       fs.rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
+  it('FRAGMENT_WALLET_VERSION unset: V5R1 for a new wallet; a database that already paid from the V4R2 wallet of the mnemonic keeps it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-frag-ver-'));
+    try {
+      const { HotWallet } = await import('../../src/suppliers/fragment/wallet.js');
+      const env: Record<string, string> = { ...(await baseEnv()), DATABASE_PATH: path.join(dir, 'db.sqlite') };
+      const words = env.FRAGMENT_MNEMONIC.split(' ');
+      const v4 = await HotWallet.fromMnemonic(words, 'v4r2');
+      const open = async () => createService({ config: loadConfig(env), log: silentLogger, startWorkers: false });
+      let svc = await open();
+      expect(svc.fragment!.wallet.version).toBe('v5r1');
+      expect(svc.fragment!.wallet.maxMessages).toBe(255);
+      // a payment made from the V4R2 wallet before (the former default)
+      svc.db.$client
+        .prepare("insert into fragment_batches (batch_id, wallet, seqno, valid_until, norm_hash, boc, state, orders, messages, amount_nano, created_at, updated_at) values ('b', ?, 0, 0, 'h', 'x', 'done', 1, 1, '1', 0, 0)")
+        .run(v4.address.toRawString());
+      await svc.close();
+      svc = await open();
+      expect(svc.fragment!.wallet.version).toBe('v4r2');
+      expect(svc.fragment!.wallet.friendlyAddress).toBe(v4.friendlyAddress);
+      expect(svc.fragment!.wallet.maxMessages).toBe(4);
+      await svc.close();
+      env.FRAGMENT_WALLET_VERSION = 'v5r1';
+      svc = await open();
+      expect(svc.fragment!.wallet.version).toBe('v5r1');
+      await svc.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -11,6 +11,11 @@ import type { HotWallet } from './wallet.js';
 
 /** After the wallet's state could not be read (or showed a seqno already used), the next try waits this long. */
 const WALLET_RETRY_MS = 5_000;
+/**
+ * A batch about to form waits at most this long (real time: network calls) for the purchases being prepared
+ * at that moment, so that orders arriving together leave together.
+ */
+const GATHER_MS = 2_000;
 /** A prepared payment is signed only while Fragment's validUntil leaves this much time (else it is prepared again). */
 const FRESH_SEC = MIN_VALID_AHEAD_SEC + 10;
 
@@ -47,6 +52,8 @@ export class BatchPayer {
     private readonly wallet: HotWallet,
     private readonly chain: Toncenter,
     private readonly walletState: HotWalletState,
+    /** resolves when the purchases being prepared now are ready (or after the cap) */
+    private readonly gathered: (capMs: number) => Promise<void>,
   ) {}
 
   get waiting(): number {
@@ -101,6 +108,7 @@ export class BatchPayer {
     const walletRaw = this.wallet.address.toRawString();
     if (batchInFlight(this.deps.db, walletRaw)) return null;
     if (this.deps.clock.now() < this.notBefore) return null;
+    await this.gathered(GATHER_MS);
     let w: WalletState;
     try {
       w = await this.walletState.refresh();

@@ -52,6 +52,8 @@ export interface SettleDeps {
 export class BatchSettler {
   private readonly checks = new Map<string, { at: number; run: Promise<void> }>();
   private readonly confirmTried = new Map<string, number>();
+  /** confirm calls under way, by batch: the orders of a batch share them */
+  private readonly confirming = new Map<string, Promise<void>>();
 
   constructor(
     private readonly deps: SettleDeps,
@@ -121,7 +123,15 @@ export class BatchSettler {
    * payment. Advisory: its failure changes nothing, the chain settles the payment; a later settle step tries
    * again while the transfer is still valid (a crash between sending and these calls included).
    */
-  async confirmAll(batchId: string): Promise<void> {
+  confirmAll(batchId: string): Promise<void> {
+    const under = this.confirming.get(batchId);
+    if (under) return under;
+    const run = this.confirmBatch(batchId).finally(() => this.confirming.delete(batchId));
+    this.confirming.set(batchId, run);
+    return run;
+  }
+
+  private async confirmBatch(batchId: string): Promise<void> {
     const batch = getBatch(this.deps.db, batchId);
     if (!batch) return;
     this.confirmTried.set(batchId, this.deps.clock.now());

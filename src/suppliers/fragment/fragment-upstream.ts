@@ -76,8 +76,8 @@ export class FragmentUpstream implements GoodsSide {
     this.prices = new FragmentPrices(deps.clock, cfg, api);
     this.walletState = new HotWalletState(deps.clock, cfg, wallet, chain, this.health);
     this.resolver = new FragmentResolver(api, this.health);
-    this.payer = new BatchPayer(deps, cfg, wallet, chain, this.walletState);
     this.preparer = new PurchasePreparer(deps, cfg, wallet, api, this.health, (ref, orderId) => this.payer.refHeld(ref, orderId));
+    this.payer = new BatchPayer(deps, cfg, wallet, chain, this.walletState, (capMs) => this.preparer.settled(capMs));
     this.settler = new BatchSettler(deps, cfg, wallet, api, chain, this.health, this.walletState, this.preparer.limit, () => this.kick());
   }
 

@@ -48,9 +48,35 @@ export class PurchasePreparer {
     this.limit = pLimit(cfg.prepareConcurrency);
   }
 
+  /** Preparations under way (queued or running). */
+  private readonly underWay = new Set<Promise<unknown>>();
+
   /** A checked payment, or the order's outcome when it cannot be paid (failed, deferred). */
   prepare(req: DeliveryRequest, costNano: bigint): Promise<PreparedPayment | DeliveryOutcome> {
-    return this.limit(() => this.run(req, costNano));
+    const run = this.limit(() => this.run(req, costNano));
+    // tracked without its outcome: the caller handles the result or the error
+    const tracked = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.underWay.add(tracked);
+    void tracked.then(() => this.underWay.delete(tracked));
+    return run;
+  }
+
+  /**
+   * Resolves once the preparations under way now have ended (whatever their outcome), or after `capMs` of
+   * real time: a batch about to form takes the orders whose requests are being opened at that moment too.
+   */
+  async settled(capMs: number): Promise<void> {
+    if (this.underWay.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const cap = new Promise<void>((resolve) => (timer = setTimeout(resolve, capMs)));
+    try {
+      await Promise.race([Promise.allSettled([...this.underWay]), cap]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async run(req: DeliveryRequest, costNano: bigint): Promise<PreparedPayment | DeliveryOutcome> {
