@@ -222,6 +222,8 @@ export interface FakeToncenter {
   fragmentBounces: boolean;
   /** adjacentTransactions calls answered (the receipts of batches) */
   adjacentCalls: number;
+  /** called when a receipts lookup (adjacentTransactions) arrives, before it is answered */
+  onAdjacent: (() => void) | null;
   execute(m: Message): Promise<Transaction | null>;
   fund(address: Address, ton: string): Promise<void>;
   close(): Promise<void>;
@@ -254,6 +256,7 @@ export async function startFakeToncenter(nowSec: () => number): Promise<FakeTonc
     onSend: null,
     held: [],
     adjacentCalls: 0,
+    onAdjacent: null,
     get fragmentBounces() {
       return bounces;
     },
@@ -321,6 +324,7 @@ export async function startFakeToncenter(nowSec: () => number): Promise<FakeTonc
       if (t.indexDown) return send(503, { error: 'index unavailable' });
       const hash = String(url.searchParams.get('hash'));
       if (url.searchParams.get('direction') !== 'out') return send(422, { error: 'only direction=out is faked' });
+      t.onAdjacent?.();
       const limit = Number(url.searchParams.get('limit') ?? 128);
       const offset = Number(url.searchParams.get('offset') ?? 0);
       const parent = [...t.executed.values()].find((x) => x.hash().toString('base64') === hash);
