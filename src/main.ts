@@ -1,7 +1,7 @@
 import 'dotenv/config';
 import crypto from 'node:crypto';
 import { ConfigError, loadConfig, type Config } from './config/env.js';
-import { seedDemo } from './app/demo.js';
+import { demoStartText, startDemo } from './app/demo.js';
 import { createLogger } from './kernel/log.js';
 import { createService } from './service.js';
 import { startMetricsServer } from './ops/ops-routes.js';
@@ -39,24 +39,8 @@ async function main(): Promise<void> {
     throw e;
   }
 
-  if (config.UPSTREAM === 'sandbox' && config.SANDBOX_DEMO) {
-    const demo = seedDemo(svc.deps, svc.keys);
-    if (demo) {
-      process.stdout.write(
-        [
-          '',
-          `Sandbox demo partner #${demo.partnerId} created with 1000.00 USD and 1000.000 TON.`,
-          `API key (shown once): ${demo.apiKey}`,
-          'Try it:',
-          `  curl -s -H 'Authorization: Bearer ${demo.apiKey}' ${config.publicBaseUrl}/api/partner/v1/me`,
-          `  curl -s -H 'Authorization: Bearer ${demo.apiKey}' -H 'Content-Type: application/json' \\`,
-          `    -d '{"type":"stars","idempotency_key":"demo-1","params":{"quantity":100,"recipient":"@demo_user"}}' \\`,
-          `    ${config.publicBaseUrl}/api/partner/v1/orders`,
-          '',
-        ].join('\n') + '\n',
-      );
-    }
-  }
+  // the demo partner (first start), its dashboard's sign-in link and the setting for local webhook receivers
+  if (config.UPSTREAM === 'sandbox' && config.SANDBOX_DEMO) process.stdout.write(demoStartText(config, startDemo(svc.deps, svc.keys)));
 
   await svc.app.listen({ port: config.PORT, host: config.HOST });
   log.info({ url: config.publicBaseUrl }, 'listening');
