@@ -226,15 +226,34 @@ export interface FakeToncenter {
   onAdjacent: (() => void) | null;
   execute(m: Message): Promise<Transaction | null>;
   fund(address: Address, ton: string): Promise<void>;
+  /** with block timing: the blocks made (real time, ms), the external messages each executed, how long that took (ms) */
+  blocks: { at: number; messages: number; tookMs: number }[];
   close(): Promise<void>;
+}
+
+/**
+ * A chain that makes blocks (the benchmark's): sent messages wait in a pool and are executed together every
+ * `blockMs` of real time, and the index shows a transaction `indexLagMs` after its block. Without it, a sent
+ * message is executed at once and indexed at once (the tests).
+ */
+export interface ChainTiming {
+  blockMs: number;
+  indexLagMs: number;
 }
 
 function messageHash(m: Message): string {
   return beginCell().store(storeMessage(m)).endCell().hash().toString('base64');
 }
 
-export async function startFakeToncenter(nowSec: () => number): Promise<FakeToncenter> {
+export async function startFakeToncenter(nowSec: () => number, timing?: ChainTiming): Promise<FakeToncenter> {
   let bounces = false;
+  /** real time (ms) from which the index shows a transaction (absent: at once) */
+  const visibleAt = new WeakMap<Transaction, number>();
+  const visible = (tx: Transaction | undefined): tx is Transaction => tx !== undefined && (visibleAt.get(tx) ?? 0) <= Date.now();
+  const mempool: Message[] = [];
+  let stopped = false;
+  /** the time of the block being made (real time, ms): its transactions are indexed from blockAt + indexLagMs */
+  let blockAt = 0;
   /** transactions caused by the wallet's messages (Fragment's receipt or bounce), by the received message's hash */
   const caused = new Map<string, Transaction>();
   const chain = await Blockchain.create();
@@ -243,6 +262,8 @@ export async function startFakeToncenter(nowSec: () => number): Promise<FakeTonc
   // Fragment's receiving address as an account that takes every message (empty code: the TVM returns at once)
   const acceptAll = createShardAccount({ address: FRAGMENT_ADDRESS, code: beginCell().endCell(), data: beginCell().endCell(), balance: 0n });
   await chain.setShardAccount(FRAGMENT_ADDRESS, acceptAll);
+  /** wallet transactions by their hash (base64), as adjacentTransactions finds them */
+  const byHash = new Map<string, Transaction>();
   const t: FakeToncenter = {
     url: '',
     chain,
@@ -257,6 +278,7 @@ export async function startFakeToncenter(nowSec: () => number): Promise<FakeTonc
     held: [],
     adjacentCalls: 0,
     onAdjacent: null,
+    blocks: [],
     get fragmentBounces() {
       return bounces;
     },
@@ -269,6 +291,7 @@ export async function startFakeToncenter(nowSec: () => number): Promise<FakeTonc
       try {
         const r = await chain.sendMessage(m);
         const tx = r.transactions[0];
+        if (timing) for (const x of r.transactions) visibleAt.set(x, blockAt + timing.indexLagMs);
         t.executed.set(normalisedHash(m).toString('hex'), tx);
         // the transactions its messages caused, by the hash of the message each received (as toncenter's index)
         for (const x of r.transactions.slice(1)) if (x.inMessage) caused.set(messageHash(x.inMessage), x);
@@ -281,8 +304,24 @@ export async function startFakeToncenter(nowSec: () => number): Promise<FakeTonc
       chain.now = nowSec();
       await treasury.send({ to: address, value: toNano(ton), bounce: false });
     },
-    close: async () => close(server),
+    close: async () => {
+      stopped = true;
+      await close(server);
+    },
   };
+  if (timing) {
+    // blocks on the real clock's multiples of blockMs: each executes what was sent since the last one
+    void (async () => {
+      for (let next = Math.ceil(Date.now() / timing.blockMs) * timing.blockMs; !stopped; next += timing.blockMs) {
+        await new Promise((r) => setTimeout(r, Math.max(0, next - Date.now())));
+        const batch = mempool.splice(0);
+        blockAt = next;
+        const began = Date.now();
+        for (const m of batch) await t.execute(m);
+        t.blocks.push({ at: next, messages: batch.length, tookMs: Date.now() - began });
+      }
+    })();
+  }
   const server = http.createServer(async (req, res) => {
     const body = await readBody(req);
     const url = new URL(req.url!, 'http://x');
@@ -307,6 +346,10 @@ export async function startFakeToncenter(nowSec: () => number): Promise<FakeTonc
         t.held.push(m);
         return send(500, { ok: false, error: 'timeout', code: 500 });
       }
+      if (timing) {
+        mempool.push(m); // executed by the next block
+        return send(200, { ok: true, result: { '@type': 'ok' } });
+      }
       const tx = await t.execute(m);
       if (t.sendMode === 'hang') return;
       if (t.sendMode === 'fail500') return send(500, { ok: false, error: 'timeout', code: 500 });
@@ -317,7 +360,7 @@ export async function startFakeToncenter(nowSec: () => number): Promise<FakeTonc
       if (t.indexDown) return send(503, { error: 'index unavailable' });
       const key = String(url.searchParams.get('msg_hash'));
       const tx = t.executed.get(key) ?? caused.get(key);
-      if (!tx) return send(200, { transactions: [], address_book: {} });
+      if (!visible(tx)) return send(200, { transactions: [], address_book: {} });
       return send(200, { transactions: [txJson(tx)], address_book: {} });
     }
     if (url.pathname === '/api/v3/adjacentTransactions') {
@@ -327,8 +370,9 @@ export async function startFakeToncenter(nowSec: () => number): Promise<FakeTonc
       t.onAdjacent?.();
       const limit = Number(url.searchParams.get('limit') ?? 128);
       const offset = Number(url.searchParams.get('offset') ?? 0);
-      const parent = [...t.executed.values()].find((x) => x.hash().toString('base64') === hash);
-      const children = parent ? [...parent.outMessages.values()].map((m) => caused.get(messageHash(m))).filter((x): x is Transaction => x !== undefined) : [];
+      const parent = byHash.get(hash) ?? [...t.executed.values()].find((x) => x.hash().toString('base64') === hash);
+      if (parent) byHash.set(hash, parent);
+      const children = visible(parent) ? [...parent.outMessages.values()].map((m) => caused.get(messageHash(m))).filter(visible) : [];
       t.adjacentCalls++;
       return send(200, { transactions: children.slice(offset, offset + limit).map(txJson), address_book: {} });
     }

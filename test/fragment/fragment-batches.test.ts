@@ -9,6 +9,8 @@ import { BOUNCING_ADDRESS, FRAGMENT_ADDRESS } from './fakes.js';
  * UPSTREAM=fragment, payments in batches: orders ready to pay together leave in one signed transfer of the
  * hot wallet (the real V4R2 and V5R1 contracts in @ton/sandbox), one message or more per order, each matched
  * on chain to its own order by its Ref#; one batch in flight per wallet; purchases prepared concurrently.
+ * One order's step looks its batch up; the other orders of the batch learn the outcome at their next step
+ * (a second later), hence `advance(2)` where a whole batch is expected settled.
  */
 const start = fragmentHarness();
 
@@ -61,7 +63,7 @@ describe('Fragment adapter: batched payments', () => {
     // each request's confirm call carries the batch's transfer
     expect(e.fragment.confirmed).toHaveLength(6);
     expect(new Set(e.fragment.confirmed.map((c) => c.boc))).toEqual(new Set([e.ton.received[0]]));
-    await e.advance(1);
+    await e.advance(2);
     for (const id of ids) expect(await status(p, id)).toMatchObject({ status: 'completed' });
     expect(getBatch(e.t.db, batch.batchId)).toMatchObject({ state: 'done', txHash: tx.hash().toString('base64') });
     // the receipts of the whole batch come from one index call, not one per message
@@ -90,7 +92,7 @@ describe('Fragment adapter: batched payments', () => {
     for (const id of later) expect(getPayment(e.t.db, id)).toBeUndefined();
     // the first batch lands: the next forms at once with the three waiting orders
     await e.ton.execute(e.ton.held[0]);
-    await e.advance(1);
+    await e.advance(2);
     expect(e.ton.received).toHaveLength(2);
     const second = getPayment(e.t.db, later[0])!;
     expect(second).toMatchObject({ seqno: 1 });
@@ -124,7 +126,7 @@ describe('Fragment adapter: batched payments', () => {
     expect(e.ton.received).toHaveLength(1);
     await e.advance(1);
     expect(e.ton.received).toHaveLength(2);
-    await e.advance(1);
+    await e.advance(2);
     for (const id of ids) expect((await status(p, id)).status).toBe('completed');
     expect([...e.ton.executed.values()].map((tx) => tx.outMessages.size)).toEqual([4, 2]);
     expect(new Set(ids.map((id) => getPayment(e.t.db, id)!.seqno))).toEqual(new Set([0, 1]));
@@ -135,7 +137,7 @@ describe('Fragment adapter: batched payments', () => {
     e.fragment.payTo.set('carol_fan', BOUNCING_ADDRESS);
     const { p, ids } = await orders(e, 4, () => 100);
     await e.advance(0);
-    await e.advance(1);
+    await e.advance(2);
     expect(e.ton.received).toHaveLength(1);
     const [tx] = [...e.ton.executed.values()];
     expect(new Set(outs(tx).map((m) => m.value)).size).toBe(1);
@@ -191,7 +193,7 @@ describe('Fragment adapter: purchases prepared in parallel', () => {
     expect(e.fragment.maxInFlight).toBe(3);
     expect(await status(p, ids[3])).toMatchObject({ status: 'failed', refunded: true });
     expect(e.ton.received).toHaveLength(1);
-    await e.advance(1);
+    await e.advance(2);
     for (const id of ids.filter((x) => x !== ids[3])) expect((await status(p, id)).status).toBe('completed');
     expect([...e.ton.executed.values()][0].outMessages.size).toBe(7);
   });
@@ -208,7 +210,7 @@ describe('Fragment adapter: purchases prepared in parallel', () => {
     expect(e.fragment.calls.length).toBe(calls);
     expect(e.alerts.filter((a) => a.kind === 'supplier')).toEqual([]);
     await e.advance(10);
-    await e.advance(1);
+    await e.advance(2);
     for (const id of ids) expect((await status(p, id)).status).toBe('completed');
     expect(e.ton.received).toHaveLength(1);
   });

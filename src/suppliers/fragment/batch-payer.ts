@@ -12,8 +12,10 @@ import type { HotWallet } from './wallet.js';
 /** After the wallet's state could not be read (or showed a seqno already used), the next try waits this long. */
 const WALLET_RETRY_MS = 5_000;
 /**
- * A batch about to form waits at most this long (real time: network calls) for the purchases being prepared
- * at that moment, so that orders arriving together leave together.
+ * A batch about to form on an idle wallet waits at most this long (real time: network calls) for the
+ * purchases being prepared at that moment, so that orders arriving together leave together. A batch formed
+ * as its predecessor lands does not wait: the orders of a whole cycle are waiting already, and the next
+ * block is seconds away.
  */
 const GATHER_MS = 2_000;
 /** A prepared payment is signed only while Fragment's validUntil leaves this much time (else it is prepared again). */
@@ -80,18 +82,27 @@ export class BatchPayer {
     return null;
   }
 
+  /**
+   * No batch forms for `ms` (service clock): a batch proven void frees its orders, which prepare their
+   * payments again at their next step (within a poll); they then leave together rather than one by one.
+   */
+  hold(ms: number): void {
+    this.notBefore = Math.max(this.notBefore, this.deps.clock.now() + ms);
+  }
+
   /** Whether a waiting payment can still be signed (Fragment's validUntil far enough ahead). */
   fresh(p: PreparedPayment): boolean {
     return p.validUntil >= Math.floor(this.deps.clock.now() / 1000) + FRESH_SEC;
   }
 
   /**
-   * Forms and sends the next batch if the pool holds payments and no batch is in flight. Concurrent calls
-   * share one attempt. Answers the batch sent, or null when none was.
+   * Forms and sends the next batch if the pool holds payments and no batch is in flight: resolves to the
+   * batch sent, or null when none was. null at once when an attempt is under way already (its caller waits
+   * for it; the others need not hold a job slot each).
    */
-  kick(): Promise<SentBatch | null> {
-    if (this.forming) return this.forming;
-    const run = this.form()
+  kick(opts: { gather: boolean }): Promise<SentBatch | null> | null {
+    if (this.forming) return null;
+    const run = this.form(opts.gather)
       .catch((e) => {
         this.deps.log.error({ err: e }, 'fragment batch not formed');
         return null;
@@ -103,12 +114,12 @@ export class BatchPayer {
     return run;
   }
 
-  private async form(): Promise<SentBatch | null> {
+  private async form(gather: boolean): Promise<SentBatch | null> {
     if (this.pool.size === 0) return null;
     const walletRaw = this.wallet.address.toRawString();
     if (batchInFlight(this.deps.db, walletRaw)) return null;
     if (this.deps.clock.now() < this.notBefore) return null;
-    await this.gathered(GATHER_MS);
+    if (gather) await this.gathered(GATHER_MS);
     let w: WalletState;
     try {
       w = await this.walletState.refresh();

@@ -50,7 +50,7 @@ export interface SettleDeps {
  * Many orders of a batch ask about it at once: one lookup serves them all (at most one per RECHECK_MS).
  */
 export class BatchSettler {
-  private readonly checks = new Map<string, { at: number; run: Promise<void> }>();
+  private readonly checks = new Map<string, { at: number; running: boolean }>();
   private readonly confirmTried = new Map<string, number>();
   /** confirm calls under way, by batch: the orders of a batch share them */
   private readonly confirming = new Map<string, Promise<void>>();
@@ -63,20 +63,32 @@ export class BatchSettler {
     private readonly chain: Toncenter,
     private readonly health: FragmentHealth,
     private readonly walletState: HotWalletState,
-    /** Fragment calls share the preparation's limit of calls at once */
+    /**
+     * confirm calls made at once (a limit of their own: a batch's hundreds of confirm calls never hold up the
+     * preparation of the next batch's orders)
+     */
     private readonly limit: <T>(fn: () => Promise<T>) => Promise<T>,
-    /** the batch in flight left flight (executed, void, review): the next batch may form */
-    private readonly onLanded: () => Promise<unknown>,
+    /**
+     * the batch in flight left flight (executed or review: `voided` false; proven void: true): the next batch
+     * may form
+     */
+    private readonly onLanded: (voided: boolean) => Promise<unknown>,
   ) {}
 
   pending(afterMs: number): DeliveryOutcome {
     return { kind: 'pending', retryAt: this.deps.clock.now() + afterMs };
   }
 
-  /** The outcome of an order whose payment exists and is not void: settles its batch first when needed. */
-  async outcome(row: FragmentPaymentRow): Promise<DeliveryOutcome> {
+  /**
+   * The outcome of an order whose payment exists and is not void: settles its batch first when needed. null
+   * when the batch was just proven void: the order prepares a fresh payment.
+   */
+  async outcome(row: FragmentPaymentRow): Promise<DeliveryOutcome | null> {
     if (row.state === 'signed' || row.state === 'sent') {
-      await this.settleBatch(row.batchId);
+      // only the order that starts the lookup waits for it: the others of the batch answer from the row as
+      // it is and ask again shortly (a slow toncenter must not hold a job slot per order)
+      const run = this.settleBatch(row.batchId);
+      if (run) await run;
       row = getPayment(this.deps.db, row.orderId)!;
     }
     switch (row.state) {
@@ -85,20 +97,25 @@ export class BatchSettler {
       case 'review':
         return { kind: 'unconfirmed' };
       case 'void':
-        return this.pending(0); // proven unpaid: its next step prepares a fresh payment
+        return null; // proven unpaid
       default:
         return this.pending(SETTLE_POLL_MS);
     }
   }
 
-  /** Looks the batch up on chain (shared by every order of it asking at about the same time). */
-  settleBatch(batchId: string): Promise<void> {
+  /**
+   * Looks the batch up on chain, unless a lookup of it is under way or was made less than RECHECK_MS ago
+   * (then null: one lookup serves every order of the batch).
+   */
+  settleBatch(batchId: string): Promise<void> | null {
     const now = this.deps.clock.now();
     const last = this.checks.get(batchId);
-    if (last && now < last.at + RECHECK_MS) return last.run;
-    const run = this.settle(batchId).catch((e) => this.deps.log.warn({ batchId, err: e }, 'fragment batch not settled this time'));
-    this.checks.set(batchId, { at: now, run });
-    return run;
+    if (last && (last.running || now < last.at + RECHECK_MS)) return null;
+    const check = { at: now, running: true };
+    this.checks.set(batchId, check);
+    return this.settle(batchId)
+      .catch((e) => this.deps.log.warn({ batchId, err: e }, 'fragment batch not settled this time'))
+      .finally(() => (check.running = false));
   }
 
   private async settle(batchId: string): Promise<void> {
@@ -108,9 +125,10 @@ export class BatchSettler {
       landed = await this.findExecuted(batch);
       batch = getBatch(this.deps.db, batchId);
     }
-    if (batch?.state === 'executed') await this.receipts(batch);
-    // the wallet's seqno moved (or provably will not): the next batch forms now, from what waits
-    if (landed) await this.onLanded();
+    const voided = batch?.state === 'void';
+    // the wallet's seqno moved (or provably will not): the next batch forms now, from what waits, while
+    // this one's receipts are read
+    await Promise.all([batch?.state === 'executed' ? this.receipts(batch) : undefined, landed ? this.onLanded(voided) : undefined]);
     batch = getBatch(this.deps.db, batchId);
     if (!batch || !['signed', 'sent', 'executed'].includes(batch.state)) {
       this.checks.delete(batchId);

@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../kernel/event-bus.js';
 import type { SupplierCosts } from '../../domain/pricing.js';
@@ -78,7 +79,11 @@ export class FragmentUpstream implements GoodsSide {
     this.resolver = new FragmentResolver(api, this.health);
     this.preparer = new PurchasePreparer(deps, cfg, wallet, api, this.health, (ref, orderId) => this.payer.refHeld(ref, orderId));
     this.payer = new BatchPayer(deps, cfg, wallet, chain, this.walletState, (capMs) => this.preparer.settled(capMs));
-    this.settler = new BatchSettler(deps, cfg, wallet, api, chain, this.health, this.walletState, this.preparer.limit, () => this.kick());
+    this.settler = new BatchSettler(deps, cfg, wallet, api, chain, this.health, this.walletState, pLimit(cfg.prepareConcurrency), async (voided) => {
+      // a void batch's orders prepare again at their next step: the next batch waits for them
+      if (voided) this.payer.hold(WAIT_POLL_MS + 500);
+      else await this.kick(false);
+    });
   }
 
   // --- background refresh: prices, rate, wallet ---------------------------------------------------
@@ -188,18 +193,26 @@ export class FragmentUpstream implements GoodsSide {
     },
   };
 
-  /** Forms the next batch when none is in flight, then makes Fragment's confirm calls for it. */
-  private async kick(): Promise<void> {
-    const sent = await this.payer.kick();
+  /**
+   * Forms the next batch when none is in flight, then makes Fragment's confirm calls for it. `gather`: the
+   * wallet was idle, so the batch waits briefly for the purchases being prepared now.
+   */
+  private async kick(gather: boolean): Promise<void> {
+    const run = this.payer.kick({ gather });
+    const sent = run ? await run : null;
     if (sent) await this.settler.confirmAll(sent.batchId);
   }
 
   private async deliver(req: DeliveryRequest): Promise<DeliveryOutcome> {
     const row = getPayment(this.deps.db, req.orderId);
-    if (row && row.state !== 'void') return this.settler.outcome(row);
+    if (row && row.state !== 'void') {
+      const outcome = await this.settler.outcome(row);
+      if (outcome) return outcome;
+      // its batch was just proven never executable: a fresh payment, in a new batch
+    }
     const held = this.payer.held(req.orderId);
     if (held && this.payer.fresh(held)) {
-      await this.kick();
+      await this.kick(true);
       return this.waiting(req.orderId);
     }
     if (held) this.payer.drop(req.orderId); // Fragment's request went stale while it waited: a fresh one
@@ -211,7 +224,7 @@ export class FragmentUpstream implements GoodsSide {
     const prepared = await this.preparer.prepare(req, costNano);
     if ('kind' in prepared) return prepared;
     this.payer.add(prepared);
-    await this.kick();
+    await this.kick(true);
     return this.waiting(req.orderId);
   }
 

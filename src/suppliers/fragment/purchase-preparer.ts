@@ -33,8 +33,8 @@ export interface PreparedPayment {
  * Nothing here signs or pays.
  */
 export class PurchasePreparer {
-  /** Fragment calls (a purchase's preparation, a confirm call) under way at once. */
-  readonly limit: LimitFunction;
+  /** Preparations under way at once. */
+  private readonly limit: LimitFunction;
 
   constructor(
     private readonly deps: { db: Db; clock: Clock },
@@ -69,6 +69,8 @@ export class PurchasePreparer {
    * real time: a batch about to form takes the orders whose requests are being opened at that moment too.
    */
   async settled(capMs: number): Promise<void> {
+    // order steps started in the same turn of the event loop register their preparations first
+    await new Promise((r) => setImmediate(r));
     if (this.underWay.size === 0) return;
     let timer: NodeJS.Timeout | undefined;
     const cap = new Promise<void>((resolve) => (timer = setTimeout(resolve, capMs)));
