@@ -31,7 +31,6 @@ export const ERRORS = {
   unsupported_media_type: spec(415, 'nested', 'Send the body as application/json.'),
   payload_too_large: spec(413, 'nested', 'The request body is too large.'),
   route_not_found: spec(404, 'nested', 'No such endpoint.'),
-  method_not_allowed: spec(405, 'nested', 'Method not allowed.'),
   internal_error: spec(500, 'nested', 'Internal error. The request may be retried.'),
   storage_unavailable: spec(503, 'nested', 'Storage is temporarily unavailable: nothing was written. Retry later.'),
   // the Mini App API (README "The Mini App")
@@ -53,7 +52,6 @@ export const ERRORS = {
   bad_limit: spec(400, 'flat', 'limit is out of range.'),
   bad_time: spec(400, 'flat', 'from/to must be an ISO 8601 date or date-time, or unix seconds.'),
   bad_range: spec(400, 'flat', 'from must not be after to, and the range may cover at most 366 days.'),
-  bad_username: spec(400, 'flat', 'username must be a string.'),
   recipient_required: spec(400, 'flat', 'recipient is required.'),
   recipient_not_found: spec(400, 'flat', 'The recipient was not found or cannot be reached.'),
   bad_webhook_url: spec(400, 'flat', 'The webhook address is not acceptable.'),
@@ -84,6 +82,7 @@ export const ERRORS = {
   topup_amount_unavailable: spec(503, 'flat', 'No free exact amount near the requested one. Retry later or ask for another amount.'),
   too_many_topup_requests: spec(409, 'flat', 'Too many open top-up requests in this currency: pay one or let one expire first.'),
   deposit_not_unmatched: spec(409, 'flat', 'Only an unmatched deposit can be resolved.'),
+  not_open: spec(409, 'flat', 'Only an open top-up request can be canceled.'),
   invite_invalid: spec(400, 'flat', 'The invite code is unknown, used or expired.'),
   cannot_unlink_self: spec(409, 'flat', 'You cannot unlink yourself; another owner can.'),
 } as const satisfies Record<string, ErrorSpec>;
