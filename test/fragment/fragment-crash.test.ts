@@ -120,9 +120,13 @@ async function threeOrders(s: Stand) {
   await admin('POST', `/partners/${pid}/topups`, { currency: 'USD', amount: '100.00', network: 'ton', tx_hash: `fragment-crash-${pid}` });
   const p = partner((await admin('POST', `/partners/${pid}/keys`, {})).body.api_key);
   await until('prices', async () => ((await p('GET', '/products')).body.stars ? true : undefined));
-  s.fragment.delayMs = 150; // the three preparations overlap: one batch
+  // the wallet's state cannot be read while the three orders are made and prepared: no batch forms before
+  // all three wait, whatever the machine's load; then one batch takes them all
+  s.ton.walletDown = true;
   const made = await Promise.all(['alice_fan', 'bob_fan', 'carol_fan'].map((u, i) => p('POST', '/orders', { type: 'stars', idempotency_key: `crash-${u}`, params: { quantity: 100 + i * 50, recipient: `@${u}` } })));
   for (const r of made) expect(r.status).toBe(200);
+  await until('the three purchases prepared', async () => (s.fragment.calls.filter((c) => c.method === 'getBuyStarsLink').length >= 3 ? true : undefined));
+  s.ton.walletDown = false;
   return { p, admin, ids: made.map((r) => r.body.order_id as string) };
 }
 
@@ -163,7 +167,6 @@ describe('Fragment batches: the real process killed at the worst instants', () =
     // restarted: the transfer is found on chain; the service dies again as it asks for the receipts
     s.ton.sendMode = 'ok';
     s.ton.onSend = null;
-    s.fragment.delayMs = 0;
     const again = killWhen(s, (fire) => (s.ton.onAdjacent = fire));
     await start(s);
     await again;
@@ -207,7 +210,6 @@ describe('Fragment batches: the real process killed at the worst instants', () =
     db.close();
     s.ton.sendMode = 'ok';
     s.ton.onSend = null;
-    s.fragment.delayMs = 0;
     await start(s);
     const done = await settled(p, ids);
     expect(done.map((o) => o.status)).toEqual(['completed', 'completed', 'completed']);
