@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { MIGRATIONS_FOLDER, registerSqlFunctions } from '../src/store/db.js';
+import { MIGRATIONS_FOLDER } from '../src/store/db.js';
 
 /**
  * What the database's money guards (drizzle/0022_money_guards.sql) cost an order's creation, measured on
@@ -40,7 +40,6 @@ function setup(name: string, guarded: boolean) {
   client.pragma('journal_mode = WAL');
   client.pragma('synchronous = NORMAL');
   client.pragma('cache_size = -32768');
-  registerSqlFunctions(client);
   migrate(drizzle(client), { migrationsFolder: migrationsUpTo(guarded ? null : '0022_money_guards') });
   client.pragma('temp_store = MEMORY');
   const pid = Number(client.prepare("insert into partners (name, status, created_at) values ('bench', 'active', 1)").run().lastInsertRowid);

@@ -1,6 +1,5 @@
 -- Money guards: what the database itself refuses (src/store/schema/ledger.ts lists them), and one canonical
--- form of a chain transaction hash per network (src/domain/tx-hash.ts, registered on the connection as the
--- SQL function canonical_tx_hash by src/store/db.ts before the migrations run).
+-- form of a chain transaction hash per network (src/domain/tx-hash.ts).
 --
 -- A database that already holds a second debit or refund of one order cannot take the unique index: the
 -- upgrade stops here with a message naming the count and the first such order, and the whole migration
@@ -43,15 +42,55 @@ PRAGMA foreign_keys=ON;--> statement-breakpoint
 CREATE INDEX `ledger_partner` ON `ledger_entries` (`partner_id`,`currency`,`entry_id`);--> statement-breakpoint
 CREATE UNIQUE INDEX `ledger_order_kind` ON `ledger_entries` (`order_id`,`kind`) WHERE "ledger_entries"."order_id" is not null;--> statement-breakpoint
 CREATE UNIQUE INDEX `ledger_topup` ON `ledger_entries` (`topup_id`) WHERE "ledger_entries"."topup_id" is not null;--> statement-breakpoint
--- Top-ups: the hash in its canonical form, without the `network:` prefix the deposit path used to store
--- (the network has its own column). Two spellings of one transaction credited twice before this upgrade
--- (support's bare hash beside the watcher's) become one hash: both credits stay as they were (no balance is
--- changed behind the operators' backs), the later one's hash is marked `#duplicate-of-<first top-up>` so the
--- unique index holds, and each is written to the audit log as `topup.duplicate_found` for support to
--- correct with an adjustment (docs/operations.md).
+-- Top-ups and deposits: the hash in its network's canonical form (src/domain/tx-hash.ts canonicalTxHash;
+-- written out here in SQL so that the migration needs nothing of the service's code, and checked against
+-- canonicalTxHash on every spelling by test/store/money-guards.test.ts), top-ups without the `network:`
+-- prefix the deposit path used to store (the network has its own column). Two spellings of one transaction
+-- credited twice before this upgrade (support's bare hash beside the watcher's) become one hash: both
+-- credits stay as they were (no balance is changed behind the operators' backs), the later one's hash is
+-- marked `#duplicate-of-<first top-up>` so the unique index holds, and each is written to the audit log as
+-- `topup.duplicate_found` for support to correct with an adjustment (docs/operations.md). Deposits alike.
 DROP INDEX `topups_tx_hash`;--> statement-breakpoint
-UPDATE `topups` SET `tx_hash` = canonical_tx_hash(`network`,
-  CASE WHEN substr(`tx_hash`, 1, length(`network`) + 1) = `network` || ':' THEN substr(`tx_hash`, length(`network`) + 2) ELSE `tx_hash` END);--> statement-breakpoint
+DROP INDEX `deposits_network_tx`;--> statement-breakpoint
+CREATE TEMP TABLE `_hash_parts` AS
+  SELECT `tbl`, `id`, `network`, `h`,
+    CASE WHEN instr(`h`, ':') > 0 THEN substr(`h`, 1, instr(`h`, ':') - 1) ELSE `h` END AS `base`,
+    CASE WHEN instr(`h`, ':') > 0 THEN substr(`h`, instr(`h`, ':')) ELSE '' END AS `suffix`
+  FROM (
+    SELECT 'topups' AS `tbl`, `topup_id` AS `id`, `network`,
+      trim(CASE WHEN substr(`tx_hash`, 1, length(`network`) + 1) = `network` || ':' THEN substr(`tx_hash`, length(`network`) + 2) ELSE `tx_hash` END) AS `h`
+    FROM `topups`
+    UNION ALL
+    SELECT 'deposits', `deposit_id`, `network`, trim(`tx_hash`) FROM `deposits`
+  );--> statement-breakpoint
+CREATE TEMP TABLE `_hash_canon` AS
+  WITH RECURSIVE `b64`(`tbl`, `id`, `s`, `i`, `out`) AS (
+    SELECT `tbl`, `id`, replace(replace(`base`, '-', '+'), '_', '/'), 0, '' FROM temp.`_hash_parts`
+    WHERE `network` = 'ton' AND (length(`base`) = 43 OR (length(`base`) = 44 AND substr(`base`, 44) = '='))
+      AND substr(`base`, 1, 43) NOT GLOB '*[^A-Za-z0-9+/_-]*'
+    UNION ALL
+    SELECT `tbl`, `id`, `s`, `i` + 1, `out` || printf('%06x',
+        (max(instr('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', substr(`s`, 4 * `i` + 1, 1)) - 1, 0) << 18)
+      | (max(instr('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', substr(`s`, 4 * `i` + 2, 1)) - 1, 0) << 12)
+      | (max(instr('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', substr(`s`, 4 * `i` + 3, 1)) - 1, 0) << 6)
+      | max(instr('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', substr(`s`, 4 * `i` + 4, 1)) - 1, 0))
+    FROM `b64` WHERE `i` < 11
+  )
+  SELECT p.`tbl`, p.`id`,
+    CASE
+      WHEN p.`suffix` <> '' AND (length(p.`suffix`) > 10 OR length(p.`suffix`) < 2 OR substr(p.`suffix`, 2) GLOB '*[^0-9]*') THEN p.`h`
+      WHEN length(p.`base`) = 64 AND p.`base` NOT GLOB '*[^0-9A-Fa-f]*'
+        THEN CASE p.`network` WHEN 'bep20' THEN '0x' ELSE '' END || lower(p.`base`) || p.`suffix`
+      WHEN length(p.`base`) = 66 AND lower(substr(p.`base`, 1, 2)) = '0x' AND substr(p.`base`, 3) NOT GLOB '*[^0-9A-Fa-f]*'
+        THEN CASE p.`network` WHEN 'bep20' THEN '0x' ELSE '' END || lower(substr(p.`base`, 3)) || p.`suffix`
+      WHEN d.`out` IS NOT NULL THEN substr(d.`out`, 1, 64) || p.`suffix`
+      ELSE p.`h`
+    END AS `canon`
+  FROM temp.`_hash_parts` p LEFT JOIN `b64` d ON d.`tbl` = p.`tbl` AND d.`id` = p.`id` AND d.`i` = 11;--> statement-breakpoint
+UPDATE `topups` SET `tx_hash` = c.`canon` FROM temp.`_hash_canon` c WHERE c.`tbl` = 'topups' AND c.`id` = `topups`.`topup_id`;--> statement-breakpoint
+UPDATE `deposits` SET `tx_hash` = c.`canon` FROM temp.`_hash_canon` c WHERE c.`tbl` = 'deposits' AND c.`id` = `deposits`.`deposit_id`;--> statement-breakpoint
+DROP TABLE temp.`_hash_canon`;--> statement-breakpoint
+DROP TABLE temp.`_hash_parts`;--> statement-breakpoint
 CREATE TEMP TABLE `_topup_firsts` AS
   SELECT `topup_id`, first_value(`topup_id`) OVER (PARTITION BY `network`, `tx_hash` ORDER BY `created_at`, `rowid`) AS `first_id` FROM `topups`;--> statement-breakpoint
 INSERT INTO `audit_log` (`actor`, `action`, `target`, `data`, `created_at`)
@@ -65,10 +104,8 @@ UPDATE `topups` SET `tx_hash` = `topups`.`tx_hash` || '#duplicate-of-' || r.`fir
 FROM temp.`_topup_firsts` r WHERE r.`topup_id` = `topups`.`topup_id` AND r.`first_id` <> r.`topup_id`;--> statement-breakpoint
 DROP TABLE temp.`_topup_firsts`;--> statement-breakpoint
 CREATE UNIQUE INDEX `topups_network_tx` ON `topups` (`network`,`tx_hash`);--> statement-breakpoint
--- Deposits: the same canonical form (the sandbox stored the text as typed); a second report of one
--- transaction in another spelling is kept, marked the same way and audited as `deposit.duplicate_found`.
-DROP INDEX `deposits_network_tx`;--> statement-breakpoint
-UPDATE `deposits` SET `tx_hash` = canonical_tx_hash(`network`, `tx_hash`);--> statement-breakpoint
+-- Deposits: a second report of one transaction in another spelling (the sandbox stored the text as
+-- typed) is kept, marked the same way and audited as `deposit.duplicate_found`.
 CREATE TEMP TABLE `_deposit_firsts` AS
   SELECT `deposit_id`, first_value(`deposit_id`) OVER (PARTITION BY `network`, `tx_hash` ORDER BY `created_at`, `rowid`) AS `first_id` FROM `deposits`;--> statement-breakpoint
 INSERT INTO `audit_log` (`actor`, `action`, `target`, `data`, `created_at`)

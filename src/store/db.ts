@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { canonicalTxHash } from '../domain/tx-hash.js';
 import * as schema from './schema.js';
 import { settleStaged } from './staged.js';
 import { reportWriteError } from './storage-health.js';
@@ -36,7 +35,9 @@ export function openDatabase(file: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('cache_size = -32768');
   sqlite.pragma('foreign_keys = ON');
-  registerSqlFunctions(sqlite);
+  // SQLite's lower() and LIKE fold ASCII letters only: names in Cyrillic (or any other script) are folded
+  // by this function for case-insensitive search (src/store/partners-repo.ts findPartnersByName).
+  sqlite.function('casefold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
   const db = drizzle(sqlite, { schema }) as Db;
   migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
   // Each unit of a group commit runs in a savepoint, and SQLite keeps a copy of every page a savepoint
@@ -47,17 +48,6 @@ export function openDatabase(file: string): Db {
   // index builds may sort whole tables; reads that sort whole tables run in withTempFiles.
   sqlite.pragma('temp_store = MEMORY');
   return db;
-}
-
-/** The service's own SQL functions, on every connection that runs the migrations or the service's queries. */
-export function registerSqlFunctions(sqlite: Database.Database): void {
-  // SQLite's lower() and LIKE fold ASCII letters only: names in Cyrillic (or any other script) are folded
-  // by this function for case-insensitive search (src/store/partners-repo.ts findPartnersByName).
-  sqlite.function('casefold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
-  // the one canonical form of a transaction hash (src/domain/tx-hash.ts), used by the migration that stored it
-  sqlite.function('canonical_tx_hash', { deterministic: true }, (network: unknown, hash: unknown) =>
-    typeof network === 'string' && typeof hash === 'string' ? canonicalTxHash(network, hash) : hash,
-  );
 }
 
 /**

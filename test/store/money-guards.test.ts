@@ -5,8 +5,9 @@ import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
+import { canonicalTxHash } from '../../src/domain/tx-hash.js';
 import { checkLedger } from '../../src/store/ledger-check.js';
-import { MIGRATIONS_FOLDER, registerSqlFunctions, type Db } from '../../src/store/db.js';
+import { MIGRATIONS_FOLDER, type Db } from '../../src/store/db.js';
 import { migrationFolders } from './migrations-before.js';
 import { tempDatabases } from './temp-db.js';
 
@@ -217,7 +218,6 @@ function oldDatabase() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'money-guards-old-'));
   dirs.push(dir);
   const client = new Database(path.join(dir, 'db.sqlite'));
-  registerSqlFunctions(client);
   const db = drizzle(client);
   migrate(db, { migrationsFolder: migrationsBefore(TAG) });
   const pid = Number(client.prepare("insert into partners (name, status, created_at) values ('Old', 'active', 1)").run().lastInsertRowid);
@@ -282,6 +282,26 @@ describe('the money-guards migration on an existing database', () => {
     expect(() =>
       client.prepare("insert into topups (topup_id, partner_id, currency, amount, network, tx_hash, source, created_at) values ('tp_x', ?, 'USD', 1000, 'trc20', ?, 'operator', 9)").run(pid, trc),
     ).toThrow(/UNIQUE/);
+    client.close();
+  });
+
+  it('writes the canonical form of src/domain/tx-hash.ts for every spelling (the migration spells the rule out in SQL)', () => {
+    const { client, db, credit } = oldDatabase();
+    const spellings: [string, string][] = [];
+    for (let i = 0; i < 60; i++) {
+      const b = Buffer.alloc(32, i + 1);
+      b.writeUInt32BE(0xdeadbeef + i, 0);
+      const hex = b.toString('hex');
+      const network = ['ton', 'trc20', 'bep20'][i % 3];
+      const forms = [hex, hex.toUpperCase(), `0x${hex}`, `0X${hex.toUpperCase()}`, b.toString('base64'), b.toString('base64url'), `${hex}:12`, `0x${hex.toUpperCase()}:3`, `${hex}:x`, `tx-${i}`, hex.slice(2), `${b.toString('base64')}:7`];
+      const form = forms[Math.floor(i / 3) % forms.length];
+      spellings.push([network, form]);
+      credit(`tp_${i}`, network, i % 2 ? `${network}:${form}` : form, 100, i);
+    }
+    migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    const stored = client.prepare('select topup_id, tx_hash from topups order by created_at').all() as { topup_id: string; tx_hash: string }[];
+    expect(stored.map((r) => r.tx_hash)).toEqual(spellings.map(([n, h]) => canonicalTxHash(n, h)));
+    expect(stored.filter((r) => r.tx_hash.includes('#duplicate'))).toEqual([]);
     client.close();
   });
 
