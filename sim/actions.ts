@@ -341,6 +341,38 @@ export async function requestTopup(w: World, m: Model, partnerIdx: number, curre
   return [];
 }
 
+/** Support (or the owner) cancels one of the requests; a canceled request ends unpaid at that moment. */
+export async function beginRequestCancel(w: World, m: Model, idx: number): Promise<Pending[]> {
+  if (!m.requests.length) return [];
+  const r = m.requests[idx % m.requests.length];
+  const at = w.now();
+  const canceled = () => {
+    r.state = r.state === 'paid' ? 'paid' : 'canceled';
+    r.canceledAt ??= at;
+  };
+  return [
+    {
+      answer: w.admin('DELETE', `/partners/${r.partner}/topup-requests/${r.id}`),
+      done: (a) => {
+        const err = serverError(a, 'DELETE /topup-requests');
+        if (err) return [err];
+        const open = r.state === 'open' && at < r.expiresAt;
+        if (a.status === 200) {
+          if (!open) return [`request ${r.id} (${r.state}, expires ${new Date(r.expiresAt).toISOString()}) canceled at ${new Date(at).toISOString()}`];
+          canceled();
+        } else if (open && a.status !== 409) return [`canceling open request ${r.id} answered ${a.status} ${a.raw.slice(0, 200)}`];
+        return [];
+      },
+      lost: () => {
+        // the restarted service says whether the cancellation was made
+        const row = w.sql<{ status: string }>('select status from topup_requests where request_id = ?', r.id)[0];
+        if (row?.status === 'canceled') canceled();
+        return [];
+      },
+    },
+  ];
+}
+
 /** How a transfer for a request is made: exactly, or mistyped, or in another token, or (TON) with its code. */
 export type PayVariant = 'exact' | 'round' | 'fraction' | 'other_token' | 'with_code' | 'code_wrong_amount' | 'again';
 

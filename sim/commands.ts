@@ -4,6 +4,7 @@ import {
   beginCancel,
   beginDepositResolve,
   beginOrders,
+  beginRequestCancel,
   beginResolve,
   beginTransfer,
   changeGift,
@@ -151,6 +152,7 @@ const transferOp: fc.Arbitrary<Op> = fc
 const resolveOp: fc.Arbitrary<Op> = fc
   .record({ idx: fc.nat(10), outcome: fc.constantFrom<'delivered' | 'refunded'>('delivered', 'refunded') })
   .map((c) => ({ label: `support resolves review #${c.idx} ${c.outcome}`, begin: (w, m) => beginResolve(w, m, c.idx, c.outcome) }));
+const requestCancelOp: fc.Arbitrary<Op> = fc.nat(30).map((idx) => ({ label: `top-up request #${idx} canceled`, begin: (w, m) => beginRequestCancel(w, m, idx) }));
 const cancelOp: fc.Arbitrary<Op> = fc.nat(10).map((idx) => ({ label: `support cancels premium #${idx}`, begin: (w, m) => beginCancel(w, m, idx) }));
 const depositOp: fc.Arbitrary<Op> = fc
   .record({ idx: fc.nat(10), partner, close: weighted([false, 3], [true, 1]) })
@@ -177,7 +179,10 @@ export function commandArbitraries(actions: ActionSet): fc.Arbitrary<fc.AsyncCom
   const spelling: fc.Arbitrary<Spelling> = actions.canonicalHashes ? fc.constantFrom<Spelling>('as_seen', 'upper', 'prefixed', 'bare') : fc.constant<Spelling>('as_seen');
   const hex64 = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString('hex'));
   const freshTx = fc.record({ fresh: hex64, currency: fc.constantFrom<Currency>('USD', 'TON'), network: fc.constantFrom<Network>('ton', 'trc20', 'bep20'), amount: fc.nat(2) });
-  const anyOp = fc.oneof(ordersOp, clockOp, transferOp, resolveOp, cancelOp, depositOp);
+  const topupRequest = fc
+    .record({ partner, currency: fc.constantFrom<Currency>('USD', 'TON'), amount: fc.nat(1) })
+    .map((c) => new Step(`top-up request p${c.partner} ${c.currency}#${c.amount}`, (w, m) => requestTopup(w, m, c.partner, c.currency, c.amount)));
+  const anyOp = fc.oneof(ordersOp, clockOp, transferOp, resolveOp, cancelOp, depositOp, requestCancelOp);
   return [
     ordersOp.map(step),
     ordersOp.map(step),
@@ -189,11 +194,11 @@ export function commandArbitraries(actions: ActionSet): fc.Arbitrary<fc.AsyncCom
       const label = `support credits p${c.partner} ${'fresh' in t ? `new tx ${t.fresh.slice(0, 8)} ${t.currency}/${t.network}/${t.amount}` : `tx#${t.reuse}`} (${c.spelling})`;
       return new Step(label, (w, m) => operatorTopup(w, m, c.partner, c.tx, c.spelling, actions.canonicalHashes));
     }),
-    fc
-      .record({ partner, currency: fc.constantFrom<Currency>('USD', 'TON'), amount: fc.nat(1) })
-      .map((c) => new Step(`top-up request p${c.partner} ${c.currency}#${c.amount}`, (w, m) => requestTopup(w, m, c.partner, c.currency, c.amount))),
+    topupRequest,
+    topupRequest,
     transferOp.map(step),
     transferOp.map(step),
+    requestCancelOp.map(step),
     racing(resolveOp),
     racing(cancelOp),
     racing(depositOp),
