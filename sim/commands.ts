@@ -23,7 +23,7 @@ import {
   type Recipient,
   type Spelling,
 } from './actions.js';
-import { checkInvariants } from './invariants.js';
+import { auditAgrees, checkInvariants } from './invariants.js';
 import type { Currency, Model, Network } from './model.js';
 import type { World } from './world.js';
 
@@ -70,6 +70,7 @@ class Step implements fc.AsyncCommand<Model, Real> {
     const problems = await this.act(r.w, m);
     if (r.mutant) await r.mutant(r.w, m);
     problems.push(...checkInvariants(r.w, m));
+    if (!problems.length) problems.push(...(await auditAgrees(r.w)));
     if (r.trace) r.trace(`${m.steps}. (${Math.round(performance.now() - started)} ms) ${this.label}${m.notes.length ? ` [${m.notes.join('; ')}]` : ''} → ${summary(r.w)}${problems.length ? ` ✗ ${problems.length}` : ''}`);
     m.notes.length = 0;
     if (problems.length) throw new Violation(this.label, problems);
