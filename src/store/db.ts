@@ -63,8 +63,11 @@ export function openDatabase(file: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('cache_size = -32768');
   sqlite.pragma('foreign_keys = ON');
+  registerSqlFunctions(sqlite);
   const db = drizzle(sqlite, { schema }) as Db;
-  const upgraded = runMigrations(db);
+  const applied = appliedMigrations(sqlite);
+  migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  const upgraded = appliedMigrations(sqlite) > applied;
   // After an upgrade, fold the WAL into the file and empty it: what a migration removed (plain invite codes)
   // must not stay readable in old WAL frames. Busy (a reader holds a snapshot): the next checkpoint does it.
   if (onDisk && upgraded) sqlite.pragma('wal_checkpoint(TRUNCATE)');
@@ -78,20 +81,13 @@ export function openDatabase(file: string): Db {
   return db;
 }
 
-/**
- * The SQL functions of the service's connections (before the migrations, which may call them), then the
- * migrations of `folder` not yet applied. True when any was applied.
- */
-export function runMigrations<S extends Record<string, unknown>>(db: BetterSQLite3Database<S> & { $client: Database.Database }, folder = MIGRATIONS_FOLDER): boolean {
-  const sqlite = db.$client;
+/** The service's own SQL functions, on every connection that runs the migrations or the service's queries. */
+export function registerSqlFunctions(sqlite: Database.Database): void {
   // SQLite's lower() and LIKE fold ASCII letters only: names in Cyrillic (or any other script) are folded
   // by this function for case-insensitive search (src/store/partners-repo.ts findPartnersByName).
   sqlite.function('casefold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
-  // for migrations that hash secrets kept in plain text by earlier versions (drizzle/0021: invite codes)
+  // for the migration that hashed the invite codes earlier versions kept in plain text (drizzle/0021)
   sqlite.function('sha256_hex', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? sha256Hex(s) : s));
-  const before = appliedMigrations(sqlite);
-  migrate(db, { migrationsFolder: folder });
-  return appliedMigrations(sqlite) > before;
 }
 
 /** How many migrations the database has applied (0 for a new one). */

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_FOLDER, runMigrations } from '../../src/store/db.js';
+import { MIGRATIONS_FOLDER, registerSqlFunctions } from '../../src/store/db.js';
 import { milliToNano } from '../../src/domain/purchase-cap.js';
 import { getGiftPurchase } from '../../src/store/gift-purchases-repo.js';
 import { getOrder } from '../../src/store/orders-repo.js';
@@ -38,6 +38,7 @@ describe('the order gift columns migration', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gift-cols-db-'));
     dirs.push(dir);
     const client = new Database(path.join(dir, 'db.sqlite'));
+    registerSqlFunctions(client);
     const db = drizzle(client);
     migrate(db, { migrationsFolder: migrationsBefore(TAG) });
     const insert = client.prepare(
@@ -49,7 +50,7 @@ describe('the order gift columns migration', () => {
     insert.run(2, 'pa_2', 'nft', 'TON', JSON.stringify({ ...gift, gift: 'Cap-1', collection: 'caps', price_ton: '0.005' }), 'k2');
     insert.run(3, 'PA-3', 'stars', 'USD', null, 'k3');
 
-    runMigrations(db);
+    migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
     const rows = client.prepare('select order_id, gift_id, gift_collection, gift_price_milli from orders order by seq').all();
     expect(rows).toEqual([
       { order_id: 'pa_1', gift_id: 'PlushPepe-42', gift_collection: 'plushpepe', gift_price_milli: 1_234_567 },

@@ -7,7 +7,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { previewInvite, redeemInvite } from '../../src/app/invites.js';
 import { sha256Hex } from '../../src/domain/secret-hash.js';
-import { MIGRATIONS_FOLDER, openDatabase, type Db } from '../../src/store/db.js';
+import { MIGRATIONS_FOLDER, openDatabase, registerSqlFunctions, type Db } from '../../src/store/db.js';
 import { restoreDatabase } from '../../src/store/restore.js';
 import { snapshotDatabase } from '../../src/store/snapshot.js';
 import { startService, stopService, type TestService } from '../helpers.js';
@@ -18,6 +18,8 @@ import { startService, stopService, type TestService } from '../helpers.js';
  * -shm and every backup are 0600 whatever the umask.
  */
 
+/** The migration that hashes the invite codes of earlier versions. */
+const HASHING_MIGRATION = '0021_invite_code_hashes';
 const dirs: string[] = [];
 const closers: (() => void | Promise<void>)[] = [];
 afterEach(async () => {
@@ -78,13 +80,16 @@ describe('invite codes at rest', () => {
   it('an upgrade hashes the plain codes of an earlier version: an unused one still works, and none is left in the file or its WAL', async () => {
     const dir = tmp();
     const file = path.join(dir, 'service.db');
-    // the database as the previous version left it: migrations up to 0020, codes in plain text
-    const old = path.join(dir, 'migrations-0020');
+    // the database as the previous version left it: the migrations before the one that hashes, codes in plain text
+    const old = path.join(dir, 'migrations-before');
     fs.cpSync(MIGRATIONS_FOLDER, old, { recursive: true });
     const journal = JSON.parse(fs.readFileSync(path.join(old, 'meta/_journal.json'), 'utf8'));
-    journal.entries = journal.entries.filter((e: { idx: number }) => e.idx <= 20);
+    const at = journal.entries.findIndex((e: { tag: string }) => e.tag === HASHING_MIGRATION);
+    expect(at).toBeGreaterThan(0);
+    journal.entries = journal.entries.slice(0, at);
     fs.writeFileSync(path.join(old, 'meta/_journal.json'), JSON.stringify(journal));
     const before = new Database(file);
+    registerSqlFunctions(before);
     before.pragma('journal_mode = WAL');
     // keep what follows in the WAL, as a running service would have it
     before.pragma('wal_autocheckpoint = 0');
