@@ -86,7 +86,7 @@ export function registerSqlFunctions(sqlite: Database.Database): void {
   // SQLite's lower() and LIKE fold ASCII letters only: names in Cyrillic (or any other script) are folded
   // by this function for case-insensitive search (src/store/partners-repo.ts findPartnersByName).
   sqlite.function('casefold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
-  // for the migration that hashed the invite codes earlier versions kept in plain text (drizzle/0021)
+  // for the migration that hashed the invite codes earlier versions kept in plain text (drizzle/0022)
   sqlite.function('sha256_hex', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? sha256Hex(s) : s));
 }
 

@@ -19,7 +19,7 @@ import { startService, stopService, type TestService } from '../helpers.js';
  */
 
 /** The migration that hashes the invite codes of earlier versions. */
-const HASHING_MIGRATION = '0021_invite_code_hashes';
+const HASHING_MIGRATION = '0022_invite_code_hashes';
 const dirs: string[] = [];
 const closers: (() => void | Promise<void>)[] = [];
 afterEach(async () => {
