@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import {
+  beginAdjust,
   beginAdvance,
   beginCancel,
   beginDepositResolve,
@@ -168,6 +169,8 @@ const GIFT_OUTCOMES = ['ok', 'stuck_transfer', 'purchase_unconfirmed', 'purchase
 
 /** Which actions a history draws from (a branch of the service may not offer some yet). */
 export interface ActionSet {
+  /** support corrects balances with adjustments (POST /partners/{id}/adjustments) */
+  adjustments: boolean;
   /**
    * One canonical form of a transaction hash on every path: support credits transactions a watcher recorded,
    * and writes hashes in other spellings (0x, upper case, bare).
@@ -176,14 +179,18 @@ export interface ActionSet {
 }
 
 export function commandArbitraries(actions: ActionSet): fc.Arbitrary<fc.AsyncCommand<Model, Real>>[] {
-  const spelling: fc.Arbitrary<Spelling> = actions.canonicalHashes ? fc.constantFrom<Spelling>('as_seen', 'upper', 'prefixed', 'bare') : fc.constant<Spelling>('as_seen');
+  const spelling: fc.Arbitrary<Spelling> = actions.canonicalHashes ? fc.constantFrom<Spelling>('as_seen', 'upper', 'prefixed', 'bare', 'base64', 'other_network') : fc.constant<Spelling>('as_seen');
+  const adjustOp: fc.Arbitrary<Op> = fc
+    .record({ partner, currency: fc.constantFrom<Currency>('USD', 'TON'), amount: fc.nat(3), give: fc.boolean() })
+    .map((c) => ({ label: `support adjusts p${c.partner} ${c.give ? '+' : '-'}${c.currency}#${c.amount}`, begin: (w, m) => beginAdjust(w, m, c.partner, c.currency, c.amount, c.give) }));
   const hex64 = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString('hex'));
   const freshTx = fc.record({ fresh: hex64, currency: fc.constantFrom<Currency>('USD', 'TON'), network: fc.constantFrom<Network>('ton', 'trc20', 'bep20'), amount: fc.nat(2) });
   const topupRequest = fc
     .record({ partner, currency: fc.constantFrom<Currency>('USD', 'TON'), amount: fc.nat(1) })
     .map((c) => new Step(`top-up request p${c.partner} ${c.currency}#${c.amount}`, (w, m) => requestTopup(w, m, c.partner, c.currency, c.amount)));
-  const anyOp = fc.oneof(ordersOp, clockOp, transferOp, resolveOp, cancelOp, depositOp, requestCancelOp);
+  const anyOp = actions.adjustments ? fc.oneof(ordersOp, clockOp, transferOp, resolveOp, cancelOp, depositOp, requestCancelOp, adjustOp) : fc.oneof(ordersOp, clockOp, transferOp, resolveOp, cancelOp, depositOp, requestCancelOp);
   return [
+    ...(actions.adjustments ? [adjustOp.map(step)] : []),
     ordersOp.map(step),
     ordersOp.map(step),
     clockOp.map(step),
