@@ -64,7 +64,7 @@ describe('the README on a fresh start', { timeout: 120_000 }, () => {
       expect(it.stdout).toMatch(/"balances":\{"USD":"/);
       expect(it.stdout).toMatch(/"status":"(processing|completed)"/);
     }
-    p.child.kill('SIGTERM');
+    p.signal('SIGTERM');
     expect(await p.exited).toBe(0);
   });
 });
