@@ -7,7 +7,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { MIGRATIONS_FOLDER } from '../src/store/db.js';
 
 /**
- * What the database's money guards (drizzle/0022_money_guards.sql) cost an order's creation, measured on
+ * What the database's money guards (drizzle/0023_money_guards.sql) cost an order's creation, measured on
  * the statements alone: `npx tsx bench/ledger-guards.ts [orders] [rounds]`.
  *
  * - before: the schema before the guards and the statements the service ran then (read the balance,
@@ -40,7 +40,7 @@ function setup(name: string, guarded: boolean) {
   client.pragma('journal_mode = WAL');
   client.pragma('synchronous = NORMAL');
   client.pragma('cache_size = -32768');
-  migrate(drizzle(client), { migrationsFolder: migrationsUpTo(guarded ? null : '0022_money_guards') });
+  migrate(drizzle(client), { migrationsFolder: migrationsUpTo(guarded ? null : '0023_money_guards') });
   client.pragma('temp_store = MEMORY');
   const pid = Number(client.prepare("insert into partners (name, status, created_at) values ('bench', 'active', 1)").run().lastInsertRowid);
   client.prepare("insert into accounts (partner_id, currency, balance) values (?, 'USD', 0), (?, 'TON', 0)").run(pid, pid);

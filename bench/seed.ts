@@ -34,7 +34,7 @@ export function seedOrders(file: string, partnerId: number, count: number): void
         const failed = i % 20 === 0;
         const at = start + i * 1000;
         // the debit (and refund) first, then the order: the database refuses an order written without its
-        // debit, and each entry moves the balance itself (drizzle/0022_money_guards.sql)
+        // debit, and each entry moves the balance itself (drizzle/0023_money_guards.sql)
         balance -= 158;
         insDebit.run(partnerId, id, balance, at);
         if (failed) {

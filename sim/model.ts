@@ -151,14 +151,18 @@ export function expectedBalance(m: Model, partner: number, currency: Currency, r
 // --- top-up requests and deposits -----------------------------------------------------------------
 
 function requestOpen(r: RequestM, at: number): boolean {
-  return r.state === 'open' && at < r.expiresAt;
+  return r.state !== 'paid' && at < endOf(r);
+}
+
+/** When a request stopped taking payment unless paid: its cancellation, else its expiry. */
+function endOf(r: RequestM): number {
+  return r.canceledAt !== null ? Math.min(r.canceledAt, r.expiresAt) : r.expiresAt;
 }
 
 /** Ended unpaid (canceled, or expired), and still within the hold of its amount. */
 function requestEndedUnpaid(r: RequestM, at: number): boolean {
   if (r.state === 'paid') return false;
-  const endedAt = r.state === 'canceled' ? r.canceledAt! : r.expiresAt;
-  return endedAt <= at && at < endedAt + ENDED_REQUEST_HOLD_MS;
+  return endOf(r) <= at && at < endOf(r) + ENDED_REQUEST_HOLD_MS;
 }
 
 /**
@@ -178,16 +182,15 @@ export function depositRecipients(requests: readonly RequestM[], currency: Curre
 function recipientAt(requests: readonly RequestM[], currency: Currency, amount: number | null, comment: string | null, at: number): number | null {
   const ofCurrency = requests.filter((r) => r.currency === currency);
   if (currency === 'TON' && comment) {
+    // a code names its own request and no other, whatever the amount
     const named = ofCurrency.find((r) => r.commentCode !== null && comment.toUpperCase().includes(r.commentCode));
-    if (named && named.state !== 'paid') {
-      if (requestOpen(named, at)) return amount === named.amountToSend ? named.partner : null;
-      return null; // it names a request that ended unpaid: never another partner's
-    }
+    if (named) return requestOpen(named, at) && amount === named.amountToSend ? named.partner : null;
   }
   if (amount === null) return null;
   if (ofCurrency.some((r) => r.amountToSend === amount && requestEndedUnpaid(r, at))) return null;
-  const open = ofCurrency.filter((r) => r.amountToSend === amount && requestOpen(r, at));
-  return open.length === 1 ? open[0].partner : null;
+  const partners = new Set(ofCurrency.filter((r) => r.amountToSend === amount && requestOpen(r, at)).map((r) => r.partner));
+  // two partners' requests of one amount: nobody can tell whose it is
+  return partners.size === 1 ? [...partners][0] : null;
 }
 
 // --- orders and their events ----------------------------------------------------------------------

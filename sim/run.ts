@@ -3,7 +3,8 @@ import { SIM_ACTIONS, simulate } from './simulate.js';
 import { MUTANTS, type MutantName } from './mutants.js';
 
 /**
- * `npm run simulate -- --seed S --runs N [--steps M] [--shrink-seconds T]` (docs/simulation.md). Prints each
+ * `npm run simulate -- --seed S --runs N [--steps M] [--shrink-seconds T] [--trace]`, or `--seed S --replay P`
+ * for exactly the shortest history a violation printed (docs/simulation.md). Prints each
  * violation (its seed, the shortest history, what broke) and, as its last line,
  * `simulate: N runs, S steps, V violations (seed S)`. Exits 1 when a violation was found.
  */
@@ -16,6 +17,7 @@ const { values } = parseArgs({
     mutant: { type: 'string' },
     quiet: { type: 'boolean', default: false },
     trace: { type: 'boolean', default: false },
+    replay: { type: 'string' },
   },
 });
 
@@ -29,7 +31,11 @@ function int(name: string, text: string | undefined, min: number): number {
 }
 
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : int('seed', values.seed, -(2 ** 31));
-const runs = int('runs', values.runs, 1);
+const runs = values.replay === undefined ? int('runs', values.runs, 1) : 1;
+if (values.replay !== undefined && (values.seed === undefined || !/^[0-9:]+@[A-Za-z0-9+/:]*$/.test(values.replay))) {
+  console.error("simulate: --replay takes the '<path>@<steps>' a violation printed, with its --seed");
+  process.exit(2);
+}
 const maxCommands = int('steps', values.steps, 1);
 const mutant = values.mutant as MutantName | undefined;
 if (mutant !== undefined && !(mutant in MUTANTS)) {
@@ -45,6 +51,7 @@ const r = await simulate({
   maxCommands,
   actions: SIM_ACTIONS,
   mutant,
+  replay: values.replay,
   shrinkMs: int('shrink-seconds', values['shrink-seconds'], 1) * 1000,
   log: (line) => console.log(line),
   trace: values.trace ? (line) => console.error(line) : undefined,

@@ -22,6 +22,11 @@ export interface SimOptions {
   actions: ActionSet;
   /** A deliberate bug (sim/mutants.ts): the simulation must then fail. */
   mutant?: MutantName;
+  /**
+   * Replays exactly one history of the first run: fast-check's path of it and the replay path of its steps,
+   * as a failure prints them (`<path>@<replayPath>`), without searching or shrinking.
+   */
+  replay?: string;
   /** Stop after this many failing runs (default: run them all). */
   stopAfter?: number;
   /** Real time allowed to shrink one failing history (it replays the history many times). */
@@ -36,10 +41,12 @@ export interface SimOptions {
 export interface RunFailure {
   run: number;
   seed: number;
-  /** fast-check's path of the shortest failing history (replays it without searching again) */
-  path: string | undefined;
+  /** `<path>@<replayPath>`: fast-check's path of the shortest failing history and of its steps (`--replay`) */
+  replay: string | undefined;
   /** the steps of the shortest failing history */
   history: string[];
+  /** the most steps of a history in that run (`--steps`: a replay must draw alike) */
+  maxCommands: number;
   /** the steps the history had run when it first failed, before it was shrunk */
   firstSteps: number;
   /** the step after which the invariants broke, and what broke */
@@ -56,7 +63,7 @@ export interface SimResult {
 }
 
 /** The actions this version of the service offers (every one, once the branches that add them have landed). */
-export const SIM_ACTIONS: ActionSet = { canonicalHashes: false };
+export const SIM_ACTIONS: ActionSet = { canonicalHashes: false, adjustments: false };
 
 /** Three partners: two with a webhook to the receiver, one without; modest balances, so that 402s happen. */
 const PARTNERS: PartnerSetup[] = [
@@ -79,7 +86,8 @@ export async function simulate(opts: SimOptions): Promise<SimResult> {
     // shrinking replays the history many times: past the budget, every further candidate counts as passing,
     // which ends the search with the shortest failing history found so far
     let failedAt: number | null = null;
-    const prop = fc.asyncProperty(fc.commands(arbs, { maxCommands: opts.maxCommands, size: 'max' }), async (cmds) => {
+    const [path, replayPath] = opts.replay?.split('@') ?? [];
+    const prop = fc.asyncProperty(fc.commands(arbs, { maxCommands: opts.maxCommands, size: 'max', replayPath }), async (cmds) => {
       if (failedAt !== null && performance.now() - failedAt > (opts.shrinkMs ?? 120_000)) return;
       const w = await World.open(seed);
       const m = emptyModel();
@@ -99,16 +107,18 @@ export async function simulate(opts: SimOptions): Promise<SimResult> {
         await w.close();
       }
     });
-    const out = await fc.check(prop, { seed, numRuns: 1 });
+    const out = await fc.check(prop, path === undefined ? { seed, numRuns: 1 } : { seed, numRuns: 1, path, endOnFailure: true });
     opts.onRun?.(run, steps);
     if (!out.failed) continue;
     const history = out.counterexample ? [...(out.counterexample[0] as Iterable<unknown>)].map(String) : [];
+    const stepsPath = out.counterexample ? /replayPath="([^"]*)"/.exec(String(out.counterexample[0]))?.[1] : undefined;
     const e = out.errorInstance;
     const failure: RunFailure = {
       run,
       seed,
-      path: out.counterexamplePath ?? undefined,
+      replay: out.counterexamplePath && stepsPath !== undefined ? `${out.counterexamplePath}@${stepsPath}` : undefined,
       history,
+      maxCommands: opts.maxCommands,
       firstSteps,
       step: e instanceof Violation ? e.step : 'a step',
       problems: e instanceof Violation ? e.problems : [e instanceof Error ? (e.stack ?? e.message) : String(e)],
@@ -122,8 +132,8 @@ export async function simulate(opts: SimOptions): Promise<SimResult> {
 
 export function report(f: RunFailure): string {
   return [
-    `VIOLATION in run ${f.run} (seed ${f.seed}); replay: npm run simulate -- --seed ${f.seed} --runs 1`,
-    `shortest history (${f.history.length} steps${f.path ? `, fast-check path ${f.path}` : ''}):`,
+    `VIOLATION in run ${f.run} (seed ${f.seed}); replay: npm run simulate -- --seed ${f.seed} --runs 1 --steps ${f.maxCommands}`,
+    `shortest history (${f.history.length} steps${f.replay ? `; it alone: npm run simulate -- --seed ${f.seed} --steps ${f.maxCommands} --replay '${f.replay}' --trace` : ''}):`,
     ...f.history.map((s, i) => `  ${i + 1}. ${s}`),
     `after ${f.step}:`,
     ...f.problems.map((p) => `  - ${p}`),

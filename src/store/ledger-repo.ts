@@ -36,7 +36,7 @@ export function balancesOf(conn: Conn, partnerId: number): Record<Currency, numb
 
 /**
  * Appends one entry inside the caller's transaction; the entry moves the balance (the insert trigger of
- * drizzle/0022_money_guards.sql sets accounts.balance to its balance_after: the service never writes a
+ * drizzle/0023_money_guards.sql sets accounts.balance to its balance_after: the service never writes a
  * balance itself). The domain rule refuses a negative balance first (InsufficientBalance); the database's
  * CHECK constraints, unique indexes and triggers are the second guard.
  */

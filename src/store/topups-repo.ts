@@ -6,7 +6,7 @@ import { topups } from './schema.js';
 
 /**
  * Credited top-ups: one row per credit, unique by network and canonical transaction hash (the idempotency
- * of crediting; src/domain/tx-hash.ts). Rows are never changed (drizzle/0022_money_guards.sql).
+ * of crediting; src/domain/tx-hash.ts). Rows are never changed (drizzle/0023_money_guards.sql).
  */
 export type TopupRow = typeof topups.$inferSelect;
 

@@ -23,7 +23,10 @@ describe('the simulation of the money system', () => {
     expect(f.problems.join('\n')).toMatch(/refunded without an operator although the supplier (sent|took)/);
     expect(f.history.length).toBeGreaterThan(0);
     expect(f.history.length).toBeLessThanOrEqual(f.firstSteps);
-    expect(report(f)).toContain(`VIOLATION in run ${f.run} (seed ${f.seed}); replay: npm run simulate -- --seed ${f.seed} --runs 1\n`);
+    expect(report(f)).toContain(`VIOLATION in run ${f.run} (seed ${f.seed}); replay: npm run simulate -- --seed ${f.seed} --runs 1 --steps 40\n`);
+    // the shortest history alone, replayed exactly by its path: the same steps, the same violation
+    const again = await simulate({ seed: f.seed, runs: 1, maxCommands: 40, actions: SIM_ACTIONS, mutant: 'refund_in_review', replay: f.replay });
+    expect(again.failures.map((x) => [x.history, x.problems])).toEqual([[f.history, f.problems]]);
   }, 180_000);
 
   it('fails when a webhook of a finished order vanishes, or a transfer that paid no request is credited', async () => {

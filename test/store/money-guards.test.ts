@@ -12,7 +12,7 @@ import { migrationFolders } from './migrations-before.js';
 import { tempDatabases } from './temp-db.js';
 
 /**
- * What the database itself refuses (drizzle/0022_money_guards.sql), proven with raw SQL on the service's
+ * What the database itself refuses (drizzle/0023_money_guards.sql), proven with raw SQL on the service's
  * migrated file: no service code runs, so each refusal is the database's own. Each statement that breaks a
  * rule throws, and nothing of it is written.
  */
@@ -210,7 +210,7 @@ describe('the checks of GET /ledger/check, held by the database', () => {
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-const TAG = '0022_money_guards';
+const TAG = '0023_money_guards';
 const migrationsBefore = migrationFolders('money-guards-mig-');
 
 /** A database at the schema before the money guards, with a funded partner. */

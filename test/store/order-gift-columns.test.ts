@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_FOLDER } from '../../src/store/db.js';
+import { MIGRATIONS_FOLDER, registerSqlFunctions } from '../../src/store/db.js';
 import { milliToNano } from '../../src/domain/purchase-cap.js';
 import { getGiftPurchase } from '../../src/store/gift-purchases-repo.js';
 import { getOrder } from '../../src/store/orders-repo.js';
@@ -26,6 +26,7 @@ describe('the order gift columns migration', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gift-cols-db-'));
     dirs.push(dir);
     const client = new Database(path.join(dir, 'db.sqlite'));
+    registerSqlFunctions(client);
     const db = drizzle(client);
     migrate(db, { migrationsFolder: migrationsBefore(TAG) });
     const insert = client.prepare(

@@ -63,7 +63,11 @@ export function resolveDeposit(deps: ResolveDepositDeps, depositId: string, body
     // The request the deposit was meant for (same partner) is settled by this credit.
     if (row.requestId) {
       const req = getTopupRequest(tx, row.requestId);
-      if (req && req.partnerId === input.partner_id && req.status !== 'credited') markRequestCredited(tx, req.requestId, row.depositId);
+      if (req && req.partnerId === input.partner_id && req.status !== 'credited') {
+        markRequestCredited(tx, req.requestId, row.depositId);
+        const paid = { partnerId: req.partnerId, requestId: req.requestId, topupId: credited.body.topup_id };
+        after(() => deps.bus.emit('topup_request_paid', paid));
+      }
     }
     const note =
       input.note?.trim() ||

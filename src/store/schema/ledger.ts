@@ -8,7 +8,7 @@ import { partners } from './partners.js';
  *
  * What the database itself refuses (GET /ledger/check stays as the audit of a file whose guards were
  * bypassed). The row rules are the CHECK constraints below; the rules across rows are triggers written by
- * hand in drizzle/0022_money_guards.sql, which drizzle-kit does not know: a migration that rebuilds
+ * hand in drizzle/0023_money_guards.sql, which drizzle-kit does not know: a migration that rebuilds
  * `ledger_entries`, `accounts` or `orders` must create them again (test/store/money-guards.test.ts fails
  * without them).
  * - each entry continues its partner's and currency's chain: balance_after = the previous balance_after + amount;
