@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { MIGRATIONS_FOLDER } from '../src/store/db.js';
+import { MIGRATIONS_FOLDER, registerSqlFunctions } from '../src/store/db.js';
 
 /**
  * What the database's money guards (drizzle/0023_money_guards.sql) cost an order's creation, measured on
@@ -37,6 +37,7 @@ function migrationsUpTo(tag: string | null): string {
 
 function setup(name: string, guarded: boolean) {
   const client = new Database(path.join(dir, `${name}.db`));
+  registerSqlFunctions(client); // the service's SQL functions, which a migration may use
   client.pragma('journal_mode = WAL');
   client.pragma('synchronous = NORMAL');
   client.pragma('cache_size = -32768');

@@ -7,7 +7,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { canonicalTxHash } from '../../src/domain/tx-hash.js';
 import { checkLedger } from '../../src/store/ledger-check.js';
-import { MIGRATIONS_FOLDER, type Db } from '../../src/store/db.js';
+import { MIGRATIONS_FOLDER, registerSqlFunctions, type Db } from '../../src/store/db.js';
 import { migrationFolders } from './migrations-before.js';
 import { tempDatabases } from './temp-db.js';
 
@@ -218,6 +218,7 @@ function oldDatabase() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'money-guards-old-'));
   dirs.push(dir);
   const client = new Database(path.join(dir, 'db.sqlite'));
+  registerSqlFunctions(client); // the service's SQL functions, which a migration may use
   const db = drizzle(client);
   migrate(db, { migrationsFolder: migrationsBefore(TAG) });
   const pid = Number(client.prepare("insert into partners (name, status, created_at) values ('Old', 'active', 1)").run().lastInsertRowid);
