@@ -196,6 +196,7 @@ export function commandArbitraries(actions: ActionSet): fc.Arbitrary<fc.AsyncCom
     ordersOp.map(step),
     clockOp.map(step),
     clockOp.map(step),
+    fc.constant(null).map(() => new Step('stop (SIGTERM) and start again', async (w) => (await w.restart(), []))),
     fc.record({ ticks: fc.nat(40), op: fc.option(anyOp, { freq: 4 }) }).map((c) => new Step(`kill after ${c.ticks} turns of ${c.op ? c.op.label : 'idle'}, restart`, (w, m) => crashDuring(w, m, c.ticks, c.op?.begin ?? null))),
     fc.record({ partner, tx: fc.oneof(freshTx, fc.record({ reuse: fc.nat(30) })), spelling }).map((c) => {
       const t = c.tx;
