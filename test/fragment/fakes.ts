@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Address, beginCell, Cell, loadMessage, storeMessage, toNano, type Message, type Transaction } from '@ton/core';
 import { mnemonicNew } from '@ton/crypto';
 import { Blockchain, createEmptyShardAccount, createShardAccount, type SandboxContract, type TreasuryContract } from '@ton/sandbox';
+import { commentOf, refOf } from '../../src/suppliers/fragment/payment-checks.js';
 import { normalisedHash } from '../../src/suppliers/fragment/wallet.js';
 
 /**
@@ -389,6 +390,38 @@ export async function startFakeToncenter(nowSec: () => number, timing?: ChainTim
   });
   t.url = await listen(server);
   return t;
+}
+
+/** A wallet transaction as the checks of "paid twice" read it: whether it succeeded, its messages' comments. */
+export interface PaidTx {
+  success: boolean;
+  comments: (string | null)[];
+}
+
+export function paidTxOf(tx: Transaction): PaidTx {
+  const d = tx.description;
+  return {
+    success: d.type === 'generic' && !d.aborted,
+    comments: [...tx.outMessages.values()].map((m) => commentOf(m.body.toBoc().toString('base64'))),
+  };
+}
+
+/**
+ * Per recipient, how many messages of the wallet's successful transactions paid one of the Fragment requests
+ * opened for it (each message's comment names its request by `Ref#`; `?` for a message naming none). A
+ * recipient counted more than once was paid twice: each order of the tests and the bench has its own.
+ */
+export function paidPerRecipient(fragment: Pick<FakeFragment, 'requests'>, txs: PaidTx[]): Map<string, number> {
+  const byRef = new Map([...fragment.requests.values()].map((r) => [r.ref, r.recipient]));
+  const n = new Map<string, number>();
+  for (const tx of txs) {
+    if (!tx.success) continue;
+    for (const c of tx.comments) {
+      const who = byRef.get(refOf(c) ?? '') ?? '?';
+      n.set(who, (n.get(who) ?? 0) + 1);
+    }
+  }
+  return n;
 }
 
 /** A sandbox transaction in toncenter v3's JSON shape (the fields the adapter reads). */
