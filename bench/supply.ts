@@ -16,8 +16,10 @@ import { cpuMs, fundedPartner, median, ROOT, startService } from './lib.js';
  * What is simulated, and how: everything runs on the real clock (the service's clock is real time, the
  * chain's time is real time at each block). The chain makes a block every 5 s of real time: the transfers
  * toncenter was handed since the last block are executed then by the sandbox (the wallet's transaction and
- * the transactions its messages cause at Fragment's address, in the same block); the index shows a
- * transaction 3 s after its block; the wallet's state (balance, seqno) is current at once. Fragment's API
+ * the transactions its messages cause at Fragment's address, in the same block); the index shows the
+ * wallet's transaction 3 s after its block, and each transaction its messages caused once the emulator has
+ * made it (no earlier than that: on a loaded machine a block of 255 messages takes the emulator seconds);
+ * the wallet's state (balance, seqno) is current at once. Fragment's API
  * answers at once (loopback); TON's network latency, other shards, fees beyond the sandbox's own and
  * Fragment's real rate limits are not simulated. Orders are offered at `--rate` a minute, each to its own
  * recipient, over the partner API; order → paid is the order's `created_at` to its `completed_at` (the

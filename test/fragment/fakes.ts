@@ -290,22 +290,30 @@ export async function startFakeToncenter(nowSec: () => number, timing?: ChainTim
     async execute(m: Message) {
       chain.now = nowSec();
       try {
-        let txs: Transaction[];
-        if (timing) {
-          // a block's transactions one at a time, the HTTP server answering in between (the emulator takes
-          // ~10 ms a message: a transfer of 255 messages would otherwise hold every answer for seconds)
-          txs = [];
-          for await (const x of await chain.sendMessageIter(m)) {
-            visibleAt.set(x, blockAt + timing.indexLagMs);
-            txs.push(x);
-            await new Promise((r) => setImmediate(r));
-          }
-        } else txs = (await chain.sendMessage(m)).transactions;
-        const tx = txs[0];
-        t.executed.set(normalisedHash(m).toString('hex'), tx);
-        // the transactions its messages caused, by the hash of the message each received (as toncenter's index)
-        for (const x of txs.slice(1)) if (x.inMessage) caused.set(messageHash(x.inMessage), x);
-        return tx;
+        // the wallet's transaction, then the transactions its messages caused (by the hash of the message each
+        // received, as toncenter's index finds them)
+        const record = (x: Transaction, first: boolean) => {
+          if (first) t.executed.set(normalisedHash(m).toString('hex'), x);
+          else if (x.inMessage) caused.set(messageHash(x.inMessage), x);
+        };
+        if (!timing) {
+          const txs = (await chain.sendMessage(m)).transactions;
+          txs.forEach((x, i) => record(x, i === 0));
+          return txs[0];
+        }
+        // A block's transactions one at a time, the HTTP server answering in between (the emulator takes
+        // ~10 ms a message, more on a loaded machine: a transfer of 255 messages would otherwise hold every
+        // answer for seconds). Each is recorded as soon as it is made: the wallet's transaction is indexed
+        // `indexLagMs` after its block however long the emulator then takes for the messages it sent (on the
+        // chain they are other accounts' transactions); those are indexed once made, no earlier than that.
+        let tx: Transaction | undefined;
+        for await (const x of await chain.sendMessageIter(m)) {
+          visibleAt.set(x, blockAt + timing.indexLagMs);
+          record(x, tx === undefined);
+          tx ??= x;
+          await new Promise((r) => setImmediate(r));
+        }
+        return tx ?? null;
       } catch {
         return null; // the wallet did not accept it (bad signature, seqno, expired): no transaction
       }
