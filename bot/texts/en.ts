@@ -4,7 +4,8 @@ import { WORDS } from '../../src/domain/words.js';
 /**
  * Every English word of the bot, and nothing else: strings, tables of strings and sentences with blanks
  * (template functions that only put their arguments in place). Which sentence is said, in what order, with
- * which buttons, is decided by the views (bot/views). Order labels stay Russian (partner-api.md rule 7).
+ * which buttons, is decided by the views (bot/views). An order is described in these words, not by its
+ * `label` (the API's Russian text, partner-api.md rule 7): one language per message.
  */
 
 export const en = {
@@ -27,10 +28,12 @@ export const en = {
     ownerOnly: 'Only the account owner can do this.',
     operatorsOnly: 'Only operators can do this.',
     genericError: 'Something went wrong. Please try again.',
-    cancelled: 'Cancelled.',
+    cancelled: '✖ Cancelled.',
     nothingToCancel: 'Nothing to cancel.',
     freeTextHint: 'I answer commands: /order for a new order, /help for all of them.',
     menuExpired: 'This menu is no longer active.',
+    /** A typed answer that was not accepted, quoted, and why. */
+    notAccepted: (typed: string, why: string) => `⚠️ “${typed}”: ${why}`,
     useButtons: 'Please use the buttons above, or send /cancel to leave.',
     btnCancel: '✖ Cancel',
     btnBack: '◀ Back',
@@ -40,6 +43,14 @@ export const en = {
     left: (activity: string, command: string) => `The unfinished ${activity} was left. Send ${command} to start again.`,
     idle: (activity: string, command: string) => `The unfinished ${activity} timed out after 30 minutes without an answer. Send ${command} to start again.`,
     accessLost: 'Your access to this partner account has changed, so this action was stopped. Nothing was done.',
+    /** A conversation stopped because the person lost what it needs: removed from the team, moved to another partner, or another role. */
+    accessRemoved: (partner: string, activity: string, nothing: string) => `You were removed from the team of ${partner}, so this ${activity} was stopped: ${nothing}.`,
+    accessMoved: (partner: string, activity: string, nothing: string) => `Your account is now linked to another partner, so this ${activity} for ${partner} was stopped: ${nothing}.`,
+    accessRole: (partner: string, activity: string, nothing: string) => `Your role at ${partner} has changed, so this ${activity} was stopped: ${nothing}.`,
+    nothingDone: { '/order': 'nothing was ordered', '/topup': 'no top-up request was made', '/apikey': 'no key was issued' } as Record<string, string>,
+    nothingDoneOther: 'nothing was done',
+    /** A button of someone else's conversation (a colleague's in a group). */
+    someoneElses: (name: string, activity: string) => `This is ${name}’s ${activity}: only ${name} can answer its buttons.`,
     you: 'you',
     replyHint: '↩️ Reply to this message with your answer (/cancel to stop).',
     /** In a group: what only the owner's private chat shows, and the button that opens it. */
@@ -47,7 +58,8 @@ export const en = {
       app: 'The dashboard sign-in link is personal, so I send it only in a private chat. Tap the button to get it there.',
       apikey: 'An API key is shown only in a private chat with the owner. Tap the button to continue there.',
       webhook: 'The webhook settings show its secret, so they are open only in a private chat with the owner. Tap the button to continue there.',
-    } as Record<'app' | 'apikey' | 'webhook', string>,
+      invite: 'An invite link lets anyone who opens it join the team, so I make it only in a private chat. Tap the button to continue there.',
+    } as Record<'app' | 'apikey' | 'webhook' | 'invite', string>,
     btnOpenPrivate: '🔒 Continue in a private chat',
   },
   /** /notices: what each notice is (buttons carry the short names). */
@@ -116,8 +128,6 @@ export const en = {
     stars: (n: number, to: string, shown = String(n)) => `${shown} stars for ${to}`,
     premium: (months: number, to: string) => `Telegram Premium for ${months} months for ${to}`,
     gift: (gift: string, to: string) => `gift ${gift} for ${to}`,
-    /** The label stays Russian by the contract, so English shows it beside the words. */
-    withLabel: (words: string, label: string) => `${words} (order label: ${label})`,
     shortStars: (n: string) => `⭐ ${n}`,
     shortPremium: (months: number) => `💎 ${months} mo`,
     shortGift: (gift: string) => `🎁 ${gift}`,
@@ -166,7 +176,8 @@ export const en = {
     already: (orderId: string, status: string) => `This confirmation was already used: order ${orderId}, status ${status}.`,
     retryHint: 'You can try again with the same confirmation (no double charge) or cancel.',
     nothingOffered: 'No product can be ordered right now: all are switched off. Try again later.',
-    pricesUnavailable: 'Prices are temporarily unavailable, so orders cannot be placed right now. Try again later.',
+    pricesUnavailable: 'Prices are temporarily unavailable, so orders cannot be placed right now. Try again in a minute.',
+    btnTryAgain: '🔄 Try again',
   },
   gifts: {
     chooseCollection: 'Choose a collection:',
@@ -184,6 +195,7 @@ export const en = {
     btnNext: 'Pricier ▶',
     btnPage: (page: number, pages: number) => `Page ${page} of ${pages}`,
     pageHint: (pages: number) => `Send a page number from 1 to ${pages}, or a gift’s number such as #1234.`,
+    pageHintGroup: (pages: number) => `Reply to this message with a page number from 1 to ${pages}, or a gift’s number such as #1234.`,
     btnAffordOnly: '💰 Only what I can afford',
     btnShowAll: '💰 Show all',
     affordTitle: (collection: string, balance: string, page: number, pages: number) => `${collection}: gifts within your ${balance} TON, from the cheapest (page ${page} of ${pages}). Prices include the transfer.`,
@@ -209,6 +221,7 @@ export const en = {
     none: 'No orders yet.',
     btnPrev: '◀ Newer',
     btnNext: 'Older ▶',
+    btnBack: '◀ Back',
     line: (what: string, to: string, status: string, price: string, currency: string, at: string, orderId: string) => `${what} → ${to} · ${status}\n${price} ${currency} · ${at} · ${orderId}`,
     heading: (orderId: string) => `Order ${orderId}`,
     status: (status: string) => `Status: ${status}`,
@@ -222,10 +235,18 @@ export const en = {
     notFound: 'No such order.',
   },
   notify: {
-    completed: (orderId: string, described: string) => `✅ Order ${orderId} completed: ${described}.`,
+    completed: (orderId: string) => `✅ Order ${orderId} completed`,
+    completedChecked: (orderId: string) => `✅ Order ${orderId} completed: support checked the delivery`,
+    failed: (orderId: string) => `❌ Order ${orderId} failed and was refunded`,
+    failedChecked: (orderId: string) => `❌ Order ${orderId}: support checked it and refunded it`,
+    paid: (price: string, currency: string, balance: string | null) => `Paid: ${price} ${currency}${balance === null ? '' : ` · balance after: ${balance} ${currency}`}`,
+    refunded: (price: string, currency: string, balance: string | null) => `Refunded: ${price} ${currency}${balance === null ? '' : ` · balance after: ${balance} ${currency}`}`,
+    why: (why: string) => `Why: ${why}`,
+    at: (at: string) => `🕒 ${at}`,
     giftPage: (url: string) => `Gift page: ${url}`,
-    failed: (orderId: string, described: string, why: string, price: string, currency: string, next: string) =>
-      `❌ Order ${orderId} failed: ${described}.\nWhy: ${why}\n${price} ${currency} returned to the balance. ${next}`,
+    btnOrderAgain: '🔁 Order again',
+    btnDetails: 'ℹ️ Details',
+    btnReceipt: '◀ Back',
     inReview: (orderId: string, described: string) =>
       `⏳ Order ${orderId} is being checked by support: ${described}.\nIt did not go through automatically; the money is not refunded yet. You will hear the outcome here.`,
     /** What to do after a failed order, by the gift order's `failure.reason`. */
@@ -302,7 +323,14 @@ export const en = {
     you: (role: string) => `${role} (you)`,
     unnamed: (telegramId: number) => `Telegram user ${telegramId}`,
     removeHint: 'To remove someone, tap their name below.',
-    inviteHint: 'To add someone, create an invite in the dashboard (/app, Team).',
+    inviteHint: 'To add someone, tap “Invite”: you get a one-time link to send them.',
+    btnInvite: '➕ Invite',
+    btnInvitePrivate: '➕ Invite (in a private chat)',
+    chooseInviteRole: (partner: string) => `Invite someone to ${partner} as:\n• staff: orders, balances and notices;\n• owner: also top-ups, the API key, the webhook and the team.`,
+    btnInviteStaff: '👤 Staff',
+    btnInviteOwner: '👑 Owner',
+    inviteMade: (partner: string, role: string, link: string) =>
+      `➕ Invite to ${partner} as ${role}: send this link to the person who should join (it works once, for 24 hours; whoever opens it joins):\n${link}`,
     btnRemove: (name: string) => `✖ Remove ${name}`,
     confirmRemove: (name: string, role: string) => `Remove ${name} (${role}) from the team? They lose access at once, and whatever they were doing in the bot stops.`,
     btnYesRemove: '✅ Yes, remove',
@@ -324,6 +352,7 @@ export const en = {
     badWhitelist: (entry: string) => `“${entry}” is not an IP address or a CIDR range (for example 203.0.113.7 or 198.51.100.0/24). Send the list again, or /cancel.`,
     apikeyNeedsTopup: 'The API key comes after the first top-up, which activates the account: /topup shows how.',
     apikeyIntro: 'Issue a new API key? The current key stops working at once. You can limit the key to IP addresses.',
+    apikeyIntroFirst: 'Issue the API key for your shop? You can limit it to IP addresses.',
     btnIssue: '🔑 Issue without IP limit',
     btnIssueWhitelist: '🔒 Issue with IP whitelist',
     askWhitelist: 'Send the allowed IP addresses or CIDR ranges, separated by spaces or commas (for example 203.0.113.7 198.51.100.0/24).',
@@ -471,7 +500,8 @@ export const en = {
     depositLooksLike: (requestId: string) => ` Looks like request ${requestId}.`,
     depositsNone: 'No deposits are waiting: every deposit was credited or closed.',
     depositsSummary: (n: number, oldest: string) => `Deposits not credited automatically: ${n}; the oldest came ${oldest} ago.`,
-    depositLine: (i: number, amount: string, asset: string, network: string, ago: string, why: string) => `${i}. ${amount} ${asset} on ${network} · ${ago} ago · ${why}`,
+    depositButton: (i: number, number: string, amount: string, asset: string) => `${i}. ${number} · ${amount} ${asset}`,
+    depositLine: (i: number, number: string, amount: string, asset: string, network: string, ago: string, why: string) => `${i}. ${number}: ${amount} ${asset} on ${network} · ${ago} ago · ${why}`,
     askPartner: (amount: string, asset: string, depositId: string) => `Credit ${amount} ${asset} (deposit ${depositId}) to which partner? Send a part of the partner’s name, or its number.`,
     searchTooLong: 'Send a shorter part of the name (at most 100 characters), or /cancel.',
     noPartnerMatch: (query: string) => `No partner’s name contains “${query}”. Send another part of the name or the number, or /cancel.`,

@@ -26,6 +26,20 @@ export const restarted = (t: Texts, command: string) => t.common.restarted(activ
 export const left = (t: Texts, command: string) => t.common.left(activity(t, command), command);
 export const idle = (t: Texts, command: string) => t.common.idle(activity(t, command), command);
 
+/**
+ * A conversation stopped because the person lost what it needs (`why`: removed from the team, linked to
+ * another partner, or another role), naming the partner; without its name, the general words.
+ */
+export function accessEnded(t: Texts, partnerName: string | null, command: string, why: 'removed' | 'moved' | 'role'): string {
+  if (partnerName === null) return t.common.accessLost;
+  const nothing = t.common.nothingDone[command] ?? t.common.nothingDoneOther;
+  const say = why === 'removed' ? t.common.accessRemoved : why === 'moved' ? t.common.accessMoved : t.common.accessRole;
+  return say(t.common.quoted(partnerName), activity(t, command), nothing);
+}
+
+/** A colleague pressed a button of someone else's conversation. */
+export const someoneElses = (t: Texts, name: string, command: string) => t.common.someoneElses(name, activity(t, command));
+
 export function balance(t: Texts, usd: string, ton: string, activated: boolean): string {
   return [t.balance.title, t.balance.usd(amount(t.lang, usd)), t.balance.ton(amount(t.lang, ton)), ...(activated ? [] : ['', t.balance.notActivated])].join('\n');
 }

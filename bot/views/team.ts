@@ -21,6 +21,9 @@ export function list(t: Texts, partner: string, members: Member[], me: number): 
   return [w.title(partner, members.length), ...lines, '', ...(others ? [w.removeHint] : []), w.inviteHint].join('\n');
 }
 
+/** A one-time invite link, made in a private chat. */
+export const inviteMade = (t: Texts, partner: string, role: string, link: string) => t.team.inviteMade(partner, roleName(t, role), link);
+
 export const btnRemove = (t: Texts, m: Member) => t.team.btnRemove(memberName(t, m));
 export const confirmRemove = (t: Texts, m: Member) => t.team.confirmRemove(memberName(t, m), roleName(t, m.role));
 export const removed = (t: Texts, m: Member) => t.team.removed(memberName(t, m));

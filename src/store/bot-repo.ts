@@ -1,4 +1,4 @@
-import { and, eq, isNull, like } from 'drizzle-orm';
+import { and, eq, isNull, like, lt } from 'drizzle-orm';
 import type { Conn } from './db.js';
 import { kvGet, kvSet } from './kv-repo.js';
 import type { BotRole } from '../domain/enums.js';
@@ -116,4 +116,9 @@ export function getWebhookNoticeAt(conn: Conn, partnerId: number): number | unde
 
 export function setWebhookNoticeAt(conn: Conn, partnerId: number, at: number): void {
   kvSet(conn, webhookNoticeKey(partnerId), at, at);
+}
+
+/** Deletes the keys matching a LIKE pattern that were last written before `before` (service clock). */
+export function sessionDeleteOlder(conn: Conn, pattern: string, before: number): void {
+  conn.delete(botSessions).where(and(like(botSessions.key, pattern), lt(botSessions.updatedAt, before))).run();
 }
