@@ -260,13 +260,17 @@ export class Flow {
   /**
    * Asks for a typed answer. In a private chat this is a step like any other (its buttons: `rows`, Back and
    * Cancel). In a group it is a new message that names the person and comes with force_reply (selective:
-   * their client opens a reply to it), since only replies reach the bot there; the menu before it is deleted,
-   * so `text` must say what matters of it; Back and Cancel are then /cancel.
+   * their client opens a reply to it), since only replies reach the bot there; the step before it (a menu, or
+   * a question answered) is deleted, so `text` must say what matters of it; Back and Cancel are then /cancel.
    */
   async prompt(text: string, opts: { back?: Back; parseMode?: 'HTML'; rows?: Row[] } = {}): Promise<Menu> {
     if (!this.inGroup) return this.menu(text, opts.rows ?? [], opts);
+    // the step before (a menu, or a question answered) goes: this question says what matters of it
     const prev = this.task;
-    if (prev && !prev.question) await this.remove(prev);
+    if (prev?.question) {
+      const shownId = await this.conversation.external(() => movedTo.get(keyOf(prev.chatId, prev.messageId)) ?? prev.messageId);
+      await this.remove({ ...prev, messageId: shownId });
+    } else if (prev) await this.remove(prev);
     const m = await this.ctx.reply(this.forGroup(text, opts.parseMode), { parse_mode: 'HTML', reply_markup: { force_reply: true, selective: true } });
     const q: Menu = { chatId: m.chat.id, messageId: m.message_id, text, keyboard: [], question: true, ...(opts.parseMode ? { parseMode: opts.parseMode } : {}), ...(opts.back ? { back: opts.back } : {}) };
     this.task = q;

@@ -159,7 +159,8 @@ export async function giftFlow(flow: Flow, env: { deps: CreateOrderDeps; gifts: 
       return flow.redraw(pageMenu, giftView.found(t, col.name, found.value.item, found.value.balance), foundRows(flow, found.value.item, app));
     }
     const n = /^\d{1,5}$/.test(text) ? Number(text) : 0;
-    if (n < 1 || n > pages) return flow.hint(pageMenu, pageHint());
+    // what was typed is quoted, so that another wrong try changes the line too
+    if (n < 1 || n > pages) return flow.hint(pageMenu, t.common.notAccepted([...text].slice(0, 40).join(''), pageHint()));
     await show(n - 1);
   };
   let chosen: Pressed;

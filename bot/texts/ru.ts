@@ -44,7 +44,7 @@ export const ru: Texts = {
     accessRole: (partner: string, activity: string, nothing: string) => `Ваша роль у партнёра ${partner} изменилась, поэтому действие (${activity}) остановлено: ${nothing}.`,
     nothingDone: { '/order': 'ничего не заказано', '/topup': 'заявка на пополнение не создана', '/apikey': 'ключ не выпущен' },
     nothingDoneOther: 'ничего не сделано',
-    someoneElses: (name: string, activity: string) => `Это действие (${activity}) начал(а) ${name}: ответить на его кнопки может только ${name}.`,
+    someoneElses: (name: string, activity: string) => `Это действие (${activity}) пользователя ${name}: нажимать его кнопки может только ${name}.`,
     you: 'вы',
     replyHint: '↩️ Ответьте на это сообщение (/cancel — отменить).',
     privateOnly: {
