@@ -122,6 +122,9 @@ function remember<V>(map: Map<string, V>, key: string, value: V): void {
   if (map.size > MEMORY) map.delete(map.keys().next().value!);
 }
 
+/** Where the step after a `rewindInto` is shown (by conversation nonce): read once, through `external`. */
+const redirect = new Map<string, { chatId: number; messageId: number }>();
+
 const notModified = (err: unknown) => err instanceof GrammyError && /message is not modified/.test(err.description);
 
 export class Flow {
@@ -195,6 +198,16 @@ export class Flow {
     return { cp: this.conversation.checkpoint(), at: this.task?.messageId ?? null };
   }
 
+  /**
+   * Goes back to `back`'s checkpoint and shows the step after it in `menu`'s message (where the person is
+   * looking: "Choose another" under a confirmation whose gift was sold), not in the message it was shown in.
+   */
+  async rewindInto(back: Back, menu: Menu): Promise<never> {
+    this.open.delete(menu.messageId);
+    redirect.set(this.nonce, { chatId: menu.chatId, messageId: menu.messageId });
+    return this.conversation.rewind(back.cp);
+  }
+
   /** Callback data of a button of this conversation. */
   data(action: string): string {
     return convData(this.nonce, action);
@@ -219,7 +232,12 @@ export class Flow {
   async menu(text: string, rows: Row[] = [], opts: { back?: Back; parseMode?: 'HTML'; cancel?: boolean; fresh?: boolean } = {}): Promise<Menu> {
     const keyboard = this.keyboard(rows, opts.back, opts.cancel !== false);
     const extra = { reply_markup: { inline_keyboard: keyboard }, ...(opts.parseMode ? { parse_mode: opts.parseMode } : {}) };
-    const target = opts.fresh || this.task?.question ? null : this.task;
+    const into = await this.conversation.external(() => {
+      const r = redirect.get(this.nonce) ?? null;
+      redirect.delete(this.nonce);
+      return r;
+    });
+    const target = into ? { ...into, text: '', keyboard: [] } : opts.fresh || this.task?.question ? null : this.task;
     const shown = target ? await this.replace(target, text, extra) : null;
     const m = shown ?? (await this.ctx.reply(text, extra));
     const actions = shown ? keyboard.flat().flatMap((b) => ('callback_data' in b && b.callback_data ? [b.callback_data.slice(`c:${this.nonce}:`.length)] : [])) : undefined;

@@ -216,12 +216,11 @@ export async function giftFlow(flow: Flow, env: { deps: CreateOrderDeps; gifts: 
     );
     fresh = false;
     if (placed.kind === 'gift_gone') {
-      // No dead end: the same collection's page again, one tap away (in the message of the steps).
+      // No dead end: the same collection's page again, one tap away, in this message.
       const gone = await flow.menu(placed.why, [[flow.button(giftView.chooseAnother(t, col.name), 'another')]]);
       const another = await flow.choose(gone);
       if (another.action !== 'another') return conversation.skip();
-      await flow.settle(gone, placed.why);
-      return conversation.rewind(atPage.cp);
+      return flow.rewindInto(atPage, gone);
     }
     if (placed.kind !== 'price_changed') return;
     priceNote = t.gifts.priceMoved(q.price, placed.currentPrice);
