@@ -1,11 +1,23 @@
 import 'dotenv/config';
 import crypto from 'node:crypto';
-import { ConfigError, loadConfig, type Config } from './config/env.js';
-import { seedDemo } from './app/demo.js';
+import { ConfigError, loadConfig, unknownVariablesWarning, type Config } from './config/env.js';
+import { demoStartText, startDemo } from './app/demo.js';
 import { createLogger } from './kernel/log.js';
 import { createService } from './service.js';
 import { startMetricsServer } from './ops/ops-routes.js';
 import { startBackupSchedule } from './ops/backup-schedule.js';
+import { acquireInstanceLock, InstanceLocked } from './ops/instance-lock.js';
+import { listenOrRefuse, StartupRefused } from './ops/listen.js';
+import { backupBeforeMigrations } from './ops/pre-migration-backup.js';
+import { startupFields } from './ops/startup-line.js';
+
+/** A refusal with a known cause: its line(s) on stderr, exit 1, no stack trace. */
+function refuse(e: unknown): never | void {
+  const lines = e instanceof ConfigError ? e.lines : e instanceof InstanceLocked || e instanceof StartupRefused ? [e.message] : null;
+  if (!lines) return;
+  for (const line of lines) process.stderr.write(`${line}\n`);
+  process.exit(1);
+}
 
 /** Entry point: config → database and services → listen → (bot) → signals. */
 async function main(): Promise<void> {
@@ -15,13 +27,22 @@ async function main(): Promise<void> {
   try {
     config = loadConfig(process.env);
   } catch (e) {
-    if (e instanceof ConfigError) {
-      for (const line of e.lines) process.stderr.write(`${line}\n`);
-      process.exit(1);
-    }
+    refuse(e);
     throw e;
   }
   const log = createLogger(config.LOG_LEVEL);
+  const unknown = unknownVariablesWarning(process.env);
+  if (unknown) log.warn(unknown);
+  // one writer per database, for the life of this process (src/ops/instance-lock.ts)
+  let preMigration;
+  try {
+    if (config.DATABASE_PATH !== ':memory:') acquireInstanceLock(config.DATABASE_PATH);
+    // a database with data is backed up before this build's migrations change it
+    preMigration = await backupBeforeMigrations(config, log);
+  } catch (e) {
+    refuse(e);
+    throw e;
+  }
   let adminToken = config.ADMIN_TOKEN;
   if (!adminToken && config.UPSTREAM === 'sandbox') {
     adminToken = `adm_${crypto.randomBytes(24).toString('hex')}`;
@@ -31,41 +52,18 @@ async function main(): Promise<void> {
   try {
     svc = await createService({ config, log, adminToken });
   } catch (e) {
-    // a setting only the service can judge (the Fragment mnemonic's checksum): one line, like loadConfig's
-    if (e instanceof ConfigError) {
-      for (const line of e.lines) process.stderr.write(`${line}\n`);
-      process.exit(1);
-    }
+    // a setting only the service can judge (the Fragment mnemonic's checksum, the database's mode): one line, like loadConfig's
+    refuse(e);
     throw e;
   }
 
-  if (config.UPSTREAM === 'sandbox' && config.SANDBOX_DEMO) {
-    const demo = seedDemo(svc.deps, svc.keys);
-    if (demo) {
-      process.stdout.write(
-        [
-          '',
-          `Sandbox demo partner #${demo.partnerId} created with 1000.00 USD and 1000.000 TON.`,
-          `API key (shown once): ${demo.apiKey}`,
-          'Try it:',
-          `  curl -s -H 'Authorization: Bearer ${demo.apiKey}' ${config.publicBaseUrl}/api/partner/v1/me`,
-          `  curl -s -H 'Authorization: Bearer ${demo.apiKey}' -H 'Content-Type: application/json' \\`,
-          `    -d '{"type":"stars","idempotency_key":"demo-1","params":{"quantity":100,"recipient":"@demo_user"}}' \\`,
-          `    ${config.publicBaseUrl}/api/partner/v1/orders`,
-          '',
-        ].join('\n') + '\n',
-      );
-    }
-  }
+  // the demo partner (first start), its dashboard's sign-in link and the setting for local webhook receivers
+  if (config.UPSTREAM === 'sandbox' && config.SANDBOX_DEMO) process.stdout.write(demoStartText(config, startDemo(svc.deps, svc.keys)));
 
-  await svc.app.listen({ port: config.PORT, host: config.HOST });
-  log.info({ url: config.publicBaseUrl }, 'listening');
-  // grammY and the bot's code are loaded only when a bot runs (about 6 MB of memory otherwise)
-  const bot = config.TELEGRAM_BOT_TOKEN ? (await import('../bot/runner.js')).startBot(svc, config) : null;
-  const metricsServer = svc.ops.metrics && config.METRICS_PORT !== undefined ? await startMetricsServer(svc.ops.metrics, config.METRICS_HOST, config.METRICS_PORT) : null;
-  if (metricsServer) log.info({ host: config.METRICS_HOST, port: metricsServer.port }, 'metrics listening');
-  const backups = config.BACKUP_DIR ? startBackupSchedule(config, log) : null;
-
+  // SIGTERM/SIGINT are handled from here on: a signal during the rest of start-up stops what has started
+  let bot: { stop(): Promise<void> } | null = null;
+  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | null = null;
+  let backups: ReturnType<typeof startBackupSchedule> | null = null;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -89,6 +87,24 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+
+  try {
+    await listenOrRefuse(svc.app, config.HOST, config.PORT);
+  } catch (e) {
+    if (e instanceof StartupRefused) await svc.close();
+    refuse(e);
+    throw e;
+  }
+  if (stopping) return;
+  log.info({ url: config.publicBaseUrl }, 'listening');
+  // one line an operator can read the running release and mode from
+  log.info(startupFields(config, svc.app), 'started');
+  // grammY and the bot's code are loaded only when a bot runs (about 6 MB of memory otherwise)
+  bot = config.TELEGRAM_BOT_TOKEN ? (await import('../bot/runner.js')).startBot(svc, config) : null;
+  metricsServer = svc.ops.metrics && config.METRICS_PORT !== undefined ? await startMetricsServer(svc.ops.metrics, config.METRICS_HOST, config.METRICS_PORT) : null;
+  if (metricsServer) log.info({ host: config.METRICS_HOST, port: metricsServer.port }, 'metrics listening');
+  backups = config.BACKUP_DIR ? startBackupSchedule({ db: svc.db, config, log }) : null;
+  if (preMigration) backups?.recordSuccess(preMigration.startedAt);
 }
 
 main().catch((e) => {

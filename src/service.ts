@@ -33,6 +33,7 @@ import type { TelegramGiftMarket } from './suppliers/telegram-gifts/index.js';
 import { Scheduler } from './workers/scheduler.js';
 import type { Logger } from './kernel/log.js';
 import { openOps, type Ops } from './ops/wiring.js';
+import { checkDatabaseMode } from './ops/database-mode.js';
 
 /**
  * The composition root: opens the database, builds every service and the HTTP app, and wires the job
@@ -79,6 +80,13 @@ const CLOCK_KEY = 'clock.offset_ms';
 export async function createService(opts: ServiceOptions): Promise<Service> {
   const { config, log } = opts;
   const db = openDatabase(config.DATABASE_PATH);
+  const realNow = opts.realNow ?? Date.now;
+  try {
+    checkDatabaseMode(db, config, realNow());
+  } catch (e) {
+    db.$client.close();
+    throw e;
+  }
   let secrets: SecretBox;
   try {
     secrets = SecretBox.fromConfig(config.SECRET_ENCRYPTION_KEY, config.DATABASE_PATH, () => hasSealedWebhookSecrets(db));
@@ -86,7 +94,6 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     db.$client.close();
     throw e;
   }
-  const realNow = opts.realNow ?? Date.now;
   const clock = new ServiceClock(realNow, kvGet<number>(db, CLOCK_KEY) ?? 0, (offset) => kvSet(db, CLOCK_KEY, offset, realNow() + offset));
   const sandbox = new SandboxUpstream(db, clock, config.publicBaseUrl);
   const bus = new EventBus();

@@ -33,6 +33,8 @@ export interface WebhookUrlPolicy {
    * their resolved addresses before every delivery).
    */
   blockReservedTestZones?: boolean;
+  /** Added to the detail of a refused loopback address or `localhost` name (the sandbox names its setting). */
+  loopbackHint?: string;
 }
 
 export type UrlCheck =
@@ -154,6 +156,17 @@ function nameRefusal(hostname: string, policy: WebhookUrlPolicy): string | null 
   return null;
 }
 
+function isLoopback(ip: string): boolean {
+  try {
+    const a = ipaddr.process(ip); // an IPv4-mapped IPv6 address is judged as its IPv4 address
+    return a.range() === 'loopback';
+  } catch {
+    return false;
+  }
+}
+
+const withHint = (detail: string, hint: string | undefined) => (hint ? `${detail}; ${hint}` : detail);
+
 export function checkWebhookUrl(input: unknown, policy: WebhookUrlPolicy): UrlCheck {
   // bad_url: string checks
   if (typeof input !== 'string') return fail('bad_url', 'the URL must be a string');
@@ -214,10 +227,10 @@ export function checkWebhookUrl(input: unknown, policy: WebhookUrlPolicy): UrlCh
   if (bracketed || ipaddr.IPv4.isValidFourPartDecimal(host)) {
     literalIp = host;
     const refusal = addressRefusal(host, policy.allowSubnets);
-    if (refusal) return fail('private_host', `address ${host} is not allowed (${refusal})`);
+    if (refusal) return fail('private_host', withHint(`address ${host} is not allowed (${refusal})`, isLoopback(host) ? policy.loopbackHint : undefined));
   } else {
     const refusal = nameRefusal(host, policy);
-    if (refusal) return fail('private_host', refusal);
+    if (refusal) return fail('private_host', withHint(refusal, isUnder(host.replace(/\.+$/, ''), 'localhost') ? policy.loopbackHint : undefined));
   }
 
   return { ok: true, url: u.href, host, literalIp, port };

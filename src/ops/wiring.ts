@@ -38,7 +38,16 @@ export async function openOps(p: { db: Db; bus: EventBus; clock: ServiceClock; c
   const readiness = new Readiness(db.$client, storage, MIGRATIONS_FOLDER);
   const metricsOn = config.METRICS_PORT !== undefined || config.METRICS_TOKEN !== undefined;
   // prom-client and the metrics' code are loaded only when metrics are on (a few MB of memory otherwise)
-  const metrics = metricsOn ? (await import('./metrics.js')).createMetrics({ db, bus, clock, storageAvailable: () => storage.available(), hotWallet: p.hotWallet, giftsAccount: p.giftsAccount }) : null;
+  const metrics = metricsOn ? (await import('./metrics.js')).createMetrics({
+        db,
+        bus,
+        clock,
+        storageAvailable: () => storage.available(),
+        hotWallet: p.hotWallet,
+        giftsAccount: p.giftsAccount,
+        backupIntervalSeconds: config.BACKUP_DIR ? config.BACKUP_INTERVAL_MINUTES * 60 : undefined,
+        bot: Boolean(config.TELEGRAM_BOT_TOKEN),
+      }) : null;
   const logInfo = INFO_LEVELS.has(config.LOG_LEVEL);
   const stopStateLog = logInfo ? logStateChanges(bus, log) : () => {};
   const httpInstallers: ((app: FastifyInstance) => void)[] = [

@@ -5,13 +5,13 @@ import { fileURLToPath } from 'node:url';
 /** The real service process (`tsx src/main.ts`) for the operations tests: environment scrubbed of ours. */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
-const OURS = /^(PORT|HOST|DATABASE_PATH|METRICS_|BACKUP_|SHUTDOWN_|LOG_LEVEL|TELEGRAM_|ADMIN_|WEBHOOK_|SANDBOX_)/;
+const OURS = /^(PORT|HOST|DATABASE_PATH|METRICS_|BACKUP_|SHUTDOWN_|LOG_LEVEL|TELEGRAM_|ADMIN_|WEBHOOK_|SANDBOX_|NODE_ENV$|UPSTREAM|GIFTS_|FRAGMENT_|CREDENTIALS_DIRECTORY|OTEL_)/;
 
-export function startProcess(cwd: string, vars: Record<string, string>) {
+export function startProcess(cwd: string, vars: Record<string, string>, opts: { nodeArgs?: string[] } = {}) {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !OURS.test(k)) env[k] = v;
   Object.assign(env, { HOST: '127.0.0.1', ...vars });
-  const child = spawn(TSX, [path.join(ROOT, 'src/main.ts')], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(TSX, [...(opts.nodeArgs ?? []), path.join(ROOT, 'src/main.ts')], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (c) => (out += c));
   child.stderr.on('data', (c) => (out += c));
@@ -22,6 +22,12 @@ export function startProcess(cwd: string, vars: Record<string, string>) {
     base,
     exited,
     output: () => out,
+    /** The JSON log lines printed so far. */
+    logLines: () =>
+      out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
     /** Waits until /readyz answers 200 (the process is started and migrated). */
     async ready(timeoutMs = 60_000): Promise<void> {
       const until = Date.now() + timeoutMs;

@@ -65,6 +65,15 @@ async function stopGracefully(proc: Proc): Promise<{ code: number | null; signal
   return { code: e.code, signal: e.signal, ms: e.at - sent };
 }
 
+/** Follows the printed dashboard sign-in link as its page does: true when it opens the demo partner's owner session. */
+async function signsIn(base: string, out: string): Promise<boolean> {
+  const m = /^ {2}(http:\S+\/app\/#signin=([A-Za-z0-9_-]+))$/m.exec(out);
+  if (!m || !m[1].startsWith(`${base}/app/`)) return false;
+  const r = await fetch(`${base}/api/app/v1/sign-in`, { method: 'POST', headers: { origin: base, 'content-type': 'application/json' }, body: JSON.stringify({ token: m[2] }) });
+  const session = (await r.json()) as any;
+  return r.status === 200 && session.user?.role === 'owner' && session.partner?.name === 'Demo partner';
+}
+
 describe('the service process', () => {
   let dir: string;
   let port: number;
@@ -106,6 +115,10 @@ describe('the service process', () => {
     // the operator token was given, so none is generated
     expect(out).not.toMatch(/Operator API token/);
 
+    // the dashboard's sign-in link signs in as the demo partner's owner; the line for local receivers
+    expect(out.split('\n')).toContain('  WEBHOOK_ALLOW_SUBNETS=127.0.0.0/8,::1/128');
+    expect(await signsIn(base, out)).toBe(true);
+
     const me = await fetch(`${base}/api/partner/v1/me`, { headers: { authorization: `Bearer ${demoKey}` } });
     expect(me.status).toBe(200);
     const body = (await me.json()) as any;
@@ -134,7 +147,9 @@ describe('the service process', () => {
     second = start(dir, port);
     await waitHealthy(base, second);
     expect(second.stdout()).not.toMatch(/pk_live_/);
-    expect(second.stdout()).not.toMatch(/demo partner/i);
+    expect(second.stdout()).not.toMatch(/demo partner #/i);
+    // a new dashboard link each start (the one of the first start was spent)
+    expect(await signsIn(base, second.stdout())).toBe(true);
     const me = await fetch(`${base}/api/partner/v1/me`, { headers: { authorization: `Bearer ${demoKey}` } });
     expect(me.status).toBe(200);
     expect(((await me.json()) as any).balances).toEqual({ USD: '1000.00', TON: '1000.000' });

@@ -1,12 +1,32 @@
 import { fail } from '../../domain/errors.js';
 import { eventsTaken, parseEventList, SUBSCRIBABLE_EVENTS } from '../../domain/webhook-delivery.js';
 import { checkWebhookUrl, type WebhookUrlPolicy } from '../../domain/webhook-url-policy.js';
+import { addressRefusal } from '../../domain/address-policy.js';
 import { inTx } from '../../store/db.js';
 import { audit } from '../../store/audit-repo.js';
 import { setWebhook, setWebhookEvents } from '../../store/partners-repo.js';
 import type { Config } from '../../config/env.js';
 import type { Deps } from '../deps.js';
 import { requirePartner } from '../partners.js';
+
+/** The loopback ranges: WEBHOOK_ALLOW_SUBNETS with them lets a webhook receiver on this machine in. */
+export const LOCAL_RECEIVER_SUBNETS = ['127.0.0.0/8', '::1/128'];
+
+/** Whether WEBHOOK_ALLOW_SUBNETS lets a receiver at 127.0.0.1 in. */
+export function localReceiversAllowed(c: Pick<Config, 'WEBHOOK_ALLOW_SUBNETS'>): boolean {
+  return addressRefusal('127.0.0.1', c.WEBHOOK_ALLOW_SUBNETS) === null;
+}
+
+/**
+ * In sandbox mode a refused loopback address says how to let a local receiver in: an integrator trying
+ * webhooks on their own machine meets this refusal first.
+ */
+function loopbackHint(c: Config): string | undefined {
+  if (c.UPSTREAM !== 'sandbox') return undefined;
+  return localReceiversAllowed(c)
+    ? 'a receiver on this machine is reached by its address: http://127.0.0.1:<port>/…'
+    : `to let a receiver on this machine in, start the sandbox with WEBHOOK_ALLOW_SUBNETS=${LOCAL_RECEIVER_SUBNETS.join(',')} and use http://127.0.0.1:<port>/…`;
+}
 
 export function urlPolicy(c: Config): WebhookUrlPolicy {
   return {
@@ -16,6 +36,7 @@ export function urlPolicy(c: Config): WebhookUrlPolicy {
     allowSubnets: c.WEBHOOK_ALLOW_SUBNETS,
     // RFC 6761 names (.test, .example) pass input checks like any domain; delivery judges their addresses.
     blockReservedTestZones: false,
+    loopbackHint: loopbackHint(c),
   };
 }
 
