@@ -11,12 +11,11 @@ import {
   ALERTS_CONVERSATION,
   apikeyConversation,
   APIKEY_CONVERSATION,
-  topupConversation,
-  TOPUP_CONVERSATION,
   webhookConversation,
   WEBHOOK_CONVERSATION,
 } from './conversations/owner.js';
 import { depositConversation, DEPOSIT_CONVERSATION } from './conversations/deposit.js';
+import { topupConversation, TOPUP_CONVERSATION } from './conversations/topup.js';
 import { teamConversation, TEAM_CONVERSATION } from './conversations/team.js';
 import { orderConversation, ORDER_CONVERSATION } from './conversations/order.js';
 import { appFeature } from './features/app.js';

@@ -389,9 +389,14 @@ export class Flow {
       ...(opts.parseMode ? { parse_mode: opts.parseMode } : {}),
       ...(opts.linkPreview === false ? { link_preview_options: { is_disabled: true } } : {}),
     };
-    // a group's question takes a text (it cannot take buttons)
-    const target = this.task && (!this.task.question || rows.length === 0) ? this.task : null;
+    // a group's question takes a text, not buttons: with buttons the outcome is a new message in its place
+    const task = this.task;
+    const target = task && (!task.question || rows.length === 0) ? task : null;
     this.task = null;
+    if (task?.question && !target) {
+      const shownId = await this.conversation.external(() => movedTo.get(keyOf(task.chatId, task.messageId)) ?? task.messageId);
+      await this.remove({ ...task, messageId: shownId });
+    }
     if (target) {
       this.open.delete(target.messageId);
       const id = target.question ? await this.conversation.external(() => movedTo.get(keyOf(target.chatId, target.messageId)) ?? target.messageId) : target.messageId;

@@ -223,6 +223,6 @@ export async function giftFlow(flow: Flow, env: { deps: CreateOrderDeps; gifts: 
       return flow.rewindInto(atPage, gone);
     }
     if (placed.kind !== 'price_changed') return;
-    priceNote = t.gifts.priceMoved(q.price, placed.currentPrice);
+    priceNote = giftView.priceMoved(t, q.price, placed.currentPrice);
   }
 }

@@ -1,32 +1,26 @@
 import { alertsView, setAlerts } from '../../src/app/balance-alerts.js';
 import { partnerActive } from '../../src/app/partners.js';
 import type { Deps } from '../../src/app/deps.js';
-import { fundingInfo } from '../../src/app/funding.js';
 import { issueKey, type KeyCache } from '../../src/app/keys.js';
 import { partnerView } from '../../src/app/partners.js';
-import { createTopupRequest, type CreateTopupRequestDeps } from '../../src/app/topup-requests.js';
 import { saveWebhook, saveWebhookEvents, type SaveWebhookDeps } from '../../src/app/webhooks/config.js';
 import { canonicalWhitelist } from '../../src/domain/ip-whitelist.js';
 import { parseThreshold } from '../../src/domain/balance-alert.js';
-import { formatAmount, parseAmount } from '../../src/domain/money.js';
 import { ORDER_EVENTS, SUBSCRIBABLE_EVENTS } from '../../src/domain/webhook-delivery.js';
 import type { ConvContext } from '../context.js';
-import { alertRows, apikeyRows, eventRows, networkRows, requestRows, topupRows, webhookRows } from '../keyboards/owner.js';
+import { alertRows, apikeyRows, eventRows, webhookRows } from '../keyboards/owner.js';
 import { esc } from '../views/format.js';
 import * as commonView from '../views/common.js';
 import * as ownerView from '../views/owner.js';
-import * as topupView from '../views/topup.js';
-import type { TopupShown } from '../views/topup.js';
 import { SECRET_SAVED_DATA } from '../keyboards/data.js';
 import type { Texts } from '../texts/index.js';
 import type { Outcome } from './common.js';
 import { flowConversation, retry, type Back, type FlowDeps } from './flow.js';
 
 /**
- * Owner conversations: /topup, /apikey, /webhook and /alerts. The key and the secret are shown once; in the stored
+ * Owner conversations: /apikey, /webhook and /alerts (/topup: bot/conversations/topup.ts). The key and the secret are shown once; in the stored
  * conversation state they exist only sealed with the service's secret box (external results are stored).
  */
-export const TOPUP_CONVERSATION = 'topup';
 export const APIKEY_CONVERSATION = 'apikey';
 export const WEBHOOK_CONVERSATION = 'webhook';
 export const ALERTS_CONVERSATION = 'alerts';
@@ -185,71 +179,5 @@ export function alertsConversation(env: { deps: FlowDeps }) {
     const v = saved.value;
     if (!v.ok) return void (await flow.done(v.error));
     await flow.done(ownerView.thresholdSaved(t, currency, v.view[currency]));
-  });
-}
-
-/**
- * /topup: which balance (a button per currency that has an address), then for USD the network (when there
- * are several), then the amount, which makes a top-up request (`createTopupRequest`, as the operator API
- * does); then one message with the one address chosen, the exact amount to send (the asked amount plus the
- * offset by which the payment is recognised, said in words) and, for TON, an https wallet link as a button.
- */
-export function topupConversation(env: { deps: FlowDeps & CreateTopupRequestDeps }) {
-  const { deps } = env;
-  return flowConversation(deps, '/topup', async (flow, partnerId: number) => {
-    const { conversation, t, ctx } = flow;
-    const actor = actorOf(ctx);
-    const info = await conversation.external(() => fundingInfo(deps, partnerId));
-    if (!info.currencies.length) return void (await flow.done(t.topup.notConfigured));
-
-    // 1. the balance
-    const atIntro = flow.checkpoint();
-    const intro = await flow.menu(topupView.intro(t, info), topupRows(flow, info.currencies), { parseMode: 'HTML' });
-    const choice = await flow.choose(intro);
-    const currency = choice.action === 'tc:TON' ? 'TON' : choice.action === 'tc:USD' ? 'USD' : null;
-    if (!currency) return conversation.skip();
-    const options = info.options.filter((o) => o.currency === currency);
-
-    // 2. the network (USD on several): the address shown is that network's only
-    let option = options[0]!;
-    let atNetwork = atIntro;
-    let chosen = topupView.chosenCurrency(t, currency);
-    if (options.length > 1) {
-      atNetwork = flow.checkpoint();
-      const nets = await flow.menu(`${chosen}\n\n${t.topup.chooseNetwork}`, networkRows(flow, options.map((o) => o.network)), { back: atIntro });
-      const net = await flow.choose(nets);
-      const picked = options.find((o) => net.action === `tn:${o.network}`);
-      if (!picked) return conversation.skip();
-      option = picked;
-      chosen = topupView.chosenNetwork(t, picked.network);
-    }
-
-    // 3. the amount, which makes the request
-    const ask = await flow.prompt(`${chosen}\n\n${topupView.askAmount(t, currency, info.minimums[currency])}`, { back: atNetwork });
-    const made = await flow.ask(ask, async (text) => {
-      const amount = text.replace(',', '.').replace(/\s/g, '');
-      // Checked here first, so that the user reads what is wrong in their own language.
-      const asked = parseAmount(amount, currency);
-      if (asked === null) return retry(topupView.badAmount(t, currency));
-      const r = await conversation.external(() => flow.guarded(() => createTopupRequest(deps, partnerId, { currency, amount }, actor)));
-      if (r.ok) return { ok: true as const, request: r.value, asked };
-      return ['topup_below_minimum', 'validation_error', 'topup_amount_unavailable'].includes(r.code) ? retry(commonView.errorText(t, r)) : { ok: false as const, error: commonView.errorText(t, r) };
-    }, (v) => (v.ok ? topupView.askedAmount(t, currency, formatAmount(v.asked, currency)) : undefined));
-    const v = made.value;
-    if (!v.ok) return void (await flow.done(v.error));
-
-    // 4. one address, the exact amount, and (TON) the wallet button
-    const toSend = parseAmount(v.request.amount_to_send, currency) ?? v.asked;
-    const shown: TopupShown = {
-      currency,
-      asked: formatAmount(v.asked, currency),
-      toSend: v.request.amount_to_send,
-      added: formatAmount(toSend - v.asked, currency),
-      network: option.network,
-      address: option.address,
-      comment: v.request.comment_code ?? null,
-      expiresAt: v.request.expires_at,
-    };
-    await flow.done(topupView.request(t, shown), { parseMode: 'HTML', rows: requestRows(t, shown) });
   });
 }

@@ -9,6 +9,8 @@ import { textsOf, type Texts } from '../texts/index.js';
 import { infoOf, numberOfOrder, receiptOf } from '../order-numbers.js';
 import { forgetOrderMessage, orderMessageOf } from '../order-messages.js';
 import { receiptRows } from '../keyboards/receipt.js';
+import { takeRequestMessages } from '../topup-messages.js';
+import { topupRequestState } from '../../src/app/topup-request-state.js';
 import * as notifyView from '../views/notify.js';
 import * as teamView from '../views/team.js';
 import * as topupView from '../views/topup.js';
@@ -116,9 +118,35 @@ export async function notifyWebhookGaveUp(api: Api, env: NoticeEnv, a: Extract<A
   await tell(api, env, webhookNoticeChats(env.deps, a.partnerId), (t) => notifyView.webhookGaveUp(t, a.event, numberOfOrder(env.deps, a.orderId), a.reason), { orderId: a.orderId });
 }
 
-/** Tells the partner's owners that a top-up was credited (the first also that the account is now active). */
+/**
+ * A top-up was credited. The messages showing the request it paid now read "paid ✅" (their buttons go), and
+ * the partner's owners are told (the first top-up also that the account is now active): as an answer to the
+ * request's message where it is in their chat.
+ */
 export async function notifyTopupCredited(api: Api, env: NoticeEnv, e: TopupCredited): Promise<void> {
-  await tell(api, env, topupNoticeChats(env.deps, e.partnerId), (t) => topupView.credited(t, e.amount, e.currency, e.activated === true), { topupId: e.topupId });
+  const shownIn = e.requestId ? takeRequestMessages(env.deps, e.requestId).messages : [];
+  const request = e.requestId ? requestShown(env, e.partnerId, e.requestId) : null;
+  await Promise.all(
+    shownIn.map(async (m) => {
+      if (!request) return;
+      const text = topupView.paid(textsOf(m.language), request.toSend, e.currency, e.amount);
+      await api.editMessageText(m.chatId, m.messageId, text, { reply_markup: { inline_keyboard: [] } }).catch((err) => env.deps.log.info({ err }, 'top-up request message not marked paid'));
+    }),
+  );
+  const targets: Target[] = topupNoticeChats(env.deps, e.partnerId).map((c) => {
+    const m = shownIn.find((x) => x.chatId === c.chatId);
+    return m ? { ...c, replyTo: m.messageId } : c;
+  });
+  await Promise.all(targets.map((c) => sendTo(api, env, c, topupView.credited(textsOf(c.language), e.amount, e.currency, e.activated === true), [], { topupId: e.topupId })));
+}
+
+/** The amount a request asked to send, to name it in its "paid" line (null when it is not the partner's). */
+function requestShown(env: NoticeEnv, partnerId: number, requestId: string): { toSend: string } | null {
+  try {
+    return { toSend: topupRequestState(env.deps, partnerId, requestId).amount_to_send };
+  } catch {
+    return null;
+  }
 }
 
 /** Tells the partner's owners, each in their language, that an order took a balance below its alert threshold. */

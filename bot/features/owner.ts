@@ -1,5 +1,6 @@
 import { Composer } from 'grammy';
-import { ALERTS_CONVERSATION, APIKEY_CONVERSATION, TOPUP_CONVERSATION, WEBHOOK_CONVERSATION } from '../conversations/owner.js';
+import { ALERTS_CONVERSATION, APIKEY_CONVERSATION, WEBHOOK_CONVERSATION } from '../conversations/owner.js';
+import { TOPUP_CONVERSATION } from '../conversations/topup.js';
 import { TEAM_CONVERSATION } from '../conversations/team.js';
 import type { BotContext } from '../context.js';
 import { offerPrivateChat } from './private-only.js';

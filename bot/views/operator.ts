@@ -1,3 +1,5 @@
+import { topupMinimum } from '../../src/domain/ledger-rules.js';
+import { formatAmount } from '../../src/domain/money.js';
 import type { Texts } from '../texts/index.js';
 import { amount, duration, handledAt, zonedTime } from './format.js';
 import type { DepositShown, ErrorInfo, Handled, OrderInfo } from './model.js';
@@ -103,7 +105,10 @@ export const partnerMatches = (t: Texts, query: string, n: number, more: boolean
 export const partnerButton = (t: Texts, name: string, id: number, active: boolean) => t.operator.partnerButton(name, id) + (active ? '' : t.operator.notActivated);
 
 export const confirmCredit = (t: Texts, d: DepositShown, partnerName: string, active: boolean) =>
-  [t.operator.confirmCredit(a(t, d.amount), d.asset, d.number, partnerName), active ? t.operator.creditRules : t.operator.creditFirst].join('\n');
+  [
+    t.operator.confirmCredit(a(t, d.amount), d.asset, d.number, partnerName),
+    active ? t.operator.creditRules(a(t, formatAmount(topupMinimum('USD', false), 'USD')), a(t, formatAmount(topupMinimum('TON', false), 'TON'))) : t.operator.creditFirst(a(t, String(topupMinimum('USD', true) / 100))),
+  ].join('\n');
 
 export const depositCredited = (t: Texts, d: DepositShown, partnerName: string) => t.operator.depositCredited(d.number, partnerName, a(t, d.amount), d.asset);
 

@@ -30,6 +30,8 @@ export interface TopupCredited {
   amount: string;
   /** This top-up was the partner's first: it activated the account. */
   activated?: boolean;
+  /** The top-up request it paid, when a transfer matched one (its message in the bot then reads "paid"). */
+  requestId?: string;
 }
 
 /** A debit took a balance below its alert threshold (src/app/balance-alerts.ts), for the owners' chats. */

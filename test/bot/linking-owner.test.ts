@@ -153,9 +153,10 @@ describe('owner commands', () => {
     const sent = /Send exactly <code>(25\.\d\d)<\/code> USDT on TRON \(TRC-20\) to:\n<code>(T\w+)<\/code>/.exec(req.text)!;
     expect(sent).not.toBeNull();
     const added = (Number(sent[1]) - 25).toFixed(2);
-    expect(req.text).toContain(`We added ${added} USDT to your 25.00 so we can recognise your payment: a payment of 25.00 would not be credited automatically.`);
-    // the amount to send is said once, in the first line (and on its copy button)
-    expect(req.text.split(sent[1])).toHaveLength(2);
+    // the offset explained, and that the whole amount sent is credited
+    expect(req.text).toContain(`We added ${added} USDT to your 25.00 so we can recognise your payment (a payment of 25.00 would not be credited automatically); the whole ${sent[1]} is credited to your USD balance.`);
+    // the amount to send is said in the first line (and on its copy button), and once more where it is credited
+    expect(req.text.split(sent[1])).toHaveLength(3);
     // one address: the TRC-20 one only
     expect(req.text.match(/<code>[\w-]{30,}<\/code>/g)).toHaveLength(1);
     expect(req.text).toMatch(/Valid until \d{4}-\d\d-\d\d \d\d:\d\d UTC\./);
@@ -202,7 +203,8 @@ describe('owner commands', () => {
     await owner.say('12');
     const req = await owner.expect('Отправьте ровно');
     const amount = /Отправьте ровно <code>(\d+\.\d{3})<\/code> TON на адрес:/.exec(req.text)![1];
-    expect(req.text).toContain(`Мы добавили ${(Number(amount) - 12).toFixed(3)} TON к вашим 12.000, чтобы узнать ваш платёж`);
+    expect(req.text).toContain(`Мы добавили ${(Number(amount) - 12).toFixed(3).replace('.', ',')} TON к вашим 12,000, чтобы узнать ваш платёж`);
+    expect(req.text).toContain(`на баланс TON зачисляется вся сумма ${amount.replace('.', ',')}.`);
     expect(req.text).toContain('Комментарий (необязательно, помогает найти платёж)');
     expect(labels(req)).toEqual(['👛 Открыть в TON-кошельке', '📋 Скопировать сумму', '📋 Скопировать адрес']);
 

@@ -161,6 +161,7 @@ function processInTx(tx: Tx, deps: Pick<Deps, 'clock' | 'config' | 'ids' | 'bus'
         txHash: key,
         source,
         actor: source,
+        requestId: m.request.requestId,
       });
       markRequestCredited(tx, m.request.requestId, row.depositId);
       const updated = updateDeposit(tx, row.depositId, {
