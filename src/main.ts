@@ -10,6 +10,7 @@ import { acquireInstanceLock, InstanceLocked } from './ops/instance-lock.js';
 import { listenOrRefuse, StartupRefused } from './ops/listen.js';
 import { backupBeforeMigrations } from './ops/pre-migration-backup.js';
 import { startupFields } from './ops/startup-line.js';
+import { otlpEndpointSet } from './config/otel.js';
 
 /** A refusal with a known cause: its line(s) on stderr, exit 1, no stack trace. */
 function refuse(e: unknown): never | void {
@@ -48,9 +49,11 @@ async function main(): Promise<void> {
     adminToken = `adm_${crypto.randomBytes(24).toString('hex')}`;
     process.stdout.write(`Operator API token (generated for this run; set ADMIN_TOKEN to fix it): ${adminToken}\n`);
   }
+  // OpenTelemetry traces only with an OTLP endpoint: the SDK is not even loaded otherwise (src/ops/tracing.ts)
+  const tracing = otlpEndpointSet(process.env) ? (await import('./ops/tracing.js')).startTracing() : null;
   let svc;
   try {
-    svc = await createService({ config, log, adminToken });
+    svc = await createService({ config, log, adminToken, instrumentHttp: tracing ? (app) => tracing.installHttp(app) : undefined, traced: Boolean(tracing) });
   } catch (e) {
     // a setting only the service can judge (the Fragment mnemonic's checksum, the database's mode): one line, like loadConfig's
     refuse(e);
@@ -79,6 +82,7 @@ async function main(): Promise<void> {
       await metricsServer?.close();
       await bot?.stop();
       await svc.close();
+      await tracing?.shutdown();
       process.exit(0);
     } catch (e) {
       log.error({ err: e }, 'shutdown failed');
