@@ -154,7 +154,21 @@ export async function notifyBalanceLow(api: Api, env: NoticeEnv, e: BalanceLow):
   await tell(api, env, balanceLowNoticeChats(env.deps, e.partnerId), (t) => notifyView.balanceLow(t, e.currency, e.balance, e.threshold), { orderId: e.orderId });
 }
 
-/** Tells the partner's owners (each in their language) that someone joined the team with an invite. */
-export async function notifyJoined(api: Api, env: NoticeEnv, partnerId: number, joined: { telegramUserId: number; name: string; role: string; partner: string }): Promise<void> {
-  await tell(api, env, joinNoticeChats(env.deps, partnerId, joined.telegramUserId), (t) => teamView.joined(t, joined.name, joined.partner, joined.role), { partnerId });
+/**
+ * Tells the partner's owners (each in their language) that someone joined the team with an invite, or
+ * (`changed`) that someone of the team took another role by one.
+ */
+export async function notifyJoined(api: Api, env: NoticeEnv, partnerId: number, joined: { telegramUserId: number; name: string; role: string; partner: string; changed?: boolean }): Promise<void> {
+  await tell(
+    api,
+    env,
+    joinNoticeChats(env.deps, partnerId, joined.telegramUserId),
+    (t) => (joined.changed ? teamView.nowRole(t, joined.name, joined.partner, joined.role) : teamView.joined(t, joined.name, joined.partner, joined.role)),
+    { partnerId },
+  );
+}
+
+/** Tells a partner's owners that someone left its team for another partner's invite (which partner, they are not told). */
+export async function notifyLeft(api: Api, env: NoticeEnv, partnerId: number, left: { telegramUserId: number; name: string; partner: string }): Promise<void> {
+  await tell(api, env, joinNoticeChats(env.deps, partnerId, left.telegramUserId), (t) => teamView.leftForOther(t, left.name, left.partner), { partnerId });
 }

@@ -16,6 +16,18 @@ export const en = {
     notLinked:
       'This bot serves partners of the ordering service. To use it, open the invite link your account owner or support sent you (or send /start <invite code>).',
     inviteInvalid: 'This invite code is unknown, already used or expired. Ask for a new invite.',
+    /** An invite for someone linked already: asked first, with what they would lose. */
+    alreadyLinked: (partner: string, role: string) => `You are already linked to ${partner} as ${role}: nothing changed.`,
+    askMove: (role: string, from: string, to: string, newRole: string) =>
+      `You are the ${role} of ${from}. Join ${to} as ${newRole} and leave ${from}? You would lose access to ${from}: its orders, balances and notices.`,
+    askDemote: (partner: string) => `You are an owner of ${partner}. Become staff of ${partner}? You would no longer manage its top-ups, API key, webhook and team.`,
+    btnJoin: (partner: string) => `✅ Join ${partner}`,
+    btnBecomeStaff: '✅ Become staff',
+    btnStay: (partner: string) => `✖ Stay with ${partner}`,
+    notYourQuestion: 'This question is for the person who opened the invite.',
+    stayed: (partner: string) => `Nothing changed: you stay with ${partner}.`,
+    lastOwner: (partner: string) =>
+      `You are the only owner of ${partner}, so this invite cannot take you from it: ${partner} would have no owner. Add another owner first (/team → Invite → Owner), then open this invite again.`,
     linked: (partner: string, role: string) => `Done: this account is linked to ${partner} as ${role}.`,
     /** A partner's name as a sentence quotes it. */
     quoted: (name: string) => `“${name}”`,
@@ -355,6 +367,8 @@ export const en = {
     removed: (name: string) => `${name} was removed from the team.`,
     gone: 'This person is no longer on the team.',
     joined: (who: string, partner: string, role: string) => `👋 ${who} joined the team of ${partner} as ${role}. /team lists the team.`,
+    leftForOther: (who: string, partner: string) => `👋 ${who} left the team of ${partner}: their account is now linked to another partner. /team lists the team.`,
+    nowRole: (who: string, partner: string, role: string) => `👤 ${who} is now ${role} of ${partner} (by an invite). /team lists the team.`,
     orderedBy: (name: string) => `Ordered by ${name}.`,
     formerMember: 'a former team member',
     placedInApp: 'Placed in the dashboard.',

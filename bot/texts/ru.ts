@@ -15,6 +15,17 @@ export const ru: Texts = {
     notLinked:
       'Этот бот работает для партнёров сервиса заказов. Чтобы им пользоваться, откройте ссылку-приглашение от владельца аккаунта или поддержки (или отправьте /start <код приглашения>).',
     inviteInvalid: 'Код приглашения неизвестен, уже использован или истёк. Попросите новое приглашение.',
+    alreadyLinked: (partner: string, role: string) => `Вы уже привязаны к партнёру ${partner}, роль — ${role}: ничего не изменилось.`,
+    askMove: (role: string, from: string, to: string, newRole: string) =>
+      `Ваша роль у партнёра ${from} — ${role}. Перейти к партнёру ${to} с ролью «${newRole}» и выйти из ${from}? Вы потеряете доступ к ${from}: его заказам, балансам и уведомлениям.`,
+    askDemote: (partner: string) => `Вы владелец ${partner}. Стать сотрудником ${partner}? Вы больше не сможете управлять пополнением, API-ключом, вебхуком и командой.`,
+    btnJoin: (partner: string) => `✅ Перейти в ${partner}`,
+    btnBecomeStaff: '✅ Стать сотрудником',
+    btnStay: (partner: string) => `✖ Остаться в ${partner}`,
+    notYourQuestion: 'Этот вопрос — для того, кто открыл приглашение.',
+    stayed: (partner: string) => `Ничего не изменилось: вы остаётесь в ${partner}.`,
+    lastOwner: (partner: string) =>
+      `Вы единственный владелец ${partner}, поэтому это приглашение не может вас оттуда забрать: у ${partner} не останется владельца. Сначала добавьте другого владельца (/team → Пригласить → Владелец), затем откройте приглашение снова.`,
     linked: (partner: string, role: string) => `Готово: аккаунт привязан к партнёру ${partner}, роль — ${role}.`,
     quoted: (name: string) => `«${name}»`,
     helpLinkedAs: (role: string) => `Ваша роль — ${role}. Команды:`,
@@ -338,6 +349,8 @@ export const ru: Texts = {
     removed: (name: string) => `${name} больше не в команде.`,
     gone: 'Этого человека уже нет в команде.',
     joined: (who: string, partner: string, role: string) => `👋 ${who} теперь в команде ${partner}: ${role}. Команда — /team.`,
+    leftForOther: (who: string, partner: string) => `👋 ${who} больше не в команде ${partner}: аккаунт привязан к другому партнёру. Команда — /team.`,
+    nowRole: (who: string, partner: string, role: string) => `👤 ${who} теперь ${role} в ${partner} (по приглашению). Команда — /team.`,
     orderedBy: (name: string) => `Заказал(а) ${name}.`,
     formerMember: 'бывший участник команды',
     placedInApp: 'Заказ сделан в кабинете.',
