@@ -294,8 +294,11 @@ export function alertMessage(env: NoticeEnv, t: Texts, a: Alert): { text: string
   }
 }
 
-/** Sends one alert to every operator chat; a chat that fails does not stop the others. A case's alert is one of its cards. */
-export async function sendAlert(api: Api, env: NoticeEnv, a: Alert): Promise<void> {
+/**
+ * Sends one alert to every operator chat; a chat that fails does not stop the others. A case's alert is one of
+ * its cards. `before`: a line above it in each chat's language (a reminder that the case still waits).
+ */
+export async function sendAlert(api: Api, env: NoticeEnv, a: Alert, before?: (t: Texts) => string): Promise<void> {
   await Promise.all(
     env.config.ADMIN_CHAT_IDS.map(async (id) => {
       const chatId = Number(id);
@@ -303,7 +306,7 @@ export async function sendAlert(api: Api, env: NoticeEnv, a: Alert): Promise<voi
       const m = alertMessage(env, t, a);
       try {
         const keyboard = m.reviewOrderId ? reviewKeyboard(t, m.reviewOrderId) : m.depositId ? depositKeyboard(t, m.depositId) : undefined;
-        const sent = await api.sendMessage(chatId, m.text, keyboard ? { reply_markup: keyboard } : {});
+        const sent = await api.sendMessage(chatId, before ? `${before(t)}\n\n${m.text}` : m.text, keyboard ? { reply_markup: keyboard } : {});
         const key = m.reviewOrderId ? reviewCase(m.reviewOrderId) : m.depositId ? depositCase(m.depositId) : null;
         if (key) addCard(env.deps, key, { chatId, messageId: sent.message_id });
       } catch (e) {

@@ -70,9 +70,12 @@ export const CASE_LIST_DATA = /^cl:([rd]):(\d{1,4})(?::(.{1,50}))?$/;
 export const caseOpenData = (kind: 'r' | 'd', id: string, page: number) => fit(`co:${kind}:${page}:${id}`);
 export const CASE_OPEN_DATA = /^co:([rd]):(\d{1,4}):(.{1,50})$/;
 
-/** `on`: what pressing asks for (so a press on an older copy of the menu sets, rather than flips, the notice). */
-export const noticeData = (notice: string, on?: boolean) => fit(on === undefined ? `nt:${notice}` : `nt:${notice}:${on ? 1 : 0}`);
-export const NOTICE_DATA = /^nt:([a-z]{1,20})(?::([01]))?$/;
+/**
+ * `to`: what pressing asks for (so a press on an older copy of the menu sets, rather than flips, the notice):
+ * on or off, or for the team's orders `each`, `digest` or `off`.
+ */
+export const noticeData = (notice: string, to?: boolean | string) => fit(to === undefined ? `nt:${notice}` : `nt:${notice}:${typeof to === 'string' ? to : to ? 1 : 0}`);
+export const NOTICE_DATA = /^nt:([a-z]{1,20})(?::([01]|each|digest|off))?$/;
 
 /** Under a shown API key or webhook secret (private chats only): deletes the message once it is saved. */
 export const SECRET_SAVED_DATA = 'sd';

@@ -1,5 +1,6 @@
 import type { Texts } from '../texts/index.js';
-import { amount, zonedTime } from './format.js';
+import type { TeamDigest } from '../../src/app/order-digest.js';
+import { amount, count, handledAt, zonedTime } from './format.js';
 import type { OrderInfo, ReceiptInfo } from './model.js';
 import { described } from './order.js';
 
@@ -33,6 +34,20 @@ export function failed(t: Texts, r: ReceiptInfo, by?: string): string {
     w.refunded(amount(t.lang, r.partner_price), r.currency, r.balanceAfterRefund === null ? null : amount(t.lang, r.balanceAfterRefund)),
     next,
     ...(by ? [by] : []),
+  ].join('\n');
+}
+
+/** The daily digest of the team's completed orders (a window of service clock, in ms). */
+export function digest(t: Texts, d: TeamDigest, from: number, to: number): string {
+  const w = t.notify;
+  const spent = (Object.entries(d.spent) as [string, string][]).map(([c, v]) => `${amount(t.lang, v)} ${c}`).join(' · ');
+  return [
+    w.digestTitle(d.count, handledAt(from), handledAt(to)),
+    ...(d.stars.orders ? [w.digestStars(d.stars.orders, count(t.lang, d.stars.quantity))] : []),
+    ...(d.premium.orders ? [w.digestPremium(d.premium.orders)] : []),
+    ...(d.gifts.orders ? [w.digestGifts(d.gifts.orders)] : []),
+    ...(spent ? [w.digestSpent(spent)] : []),
+    w.digestFoot,
   ].join('\n');
 }
 

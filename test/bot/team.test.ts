@@ -151,6 +151,13 @@ describe('the owner hears of the team and of who ordered', () => {
     const p = await w.t.newPartner();
     const owner = await join(p, named('Irina'), 'owner');
     const staff = await join(p, named('Jonas'), 'staff');
+    // each of the team's orders told, rather than the owners' daily digest
+    await owner.say('/notices');
+    const menu = await owner.expectMenu('Notices in this chat');
+    await owner.press(menu, button(menu, 'Team members’ orders'));
+    await waitFor(() => labels(w.current(menu)).includes('🔕 Team members’ orders (off)'), 'off');
+    await owner.press(w.current(menu), button(w.current(menu), 'Team members’ orders'));
+    await waitFor(() => labels(w.current(menu)).includes('🔔 Team members’ orders (each one)'), 'each one');
     await staff.say('/order');
     const products = await staff.expectMenu('What would you like to order?');
     await staff.press(products, button(products, 'Stars'));
