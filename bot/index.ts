@@ -18,7 +18,7 @@ import { depositConversation, DEPOSIT_CONVERSATION } from './conversations/depos
 import { topupConversation, TOPUP_CONVERSATION } from './conversations/topup.js';
 import { teamConversation, TEAM_CONVERSATION } from './conversations/team.js';
 import { orderConversation, ORDER_CONVERSATION } from './conversations/order.js';
-import { appFeature } from './features/app.js';
+import { appFeature, syncMenuButton } from './features/app.js';
 import { balanceFeature } from './features/balance.js';
 import { foreignFlowFeature } from './features/foreign-flow.js';
 import { gateFeature } from './features/gate.js';
@@ -103,6 +103,7 @@ export function createBot(token: string, input: BotDeps): Bot<BotContext> {
     await next();
     // After the update (a /start may have linked the account): the sender's command menu follows their role.
     await syncCommands(ctx);
+    await syncMenuButton(ctx);
   });
   root.use(
     session<SessionData, BotContext>({
