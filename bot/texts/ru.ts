@@ -361,7 +361,7 @@ export const ru: Texts = {
     joined: (who: string, partner: string, role: string) => `👋 ${who} теперь в команде ${partner}: ${role}. Команда — /team.`,
     leftForOther: (who: string, partner: string) => `👋 ${who} больше не в команде ${partner}: аккаунт привязан к другому партнёру. Команда — /team.`,
     nowRole: (who: string, partner: string, role: string) => `👤 ${who} теперь ${role} в ${partner} (по приглашению). Команда — /team.`,
-    orderedBy: (name: string) => `Заказал(а) ${name}.`,
+    orderedBy: (name: string) => `Кто оформил: ${name}.`,
     formerMember: 'бывший участник команды',
     placedInApp: 'Заказ сделан в кабинете.',
     placedOverApi: 'Заказ сделан через API.',

@@ -52,6 +52,9 @@ export function resolveDeposit(deps: ResolveDepositDeps, depositId: string, body
     if (!NETWORKS_BY_CURRENCY[currency].includes(row.network)) fail('bad_network', `${currency} is accepted only on network ton.`);
     const exact = exactMinor(row.amount, currency);
     const amount = exact ?? floorMinor(row.amount, currency);
+    // The request the deposit was meant for (same partner) is settled by this credit (its event names it).
+    const req = row.requestId ? getTopupRequest(tx, row.requestId) : undefined;
+    const settles = req && req.partnerId === input.partner_id && req.status !== 'credited' ? req : undefined;
     const credited = creditInTx(tx, deps, after, {
       partnerId: input.partner_id,
       currency,
@@ -60,14 +63,11 @@ export function resolveDeposit(deps: ResolveDepositDeps, depositId: string, body
       txHash: creditKey(row.network, row.txHash),
       source: 'operator',
       actor,
+      ...(settles ? { requestId: settles.requestId } : {}),
     });
     const topup = getTopup(tx, credited.body.topup_id)!;
     if (topup.partnerId !== input.partner_id) fail('tx_hash_conflict', `This transaction was already credited to partner ${topup.partnerId}.`);
-    // The request the deposit was meant for (same partner) is settled by this credit.
-    if (row.requestId) {
-      const req = getTopupRequest(tx, row.requestId);
-      if (req && req.partnerId === input.partner_id && req.status !== 'credited') markRequestCredited(tx, req.requestId, row.depositId);
-    }
+    if (settles) markRequestCredited(tx, settles.requestId, row.depositId);
     const note =
       input.note?.trim() ||
       `Credited by ${actor}${exact === null ? ` (rounded down to ${formatAmount(amount, currency)} ${currency})` : ''}.`;
