@@ -73,7 +73,13 @@ for (const f of tracked) {
 }
 // what `npm ci` leaves: the installed packages (hard links: the prune below unlinks, never writes in place;
 // npm's own lock file in node_modules is copied) and the build its postinstall made
-execFileSync('cp', ['-al', path.join(ROOT, 'node_modules'), path.join(buildDir, 'node_modules')]);
+try {
+  execFileSync('cp', ['-al', path.join(ROOT, 'node_modules'), path.join(buildDir, 'node_modules')], { stdio: 'ignore' });
+} catch {
+  // another file system than the checkout's: a plain copy
+  fs.rmSync(path.join(buildDir, 'node_modules'), { recursive: true, force: true });
+  execFileSync('cp', ['-a', path.join(ROOT, 'node_modules'), path.join(buildDir, 'node_modules')]);
+}
 fs.rmSync(path.join(buildDir, 'node_modules', '.package-lock.json'), { force: true });
 fs.copyFileSync(path.join(ROOT, 'node_modules', '.package-lock.json'), path.join(buildDir, 'node_modules', '.package-lock.json'));
 for (const d of ['dist', 'webapp/dist']) execFileSync('cp', ['-a', path.join(ROOT, d), path.join(buildDir, d)]);

@@ -21,7 +21,6 @@ import { RateLimiter } from './http/rate-limiter.js';
 import { openDatabase, type Db } from './store/db.js';
 import { GroupCommit } from './store/group-commit.js';
 import { kvGet, kvSet } from './store/kv-repo.js';
-import { hasSealedWebhookSecrets } from './store/partners-repo.js';
 import { SandboxUpstream } from './suppliers/sandbox/sandbox-upstream.js';
 import type { FragmentUpstream } from './suppliers/fragment/index.js';
 import { composeSuppliers } from './suppliers/compose.js';
@@ -83,15 +82,10 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   const { config, log } = opts;
   const db = openDatabase(config.DATABASE_PATH);
   const realNow = opts.realNow ?? Date.now;
-  try {
-    checkDatabaseMode(db, config, realNow());
-  } catch (e) {
-    db.$client.close();
-    throw e;
-  }
   let secrets: SecretBox;
   try {
-    secrets = SecretBox.fromConfig(config.SECRET_ENCRYPTION_KEY, config.DATABASE_PATH, () => hasSealedWebhookSecrets(db));
+    checkDatabaseMode(db, config, realNow());
+    secrets = SecretBox.fromConfig(config.SECRET_ENCRYPTION_KEY, config.DATABASE_PATH, db, realNow());
   } catch (e) {
     db.$client.close();
     throw e;

@@ -6,10 +6,12 @@
  * port, credentials, literal address, internal names). Names are resolved and their addresses judged
  * with `addressRefusal` (./address-policy.ts) by the delivery side (src/http-out/resolve-and-check.ts) before every attempt.
  *
- * Order of checks: bad_url → too_long → bad_scheme → credentials_in_url → bad_host → bad_port → private_host.
+ * Order of checks: bad_url → too_long → bad_scheme → credentials_in_url → bad_host → bad_port → private_host
+ * (internal names and addresses, then the service's own host: PUBLIC_BASE_URL's, in any spelling).
  */
 import ipaddr from 'ipaddr.js';
 import { addressRefusal } from './address-policy.js';
+import { parseAddress, unmapped } from './cidr.js';
 
 export type WebhookUrlReason =
   | 'bad_url'
@@ -35,6 +37,20 @@ export interface WebhookUrlPolicy {
   blockReservedTestZones?: boolean;
   /** Added to the detail of a refused loopback address or `localhost` name (the sandbox names its setting). */
   loopbackHint?: string;
+  /** The service's own host (PUBLIC_BASE_URL's), refused as "the service's own infrastructure" (ownHostOf). */
+  ownHost?: OwnHost | null;
+}
+
+/**
+ * The service's own host: a webhook there would post into the service itself (its operator API, its bot
+ * webhook…). `host` is in the canonical form of `canonicalHost`. A public host is the service's as a whole,
+ * every port of it (`ports: null`); a host that is this machine or a private network (a local sandbox at
+ * http://127.0.0.1:8080) is shared with other programs, such as a developer's own webhook receiver, so
+ * only the service's own ports on it are.
+ */
+export interface OwnHost {
+  host: string;
+  ports: number[] | null;
 }
 
 export type UrlCheck =
@@ -167,6 +183,34 @@ function isLoopback(ip: string): boolean {
 
 const withHint = (detail: string, hint: string | undefined) => (hint ? `${detail}; ${hint}` : detail);
 
+/** A host in one spelling: lower case, no trailing dot, no brackets; an IP address in its canonical text (IPv4-mapped IPv6 as IPv4). */
+export function canonicalHost(host: string): string {
+  const a = parseAddress(host);
+  if (a) return unmapped(a).toString();
+  return host.toLowerCase().replace(/\.+$/, '');
+}
+
+/** The own host of a service reachable at `publicBaseUrl` and listening on `ports` too (OwnHost); null for an unreadable URL. */
+export function ownHostOf(publicBaseUrl: string, ports: number[] = []): OwnHost | null {
+  let u: URL;
+  try {
+    u = new URL(publicBaseUrl);
+  } catch {
+    return null;
+  }
+  const host = canonicalHost(u.hostname);
+  if (host === '') return null;
+  const shared = parseAddress(host) ? addressRefusal(host, []) !== null : nameRefusal(host, { requireHttps: false, standardPortsOnly: false, maxLength: 0, allowSubnets: [], blockReservedTestZones: false }) !== null;
+  const port = u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
+  return { host, ports: shared ? [...new Set([port, ...ports.filter((p) => p > 0)])] : null };
+}
+
+/** Whether `host` (any spelling) at `port` is the service's own (see OwnHost). */
+export function isOwnHost(host: string, port: number, own: OwnHost | null | undefined): boolean {
+  if (!own || canonicalHost(host) !== own.host) return false;
+  return own.ports === null || own.ports.includes(port);
+}
+
 export function checkWebhookUrl(input: unknown, policy: WebhookUrlPolicy): UrlCheck {
   // bad_url: string checks
   if (typeof input !== 'string') return fail('bad_url', 'the URL must be a string');
@@ -232,6 +276,7 @@ export function checkWebhookUrl(input: unknown, policy: WebhookUrlPolicy): UrlCh
     const refusal = nameRefusal(host, policy);
     if (refusal) return fail('private_host', withHint(refusal, isUnder(host.replace(/\.+$/, ''), 'localhost') ? policy.loopbackHint : undefined));
   }
+  if (isOwnHost(host, port, policy.ownHost)) return fail('private_host', `${host} is this service's own host`);
 
   return { ok: true, url: u.href, host, literalIp, port };
 }

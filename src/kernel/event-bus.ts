@@ -10,6 +10,8 @@ export type Alert =
   | { kind: 'review'; orderId: string; partnerId: number; stage: string }
   | { kind: 'order_failure'; orderId: string; partnerId: number; reason: string }
   | { kind: 'webhook_gave_up'; webhookId: string; orderId: string; partnerId: number; event: string; reason: string }
+  /** A webhook not sent because the partner's secret does not open with the service's key: the operators' to fix. */
+  | { kind: 'webhook_secret_unreadable'; webhookId: string; orderId: string; partnerId: number; event: string; detail: string }
   | { kind: 'unmatched_deposit'; depositId: string; network: string; asset: string; amount: string; reason: string }
   | { kind: 'storage_unavailable'; reason: string; detail: string }
   | { kind: 'storage_recovered'; reason: string; downSeconds: number }

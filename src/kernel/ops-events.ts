@@ -12,5 +12,8 @@ export type OpsEvent =
   /** The Bot API answered a call of the bot (connected) or a call failed to reach it (bot/connection.ts). */
   | { kind: 'bot_connection'; connected: boolean };
 
-/** created: the delivery was queued; the others are the result of one attempt (or of a refusal before sending). */
-export type WebhookOutcome = 'created' | 'delivered' | 'failed_attempt' | 'gave_up' | 'refused';
+/**
+ * created: the delivery was queued; the others are the result of one attempt (or of a refusal before sending:
+ * `refused` for the address, `secret_unreadable` when the partner's secret does not open with the service's key).
+ */
+export type WebhookOutcome = 'created' | 'delivered' | 'failed_attempt' | 'gave_up' | 'refused' | 'secret_unreadable';

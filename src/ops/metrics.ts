@@ -74,7 +74,7 @@ export interface HotWalletReading {
 
 /** The prefix of every metric of the service (not of prom-client's default process metrics). */
 export const PREFIX = 'partner_service_';
-const WEBHOOK_OUTCOMES: Exclude<WebhookOutcome, 'created'>[] = ['delivered', 'failed_attempt', 'gave_up', 'refused'];
+const WEBHOOK_OUTCOMES: Exclude<WebhookOutcome, 'created'>[] = ['delivered', 'failed_attempt', 'gave_up', 'refused', 'secret_unreadable'];
 const SUPPLIER_PRODUCTS = ['stars', 'premium', 'nft', 'resolver'];
 
 export function createMetrics(src: MetricsSources): ServiceMetrics {
@@ -108,7 +108,7 @@ export function createMetrics(src: MetricsSources): ServiceMetrics {
   const toFinal = new FastHistogram(`${P}order_time_to_final_seconds`, "Time from an order's creation to its final state, by type and final status (service clock)", ['type', 'status'], FINAL_BUCKETS, registry);
   const webhookAttempts = new FastCounter(
     `${P}webhook_attempts_total`,
-    'Webhook delivery attempts by outcome (delivered, failed_attempt, gave_up; refused: address refused before sending)',
+    'Webhook delivery attempts by outcome (delivered, failed_attempt, gave_up; refused: address refused before sending; secret_unreadable: the partner\'s secret does not open with the service\'s key, nothing sent)',
     ['outcome'],
     registry,
   );

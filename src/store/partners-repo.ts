@@ -52,9 +52,9 @@ export function countPartners(conn: Conn): number {
   return conn.select({ n: count() }).from(partners).get()?.n ?? 0;
 }
 
-/** Whether any partner's webhook secret is stored sealed (then the key that sealed it must be there to open it). */
-export function hasSealedWebhookSecrets(conn: Conn): boolean {
-  return conn.select({ id: partners.partnerId }).from(partners).where(isNotNull(partners.webhookSecretEnc)).limit(1).get() !== undefined;
+/** One partner's sealed webhook secret, if any is stored (then the key that sealed it must be there to open it). */
+export function anySealedWebhookSecret(conn: Conn): string | undefined {
+  return conn.select({ s: partners.webhookSecretEnc }).from(partners).where(isNotNull(partners.webhookSecretEnc)).limit(1).get()?.s ?? undefined;
 }
 
 export function setPartnerStatus(conn: Conn, partnerId: number, status: 'active' | 'inactive'): void {

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The rules of package.json and its lock that a production install depends on
- * (`npm ci && npm run build && npm prune --omit=dev`, docs/production.md). The install itself takes minutes
- * and the network, so it is run by hand (docs/production.md says how); these are the cheap checks that
+ * (`npm ci && npm run build && npm prune --omit=dev`, docs/production.md). The build, prune and start run in
+ * .ci/run's smoke test (scripts/smoke-production.mjs, the Dockerfile's steps); these are the cheap checks that
  * keep it working.
  */
 const ROOT = path.resolve(import.meta.dirname, '..', '..');

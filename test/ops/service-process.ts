@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import { afterAll } from 'vitest';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -44,6 +47,28 @@ export function startProcess(cwd: string, vars: Record<string, string>, opts: { 
     },
     kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+/** The temporary folders and service processes of one test file: each process killed and each folder removed after it. */
+export function processFixtures(prefix: string) {
+  const dirs: string[] = [];
+  const procs: ReturnType<typeof startProcess>[] = [];
+  afterAll(() => {
+    for (const p of procs) p.kill();
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+  return {
+    tmp(): string {
+      const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+      dirs.push(d);
+      return d;
+    },
+    start(...args: Parameters<typeof startProcess>): ReturnType<typeof startProcess> {
+      const p = startProcess(...args);
+      procs.push(p);
+      return p;
     },
   };
 }

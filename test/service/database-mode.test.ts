@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, freePort } from '../helpers.js';
-import { startProcess } from '../ops/service-process.js';
+import { processFixtures } from '../ops/service-process.js';
 import { COOKIES, FRAGMENT_ADDRESS, FRAGMENT_HASH, PROBE, newMnemonic } from '../fragment/fakes.js';
 
 /**
@@ -12,21 +11,10 @@ import { COOKIES, FRAGMENT_ADDRESS, FRAGMENT_HASH, PROBE, newMnemonic } from '..
  * .env.example.
  */
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const dirs: string[] = [];
-const procs: ReturnType<typeof startProcess>[] = [];
-afterAll(() => {
-  for (const p of procs) p.kill();
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-const tmp = () => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-mode-'));
-  dirs.push(d);
-  return d;
-};
+const { tmp, start: startTracked } = processFixtures('pos-mode-');
 
 async function run(dir: string, vars: Record<string, string>) {
-  const p = startProcess(dir, { PORT: String(await freePort()), DATABASE_PATH: path.join(dir, 'service.db'), ADMIN_TOKEN, SANDBOX_DEMO: '0', ...vars });
-  procs.push(p);
+  const p = startTracked(dir, { PORT: String(await freePort()), DATABASE_PATH: path.join(dir, 'service.db'), ADMIN_TOKEN, SANDBOX_DEMO: '0', ...vars });
   return p;
 }
 
@@ -37,7 +25,7 @@ async function refused(dir: string, vars: Record<string, string>) {
   return { code, lines: p.output().split('\n').filter((l) => l.trim() !== '') };
 }
 
-async function stop(p: ReturnType<typeof startProcess>) {
+async function stop(p: ReturnType<typeof startTracked>) {
   p.child.kill('SIGTERM');
   expect(await p.exited).toBe(0);
 }

@@ -1,24 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KNOWN_VARIABLES, loadConfig, unknownVariablesWarning } from '../../src/config/env.js';
 import { unknownVariables } from '../../src/config/unknown-variables.js';
 import { freePort } from '../helpers.js';
-import { startProcess } from '../ops/service-process.js';
+import { processFixtures } from '../ops/service-process.js';
 
 /** Mistyped variables are named at start-up; every secret can come from a file or a systemd credential; the env file keeps `;` and `&`. */
-const dirs: string[] = [];
-const procs: ReturnType<typeof startProcess>[] = [];
-afterAll(() => {
-  for (const p of procs) p.kill();
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-const tmp = () => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-vars-'));
-  dirs.push(d);
-  return d;
-};
+const { tmp, start: startTracked } = processFixtures('pos-vars-');
 
 describe('unknown variables', () => {
   it('names a variable with one of the service prefixes that it does not read, with the nearest known name', () => {
@@ -58,8 +47,7 @@ describe('the service process', { timeout: 120_000 }, () => {
     const dir = tmp();
     const token = 'adm_x;y&z=1_two_0123456789';
     fs.writeFileSync(path.join(dir, 'service.env'), `ADMIN_TOKEN=${token}\nFRAGMENT_HSAH=abc\nWEBHOOK_TIMEOUT=5\n`);
-    const p = startProcess(dir, { PORT: String(await freePort()), DATABASE_PATH: path.join(dir, 'service.db'), SANDBOX_DEMO: '0' }, { nodeArgs: [`--env-file=${path.join(dir, 'service.env')}`] });
-    procs.push(p);
+    const p = startTracked(dir, { PORT: String(await freePort()), DATABASE_PATH: path.join(dir, 'service.db'), SANDBOX_DEMO: '0' }, { nodeArgs: [`--env-file=${path.join(dir, 'service.env')}`] });
     await p.ready();
     const warnings = p.logLines().filter((l) => l.level === 'warn');
     expect(warnings.map((l) => l.msg)).toEqual(['unknown variables, ignored: FRAGMENT_HSAH (did you mean FRAGMENT_HASH?), WEBHOOK_TIMEOUT (did you mean WEBHOOK_TIMEOUT_MS?)']);
@@ -70,8 +58,7 @@ describe('the service process', { timeout: 120_000 }, () => {
     expect(await p.exited).toBe(0);
 
     fs.writeFileSync(path.join(dir, 'admin-token'), 'adm_token_from_its_file_0123\n');
-    const q = startProcess(dir, { PORT: String(await freePort()), DATABASE_PATH: path.join(dir, 'service.db'), SANDBOX_DEMO: '0', ADMIN_TOKEN_FILE: path.join(dir, 'admin-token') });
-    procs.push(q);
+    const q = startTracked(dir, { PORT: String(await freePort()), DATABASE_PATH: path.join(dir, 'service.db'), SANDBOX_DEMO: '0', ADMIN_TOKEN_FILE: path.join(dir, 'admin-token') });
     await q.ready();
     expect(q.output()).not.toContain('Operator API token (generated');
     expect(await fetch(`${q.base}/api/admin/v1/reviews`, { headers: { authorization: 'Bearer adm_token_from_its_file_0123' } }).then((r) => r.status)).toBe(200);

@@ -1,6 +1,6 @@
 import { fail } from '../../domain/errors.js';
 import { eventsTaken, parseEventList, SUBSCRIBABLE_EVENTS } from '../../domain/webhook-delivery.js';
-import { checkWebhookUrl, type WebhookUrlPolicy } from '../../domain/webhook-url-policy.js';
+import { checkWebhookUrl, ownHostOf, type OwnHost, type WebhookUrlPolicy } from '../../domain/webhook-url-policy.js';
 import { addressRefusal } from '../../domain/address-policy.js';
 import { inTx } from '../../store/db.js';
 import { audit } from '../../store/audit-repo.js';
@@ -37,7 +37,19 @@ export function urlPolicy(c: Config): WebhookUrlPolicy {
     // RFC 6761 names (.test, .example) pass input checks like any domain; delivery judges their addresses.
     blockReservedTestZones: false,
     loopbackHint: loopbackHint(c),
+    ownHost: ownHostFor(c),
   };
+}
+
+/** PUBLIC_BASE_URL's host and the ports the service listens on, worked out once per configuration. */
+const ownHosts = new WeakMap<Config, OwnHost | null>();
+function ownHostFor(c: Config): OwnHost | null {
+  let own = ownHosts.get(c);
+  if (own === undefined) {
+    own = ownHostOf(c.publicBaseUrl, [c.PORT, ...(c.METRICS_PORT ? [c.METRICS_PORT] : [])]);
+    ownHosts.set(c, own);
+  }
+  return own;
 }
 
 /** What saveWebhook uses of the service. */

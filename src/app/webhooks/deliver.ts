@@ -3,7 +3,8 @@ import { unixSeconds } from '../../domain/time-format.js';
 import { afterManualAttempt, afterScheduledAttempt, nextAttemptNumber, type DeliveryStatus } from '../../domain/webhook-delivery.js';
 import { MAX_ATTEMPTS, nextAttemptDelay } from '../../domain/webhook-retry-schedule.js';
 import { webhookHeaders } from '../../domain/webhook-signing.js';
-import { checkWebhookUrl } from '../../domain/webhook-url-policy.js';
+import { parseAddress } from '../../domain/cidr.js';
+import { canonicalHost, checkWebhookUrl, type OwnHost } from '../../domain/webhook-url-policy.js';
 import { completeJob, scheduleJob } from '../../store/jobs-repo.js';
 import type { Job } from '../job-queue.js';
 import { getPartner } from '../../store/partners-repo.js';
@@ -26,6 +27,12 @@ import { unitOfWork, unitOfWorkGrouped } from '../unit-of-work.js';
 import { urlPolicy } from './config.js';
 import type { DeliverySender, TestWebhook } from './sender.js';
 import type { PinnedAddress, WebhookTransport } from './transport.js';
+
+/** The `rejected_reason` (and metric outcome) of a delivery whose secret this service's key does not open. */
+const SECRET_UNREADABLE = 'secret_unreadable';
+
+/** How long the addresses of the service's own host are kept before they are looked up again. */
+const OWN_LOOKUP_MS = 60_000;
 
 /** DNS failures do not use up an attempt; this many in a row end the delivery all the same. */
 const MAX_DNS_DEFERRALS = 20;
@@ -74,8 +81,8 @@ export class WebhookDispatcher implements DeliverySender {
   /** One request of a test webhook, recorded with its outcome at once: sent once, never retried. */
   async sendTest(t: TestWebhook): Promise<void> {
     const { deps } = this;
-    const target = await this.target(t.url);
-    const sent = target.kind === 'ready' ? await this.post(t, t.body, t.secret, 1, target.addresses) : null;
+    const target: Target = t.secret === null ? { kind: 'refused', reason: SECRET_UNREADABLE } : await this.target(t.url);
+    const sent = target.kind === 'ready' && t.secret !== null ? await this.post(t, t.body, t.secret, 1, target.addresses) : null;
     const now = deps.clock.now();
     const outcome = sent ? afterScheduledAttempt(1, sent.ok, false) : null;
     unitOfWork(deps, (tx, after) => {
@@ -100,7 +107,9 @@ export class WebhookDispatcher implements DeliverySender {
       if (sent?.ok && target.kind === 'ready') unblockHost(tx, target.host);
       if (target.kind === 'refused' && target.hostToBlock) blockHost(tx, target.hostToBlock, target.reason, now);
       const status = outcome?.status ?? 'failed';
-      after(() => deps.bus.emit('ops', { kind: 'webhook_state', webhookId: t.webhookId, orderId: '', partnerId: t.partnerId, event: t.event, status, attempt: sent ? 1 : 0, outcome: !sent ? 'refused' : sent.ok ? 'delivered' : 'failed_attempt', detail: sent?.error ?? (target.kind === 'refused' ? target.reason : null) }));
+      const unreadable = target.kind === 'refused' && target.reason === SECRET_UNREADABLE;
+      after(() => deps.bus.emit('ops', { kind: 'webhook_state', webhookId: t.webhookId, orderId: '', partnerId: t.partnerId, event: t.event, status, attempt: sent ? 1 : 0, outcome: unreadable ? SECRET_UNREADABLE : !sent ? 'refused' : sent.ok ? 'delivered' : 'failed_attempt', detail: sent?.error ?? (target.kind === 'refused' ? target.reason : null) }));
+      if (unreadable) after(() => this.secretAlert({ webhookId: t.webhookId, orderId: '', partnerId: t.partnerId, event: t.event }));
     });
   }
 
@@ -133,9 +142,11 @@ export class WebhookDispatcher implements DeliverySender {
       return;
     }
 
+    const secret = deps.secrets.tryOpen(partner.webhookSecretEnc);
+    if (secret === null) return this.refuse(job, d, SECRET_UNREADABLE);
     const attempt = d.attempts + 1;
     const number = nextAttemptNumber(d.attempts, d.manualAttempts);
-    const sent = await this.post(d, ev.body, deps.secrets.open(partner.webhookSecretEnc), number, target.addresses);
+    const sent = await this.post(d, ev.body, secret, number, target.addresses);
     const now = deps.clock.now();
     const { status, delayMs } = afterScheduledAttempt(attempt, sent.ok, true);
     await unitOfWorkGrouped(deps, (tx, after) => {
@@ -170,11 +181,12 @@ export class WebhookDispatcher implements DeliverySender {
     const ev = d && getEvent(deps.db, d.eventId);
     if (!d || !ev || !partner?.webhookSecretEnc) return;
     const number = nextAttemptNumber(d.attempts, d.manualAttempts);
-    const target = await this.target(d.url);
+    const secret = deps.secrets.tryOpen(partner.webhookSecretEnc);
+    const target: Target | null = secret === null ? null : await this.target(d.url);
     const sent: Sent =
-      target.kind === 'ready'
-        ? await this.post(d, ev.body, deps.secrets.open(partner.webhookSecretEnc), number, target.addresses)
-        : { sentAt: deps.clock.now(), ok: false, statusCode: null, error: target.kind === 'dns' ? `dns: ${target.detail}`.slice(0, 300) : `address refused: ${target.reason}`, durationMs: null };
+      target?.kind === 'ready' && secret !== null
+        ? await this.post(d, ev.body, secret, number, target.addresses)
+        : { sentAt: deps.clock.now(), ok: false, statusCode: null, error: target === null ? SECRET_UNREADABLE : target.kind === 'dns' ? `dns: ${target.detail}`.slice(0, 300) : `address refused: ${target.kind === 'refused' ? target.reason : ''}`, durationMs: null };
     const now = deps.clock.now();
     unitOfWork(deps, (tx, after) => {
       // read again inside the transaction: a scheduled attempt may have changed the delivery meanwhile
@@ -182,19 +194,42 @@ export class WebhookDispatcher implements DeliverySender {
       const status = afterManualAttempt(cur.status as DeliveryStatus, sent.ok);
       recordManualAttempt(tx, { webhookId, manualAttempts: cur.manualAttempts + 1, status, lastStatusCode: sent.statusCode, lastError: sent.error, now });
       insertAttemptLog(tx, { webhookId, number, manual: true, ...this.logOf(sent) });
-      if (sent.ok && target.kind === 'ready') unblockHost(tx, target.host);
-      after(() => deps.bus.emit('ops', { kind: 'webhook_state', webhookId, orderId: d.orderId, partnerId: d.partnerId, event: d.event, status, attempt: cur.attempts, outcome: sent.ok ? 'delivered' : 'failed_attempt', detail: sent.error, manual: true }));
+      if (sent.ok && target?.kind === 'ready') unblockHost(tx, target.host);
+      after(() => deps.bus.emit('ops', { kind: 'webhook_state', webhookId, orderId: d.orderId, partnerId: d.partnerId, event: d.event, status, attempt: cur.attempts, outcome: sent.ok ? 'delivered' : secret === null ? SECRET_UNREADABLE : 'failed_attempt', detail: sent.error, manual: true }));
+      if (secret === null) after(() => this.secretAlert(d));
     });
   }
 
-  /** The URL policy, then DNS with every address checked. */
+  /**
+   * The URL policy, then DNS with every address checked; an address of the service's own host (any name
+   * of the partner's that points at it) is refused like its name (`private_host`).
+   */
   private async target(url: string): Promise<Target> {
-    const check = checkWebhookUrl(url, urlPolicy(this.deps.config));
+    const policy = urlPolicy(this.deps.config);
+    const check = checkWebhookUrl(url, policy);
     if (!check.ok) return { kind: 'refused', reason: check.reason };
     const resolved = await this.transport.resolve(check.host, check.literalIp);
     if (!resolved.ok && resolved.kind === 'private') return { kind: 'refused', reason: 'private_address', hostToBlock: check.host };
     if (!resolved.ok) return { kind: 'dns', detail: resolved.detail };
+    const own = policy.ownHost;
+    if (own && (own.ports === null || own.ports.includes(check.port))) {
+      const mine = await this.ownAddresses(own);
+      if (resolved.addresses.some((a) => mine.includes(canonicalHost(a.address)))) return { kind: 'refused', reason: 'private_host' };
+    }
     return { kind: 'ready', host: check.host, addresses: resolved.addresses };
+  }
+
+  /** The addresses of the service's own host: itself when an IP, else looked up like a receiver's (kept a minute). */
+  private ownLookup: { at: number; host: string; addresses: string[] } | null = null;
+  private async ownAddresses(own: OwnHost): Promise<string[]> {
+    if (parseAddress(own.host)) return [own.host];
+    const now = this.deps.clock.now();
+    if (this.ownLookup && this.ownLookup.host === own.host && now - this.ownLookup.at < OWN_LOOKUP_MS) return this.ownLookup.addresses;
+    const r = await this.transport.resolve(own.host, null);
+    // a name that does not resolve, or only to private addresses, shares none with an accepted receiver
+    const addresses = r.ok ? r.addresses.map((a) => canonicalHost(a.address)) : [];
+    this.ownLookup = { at: now, host: own.host, addresses };
+    return addresses;
   }
 
   /** One signed request. */
@@ -213,17 +248,30 @@ export class WebhookDispatcher implements DeliverySender {
     return { sentAt: s.sentAt, statusCode: s.statusCode, error: s.error, durationMs: s.durationMs };
   }
 
-  /** The address was refused before sending: the delivery fails with `rejected_reason`, no request made. */
+  /**
+   * Refused before sending: the delivery fails with `rejected_reason`, no request made. The address (the
+   * partner's to fix: the give-up alert reaches its owners too), or a secret this service's key does not
+   * open (the operators' to fix: their own alert, and its own metric outcome).
+   */
   private refuse(job: Job, d: DeliveryRow, reason: string, hostToBlock?: string): void {
     const { deps } = this;
     const now = deps.clock.now();
+    const unreadable = reason === SECRET_UNREADABLE;
     unitOfWork(deps, (tx, after) => {
       refuseDelivery(tx, d.webhookId, reason, now);
       if (hostToBlock) blockHost(tx, hostToBlock, reason, now);
       completeJob(tx, job.jobId);
-      after(() => deps.bus.emit('ops', { kind: 'webhook_state', webhookId: d.webhookId, orderId: d.orderId, partnerId: d.partnerId, event: d.event, status: 'failed', attempt: d.attempts, outcome: 'refused', detail: reason }));
-      after(() => deps.bus.emit('alert', { kind: 'webhook_gave_up', webhookId: d.webhookId, orderId: d.orderId, partnerId: d.partnerId, event: d.event, reason }));
+      after(() => deps.bus.emit('ops', { kind: 'webhook_state', webhookId: d.webhookId, orderId: d.orderId, partnerId: d.partnerId, event: d.event, status: 'failed', attempt: d.attempts, outcome: unreadable ? SECRET_UNREADABLE : 'refused', detail: reason }));
+      if (unreadable) after(() => this.secretAlert(d));
+      else after(() => deps.bus.emit('alert', { kind: 'webhook_gave_up', webhookId: d.webhookId, orderId: d.orderId, partnerId: d.partnerId, event: d.event, reason }));
     });
+  }
+
+  /** The partner's secret does not open with this service's key: the operators hear it, and the log says so. */
+  private secretAlert(d: { webhookId: string; orderId: string; partnerId: number; event: string }): void {
+    const detail = "the partner's webhook secret does not open with this service's key (SECRET_ENCRYPTION_KEY or secret.key): nothing was sent";
+    this.deps.log.error({ webhookId: d.webhookId, partnerId: d.partnerId, orderId: d.orderId }, `webhook not sent: ${detail}`);
+    this.deps.bus.emit('alert', { kind: 'webhook_secret_unreadable', webhookId: d.webhookId, orderId: d.orderId, partnerId: d.partnerId, event: d.event, detail });
   }
 
   /** Runs `fn` after any request of the same delivery in flight has finished. */

@@ -94,7 +94,7 @@ export async function sendTestWebhook(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 
   if (!p?.webhookUrl || !p.webhookSecretEnc) fail('webhook_not_configured');
   const webhookId = deps.ids.hex(12);
   const body = webhookBody(TEST_EVENT, null, { partner_id: partnerId, created_at: offsetIso(deps.clock.now()) });
-  await sender.sendTest({ partnerId, webhookId, event: TEST_EVENT, url: p.webhookUrl, body, secret: deps.secrets.open(p.webhookSecretEnc) });
+  await sender.sendTest({ partnerId, webhookId, event: TEST_EVENT, url: p.webhookUrl, body, secret: deps.secrets.tryOpen(p.webhookSecretEnc) });
   if (opts.actor) audit(deps.db, deps.clock.now(), opts.actor, 'webhook.test', String(partnerId), { delivery_id: webhookId });
   return viewOf(deps, webhookId);
 }

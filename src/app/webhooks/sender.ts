@@ -8,7 +8,8 @@ export interface TestWebhook {
   event: string;
   url: string;
   body: string;
-  secret: string;
+  /** null: the saved secret does not open with this service's key (nothing is sent; the operators are alerted) */
+  secret: string | null;
 }
 
 export interface DeliverySender {

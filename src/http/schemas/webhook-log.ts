@@ -28,7 +28,7 @@ export const WebhookDelivery = reg(
     status: z.enum(DELIVERY_STATUSES).meta({ description: 'pending: scheduled attempts remain; delivered: a 2xx came back; failed: the schedule is used up, or the address was refused before sending (see rejected_reason)' }),
     attempts: z.array(WebhookAttempt).meta({ description: 'every request made, oldest first' }),
     next_attempt_at: offsetTime.nullable().meta({ description: 'when the next scheduled attempt is due; null when none is' }),
-    rejected_reason: z.string().nullable().meta({ description: 'why the address was refused before sending (private_address, dns_failure, no_secret, or a bad_webhook_url reason); null otherwise' }),
+    rejected_reason: z.string().nullable().meta({ description: 'why nothing was sent: the address was refused (private_address, dns_failure, or a bad_webhook_url reason), or the secret is missing (no_secret) or does not open with the service\'s key (secret_unreadable); null otherwise' }),
     last_error: z.string().nullable().meta({ description: 'the error of the last request, or of the last DNS lookup that put an attempt off' }),
     created_at: offsetTime,
   }),
