@@ -35,6 +35,13 @@ export function rememberRequestMessage(deps: Pick<Deps, 'db' | 'clock'>, request
   store(deps).write(requestId, { network: network ?? r.network, messages });
 }
 
+/** A message that showed the request shows something else now (the list again): it is not edited for it. */
+export function forgetRequestMessage(deps: Pick<Deps, 'db' | 'clock'>, requestId: string, m: { chatId: number; messageId: number }): void {
+  const r = store(deps).read(requestId);
+  if (!r) return;
+  store(deps).write(requestId, { ...r, messages: r.messages.filter((x) => !(x.chatId === m.chatId && x.messageId === m.messageId)) });
+}
+
 /** The messages of a request that ended (paid or canceled), forgotten once they are edited to say so. */
 export function takeRequestMessages(deps: Pick<Deps, 'db' | 'clock'>, requestId: string): RequestRecord {
   const r = requestRecord(deps, requestId);

@@ -77,13 +77,13 @@ export async function confirmAndPlace(
   partnerId: number,
   confirmText: string,
   body: OrderBody,
-  opts: { back: Back; fresh?: boolean; enough: boolean; confirmLabel?: string; short?: { by: string; currency: string } },
+  opts: { back?: Back; fresh?: boolean; enough: boolean; confirmLabel?: string; short?: { by: string; currency: string } },
 ): Promise<Placed> {
   const { t, conversation } = flow;
   const key = body.idempotency_key;
   // Not enough money: no ✅, but the way to ask the owners for a top-up.
   const rows = opts.enough ? [[flow.button(opts.confirmLabel ?? t.order.btnConfirm, `ok:${key}`)]] : opts.short ? [[flow.button(t.order.btnAskOwner, 'ask')]] : [];
-  const menu = await flow.menu(confirmText, rows, { back: opts.back, ...(opts.fresh ? { fresh: true } : {}) });
+  const menu = await flow.menu(confirmText, rows, { ...(opts.back ? { back: opts.back } : {}), ...(opts.fresh ? { fresh: true } : {}) });
   const pressed = await flow.choose(menu);
   if (pressed.action === 'ask' && opts.short) {
     const short = opts.short;

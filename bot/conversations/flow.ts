@@ -305,11 +305,15 @@ export class Flow {
     }
   }
 
-  /** A question for the person in a group: their name as a mention (which `selective` needs), the text, the hint. */
+  /**
+   * A question for the person in a group: their name as a mention (which `selective` needs), the text (a
+   * sentence goes on after the name: "Sam, send the number…"), the hint.
+   */
   private forGroup(text: string, parseMode?: 'HTML'): string {
     const from = this.ctx.from;
     const name = esc([from?.first_name, from?.last_name].filter(Boolean).join(' ') || this.t.common.you);
-    return `<a href="tg://user?id=${from?.id ?? 0}">${name}</a>, ${parseMode === 'HTML' ? text : esc(text)}\n\n${esc(this.t.common.replyHint)}`;
+    const body = /^\p{Lu}\p{Ll}/u.test(text) ? text[0].toLowerCase() + text.slice(1) : text;
+    return `<a href="tg://user?id=${from?.id ?? 0}">${name}</a>, ${parseMode === 'HTML' ? body : esc(body)}\n\n${esc(this.t.common.replyHint)}`;
   }
 
   /** Shows another content in a menu that stays open (a page turn, a new search). */

@@ -104,7 +104,12 @@ export function orderConversation(env: { deps: CreateOrderDeps; gifts: GiftCatal
             const n = typedStars(text, min, max);
             return n === null ? null : `q:${n}`;
           },
-          typed: async () => flow.hint(amounts, orderView.badStars(t, min, max)),
+          typed: async (text) => {
+            const digits = text.replace(/[\s_,.]/g, '');
+            const n = /^\d{1,12}$/.test(digits) ? Number(digits) : NaN;
+            const why = n < min ? orderView.starsAtLeast(t, min, max) : n > max ? orderView.starsAtMost(t, min, max) : orderView.badStars(t, min, max);
+            await flow.hint(amounts, t.common.notAccepted([...text].slice(0, 40).join(''), why));
+          },
         });
         if (q.action === 'q:other') {
           const typing = await flow.prompt(orderView.typeStars(t, min, max), { back });
@@ -155,14 +160,14 @@ export function orderConversation(env: { deps: CreateOrderDeps; gifts: GiftCatal
       if (!prepared.ok) return void (await flow.done(commonView.errorText(t, prepared)));
       const { quote: q, key } = prepared.value;
       if (!q) {
-        const wait = await flow.menu(t.order.pricesUnavailable, [[flow.button(t.order.btnTryAgain, 'again')]], { back: atRecipient, fresh });
+        const wait = await flow.menu(t.order.pricesUnavailable, [[flow.button(t.order.btnTryAgain, 'again')]], { ...(checked ? {} : { back: atRecipient }), fresh });
         fresh = false;
         await flow.choose(wait);
         continue;
       }
       // 5. the order
       const params = product === 'stars' ? { quantity: qty, recipient } : { months: qty, recipient };
-      await confirmAndPlace(flow, deps, partnerId, orderView.confirm(t, q), { type: product, idempotency_key: key, params }, { back: atRecipient, fresh, enough: q.enough, short: { by: q.shortBy, currency: q.currency } });
+      await confirmAndPlace(flow, deps, partnerId, orderView.confirm(t, q), { type: product, idempotency_key: key, params }, { ...(checked ? {} : { back: atRecipient }), fresh, enough: q.enough, short: { by: q.shortBy, currency: q.currency } });
       return;
     }
   });

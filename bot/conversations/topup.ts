@@ -5,7 +5,7 @@ import { createTopupRequest, type CreateTopupRequestDeps, type TopupRequestView 
 import { formatAmount, parseAmount } from '../../src/domain/money.js';
 import type { ConvContext } from '../context.js';
 import { networkRows, requestRows, topupRows } from '../keyboards/owner.js';
-import { rememberRequestMessage, requestRecord, takeRequestMessages } from '../topup-messages.js';
+import { forgetRequestMessage, rememberRequestMessage, requestRecord, takeRequestMessages } from '../topup-messages.js';
 import { textsOf } from '../texts/index.js';
 import * as commonView from '../views/common.js';
 import * as topupView from '../views/topup.js';
@@ -77,6 +77,8 @@ export function topupConversation(env: { deps: FlowDeps & CreateTopupRequestDeps
           const shown = await flow.menu(topupView.request(t, r), [...requestRows(t, r), [flow.button(t.topup.btnCancelThis, 'x')], [flow.button(t.topup.btnBackToList, 'list')]], { parseMode: 'HTML' });
           await remember(shown, r.requestId);
           const act = await flow.choose(shown);
+          // the message goes back to the list: it no longer shows the request
+          if (act.action === 'list' || act.action === 'x') await conversation.external(() => forgetRequestMessage(deps, r.requestId, shown));
           if (act.action === 'list') continue;
           if (act.action !== 'x') return conversation.skip();
         }

@@ -340,7 +340,7 @@ export const en = {
     btnNetwork: { ton: 'USDT on TON', trc20: 'USDT on TRON (TRC-20)', bep20: 'USDT on BNB Chain (BEP-20)' } as Record<string, string>,
     network: { ton: 'the TON network', trc20: 'TRON (TRC-20)', bep20: 'BNB Smart Chain (BEP-20)' } as Record<string, string>,
     chosenNetwork: (network: string) => `💵 Top up USD · ${network}`,
-    askAmount: (currency: string, minimum: string) => `How much ${currency}? Send an amount of at least ${minimum}.`,
+    askAmount: (currency: string, minimum: string) => `How much ${currency}? Send an amount of at least ${minimum} ${currency}.`,
     askedAmount: (icon: string, amount: string, currency: string) => `${icon} Top up ${amount} ${currency}`,
     sendExactly: (amount: string, asset: string) => `Send exactly ${amount} ${asset} to:`,
     sendExactlyOn: (amount: string, asset: string, network: string) => `Send exactly ${amount} ${asset} on ${network} to:`,

@@ -320,7 +320,7 @@ export const ru: Texts = {
     btnNetwork: { ton: 'USDT в сети TON', trc20: 'USDT в сети TRON (TRC-20)', bep20: 'USDT в BNB Chain (BEP-20)' },
     network: { ton: 'сети TON', trc20: 'сети TRON (TRC-20)', bep20: 'сети BNB Smart Chain (BEP-20)' },
     chosenNetwork: (network: string) => `💵 Пополнение USD · ${network}`,
-    askAmount: (currency: string, minimum: string) => `Сколько ${currency}? Отправьте сумму не меньше ${minimum}.`,
+    askAmount: (currency: string, minimum: string) => `Сколько ${currency}? Отправьте сумму не меньше ${minimum} ${currency}.`,
     askedAmount: (icon: string, amount: string, currency: string) => `${icon} Пополнение на ${amount} ${currency}`,
     sendExactly: (amount: string, asset: string) => `Отправьте ровно ${amount} ${asset} на адрес:`,
     sendExactlyOn: (amount: string, asset: string, network: string) => `Отправьте ровно ${amount} ${asset} в ${network} на адрес:`,
@@ -493,7 +493,7 @@ export const ru: Texts = {
     reviewsSummary: (n: number, oldest: string) => `Заказов на проверке: ${n}; самый давний ждёт ${oldest}.`,
     reviewLine: (i: number, orderId: string, partner: string, what: string, recipient: string, price: string, currency: string, waited: string) =>
       `${i}. ${orderId} · ${partner} · ${what} → @${recipient} · ${price} ${currency} · ждёт ${waited}`,
-    pageOf: (page: number, pages: number) => `Страница ${page} из ${pages}; нажмите на случай, чтобы открыть его.`,
+    pageOf: (page: number, pages: number) => `Страница ${page} из ${pages}; нажмите на номер ниже, чтобы открыть.`,
     btnList: '◀ К списку',
     btnPrevPage: '◀ Назад',
     btnNextPage: 'Дальше ▶',

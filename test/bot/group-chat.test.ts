@@ -136,12 +136,12 @@ describe('typed answers in a group chat', () => {
     await group.press(products, button(products, 'Stars'));
     const amounts = await group.expectMenu('How many stars?');
     await group.press(amounts, button(amounts, 'Other amount'));
-    const ask = await group.expect('Send the number of stars');
+    const ask = await group.expect('send the number of stars');
     expect(ask.forceReply).toEqual({ force_reply: true, selective: true });
     expect(ask.buttons).toEqual([]);
     expect(ask.parse_mode).toBe('HTML');
     expect(ask.text).toBe(
-      `<a href="tg://user?id=${group.user.id}">${group.user.first_name}</a>, Send the number of stars, a whole number from 50 to 50,000.\n\n↩️ Reply to this message with your answer (/cancel to stop).`,
+      `<a href="tg://user?id=${group.user.id}">${group.user.first_name}</a>, send the number of stars, a whole number from 50 to 50,000.\n\n↩️ Reply to this message with your answer (/cancel to stop).`,
     );
     // a plain message never reaches the bot (privacy mode): nothing happens
     await group.say('150');

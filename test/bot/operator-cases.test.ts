@@ -174,6 +174,6 @@ describe('/reviews and /deposits', () => {
     const list = await pavel.expectMenu('Заказов на проверке:');
     expect(list.text.split('\n')[0]).toMatch(/^Заказов на проверке: \d+; самый давний ждёт \d+ (мин|ч)/);
     expect(list.text).toContain(`${orderId} · «Test partner»`);
-    expect(list.text).toMatch(/Страница 1 из \d+; нажмите на случай, чтобы открыть его\./);
+    expect(list.text).toMatch(/Страница 1 из \d+; нажмите на номер ниже, чтобы открыть\./);
   });
 });
