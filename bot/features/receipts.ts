@@ -1,15 +1,14 @@
 import { Composer } from 'grammy';
-import { orderMenu } from '../../src/app/orders/quote.js';
 import { ApiError } from '../../src/domain/errors.js';
 import type { BotContext } from '../context.js';
-import { ORDER_CONVERSATION, type OrderAgain } from '../conversations/order.js';
+import type { OrderAgain } from '../conversations/order.js';
 import { RECEIPT_DATA } from '../keyboards/data.js';
 import { receiptRows } from '../keyboards/receipt.js';
 import { receiptOf } from '../order-numbers.js';
 import type { OrderInfo } from '../views/model.js';
-import * as commonView from '../views/common.js';
 import * as orderView from '../views/order.js';
 import { editMessage } from './edit-message.js';
+import { enterOrder } from './order.js';
 import { receiptText, wasChecked } from './notifications.js';
 
 /**
@@ -25,18 +24,6 @@ export function againOf(o: OrderInfo): OrderAgain {
   return { type, quantity: o.quantity, recipient: o.recipient, ...(type === 'nft' && o.gift ? { collection: o.gift.replace(/ #\d+$/, '') } : {}) };
 }
 
-/** Starts an order like `o` for the person who pressed (the order menu's refusals are said as /order says them). */
-export async function orderAgain(ctx: BotContext, o: OrderInfo): Promise<void> {
-  const partnerId = ctx.link!.partnerId;
-  try {
-    orderMenu(ctx.env.deps, partnerId);
-  } catch (e) {
-    if (e instanceof ApiError) return void (await ctx.reply(commonView.errorText(ctx.t, e)));
-    throw e;
-  }
-  await ctx.conversation.exitAll();
-  await ctx.conversation.enter(ORDER_CONVERSATION, partnerId, againOf(o));
-}
 
 export function receiptsFeature(): Composer<BotContext> {
   const c = new Composer<BotContext>();
@@ -52,7 +39,7 @@ export function receiptsFeature(): Composer<BotContext> {
       throw e;
     }
     await ctx.answerCallbackQuery();
-    if (ctx.match[1] === 'a') return orderAgain(ctx, info);
+    if (ctx.match[1] === 'a') return enterOrder(ctx, againOf(info));
     if (ctx.match[1] === 'd') return editMessage(ctx, orderView.details(t, info), { reply_markup: { inline_keyboard: receiptRows(t, orderId, true) } });
     await editMessage(ctx, receiptText(env, t, partnerId, orderId, ctx.chat?.id ?? 0), { reply_markup: { inline_keyboard: receiptRows(t, orderId) } });
   });
