@@ -71,6 +71,14 @@ describe('an order placed in a group', () => {
     await waitFor(() => w.current(receipt).text.startsWith(`Order ${number}\n`), 'details in place');
     await inGroup.press(w.current(receipt), button(w.current(receipt), 'Back'));
     await waitFor(() => w.current(receipt).text.startsWith(`✅ Order ${number} completed`), 'the receipt again');
+    // "Order again" starts the same order for whoever presses it: straight to a new confirmation, no Back
+    await inGroup.press(w.current(receipt), button(w.current(receipt), 'Order again'));
+    const again = await inGroup.expectMenu('Please check the order');
+    expect(again.text).toContain('50 stars for @gwen_user');
+    expect(again.buttons.flat().map((b) => b.text)).toEqual(['✅ Confirm', '✖ Cancel']);
+    await inGroup.press(again, button(again, 'Confirm'));
+    await waitFor(() => /accepted/.test(w.current(again).text), 'ordered again');
+    expect((await p.call('GET', '/orders')).body.items).toHaveLength(3);
   });
 
   it('Russian: a failed order is told in the group, refunded, as an answer to the accepted message', async () => {
