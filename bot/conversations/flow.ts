@@ -94,6 +94,8 @@ export interface Menu {
   parseMode?: 'HTML';
   /** A group's force_reply question: no buttons, and it cannot be edited into a menu. */
   question?: boolean;
+  /** A group question answered and rewritten as the one line of its answer (it stays; an unfolded one goes). */
+  folded?: boolean;
 }
 
 export interface Pressed {
@@ -237,7 +239,13 @@ export class Flow {
       redirect.delete(this.nonce);
       return r;
     });
-    const target = into ? { ...into, text: '', keyboard: [] } : opts.fresh || this.task?.question ? null : this.task;
+    const prev = this.task;
+    // a group question answered (and not folded into a line worth keeping) goes: the step says what follows
+    if (!into && prev?.question && !prev.folded) {
+      const shownId = await this.conversation.external(() => movedTo.get(keyOf(prev.chatId, prev.messageId)) ?? prev.messageId);
+      await this.remove({ ...prev, messageId: shownId });
+    }
+    const target = into ? { ...into, text: '', keyboard: [] } : opts.fresh || prev?.question ? null : prev;
     const shown = target ? await this.replace(target, text, extra) : null;
     const m = shown ?? (await this.ctx.reply(text, extra));
     const actions = shown ? keyboard.flat().flatMap((b) => ('callback_data' in b && b.callback_data ? [b.callback_data.slice(`c:${this.nonce}:`.length)] : [])) : undefined;
@@ -420,6 +428,7 @@ export class Flow {
   async fold(menu: Menu, text?: string): Promise<void> {
     if (!menu.question) return this.settle(menu, text);
     if (text === undefined) return;
+    menu.folded = true;
     // a group question asked again is shown under another message id
     const shownId = await this.conversation.external(() => movedTo.get(keyOf(menu.chatId, menu.messageId)) ?? menu.messageId);
     try {

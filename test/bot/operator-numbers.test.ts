@@ -77,6 +77,7 @@ describe('short numbers for operators', () => {
     expect(ask.forceReply).toBeDefined();
     await olga.reply(ask, 'Нева');
     const matches = await olga.expectMenu('Партнёры по запросу «Нева»');
+    expect(w.current(ask).deleted).toBe(true); // the question answered gives its place to the matches
     // Pavel presses Olga's button: told whose flow it is, nothing happens
     await pavel.press(matches, matches.buttons[0][0].callback_data!);
     await settle(w);
