@@ -22,10 +22,18 @@ export type TickEnv = NoticeEnv & { config: Pick<Config, 'ADMIN_CHAT_IDS' | 'BOT
 
 const HOUR_MS = 3600_000;
 
+/** Old bookkeeping is forgotten at most this often (service clock). */
+const PRUNE_EVERY_MS = 3600_000;
+let prunedAt = -Infinity;
+
 export async function tick(api: Api, env: TickEnv): Promise<void> {
   await sendDigests(api, env);
   await remindCases(api, env);
-  pruneFlowOwners(env.deps);
+  const now = env.deps.clock.now();
+  if (now - prunedAt >= PRUNE_EVERY_MS) {
+    prunedAt = now;
+    pruneFlowOwners(env.deps);
+  }
 }
 
 /**
