@@ -8,6 +8,9 @@ import { claimReminder, depositCase, reviewCase } from './cases.js';
 import type { NoticeEnv } from './context.js';
 import { sendAlert } from './features/operator.js';
 import { pruneFlowOwners } from './flow-owners.js';
+import { topupRequestState } from '../src/app/topup-request-state.js';
+import { rememberedRequests, requestRecord, takeRequestMessages } from './topup-messages.js';
+import * as topupView from './views/topup.js';
 import { textsOf } from './texts/index.js';
 import { duration } from './views/format.js';
 import * as notifyView from './views/notify.js';
@@ -15,7 +18,8 @@ import * as notifyView from './views/notify.js';
 /**
  * What the bot does on the service clock rather than on an event (bot/runner.ts calls `tick` every minute
  * and whenever the sandbox moves the clock): the owners' daily digests of their team's orders, the one
- * reminder of an operator case that still waits, and forgetting old bookkeeping. Each is claimed in the
+ * reminder of an operator case that still waits, the messages of top-up requests that ended unheard (hourly),
+ * and forgetting old bookkeeping. Each is claimed in the
  * database before it is sent, so two ticks never send it twice (a send that fails is not tried again).
  */
 export type TickEnv = NoticeEnv & { config: Pick<Config, 'ADMIN_CHAT_IDS' | 'BOT_CASE_REMINDER_HOURS'> };
@@ -24,15 +28,46 @@ const HOUR_MS = 3600_000;
 
 /** Old bookkeeping is forgotten at most this often (service clock). */
 const PRUNE_EVERY_MS = 3600_000;
-let prunedAt = -Infinity;
+/** When each service (its database) last had its hourly work, on its own clock. */
+const prunedAt = new WeakMap<object, number>();
 
 export async function tick(api: Api, env: TickEnv): Promise<void> {
   await sendDigests(api, env);
   await remindCases(api, env);
   const now = env.deps.clock.now();
-  if (now - prunedAt >= PRUNE_EVERY_MS) {
-    prunedAt = now;
+  if (now - (prunedAt.get(env.deps.db) ?? -Infinity) >= PRUNE_EVERY_MS) {
+    prunedAt.set(env.deps.db, now);
     pruneFlowOwners(env.deps);
+    await settleRequestMessages(api, env);
+  }
+}
+
+/**
+ * A top-up request that ended without the bot's hearing of it (it expired, or was canceled in the dashboard or
+ * over the operator API): the messages showing it say so, and are forgotten. (Paid ones are told by their
+ * credit's event.)
+ */
+export async function settleRequestMessages(api: Api, env: TickEnv): Promise<void> {
+  for (const id of rememberedRequests(env.deps)) {
+    const partnerId = requestRecord(env.deps, id).partnerId;
+    if (partnerId === undefined) continue;
+    let r: ReturnType<typeof topupRequestState> | null = null;
+    try {
+      r = topupRequestState(env.deps, partnerId, id);
+    } catch {
+      // gone: nothing to show
+    }
+    if (r?.status === 'open') continue;
+    const { messages } = takeRequestMessages(env.deps, id);
+    if (!r || r.status === 'paid') continue;
+    const request = r;
+    await Promise.all(
+      messages.map((m) => {
+        const t = textsOf(m.language);
+        const text = request.status === 'expired' ? topupView.expired(t, request.amount_to_send, request.currency) : topupView.canceled(t, request.amount_to_send, request.currency);
+        return api.editMessageText(m.chatId, m.messageId, text, { reply_markup: { inline_keyboard: [] } }).catch((err) => env.deps.log.info({ err }, 'top-up request message not settled'));
+      }),
+    );
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Deps } from '../src/app/deps.js';
+import { botSessionKeys } from '../src/app/bot-state.js';
 import { SqliteStorage } from './storage.js';
 
 /**
@@ -16,6 +17,8 @@ export interface ShownIn {
 export interface RequestRecord {
   /** The network chosen in the bot (null: made elsewhere, every address is shown). */
   network: string | null;
+  /** Whose request it is (to read it again when it ends without an event: expired, canceled elsewhere). */
+  partnerId?: number;
   messages: ShownIn[];
 }
 
@@ -28,11 +31,16 @@ export function requestRecord(deps: Pick<Deps, 'db' | 'clock'>, requestId: strin
   return store(deps).read(requestId) ?? { network: null, messages: [] };
 }
 
-/** Remembers a message showing the request (and the network chosen for it, when given). */
-export function rememberRequestMessage(deps: Pick<Deps, 'db' | 'clock'>, requestId: string, m: ShownIn, network?: string): void {
+/** Remembers a message showing the partner's request (and the network chosen for it, when given). */
+export function rememberRequestMessage(deps: Pick<Deps, 'db' | 'clock'>, partnerId: number, requestId: string, m: ShownIn, network?: string): void {
   const r = requestRecord(deps, requestId);
   const messages = [...r.messages.filter((x) => !(x.chatId === m.chatId && x.messageId === m.messageId)), m].slice(-MAX_MESSAGES);
-  store(deps).write(requestId, { network: network ?? r.network, messages });
+  store(deps).write(requestId, { network: network ?? r.network, partnerId, messages });
+}
+
+/** The requests with messages remembered (at most `limit`). */
+export function rememberedRequests(deps: Pick<Deps, 'db' | 'clock'>, limit = 1000): string[] {
+  return botSessionKeys(deps, 'topup-req:', limit);
 }
 
 /** A message that showed the request shows something else now (the list again): it is not edited for it. */

@@ -51,7 +51,7 @@ export function topupConversation(env: { deps: FlowDeps & CreateTopupRequestDeps
     const actor = actorOf(ctx);
     /** The message showing `menu` shows the request now: it is remembered with the request. */
     const remember = (menu: { chatId: number; messageId: number }, requestId: string, network?: string) =>
-      conversation.external(() => rememberRequestMessage(deps, requestId, { chatId: menu.chatId, messageId: menu.messageId, language: t.lang }, network));
+      conversation.external(() => rememberRequestMessage(deps, partnerId, requestId, { chatId: menu.chatId, messageId: menu.messageId, language: t.lang }, network));
 
     let note: string | null = null;
     for (;;) {

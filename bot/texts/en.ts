@@ -324,6 +324,7 @@ export const en = {
     btnYesCancel: '🗑 Yes, cancel it',
     canceledNote: (toSend: string, asset: string) => `🗑 The request for ${toSend} ${asset} was canceled.`,
     canceled: (toSend: string, asset: string) => `🗑 Canceled: the top-up request for ${toSend} ${asset}. Do not send this amount now: it would wait for support.`,
+    expired: (toSend: string, asset: string) => `⌛ Expired: the top-up request for ${toSend} ${asset}. Do not send this amount now: it would wait for support. /topup makes a new one.`,
     paid: (toSend: string, asset: string, credited: string, currency: string) => `✅ Paid: the top-up request for ${toSend} ${asset} was credited, +${credited} ${currency} on the balance.`,
     sendToAny: (amount: string, asset: string) => `Send exactly ${amount} ${asset} on one of these networks, to its address:`,
     addressOn: (network: string, address: string) => `${network}: ${address}`,

@@ -305,6 +305,7 @@ export const ru: Texts = {
     btnYesCancel: '🗑 Да, отменить',
     canceledNote: (toSend: string, asset: string) => `🗑 Заявка на ${toSend} ${asset} отменена.`,
     canceled: (toSend: string, asset: string) => `🗑 Отменена: заявка на пополнение на ${toSend} ${asset}. Не отправляйте эту сумму: платёж будет ждать поддержку.`,
+    expired: (toSend: string, asset: string) => `⌛ Истекла: заявка на пополнение на ${toSend} ${asset}. Не отправляйте эту сумму: платёж будет ждать поддержку. Новая заявка — /topup.`,
     paid: (toSend: string, asset: string, credited: string, currency: string) => `✅ Оплачено: заявка на ${toSend} ${asset} зачислена, +${credited} ${currency} на балансе.`,
     sendToAny: (amount: string, asset: string) => `Отправьте ровно ${amount} ${asset} в одной из этих сетей, на её адрес:`,
     addressOn: (network: string, address: string) => `${network}: ${address}`,

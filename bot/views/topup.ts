@@ -85,6 +85,7 @@ export function request(t: Texts, r: TopupShown): string {
 /** A request's message once it is paid, or canceled. */
 export const paid = (t: Texts, toSend: string, currency: string, credited: string) => t.topup.paid(toSend, assetOf(currency), amount(t.lang, credited), currency);
 export const canceled = (t: Texts, toSend: string, currency: string) => t.topup.canceled(toSend, assetOf(currency));
+export const expired = (t: Texts, toSend: string, currency: string) => t.topup.expired(toSend, assetOf(currency));
 export const canceledNote = (t: Texts, toSend: string, currency: string) => t.topup.canceledNote(toSend, assetOf(currency));
 export const confirmCancel = (t: Texts, toSend: string, currency: string) => t.topup.confirmCancel(toSend, assetOf(currency));
 

@@ -149,3 +149,8 @@ export function setDigestAt(conn: Conn, chatId: number, at: number): void {
 export function allBotUsers(conn: Conn): BotUserRow[] {
   return conn.select().from(botUsers).all();
 }
+
+/** The keys matching a LIKE pattern (at most `limit`). */
+export function sessionKeysLike(conn: Conn, pattern: string, limit: number): string[] {
+  return conn.select({ key: botSessions.key }).from(botSessions).where(like(botSessions.key, pattern)).limit(limit).all().map((r) => r.key);
+}

@@ -112,6 +112,33 @@ describe('/topup: open requests first, each to show again or cancel', () => {
     expect(again.text).not.toContain('Open requests');
   });
 
+  it('a request that ends without a payment: canceled in the dashboard or over the operator API, or expired, its message says so', async () => {
+    const p = await w.t.newPartner();
+    const owner = w.chat(newUser());
+    await w.link(owner.user, p.id, 'owner');
+    await owner.say('/topup');
+    const first = await owner.expectMenu('Which balance');
+    const toSend = await newUsdRequest(owner, first, '20');
+    const id = (await openRequests(p.id)).find((r) => r.amount_to_send === toSend)!.request_id;
+    expect((await w.t.admin('DELETE', `/partners/${p.id}/topup-requests/${id}`)).status).toBe(200);
+    await w.t.advance(3600);
+    await waitFor(() => current(first).text.startsWith('🗑 Canceled'), 'canceled elsewhere');
+    expect(current(first).text).toBe(`🗑 Canceled: the top-up request for ${toSend} USDT. Do not send this amount now: it would wait for support.`);
+
+    const ru = w.chat(newUser('ru'));
+    await w.link(ru.user, p.id, 'owner');
+    await ru.say('/topup');
+    const second = await ru.expectMenu('Какой баланс');
+    await ru.press(second, button(second, '💎 TON'));
+    await ru.expect('Сколько TON?');
+    await ru.say('11');
+    const ton = await waitFor(() => /Отправьте ровно <code>(\d+\.\d{3})<\/code>/.exec(current(second).text)?.[1], 'the request');
+    await w.t.advance(25 * 3600);
+    await waitFor(() => current(second).text.startsWith('⌛ Истекла'), 'expired');
+    expect(current(second).text).toBe(`⌛ Истекла: заявка на пополнение на ${ton} TON. Не отправляйте эту сумму: платёж будет ждать поддержку. Новая заявка — /topup.`);
+    expect(current(second).buttons).toEqual([]);
+  });
+
   it('Russian: the list, the limit and the cancel in Russian words and numbers', async () => {
     const p = await w.t.newPartner();
     const owner = w.chat(newUser('ru'));
