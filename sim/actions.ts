@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { RECEIVER_URL, turns, type Answer, type World } from './world.js';
 import { nanoOf } from './invariants.js';
-import { addCredit, depositRecipients, keyOf, minorOf, textOf, type Currency, type Model, type Network, type OrderType, type RequestM, type TxM } from './model.js';
+import { addCredit, depositRecipients, expectedBalance, keyOf, minorOf, textOf, type Currency, type Model, type Network, type OrderType, type RequestM, type TxM } from './model.js';
 
 /**
  * The actions of a history, each through the service's own doors (the partner and operator APIs and the
@@ -123,7 +123,7 @@ function placements(m: Model, partnerIdx: number, specs: OrderSpec[]): Placed[] 
 }
 
 /** Judges one answer of POST /orders and records what it made. */
-function judgeOrder(m: Model, p: Placed, a: Answer): string[] {
+function judgeOrder(m: Model, p: Placed, a: Answer, alone: boolean): string[] {
   const v: string[] = [];
   const k = m.keys.get(keyOf(p.partner, p.key))!;
   const err = serverError(a, `POST /orders (key ${p.key})`);
@@ -155,6 +155,9 @@ function judgeOrder(m: Model, p: Placed, a: Answer): string[] {
     }
   } else if (a.status === 409 && code === 'idempotency_key_reuse') {
     if (k.body === p.body) v.push(`key ${p.key} refused as reused with the very params of its order`);
+  } else if (a.status === 409 && code === 'order_in_progress' && alone) {
+    // a claim outlived its request (a crash, a creation that never ended): the key could never be used again
+    v.push(`key ${p.key} answered order_in_progress with no other request of it under way`);
   }
   return v;
 }
@@ -179,9 +182,10 @@ export async function settle(pending: Pending[]): Promise<string[]> {
 export function beginOrders(w: World, m: Model, partnerIdx: number, specs: OrderSpec[]): Pending[] {
   const placed = placements(m, partnerIdx, specs);
   const key = m.partners[partnerIdx % m.partners.length].key;
+  const sameKey = (p: Placed) => placed.filter((x) => x.key === p.key).length;
   return placed.map((p) => ({
     answer: w.partner(key, 'POST', '/orders', JSON.parse(p.body)),
-    done: (a) => judgeOrder(m, p, a),
+    done: (a) => judgeOrder(m, p, a, sameKey(p) === 1),
     lost: () => {
       m.keys.get(keyOf(p.partner, p.key))!.unknown = true;
       return [];
@@ -254,8 +258,12 @@ export async function crashDuring(w: World, m: Model, ticks: number, begin: Begi
 
 // --- top-ups --------------------------------------------------------------------------------------
 
-/** How support may write a transaction's hash (operator-api.md: as an explorer shows it). */
-export type Spelling = 'as_seen' | 'upper' | 'prefixed' | 'bare';
+/**
+ * How support may write a transaction's hash (operator-api.md: as an explorer shows it): as the watcher records
+ * it, in upper case, with or without `0x`, in base64 (TON explorers), or under another network than its own
+ * (support left the default `ton` for a TRC-20 transfer).
+ */
+export type Spelling = 'as_seen' | 'upper' | 'prefixed' | 'bare' | 'base64' | 'other_network';
 
 function spell(tx: TxM, s: Spelling): string {
   const bare = tx.hash;
@@ -267,6 +275,10 @@ function spell(tx: TxM, s: Spelling): string {
     case 'prefixed':
       return `0x${bare}`;
     case 'bare':
+      return bare;
+    case 'base64':
+      return tx.network === 'ton' ? Buffer.from(bare, 'hex').toString('base64') : watcherHash(tx);
+    case 'other_network':
       return bare;
   }
 }
@@ -302,7 +314,9 @@ export async function operatorTopup(
     t = known[tx.reuse % known.length];
   }
   if (t.amount <= 0) return [];
-  const body = { currency: t.currency, amount: textOf(t.amount, t.currency), network: t.network, tx_hash: spell(t, spelling) };
+  // TON is credited on network ton only; another network is support's mistake for a USD transfer
+  const network = spelling === 'other_network' && t.currency === 'USD' ? (t.network === 'ton' ? 'trc20' : 'ton') : t.network;
+  const body = { currency: t.currency, amount: textOf(t.amount, t.currency), network, tx_hash: spell(t, spelling) };
   const a = await w.admin('POST', `/partners/${p.id}/topups`, body);
   const v: string[] = [];
   const err = serverError(a, 'POST /topups');
@@ -534,6 +548,40 @@ export async function beginDepositResolve(w: World, m: Model, idx: number, partn
     },
   ];
 }
+
+/** Support corrects a balance with an adjustment: taken or given, never below zero. */
+export async function beginAdjust(w: World, m: Model, partnerIdx: number, currency: Currency, amountIdx: number, give: boolean): Promise<Pending[]> {
+  const p = m.partners[partnerIdx % m.partners.length];
+  const amount = (give ? 1 : -1) * minorOf(ADJUST_AMOUNTS[currency][amountIdx % ADJUST_AMOUNTS[currency].length], currency);
+  const note = `simulated correction ${m.steps}.${m.txs.length}.${amountIdx}`;
+  // the balance now, as the model has checked it after the last step
+  const refunded = new Set(w.sql<{ order_id: string }>('select order_id from orders where refunded = 1').map((o) => o.order_id));
+  const before = expectedBalance(m, p.id, currency, (id) => refunded.has(id));
+  const text = `${amount < 0 ? '-' : ''}${textOf(Math.abs(amount), currency)}`;
+  return [
+    {
+      answer: w.admin('POST', `/partners/${p.id}/adjustments`, { currency, amount: text, note }),
+      done: (a) => {
+        const err = serverError(a, 'POST /adjustments');
+        if (err) return [err];
+        if (before + amount >= 0) {
+          if (a.status !== 201) return [`an adjustment of ${text} ${currency} to a balance of ${before} was answered ${a.status} ${a.raw.slice(0, 200)}`];
+          addCredit(m, p.id, currency, amount);
+          return [];
+        }
+        const code = a.body?.code ?? a.body?.detail?.code;
+        return a.status === 409 && code === 'insufficient_balance' ? [] : [`an adjustment of ${text} ${currency} below zero (balance ${before}) was answered ${a.status} ${a.raw.slice(0, 200)}`];
+      },
+      lost: () => {
+        // the restarted service says whether it was made
+        if (w.sql("select 1 from ledger_entries where kind = 'adjustment' and note = ?", note).length) addCredit(m, p.id, currency, amount);
+        return [];
+      },
+    },
+  ];
+}
+
+const ADJUST_AMOUNTS: Record<Currency, string[]> = { USD: ['1.00', '5.50', '40.00', '500.00'], TON: ['1.000', '5.500', '30.000', '500.000'] };
 
 // --- the sandbox's suppliers ------------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import {
+  beginAdjust,
   beginAdvance,
   beginCancel,
   beginDepositResolve,
@@ -22,7 +23,7 @@ import {
   type Recipient,
   type Spelling,
 } from './actions.js';
-import { checkInvariants } from './invariants.js';
+import { auditAgrees, checkInvariants } from './invariants.js';
 import type { Currency, Model, Network } from './model.js';
 import type { World } from './world.js';
 
@@ -69,6 +70,7 @@ class Step implements fc.AsyncCommand<Model, Real> {
     const problems = await this.act(r.w, m);
     if (r.mutant) await r.mutant(r.w, m);
     problems.push(...checkInvariants(r.w, m));
+    if (!problems.length) problems.push(...(await auditAgrees(r.w)));
     if (r.trace) r.trace(`${m.steps}. (${Math.round(performance.now() - started)} ms) ${this.label}${m.notes.length ? ` [${m.notes.join('; ')}]` : ''} → ${summary(r.w)}${problems.length ? ` ✗ ${problems.length}` : ''}`);
     m.notes.length = 0;
     if (problems.length) throw new Violation(this.label, problems);
@@ -168,6 +170,8 @@ const GIFT_OUTCOMES = ['ok', 'stuck_transfer', 'purchase_unconfirmed', 'purchase
 
 /** Which actions a history draws from (a branch of the service may not offer some yet). */
 export interface ActionSet {
+  /** support corrects balances with adjustments (POST /partners/{id}/adjustments) */
+  adjustments: boolean;
   /**
    * One canonical form of a transaction hash on every path: support credits transactions a watcher recorded,
    * and writes hashes in other spellings (0x, upper case, bare).
@@ -176,18 +180,23 @@ export interface ActionSet {
 }
 
 export function commandArbitraries(actions: ActionSet): fc.Arbitrary<fc.AsyncCommand<Model, Real>>[] {
-  const spelling: fc.Arbitrary<Spelling> = actions.canonicalHashes ? fc.constantFrom<Spelling>('as_seen', 'upper', 'prefixed', 'bare') : fc.constant<Spelling>('as_seen');
+  const spelling: fc.Arbitrary<Spelling> = actions.canonicalHashes ? fc.constantFrom<Spelling>('as_seen', 'upper', 'prefixed', 'bare', 'base64', 'other_network') : fc.constant<Spelling>('as_seen');
+  const adjustOp: fc.Arbitrary<Op> = fc
+    .record({ partner, currency: fc.constantFrom<Currency>('USD', 'TON'), amount: fc.nat(3), give: fc.boolean() })
+    .map((c) => ({ label: `support adjusts p${c.partner} ${c.give ? '+' : '-'}${c.currency}#${c.amount}`, begin: (w, m) => beginAdjust(w, m, c.partner, c.currency, c.amount, c.give) }));
   const hex64 = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString('hex'));
   const freshTx = fc.record({ fresh: hex64, currency: fc.constantFrom<Currency>('USD', 'TON'), network: fc.constantFrom<Network>('ton', 'trc20', 'bep20'), amount: fc.nat(2) });
   const topupRequest = fc
     .record({ partner, currency: fc.constantFrom<Currency>('USD', 'TON'), amount: fc.nat(1) })
     .map((c) => new Step(`top-up request p${c.partner} ${c.currency}#${c.amount}`, (w, m) => requestTopup(w, m, c.partner, c.currency, c.amount)));
-  const anyOp = fc.oneof(ordersOp, clockOp, transferOp, resolveOp, cancelOp, depositOp, requestCancelOp);
+  const anyOp = actions.adjustments ? fc.oneof(ordersOp, clockOp, transferOp, resolveOp, cancelOp, depositOp, requestCancelOp, adjustOp) : fc.oneof(ordersOp, clockOp, transferOp, resolveOp, cancelOp, depositOp, requestCancelOp);
   return [
+    ...(actions.adjustments ? [adjustOp.map(step)] : []),
     ordersOp.map(step),
     ordersOp.map(step),
     clockOp.map(step),
     clockOp.map(step),
+    fc.constant(null).map(() => new Step('stop (SIGTERM) and start again', async (w) => (await w.restart(), []))),
     fc.record({ ticks: fc.nat(40), op: fc.option(anyOp, { freq: 4 }) }).map((c) => new Step(`kill after ${c.ticks} turns of ${c.op ? c.op.label : 'idle'}, restart`, (w, m) => crashDuring(w, m, c.ticks, c.op?.begin ?? null))),
     fc.record({ partner, tx: fc.oneof(freshTx, fc.record({ reuse: fc.nat(30) })), spelling }).map((c) => {
       const t = c.tx;

@@ -1,6 +1,8 @@
+import { adjustBalance, parseSignedAmount } from '../../src/app/adjustments.js';
 import { resolveDeposit, type ResolveDepositDeps } from '../../src/app/deposits/resolve.js';
 import { findDeposit } from '../../src/app/deposits/view.js';
 import { partnerView, searchPartners, type PartnerMatch } from '../../src/app/partners.js';
+import { ASSET_CURRENCY, knownAsset } from '../../src/domain/deposit-matching.js';
 import { displayName } from '../../src/domain/display-name.js';
 import { addCard, applyEdits, depositCase, handledOf, recordHandled, type Handled } from '../cases.js';
 import type { ConvContext } from '../context.js';
@@ -15,8 +17,10 @@ import * as operatorView from '../views/operator.js';
  * An operator's handling of an unmatched deposit, entered from the buttons of its alert or of /deposits.
  * "Credit" finds the partner by part of its name (or its number) with `searchPartners`, offers the matches
  * as buttons, asks "are you sure?" and credits; "close" asks for a short note. Both go through
- * `resolveDeposit`, the code of POST /deposits/{id}/resolve, with its rules and errors. The steps are one
- * message below the card; the card, and every other card of the deposit in every operator chat, then shows
+ * `resolveDeposit`, the code of POST /deposits/{id}/resolve, with its rules and errors. "Correct a balance"
+ * finds a partner the same way, asks a signed amount in the deposit's currency and a note, asks "are you
+ * sure?" and posts an adjustment (`adjustBalance`, the code of POST /partners/{id}/adjustments); the deposit
+ * itself stays as it is (its cards keep their buttons). The steps are one message below the card; the card, and every other card of the deposit in every operator chat, then shows
  * who handled it and how (bot/cases.ts). Every step after the first has a Back button.
  */
 export const DEPOSIT_CONVERSATION = 'deposit';
@@ -45,7 +49,7 @@ const anotherPartner = (e: { code: string; detail: string }) => e.code === 'topu
 
 export function depositConversation(env: { deps: FlowDeps & ResolveDepositDeps }) {
   const { deps } = env;
-  return flowConversation(deps, '/deposits', async (flow, depositId: string, action: 'credit' | 'close') => {
+  return flowConversation(deps, '/deposits', async (flow, depositId: string, action: 'credit' | 'close' | 'adjust') => {
     const { conversation, t, ctx } = flow;
     const actor = `telegram:${ctx.from?.id ?? 'unknown'}`;
     const by = ctx.from ? (displayName(ctx.from) ?? String(ctx.from.id)) : '?';
@@ -82,7 +86,7 @@ export function depositConversation(env: { deps: FlowDeps & ResolveDepositDeps }
     // 1. who: part of the name (or the number)
     const search = (text: string) => conversation.external(() => attempt(() => searchPartners(deps, text)));
     const atSearch = flow.checkpoint();
-    const ask = await flow.prompt(operatorView.askPartner(t, d));
+    const ask = await flow.prompt(action === 'adjust' ? operatorView.askAdjustPartner(t, d) : operatorView.askPartner(t, d));
     const { value: first } = await flow.ask(ask, async (text) => {
       const r = await search(text);
       if (!r.ok) return retry(t.operator.searchTooLong);
@@ -114,6 +118,28 @@ export function depositConversation(env: { deps: FlowDeps & ResolveDepositDeps }
         return conversation.skip();
       }
       const label = operatorView.partnerNumbered(t, partner.value.name, partnerId);
+
+      if (action === 'adjust') {
+        // 3. how much (signed, in the deposit's currency) and why, then are you sure?, then the adjustment
+        const asset = knownAsset(d.asset);
+        if (!asset) return void (await flow.done(t.operator.depositErrors.bad_asset));
+        const currency = ASSET_CURRENCY[asset];
+        const atAmount = flow.checkpoint();
+        const askAmount = await flow.prompt(operatorView.askAdjustAmount(t, label, currency, partner.value.balances[currency]), { back: atResults });
+        const { value: amount } = await flow.ask(askAmount, async (text) => {
+          const typed = text.replace(',', '.').replace(/\s/g, '');
+          return parseSignedAmount(typed, currency) === null ? retry(t.operator.badAdjustAmount(currency)) : typed;
+        });
+        const askNote = await flow.prompt(t.operator.askAdjustNote, { back: atAmount });
+        const { value: note } = await flow.ask(askNote, async (text) => (text.trim() && text.trim().length <= 300 ? text.trim() : retry(t.operator.badAdjustNote)));
+        const sure = await flow.menu(operatorView.confirmAdjust(t, amount, currency, label), [[flow.button(t.operator.btnSureAdjust, 'adjust')]], { back: atAmount });
+        const go = await flow.choose(sure);
+        if (go.action !== 'adjust') return conversation.skip();
+        const body = { currency, amount, note: `${note} (deposit ${depositId})` };
+        const r = await conversation.external(() => flow.guarded(() => adjustBalance(deps, partnerId, body, actor)));
+        if (r.ok) return void (await flow.done(operatorView.adjusted(t, label, r.value.amount, currency, r.value.balance_after)));
+        return void (await flow.done(r.code === 'insufficient_balance' ? operatorView.adjustNegative(t, currency, String(r.extra.balance)) : operatorView.depositError(t, r, label)));
+      }
 
       // 3. are you sure? (it moves money), then the credit
       const sure = await flow.menu(operatorView.confirmCredit(t, d, label, partner.value.status === 'active'), [[flow.button(t.operator.btnSureCredit, 'credit')]], { back: atResults });

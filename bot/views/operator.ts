@@ -112,6 +112,13 @@ export const confirmCredit = (t: Texts, d: DepositShown, partnerName: string, ac
 
 export const depositCredited = (t: Texts, d: DepositShown, partnerName: string) => t.operator.depositCredited(d.number, partnerName, a(t, d.amount), d.asset);
 
+/** The adjustment steps of a deposit card ("Correct a partner's balance"): amounts as the reader reads them. */
+export const askAdjustPartner = (t: Texts, d: DepositShown) => t.operator.askAdjustPartner(d.number);
+export const askAdjustAmount = (t: Texts, partner: string, currency: string, balance: string) => t.operator.askAdjustAmount(partner, currency, a(t, balance));
+export const confirmAdjust = (t: Texts, amount: string, currency: string, partner: string) => t.operator.confirmAdjust(a(t, amount), currency, partner);
+export const adjusted = (t: Texts, partner: string, amount: string, currency: string, after: string) => t.operator.adjusted(partner, a(t, amount), currency, a(t, after));
+export const adjustNegative = (t: Texts, currency: string, balance: string) => t.operator.adjustNegative(currency, a(t, balance));
+
 export const askCloseNote = (t: Texts, d: DepositShown) => t.operator.askCloseNote(d.number, a(t, d.amount), d.asset);
 
 export const depositClosed = (t: Texts, d: DepositShown) => t.operator.depositClosed(d.number, d.note ?? '');
@@ -130,8 +137,8 @@ export function depositError(t: Texts, e: ErrorInfo, partnerName: string | null)
       return /partner/i.test(e.detail) ? w.partner_gone : w.deposit_gone;
     case 'bad_network':
       return w.bad_network;
-    case 'tx_hash_conflict':
-      return w.tx_hash_conflict;
+    case 'tx_already_credited':
+      return w.tx_already_credited;
     case 'validation_error':
       return partnerName === null ? w.bad_note : w.bad_asset;
     default:

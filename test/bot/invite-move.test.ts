@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/domain/secret-hash.js';
 import { button, waitFor } from './fake-telegram.js';
 import { labels, newUser, settle, World, type Chat } from './harness.js';
 
@@ -23,7 +24,7 @@ async function invite(partnerId: number, role: 'owner' | 'staff'): Promise<strin
   return (await w.t.admin('POST', `/partners/${partnerId}/invites`, { role })).body.code as string;
 }
 const linkOf = (userId: number) => w.t.db.$client.prepare('select partner_id as partnerId, role from bot_users where telegram_user_id = ?').get(userId) as { partnerId: number; role: string } | undefined;
-const used = (code: string) => (w.t.db.$client.prepare('select used_at from invites where code = ?').get(code) as { used_at: number | null } | undefined)?.used_at ?? null;
+const used = (code: string) => (w.t.db.$client.prepare('select used_at from invites where code_hash = ?').get(sha256Hex(code)) as { used_at: number | null } | undefined)?.used_at ?? null;
 const named = (first_name: string, language_code = 'en') => ({ ...newUser(language_code), first_name });
 
 describe('an invite for someone linked elsewhere', () => {

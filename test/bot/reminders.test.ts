@@ -38,7 +38,7 @@ describe('reminders of cases that wait', () => {
     expect(review.text).toMatch(new RegExp(`^⏰ Still waiting after 3 h( \\d+ min)?:\\n\\n🔎 Manual review needed: order ${orderId} of partner “Test partner”\\.`));
     expect(review.buttons.flat().map((b) => b.text)).toEqual(['✅ Deliver', '↩️ Refund']);
     const deposit = await waitFor(() => op.all.find((m) => m.text.startsWith('⏰') && m.text.includes('17.17 USDT')), 'the deposit reminder');
-    expect(deposit.buttons.flat().map((b) => b.text)).toEqual(['💰 Credit to partner…', '✖ Close']);
+    expect(deposit.buttons.flat().map((b) => b.text)).toEqual(['💰 Credit to partner…', '✖ Close', '± Correct a partner’s balance…']);
     const ruReview = await ru.expect('⏰ Ждёт уже 3 ч');
     expect(ruReview.text).toContain(`🔎 Нужна ручная проверка: заказ ${orderId}`);
 
