@@ -16,7 +16,7 @@ import { jobTable } from './workers/jobs.js';
 import { createWebhookTransport } from './http-out/webhook-transport.js';
 import type { WebhookTransport } from './app/webhooks/transport.js';
 import { buildHttpApp } from './http/app.js';
-import { BotWebhook } from './http/bot-webhook.js';
+import { BotWebhook } from './app/bot-webhook.js';
 import { setupWatchers } from './workers/deposit-watchers.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { openDatabase, type Db } from './store/db.js';

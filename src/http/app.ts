@@ -7,13 +7,13 @@ import type { FragmentUpstream } from '../suppliers/fragment/fragment-upstream.j
 import type { SandboxControl } from './admin/sandbox-routes.js';
 import type { Scheduler } from '../workers/scheduler.js';
 import { adminApi } from './admin/index.js';
-import type { BotWebhook } from './bot-webhook.js';
+import type { BotWebhook } from '../app/bot-webhook.js';
 import { appApi } from './app-api/index.js';
 import { frameworkErrors, installErrorHandling, OPERATOR_API_PREFIX } from './errors.js';
 import { installJsonBodyParser } from './json-body.js';
 import { registerOpenApi } from './openapi/routes.js';
 import { partnerApi } from './partner/index.js';
-import { installResponseHeaders, requestIdFor } from './request-id.js';
+import { authChallenge, installResponseHeaders, requestIdFor } from './request-id.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { sandboxPictureRoutes } from './sandbox-pictures.js';
 import { slowClientOptions, trustProxyHops } from './server-options.js';
@@ -44,7 +44,7 @@ export interface HttpDeps {
   observeError?: (err: unknown, reqId: string) => void;
   /** Hooks added before any route (the tests check every answer against the OpenAPI document with one). */
   instrument?: (app: FastifyInstance) => void;
-  /** The bot's webhook route when TELEGRAM_WEBHOOK_URL is set (src/http/bot-webhook.ts). */
+  /** The bot's webhook door when TELEGRAM_WEBHOOK_URL is set (src/app/bot-webhook.ts): served at its path. */
   botWebhook?: BotWebhook | null;
 }
 
@@ -88,6 +88,24 @@ export async function buildHttpApp(h: HttpDeps): Promise<FastifyInstance> {
   await app.register(appApi({ deps, keys, limiter, catalog, sender: h.sender, supplierFunds }), { prefix: '/api/app/v1' });
   await app.register(webappRoutes());
   await app.register(sandboxPictureRoutes(h.sandbox));
-  h.botWebhook?.register(app);
+  if (h.botWebhook) botWebhookRoute(app, h.botWebhook);
   return app;
+}
+
+const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
+
+/** POST at the bot's webhook path: the secret checked, then the update handed to the bot. */
+function botWebhookRoute(app: FastifyInstance, hook: BotWebhook): void {
+  app.post(hook.path, async (req, reply) => {
+    const secret = req.headers[SECRET_HEADER];
+    // no detail: a caller without the secret learns nothing
+    if (!hook.authentic(secret)) return reply.code(401).header('www-authenticate', authChallenge(req.url)).send();
+    const handled = hook.handle(req.body, (json) => reply.type('application/json').send(json), secret);
+    // Telegram retries later: the bot is starting or stopping
+    if (!handled) return reply.code(503).send();
+    await handled;
+    // handled without a webhook reply: an empty answer
+    if (!reply.sent) reply.send('');
+    return reply;
+  });
 }
