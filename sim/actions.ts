@@ -123,7 +123,7 @@ function placements(m: Model, partnerIdx: number, specs: OrderSpec[]): Placed[] 
 }
 
 /** Judges one answer of POST /orders and records what it made. */
-function judgeOrder(m: Model, p: Placed, a: Answer): string[] {
+function judgeOrder(m: Model, p: Placed, a: Answer, alone: boolean): string[] {
   const v: string[] = [];
   const k = m.keys.get(keyOf(p.partner, p.key))!;
   const err = serverError(a, `POST /orders (key ${p.key})`);
@@ -155,6 +155,9 @@ function judgeOrder(m: Model, p: Placed, a: Answer): string[] {
     }
   } else if (a.status === 409 && code === 'idempotency_key_reuse') {
     if (k.body === p.body) v.push(`key ${p.key} refused as reused with the very params of its order`);
+  } else if (a.status === 409 && code === 'order_in_progress' && alone) {
+    // a claim outlived its request (a crash, a creation that never ended): the key could never be used again
+    v.push(`key ${p.key} answered order_in_progress with no other request of it under way`);
   }
   return v;
 }
@@ -179,9 +182,10 @@ export async function settle(pending: Pending[]): Promise<string[]> {
 export function beginOrders(w: World, m: Model, partnerIdx: number, specs: OrderSpec[]): Pending[] {
   const placed = placements(m, partnerIdx, specs);
   const key = m.partners[partnerIdx % m.partners.length].key;
+  const sameKey = (p: Placed) => placed.filter((x) => x.key === p.key).length;
   return placed.map((p) => ({
     answer: w.partner(key, 'POST', '/orders', JSON.parse(p.body)),
-    done: (a) => judgeOrder(m, p, a),
+    done: (a) => judgeOrder(m, p, a, sameKey(p) === 1),
     lost: () => {
       m.keys.get(keyOf(p.partner, p.key))!.unknown = true;
       return [];

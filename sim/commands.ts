@@ -23,7 +23,7 @@ import {
   type Recipient,
   type Spelling,
 } from './actions.js';
-import { checkInvariants } from './invariants.js';
+import { auditAgrees, checkInvariants } from './invariants.js';
 import type { Currency, Model, Network } from './model.js';
 import type { World } from './world.js';
 
@@ -70,6 +70,7 @@ class Step implements fc.AsyncCommand<Model, Real> {
     const problems = await this.act(r.w, m);
     if (r.mutant) await r.mutant(r.w, m);
     problems.push(...checkInvariants(r.w, m));
+    if (!problems.length) problems.push(...(await auditAgrees(r.w)));
     if (r.trace) r.trace(`${m.steps}. (${Math.round(performance.now() - started)} ms) ${this.label}${m.notes.length ? ` [${m.notes.join('; ')}]` : ''} → ${summary(r.w)}${problems.length ? ` ✗ ${problems.length}` : ''}`);
     m.notes.length = 0;
     if (problems.length) throw new Violation(this.label, problems);
@@ -195,6 +196,7 @@ export function commandArbitraries(actions: ActionSet): fc.Arbitrary<fc.AsyncCom
     ordersOp.map(step),
     clockOp.map(step),
     clockOp.map(step),
+    fc.constant(null).map(() => new Step('stop (SIGTERM) and start again', async (w) => (await w.restart(), []))),
     fc.record({ ticks: fc.nat(40), op: fc.option(anyOp, { freq: 4 }) }).map((c) => new Step(`kill after ${c.ticks} turns of ${c.op ? c.op.label : 'idle'}, restart`, (w, m) => crashDuring(w, m, c.ticks, c.op?.begin ?? null))),
     fc.record({ partner, tx: fc.oneof(freshTx, fc.record({ reuse: fc.nat(30) })), spelling }).map((c) => {
       const t = c.tx;

@@ -248,3 +248,13 @@ function checkWebhooks(w: World, m: Model, v: string[]): void {
     if (!secrets.some((s) => crypto.createHmac('sha256', s).update(r.body).digest('hex') === sig)) v.push(`a webhook (${r.headers['X-Webhook-Event'] ?? '?'}) does not verify with any partner's secret`);
   }
 }
+
+/**
+ * The service's own audit (GET /ledger/check) finds nothing where the invariants above found nothing: the
+ * check operators run must not cry wolf, and must agree with an independent reading of the same ledger.
+ */
+export async function auditAgrees(w: World): Promise<string[]> {
+  const a = await w.admin('GET', '/ledger/check');
+  if (a.status !== 200) return [`GET /ledger/check answered ${a.status} ${a.raw.slice(0, 200)}`];
+  return a.body.ok === true ? [] : [`GET /ledger/check reports problems the simulation does not: ${JSON.stringify(a.body.problems).slice(0, 500)}`];
+}

@@ -289,12 +289,21 @@ export async function startFakeToncenter(nowSec: () => number, timing?: ChainTim
     async execute(m: Message) {
       chain.now = nowSec();
       try {
-        const r = await chain.sendMessage(m);
-        const tx = r.transactions[0];
-        if (timing) for (const x of r.transactions) visibleAt.set(x, blockAt + timing.indexLagMs);
+        let txs: Transaction[];
+        if (timing) {
+          // a block's transactions one at a time, the HTTP server answering in between (the emulator takes
+          // ~10 ms a message: a transfer of 255 messages would otherwise hold every answer for seconds)
+          txs = [];
+          for await (const x of await chain.sendMessageIter(m)) {
+            visibleAt.set(x, blockAt + timing.indexLagMs);
+            txs.push(x);
+            await new Promise((r) => setImmediate(r));
+          }
+        } else txs = (await chain.sendMessage(m)).transactions;
+        const tx = txs[0];
         t.executed.set(normalisedHash(m).toString('hex'), tx);
         // the transactions its messages caused, by the hash of the message each received (as toncenter's index)
-        for (const x of r.transactions.slice(1)) if (x.inMessage) caused.set(messageHash(x.inMessage), x);
+        for (const x of txs.slice(1)) if (x.inMessage) caused.set(messageHash(x.inMessage), x);
         return tx;
       } catch {
         return null; // the wallet did not accept it (bad signature, seqno, expired): no transaction

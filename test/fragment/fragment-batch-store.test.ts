@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_FOLDER } from '../../src/store/db.js';
+import { MIGRATIONS_FOLDER, openDatabase } from '../../src/store/db.js';
 import { batchInFlight, getPayment, lastUsedSeqno, putBatch, updatePayment, type NewFragmentBatch, type NewFragmentPayment } from '../../src/store/fragment-payments-repo.js';
 import { matchBatch, receiptOf, type OutMessage } from '../../src/suppliers/fragment/payment-checks.js';
 import { tempDatabases } from '../store/temp-db.js';
@@ -86,19 +86,22 @@ describe('the batches migration', () => {
     insert.run('PA-1', 'paid', W, 0, 'h1', 'boc1', 'R1', 'tx1', '11');
     insert.run('PA-2', 'void', W, 1, 'h2', 'boc2', 'R2', null, null);
     insert.run('PA-3', 'sent', W, 1, 'h3', 'boc3', 'R3', 'tx3', '13');
-    migrate(d, { migrationsFolder: MIGRATIONS_FOLDER });
-    expect(client.prepare('select batch_id, state, seqno, norm_hash, boc, orders, tx_hash from fragment_batches order by batch_id').all()).toEqual([
+    client.close();
+    // the service's own opening of the file runs the migrations left (with the functions they use)
+    const opened = openDatabase(path.join(dir, 'db.sqlite'));
+    const client2 = opened.$client;
+    expect(client2.prepare('select batch_id, state, seqno, norm_hash, boc, orders, tx_hash from fragment_batches order by batch_id').all()).toEqual([
       { batch_id: 'h1', state: 'done', seqno: 0, norm_hash: 'h1', boc: 'boc1', orders: 1, tx_hash: 'tx1' },
       { batch_id: 'h2', state: 'void', seqno: 1, norm_hash: 'h2', boc: 'boc2', orders: 1, tx_hash: null },
       // found before, its receipt not yet: in flight again, so the lookup matches its messages to it
       { batch_id: 'h3', state: 'sent', seqno: 1, norm_hash: 'h3', boc: 'boc3', orders: 1, tx_hash: null },
     ]);
-    expect(client.prepare('select order_id, batch_id, state, ref, out_hashes from fragment_payments order by order_id').all()).toEqual([
+    expect(client2.prepare('select order_id, batch_id, state, ref, out_hashes from fragment_payments order by order_id').all()).toEqual([
       { order_id: 'PA-1', batch_id: 'h1', state: 'paid', ref: 'R1', out_hashes: null },
       { order_id: 'PA-2', batch_id: 'h2', state: 'void', ref: 'R2', out_hashes: null },
       { order_id: 'PA-3', batch_id: 'h3', state: 'sent', ref: 'R3', out_hashes: null },
     ]);
-    client.close();
+    client2.close();
   });
 });
 

@@ -16,6 +16,13 @@ async function balanceUsd(e: FragmentEnv, partnerId: number): Promise<string> {
   return (await e.t.admin('GET', `/partners/${partnerId}`)).body.balances.USD;
 }
 
+/** The wallet is drained between the balance check and the execution of its transfer (0.1 TON left). */
+function drainWhenSent(e: FragmentEnv): void {
+  e.ton.onSend = () => {
+    void e.ton.chain.getContract(e.t.fragment!.wallet.address).then((c) => (c.balance = toNano('0.1')));
+  };
+}
+
 async function expectUpstreamUnavailable(e: FragmentEnv, p: { order: (t: string, params: Record<string, unknown>) => Promise<any> }, retryAfter: string) {
   const r = await p.order('stars', { quantity: 100, recipient: 'carol_fan' });
   expect(r.status).toBe(503);
@@ -155,9 +162,7 @@ describe('Fragment adapter: failures map to the contract', () => {
     const e = await start({ extra: { FRAGMENT_WALLET_VERSION: 'v5r1' } });
     const p = await e.t.newPartner();
     const r = await p.order('stars', { quantity: 100, recipient: 'alice_fan' });
-    e.ton.onSend = () => {
-      void e.ton.chain.getContract(e.t.fragment!.wallet.address).then((c) => (c.balance = toNano('0.1')));
-    };
+    drainWhenSent(e);
     await e.advance(0);
     await e.advance(5);
     expect((await p.call('GET', `/orders/${r.body.order_id}`)).body).toMatchObject({ status: 'failed', refunded: false });
@@ -172,9 +177,7 @@ describe('Fragment adapter: failures map to the contract', () => {
     const p = await e.t.newPartner();
     const r = await p.order('stars', { quantity: 100, recipient: 'alice_fan' });
     // the wallet is drained between the balance check and the execution: its action phase fails
-    e.ton.onSend = () => {
-      void e.ton.chain.getContract(e.t.fragment!.wallet.address).then((c) => (c.balance = toNano('0.1')));
-    };
+    drainWhenSent(e);
     await e.advance(0);
     await e.advance(5);
     const o = await p.call('GET', `/orders/${r.body.order_id}`);

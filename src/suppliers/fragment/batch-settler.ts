@@ -24,8 +24,13 @@ import type { HotWallet } from './wallet.js';
 
 /** An order whose payment is not settled asks again this often. */
 export const SETTLE_POLL_MS = 1_000;
-/** One batch is looked up on chain at most this often, however many of its orders ask. */
-const RECHECK_MS = 1_000;
+/**
+ * The batch in flight is looked up on chain at most this often, however many of its orders ask: the next
+ * batch forms as soon as it is found, and must reach the block after (seconds away) to keep the pace.
+ */
+const IN_FLIGHT_RECHECK_MS = 500;
+/** An executed batch's receipts are read at most this often. */
+const RECEIPTS_RECHECK_MS = 1_000;
 /** Fragment's confirm calls that failed are made again at most this often. */
 const CONFIRM_RETRY_MS = 5_000;
 /** After validUntil, the index may still be catching up: this long before the seqno is trusted. */
@@ -87,7 +92,7 @@ export class BatchSettler {
     if (row.state === 'signed' || row.state === 'sent') {
       // only the order that starts the lookup waits for it: the others of the batch answer from the row as
       // it is and ask again shortly (a slow toncenter must not hold a job slot per order)
-      const run = this.settleBatch(row.batchId);
+      const run = this.settleBatch(row.batchId, row.txHash === null);
       if (run) await run;
       row = getPayment(this.deps.db, row.orderId)!;
     }
@@ -104,13 +109,13 @@ export class BatchSettler {
   }
 
   /**
-   * Looks the batch up on chain, unless a lookup of it is under way or was made less than RECHECK_MS ago
-   * (then null: one lookup serves every order of the batch).
+   * Looks the batch up on chain, unless a lookup of it is under way or was made moments ago (then null: one
+   * lookup serves every order of the batch).
    */
-  settleBatch(batchId: string): Promise<void> | null {
+  settleBatch(batchId: string, inFlight: boolean): Promise<void> | null {
     const now = this.deps.clock.now();
     const last = this.checks.get(batchId);
-    if (last && (last.running || now < last.at + RECHECK_MS)) return null;
+    if (last && (last.running || now < last.at + (inFlight ? IN_FLIGHT_RECHECK_MS : RECEIPTS_RECHECK_MS))) return null;
     const check = { at: now, running: true };
     this.checks.set(batchId, check);
     return this.settle(batchId)

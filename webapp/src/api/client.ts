@@ -155,6 +155,7 @@ export const api = {
   partner: (id: number) => get<OperatorPartnerView>(`/operator/partners/${id}`),
   partnerOrders: (id: number, q: Query) => get<OrderList>(`/operator/partners/${id}/orders`, q),
   partnerLedger: (id: number, q: Query) => get<{ items: LedgerEntry[]; next_cursor: string | null }>(`/operator/partners/${id}/ledger`, q),
+  adjust: (id: number, body: { currency: 'USD' | 'TON'; amount: string; note: string }) => request<A.LedgerEntryAnswer>('POST', `/operator/partners/${id}/adjustments`, body),
   exportLink: (id: number, what: 'orders' | 'ledger', filters: Record<string, string> = {}) =>
     request<A.ExportLink>('POST', `/operator/partners/${id}/exports`, { what, filters }),
   reviews: () => get<{ items: ReviewItem[] }>('/operator/reviews'),
