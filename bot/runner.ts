@@ -7,7 +7,7 @@ import type { Deps } from '../src/app/deps.js';
 import type { KeyCache } from '../src/app/keys.js';
 import type { GiftCatalog } from '../src/app/nft/gift-catalog.js';
 import type { Config } from '../src/config/env.js';
-import type { BotWebhook } from '../src/http/bot-webhook.js';
+import type { BotWebhook } from '../src/app/bot-webhook.js';
 import { rememberBotUsername } from '../src/app/bot-state.js';
 import type { BotContext } from './context.js';
 import { setAppMenuButton } from './features/app.js';
@@ -201,13 +201,14 @@ export function startBot(
    * after 9 s at the latest, so that Telegram does not send a slow update again while it is being handled.
    */
   async function startWebhook(hook: BotWebhook): Promise<void> {
-    const callback = webhookCallback(bot, 'fastify', { secretToken: hook.secret, onTimeout: 'return', timeoutMilliseconds: 9_000 });
+    // grammY's adapter of a plain callback: the update, the answer to Telegram (a webhook reply), the secret header
+    const callback = webhookCallback(bot, 'callback', { secretToken: hook.secret, onTimeout: 'return', timeoutMilliseconds: 9_000 });
     while (!stopped) {
       try {
         if (!bot.isInited()) await bot.init(abort.signal as unknown as Parameters<typeof bot.init>[0]);
         if (stopped) return;
-        hook.attach((req, reply) => {
-          const p = callback(req, reply);
+        hook.attach((update, respond, secretHeader) => {
+          const p = callback(update, respond, secretHeader);
           handling.add(p);
           void p.catch(() => {}).finally(() => handling.delete(p));
           return p;
