@@ -63,7 +63,7 @@ export interface SimResult {
 }
 
 /** The actions this version of the service offers (every one, once the branches that add them have landed). */
-export const SIM_ACTIONS: ActionSet = { canonicalHashes: false, adjustments: false };
+export const SIM_ACTIONS: ActionSet = { canonicalHashes: true, adjustments: true };
 
 /** Three partners: two with a webhook to the receiver, one without; modest balances, so that 402s happen. */
 const PARTNERS: PartnerSetup[] = [
