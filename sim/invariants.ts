@@ -226,7 +226,7 @@ function checkEvents(w: World, m: Model, orders: Map<string, DbOrder>, v: string
 
 function checkWebhooks(w: World, m: Model, v: string[]): void {
   const withHook = new Set(m.partners.filter((p) => p.webhook).map((p) => p.id));
-  const events = w.sql<{ event_id: number; partner_id: number; order_id: string; event: string }>("select event_id, partner_id, order_id, event from events where order_id != '' and event like 'order.%'");
+  const events = w.sql<{ event_id: number; partner_id: number; order_id: string; event: string; body: string }>("select event_id, partner_id, order_id, event, body from events where order_id != '' and event like 'order.%'");
   const deliveries = new Map(
     w.sql<{ webhook_id: string; event_id: number; status: string; attempts: number; rejected_reason: string | null }>('select webhook_id, event_id, status, attempts, rejected_reason from webhook_deliveries').map((d) => [d.event_id, d]),
   );
@@ -240,6 +240,10 @@ function checkWebhooks(w: World, m: Model, v: string[]): void {
     }
     if (d.status === 'pending' && !jobs.has(d.webhook_id)) v.push(`webhook ${d.webhook_id} (${e.event} of ${e.order_id}) is pending with no job: it would never be sent`);
     if (d.status === 'failed' && d.attempts < 6 && d.rejected_reason === null) v.push(`webhook ${d.webhook_id} (${e.event} of ${e.order_id}) failed after ${d.attempts} attempts`);
+    // the delivery log against what the receiver got: delivered means answered 2xx, with the event's own body
+    const got = w.receivedById.get(d.webhook_id);
+    if (d.status === 'delivered' && !got?.answered2xx) v.push(`webhook ${d.webhook_id} (${e.event} of ${e.order_id}) is delivered but the receiver never answered it 2xx`);
+    if (got && [...got.bodies].some((b) => b !== e.body)) v.push(`webhook ${d.webhook_id} (${e.event} of ${e.order_id}) was sent a body other than its event's`);
   }
   // every request the receiver got verifies with its partner's secret
   const secrets = m.partners.filter((p) => p.secret).map((p) => p.secret!);

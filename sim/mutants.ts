@@ -35,6 +35,13 @@ export const MUTANTS = {
     w.service.db.$client.prepare('delete from webhook_deliveries where webhook_id = ?').run(d.webhook_id);
     w.service.db.$client.prepare("delete from jobs where kind = 'webhook.deliver' and ref = ?").run(d.webhook_id);
   },
+  /** A webhook logged as delivered that the receiver never took (as a sender that records success before the answer). */
+  deliver_unanswered: async (w: World, _m: Model) => {
+    const d = w.sql<{ webhook_id: string }>("select webhook_id from webhook_deliveries where status = 'pending' limit 1")[0];
+    if (!d) return;
+    w.service.db.$client.prepare("update webhook_deliveries set status = 'delivered' where webhook_id = ?").run(d.webhook_id);
+    w.service.db.$client.prepare("delete from jobs where kind = 'webhook.deliver' and ref = ?").run(d.webhook_id);
+  },
 } satisfies Record<string, (w: World, m: Model) => Promise<void>>;
 
 export type MutantName = keyof typeof MUTANTS;

@@ -56,6 +56,8 @@ export class World {
   private readonly env: Record<string, string>;
   readonly rng: Prng;
   readonly received: ReceivedWebhook[] = [];
+  /** What the receiver got, by X-Webhook-Id, over the whole history (the receiver outlives any restart). */
+  readonly receivedById = new Map<string, { bodies: Set<string>; answered2xx: boolean }>();
   /**
    * What the simulated suppliers sent or took, by order: the suppliers' own books, which outlive a crash of
    * the service (a real supplier is another system), from every instance the history ran.
@@ -119,6 +121,11 @@ export class World {
       const r = this.rng.next();
       const status = r < RECEIVER_OK ? 200 : r < RECEIVER_OK + RECEIVER_ERROR ? 500 : ('timeout' as const);
       this.received.push({ url, body, headers: { ...headers }, status });
+      const id = headers['X-Webhook-Id'] ?? '';
+      const seen = this.receivedById.get(id) ?? { bodies: new Set<string>(), answered2xx: false };
+      seen.bodies.add(body);
+      if (status === 200) seen.answered2xx = true;
+      this.receivedById.set(id, seen);
       return status === 'timeout' ? { kind: 'timeout', durationMs: timeoutMs } : { kind: 'response', status, durationMs: 1 };
     },
     close: async () => {},
