@@ -4,14 +4,14 @@ import {
   beginAdvance,
   beginCancel,
   beginDepositResolve,
+  beginOperatorTopup,
   beginOrders,
   beginRequestCancel,
+  beginRequestTopup,
   beginResolve,
   beginTransfer,
   changeGift,
   crashDuring,
-  operatorTopup,
-  requestTopup,
   runStep,
   setFaults,
   type Begin,
@@ -22,9 +22,10 @@ import {
   type Race,
   type Recipient,
   type Spelling,
+  type TransferTarget,
 } from './actions.js';
 import { auditAgrees, checkInvariants } from './invariants.js';
-import type { Currency, Model, Network } from './model.js';
+import { saw, type Currency, type Model, type Network } from './model.js';
 import type { World } from './world.js';
 
 /**
@@ -132,34 +133,50 @@ const clockJump = fc.oneof(
 );
 const race: fc.Arbitrary<Race | null> = fc.option(fc.record({ seconds: fc.integer({ min: 1, max: 20 }), turns: fc.nat(12) }), { freq: 2 });
 
-/** A step made of requests (a kill can fall in the middle of it). */
+/** A step made of requests (a kill can fall in the middle of it); `kind` names it in the coverage. */
 interface Op {
   label: string;
+  kind: string;
   begin: Begin;
 }
 
-const ordersOp: fc.Arbitrary<Op> = fc.record({ partner, specs }).map((o) => ({ label: fmtOrders(o.partner, o.specs), begin: async (w, m) => beginOrders(w, m, o.partner, o.specs) }));
+const ordersOp: fc.Arbitrary<Op> = fc.record({ partner, specs }).map((o) => ({ label: fmtOrders(o.partner, o.specs), kind: 'orders', begin: async (w, m) => beginOrders(w, m, o.partner, o.specs) }));
 /**
  * While a fault is on, a jump goes at most 3 hours: a supplier that stays down is asked again every 30 seconds,
  * and a month of that is 86,400 runs of each waiting order's job, which tells nothing new.
  */
 const FAULT_JUMP_MAX = 3 * 3_600;
-const clockOp: fc.Arbitrary<Op> = clockJump.map((s) => ({ label: `clock +${s}s`, begin: async (w, m) => [beginAdvance(w, m.faultsOn ? Math.min(s, FAULT_JUMP_MAX) : s)] }));
+const clockOp: fc.Arbitrary<Op> = clockJump.map((s) => ({
+  label: `clock +${s}s`,
+  kind: 'a clock jump',
+  begin: async (w, m) => {
+    const seconds = m.faultsOn ? Math.min(s, FAULT_JUMP_MAX) : s;
+    saw(m, seconds >= 25 * 86_400 ? 'clock: a month' : seconds >= 3_600 ? 'clock: hours or days' : 'clock: seconds or minutes');
+    return [beginAdvance(w, seconds)];
+  },
+}));
 const transferOp: fc.Arbitrary<Op> = fc
-  .record({ request: fc.nat(30), variant: weighted<PayVariant>(['exact', 5], ['round', 1], ['fraction', 1], ['other_token', 1], ['with_code', 2], ['code_wrong_amount', 1], ['again', 1]), network: fc.nat(2) })
+  .record({
+    request: fc.nat(30),
+    variant: weighted<PayVariant>(['exact', 5], ['round', 1], ['fraction', 1], ['other_token', 1], ['with_code', 2], ['code_wrong_amount', 1], ['again', 1]),
+    network: fc.nat(2),
+    target: weighted<TransferTarget>(['any', 4], ['paid', 1], ['ended', 1], ['late', 1]),
+  })
   .map((c) => ({
-    label: c.variant === 'again' ? `transfer #${c.request} reported again` : `transfer for request #${c.request} (${c.variant}, network ${c.network})`,
-    begin: (w, m) => beginTransfer(w, m, c.request, c.variant, c.network),
+    label: c.variant === 'again' ? `transfer #${c.request} reported again` : `transfer for ${c.target === 'any' ? '' : `${c.target} `}request #${c.request} (${c.variant}, network ${c.network})`,
+    kind: 'a transfer',
+    begin: (w, m) => beginTransfer(w, m, c.request, c.variant, c.network, c.target),
   }));
 const resolveOp: fc.Arbitrary<Op> = fc
   .record({ idx: fc.nat(10), outcome: fc.constantFrom<'delivered' | 'refunded'>('delivered', 'refunded') })
-  .map((c) => ({ label: `support resolves review #${c.idx} ${c.outcome}`, begin: (w, m) => beginResolve(w, m, c.idx, c.outcome) }));
-const requestCancelOp: fc.Arbitrary<Op> = fc.nat(30).map((idx) => ({ label: `top-up request #${idx} canceled`, begin: (w, m) => beginRequestCancel(w, m, idx) }));
-const cancelOp: fc.Arbitrary<Op> = fc.nat(10).map((idx) => ({ label: `support cancels premium #${idx}`, begin: (w, m) => beginCancel(w, m, idx) }));
+  .map((c) => ({ label: `support resolves review #${c.idx} ${c.outcome}`, kind: 'a review resolution', begin: (w, m) => beginResolve(w, m, c.idx, c.outcome) }));
+const requestCancelOp: fc.Arbitrary<Op> = fc.nat(30).map((idx) => ({ label: `top-up request #${idx} canceled`, kind: 'a request cancel', begin: (w, m) => beginRequestCancel(w, m, idx) }));
+const cancelOp: fc.Arbitrary<Op> = fc.nat(10).map((idx) => ({ label: `support cancels premium #${idx}`, kind: 'a support cancel', begin: (w, m) => beginCancel(w, m, idx) }));
 const depositOp: fc.Arbitrary<Op> = fc
   .record({ idx: fc.nat(10), partner, close: weighted([false, 3], [true, 1]) })
   .map((c) => ({
     label: `support ${c.close ? 'closes' : `credits to p${c.partner}`} unmatched deposit #${c.idx}`,
+    kind: 'a deposit resolution',
     begin: (w, m) => beginDepositResolve(w, m, c.idx, c.partner, c.close),
   }));
 
@@ -181,30 +198,40 @@ export interface ActionSet {
 
 export function commandArbitraries(actions: ActionSet): fc.Arbitrary<fc.AsyncCommand<Model, Real>>[] {
   const spelling: fc.Arbitrary<Spelling> = actions.canonicalHashes ? fc.constantFrom<Spelling>('as_seen', 'upper', 'prefixed', 'bare', 'base64', 'other_network') : fc.constant<Spelling>('as_seen');
-  const adjustOp: fc.Arbitrary<Op> = fc
-    .record({ partner, currency: fc.constantFrom<Currency>('USD', 'TON'), amount: fc.nat(3), give: fc.boolean() })
-    .map((c) => ({ label: `support adjusts p${c.partner} ${c.give ? '+' : '-'}${c.currency}#${c.amount}`, begin: (w, m) => beginAdjust(w, m, c.partner, c.currency, c.amount, c.give) }));
+  const adjustOp: fc.Arbitrary<Op> = fc.record({ partner, currency: fc.constantFrom<Currency>('USD', 'TON'), amount: fc.nat(3), give: fc.boolean() }).map((c) => ({
+    label: `support adjusts p${c.partner} ${c.give ? '+' : '-'}${c.currency}#${c.amount}`,
+    kind: 'an adjustment',
+    begin: (w, m) => beginAdjust(w, m, c.partner, c.currency, c.amount, c.give),
+  }));
   const hex64 = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString('hex'));
   const freshTx = fc.record({ fresh: hex64, currency: fc.constantFrom<Currency>('USD', 'TON'), network: fc.constantFrom<Network>('ton', 'trc20', 'bep20'), amount: fc.nat(2) });
-  const topupRequest = fc
-    .record({ partner, currency: fc.constantFrom<Currency>('USD', 'TON'), amount: fc.nat(1) })
-    .map((c) => new Step(`top-up request p${c.partner} ${c.currency}#${c.amount}`, (w, m) => requestTopup(w, m, c.partner, c.currency, c.amount)));
-  const anyOp = actions.adjustments ? fc.oneof(ordersOp, clockOp, transferOp, resolveOp, cancelOp, depositOp, requestCancelOp, adjustOp) : fc.oneof(ordersOp, clockOp, transferOp, resolveOp, cancelOp, depositOp, requestCancelOp);
+  const creditOp: fc.Arbitrary<Op> = fc.record({ partner, tx: fc.oneof(freshTx, fc.record({ reuse: fc.nat(30) })), spelling }).map((c) => {
+    const t = c.tx;
+    return {
+      label: `support credits p${c.partner} ${'fresh' in t ? `new tx ${t.fresh.slice(0, 8)} ${t.currency}/${t.network}/${t.amount}` : `tx#${t.reuse}`} (${c.spelling})`,
+      kind: 'a support credit',
+      begin: (w, m) => beginOperatorTopup(w, m, c.partner, c.tx, c.spelling, actions.canonicalHashes),
+    };
+  });
+  const requestOp: fc.Arbitrary<Op> = fc.record({ partner, currency: fc.constantFrom<Currency>('USD', 'TON'), amount: fc.nat(1) }).map((c) => ({
+    label: `top-up request p${c.partner} ${c.currency}#${c.amount}`,
+    kind: 'a top-up request',
+    begin: (w, m) => beginRequestTopup(w, m, c.partner, c.currency, c.amount),
+  }));
+  const anyOp = fc.oneof(ordersOp, clockOp, transferOp, resolveOp, cancelOp, depositOp, requestCancelOp, creditOp, requestOp, ...(actions.adjustments ? [adjustOp] : []));
   return [
     ...(actions.adjustments ? [adjustOp.map(step)] : []),
     ordersOp.map(step),
     ordersOp.map(step),
     clockOp.map(step),
     clockOp.map(step),
-    fc.constant(null).map(() => new Step('stop (SIGTERM) and start again', async (w) => (await w.restart(), []))),
-    fc.record({ ticks: fc.nat(40), op: fc.option(anyOp, { freq: 4 }) }).map((c) => new Step(`kill after ${c.ticks} turns of ${c.op ? c.op.label : 'idle'}, restart`, (w, m) => crashDuring(w, m, c.ticks, c.op?.begin ?? null))),
-    fc.record({ partner, tx: fc.oneof(freshTx, fc.record({ reuse: fc.nat(30) })), spelling }).map((c) => {
-      const t = c.tx;
-      const label = `support credits p${c.partner} ${'fresh' in t ? `new tx ${t.fresh.slice(0, 8)} ${t.currency}/${t.network}/${t.amount}` : `tx#${t.reuse}`} (${c.spelling})`;
-      return new Step(label, (w, m) => operatorTopup(w, m, c.partner, c.tx, c.spelling, actions.canonicalHashes));
-    }),
-    topupRequest,
-    topupRequest,
+    fc.constant(null).map(() => new Step('stop (SIGTERM) and start again', async (w, m) => (saw(m, 'stop and start'), await w.restart(), []))),
+    fc
+      .record({ ticks: fc.nat(40), op: fc.option(anyOp, { freq: 4 }) })
+      .map((c) => new Step(`kill after ${c.ticks} turns of ${c.op ? c.op.label : 'idle'}, restart`, (w, m) => crashDuring(w, m, c.ticks, c.op?.begin ?? null, c.op?.kind))),
+    creditOp.map(step),
+    requestOp.map(step),
+    requestOp.map(step),
     transferOp.map(step),
     transferOp.map(step),
     requestCancelOp.map(step),

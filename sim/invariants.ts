@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { World } from './world.js';
-import { addCredit, expectedBalance, expectedEvents, isFinal, keyOf, refundReasons, type Currency, type Model, type OrderM, type OrderType } from './model.js';
+import { addCredit, expectedBalance, expectedEvents, isFinal, keyOf, refundReasons, saw, type Currency, type Model, type OrderM, type OrderType } from './model.js';
 
 /**
  * The invariants, checked after every step of a history: the service's database (read with plain SQL, not
@@ -99,6 +99,7 @@ function judgeDeposits(w: World, m: Model, v: string[]): void {
       continue;
     }
     if (rows.length === before) {
+      if (before === 0) saw(m, 'deposit: left to manual handling');
       if (before === 0 && !d.allowed.has(null)) v.push(`transfer ${d.tx.hash} meant for ${d.meantFor} was not credited; expected partner ${[...d.allowed].join(' or ')}`);
       continue;
     }
@@ -108,6 +109,7 @@ function judgeDeposits(w: World, m: Model, v: string[]): void {
     if (rows[0].amount !== d.tx.amount || rows[0].currency !== d.tx.currency)
       v.push(`transfer ${d.tx.hash} of ${d.tx.amount} ${d.tx.currency} credited as ${rows[0].amount} ${rows[0].currency}`);
     d.tx.creditedTo = to;
+    saw(m, 'deposit: credited');
     addCredit(m, to, d.tx.currency, d.tx.amount);
     const paid = w.sql<{ request_id: string | null }>('select request_id from deposits where instr(lower(tx_hash), ?) > 0 and status = ?', d.tx.hash, 'credited')[0];
     const r = paid?.request_id ? m.requests.find((x) => x.id === paid.request_id) : undefined;
@@ -166,6 +168,11 @@ function checkOrders(w: World, m: Model, orders: Map<string, DbOrder>, v: string
   // an unfinished order outside review has a job that moves it on, or it waits forever
   const jobs = new Set(w.sql<{ ref: string }>("select ref from jobs where kind = 'order.process'").map((j) => j.ref));
   for (const o of orders.values()) {
+    const known = m.orders.get(o.order_id);
+    if (known && o.review_stage !== null && !known.reviewed) {
+      known.reviewed = true;
+      saw(m, `order in review: ${o.type}`);
+    }
     if (o.status === 'processing' && o.review_stage === null && !jobs.has(o.order_id)) v.push(`order ${o.order_id} is processing with no job to move it on`);
   }
 }
@@ -219,7 +226,11 @@ function checkEvents(w: World, m: Model, orders: Map<string, DbOrder>, v: string
     if (known) {
       if (known.final && (known.final.status !== o.status || known.final.refunded !== refunded))
         v.push(`order ${o.order_id} was final (${known.final.status}${known.final.refunded ? ', refunded' : ''}) and is now ${o.status}${refunded ? ', refunded' : ''}`);
-      if (!known.final && isFinal(o.status, refunded)) known.final = { status: o.status, refunded };
+      if (!known.final && isFinal(o.status, refunded)) {
+        known.final = { status: o.status, refunded };
+        const by = known.operatorDelivered || known.operatorRefund !== 'no' ? ' by an operator' : '';
+        saw(m, `order final: ${o.type} ${refunded ? 'refunded' : o.status}${by}`);
+      }
     }
   }
 }

@@ -3,7 +3,7 @@ import { SIM_ACTIONS, simulate } from './simulate.js';
 import { MUTANTS, type MutantName } from './mutants.js';
 
 /**
- * `npm run simulate -- --seed S --runs N [--steps M] [--shrink-seconds T] [--trace]`, or `--seed S --replay P`
+ * `npm run simulate -- --seed S --runs N [--steps M] [--shrink-seconds T] [--trace] [--coverage]`, or `--seed S --replay P`
  * for exactly the shortest history a violation printed (docs/simulation.md). Prints each
  * violation (its seed, the shortest history, what broke) and, as its last line,
  * `simulate: N runs, S steps, V violations (seed S)`. Exits 1 when a violation was found.
@@ -17,6 +17,7 @@ const { values } = parseArgs({
     mutant: { type: 'string' },
     quiet: { type: 'boolean', default: false },
     trace: { type: 'boolean', default: false },
+    coverage: { type: 'boolean', default: false },
     replay: { type: 'string' },
   },
 });
@@ -62,6 +63,10 @@ const r = await simulate({
         if (done % 10 === 0 || done === runs) console.error(`  ${done}/${runs} runs, ${steps} steps, ${((performance.now() - started) / 1000).toFixed(1)} s`);
       },
 });
+if (values.coverage) {
+  console.log('coverage (how often each kind of happening happened):');
+  for (const [k, n] of [...r.coverage].sort(([a], [b]) => a.localeCompare(b))) console.log(`  ${String(n).padStart(6)}  ${k}`);
+}
 const secs = r.ms / 1000;
 console.log(`time: ${secs.toFixed(1)} s, ${(r.steps / secs).toFixed(1)} steps/s`);
 console.log(`simulate: ${r.runs} runs, ${r.steps} steps, ${r.violations} violations (seed ${seed})`);

@@ -60,6 +60,8 @@ export interface SimResult {
   violations: number;
   failures: RunFailure[];
   ms: number;
+  /** How often each kind of happening happened over the runs' histories (Model.seen), summed. */
+  coverage: Map<string, number>;
 }
 
 /** The actions this version of the service offers (every one, once the branches that add them have landed). */
@@ -78,6 +80,7 @@ export async function simulate(opts: SimOptions): Promise<SimResult> {
   const arbs = commandArbitraries(opts.actions);
   const mutant = opts.mutant ? MUTANTS[opts.mutant] : null;
   let steps = 0;
+  const coverage = new Map<string, number>();
   const failures: RunFailure[] = [];
   for (let run = 0; run < opts.runs; run++) {
     const seed = (opts.seed + run) | 0;
@@ -102,6 +105,7 @@ export async function simulate(opts: SimOptions): Promise<SimResult> {
         if (first) {
           steps += m.steps;
           firstSteps = m.steps;
+          for (const [k, n] of m.seen) coverage.set(k, (coverage.get(k) ?? 0) + n);
         }
         first = false;
         await w.close();
@@ -125,9 +129,9 @@ export async function simulate(opts: SimOptions): Promise<SimResult> {
     };
     failures.push(failure);
     log(report(failure));
-    if (opts.stopAfter !== undefined && failures.length >= opts.stopAfter) return { runs: run + 1, steps, violations: failures.length, failures, ms: performance.now() - started };
+    if (opts.stopAfter !== undefined && failures.length >= opts.stopAfter) return { runs: run + 1, steps, violations: failures.length, failures, ms: performance.now() - started, coverage };
   }
-  return { runs: opts.runs, steps, violations: failures.length, failures, ms: performance.now() - started };
+  return { runs: opts.runs, steps, violations: failures.length, failures, ms: performance.now() - started, coverage };
 }
 
 export function report(f: RunFailure): string {
