@@ -107,7 +107,11 @@ export class World {
       adminToken: SIM_ADMIN_TOKEN,
       webhookTransport: this.transport,
     });
-    this.svc.sandbox.onSupplied((e) => {
+    const svc = this.svc;
+    svc.sandbox.onSupplied((e) => {
+      // a killed instance's code may still run a few turns in this process; a killed process would not have
+      // reached its supplier any more: what it "supplies" after its kill never happened
+      if (this.svc !== svc) return;
       const list = this.supplied.get(e.orderId) ?? [];
       list.push(e);
       this.supplied.set(e.orderId, list);
