@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { RECEIVER_URL, turns, type Answer, type World } from './world.js';
+import { FRAGMENT_PREFIX } from './fragment-stand.js';
 import { nanoOf } from './invariants.js';
 import { addCredit, depositRecipients, expectedBalance, keyOf, minorOf, saw, textOf, type Currency, type Model, type Network, type OrderType, type RequestM, type TxM } from './model.js';
 
@@ -42,6 +43,7 @@ export async function setUp(w: World, m: Model, seed: number, partners: PartnerS
     }
     m.partners.push({ id, key: k.body.api_key, webhook: p.webhook, secret });
   }
+  if (w.fragment) return v; // no gifts beside Fragment (GIFTS_UPSTREAM off)
   const gifts = await w.partner(m.partners[0].key, 'GET', '/nft/gifts?collection=HomemadeCake&sort=price_asc');
   if (gifts.status !== 200) throw new Error(`set-up: gift list answered ${gifts.status} ${gifts.raw}`);
   const items = (gifts.body.items as { gift: string; price_ton: string }[]).slice(0, 6);
@@ -89,7 +91,8 @@ const PREFIX: Record<OrderType, Record<Recipient, string>> = {
 };
 
 export function orderBody(m: Model, s: OrderSpec, key: string): Record<string, unknown> {
-  const recipient = `${PREFIX[s.type][s.recipient]}${s.account}x`;
+  // with Fragment each key its own account (sim/fragment-stand.ts): a payment on chain names its order
+  const recipient = m.world === 'fragment' ? `${FRAGMENT_PREFIX[s.recipient]}${key.replace(/^sim-/, '').replace(/-/g, '_')}` : `${PREFIX[s.type][s.recipient]}${s.account}x`;
   if (s.type === 'stars') return { type: 'stars', idempotency_key: key, params: { quantity: STARS[s.size % STARS.length], recipient } };
   if (s.type === 'premium') return { type: 'premium', idempotency_key: key, params: { months: MONTHS[s.size % MONTHS.length], recipient } };
   return { type: 'nft', idempotency_key: key, params: { gift: m.gifts[s.size % m.gifts.length].gift, recipient, max_price: s.tight ? '0.5' : '1000' } };
@@ -188,10 +191,16 @@ export function beginOrders(w: World, m: Model, partnerIdx: number, specs: Order
   const sameKey = (p: Placed) => placed.filter((x) => x.key === p.key).length;
   if (placed.length > 1) saw(m, 'orders: several at once on one balance');
   if (placed.some((p) => sameKey(p) > 1)) saw(m, 'orders: one key sent twice at once');
+  const recipientOf = (p: Placed) => (JSON.parse(p.body) as { params: { recipient: string } }).params.recipient;
+  for (const p of placed) w.fragment?.register(recipientOf(p));
   return placed.map((p) => ({
     answer: w.partner(key, 'POST', '/orders', JSON.parse(p.body)),
-    done: (a) => judgeOrder(m, p, a, sameKey(p) === 1),
+    done: (a) => {
+      w.fragment?.answered(recipientOf(p));
+      return judgeOrder(m, p, a, sameKey(p) === 1);
+    },
     lost: () => {
+      w.fragment?.answered(recipientOf(p));
       m.keys.get(keyOf(p.partner, p.key))!.unknown = true;
       return [];
     },

@@ -24,9 +24,10 @@ import {
   type Spelling,
   type TransferTarget,
 } from './actions.js';
+import { fundWallet, killAtReceipts, killAtSend, movePrices, NO_FRAGMENT_FAULTS, setFragmentFaults, subscriptionsEnd, surfaceHeld, type FragmentFaults, type SendThen } from './fragment-actions.js';
 import { auditAgrees, checkInvariants } from './invariants.js';
 import { saw, type Currency, type Model, type Network } from './model.js';
-import type { World } from './world.js';
+import type { World, WorldKind } from './world.js';
 
 /**
  * The steps of a history as fast-check commands (model-based testing): each is drawn with all its inputs
@@ -124,6 +125,11 @@ const orderSpec: fc.Arbitrary<OrderSpec> = fc.record({
 });
 
 const specs = fc.array(orderSpec, { minLength: 1, maxLength: 4 });
+/** Fragment sells Stars and Premium (no gifts beside it). */
+const fragmentSpecs = fc.array(
+  orderSpec.map((s) => (s.type === 'nft' ? { ...s, type: 'stars' as const } : s)),
+  { minLength: 1, maxLength: 4 },
+);
 const partner = fc.nat(2);
 const clockJump = fc.oneof(
   { arbitrary: fc.integer({ min: 1, max: 20 }), weight: 4 },
@@ -196,7 +202,7 @@ export interface ActionSet {
   canonicalHashes: boolean;
 }
 
-export function commandArbitraries(actions: ActionSet): fc.Arbitrary<fc.AsyncCommand<Model, Real>>[] {
+export function commandArbitraries(actions: ActionSet, world: WorldKind = 'sandbox'): fc.Arbitrary<fc.AsyncCommand<Model, Real>>[] {
   const spelling: fc.Arbitrary<Spelling> = actions.canonicalHashes ? fc.constantFrom<Spelling>('as_seen', 'upper', 'prefixed', 'bare', 'base64', 'other_network') : fc.constant<Spelling>('as_seen');
   const adjustOp: fc.Arbitrary<Op> = fc.record({ partner, currency: fc.constantFrom<Currency>('USD', 'TON'), amount: fc.nat(3), give: fc.boolean() }).map((c) => ({
     label: `support adjusts p${c.partner} ${c.give ? '+' : '-'}${c.currency}#${c.amount}`,
@@ -218,6 +224,7 @@ export function commandArbitraries(actions: ActionSet): fc.Arbitrary<fc.AsyncCom
     kind: 'a top-up request',
     begin: (w, m) => beginRequestTopup(w, m, c.partner, c.currency, c.amount),
   }));
+  if (world === 'fragment') return fragmentCommands(actions, adjustOp, creditOp);
   const anyOp = fc.oneof(ordersOp, clockOp, transferOp, resolveOp, cancelOp, depositOp, requestCancelOp, creditOp, requestOp, ...(actions.adjustments ? [adjustOp] : []));
   return [
     ...(actions.adjustments ? [adjustOp.map(step)] : []),
@@ -254,5 +261,92 @@ export function commandArbitraries(actions: ActionSet): fc.Arbitrary<fc.AsyncCom
         ),
       })
       .map((c) => new Step(fmtGift(c.gift, c.change), (w, m) => changeGift(w, m, c.gift, c.change))),
+  ];
+}
+
+/**
+ * A Fragment history's clock moves by seconds, minutes or a few hours (a month passes in the drain): every second
+ * an order waits for a batch is a step of its own (it asks again each second), and a supplier in trouble keeps
+ * orders waiting, so then at most 10 minutes.
+ */
+const fragmentJump = fc.oneof(
+  { arbitrary: fc.integer({ min: 1, max: 20 }), weight: 6 },
+  { arbitrary: fc.integer({ min: 20, max: 900 }), weight: 3 },
+  { arbitrary: fc.integer({ min: 900, max: 6 * 3_600 }), weight: 1 },
+);
+const FRAGMENT_FAULT_JUMP_MAX = 600;
+
+/**
+ * The steps of a Fragment history (sim/fragment-stand.ts): Stars and Premium orders paid in batches from the hot
+ * wallet on the fake chain, support's actions, kills anywhere and at the batch's worst instants, Fragment's and
+ * toncenter's troubles, transfers kept from the chain surfacing late, prices moving, the wallet funded. No
+ * sandbox routes exist in this mode: no transfers, no gifts, no simulated faults.
+ */
+function fragmentCommands(actions: ActionSet, adjustOp: fc.Arbitrary<Op>, creditOp: fc.Arbitrary<Op>): fc.Arbitrary<fc.AsyncCommand<Model, Real>>[] {
+  const fOrdersOp: fc.Arbitrary<Op> = fc.record({ partner, specs: fragmentSpecs }).map((o) => ({ label: fmtOrders(o.partner, o.specs), kind: 'orders', begin: async (w, m) => beginOrders(w, m, o.partner, o.specs) }));
+  const fClockOp: fc.Arbitrary<Op> = fragmentJump.map((s) => ({
+    label: `clock +${s}s`,
+    kind: 'a clock jump',
+    begin: async (w, m) => {
+      const seconds = m.faultsOn ? Math.min(s, FRAGMENT_FAULT_JUMP_MAX) : s;
+      saw(m, seconds >= 3_600 ? 'clock: hours or days' : 'clock: seconds or minutes');
+      return [beginAdvance(w, seconds)];
+    },
+  }));
+  const anyOp = fc.oneof(fOrdersOp, fClockOp, resolveOp, cancelOp, creditOp, ...(actions.adjustments ? [adjustOp] : []));
+  const seconds = fc.integer({ min: 1, max: 20 });
+  // a kill at a batch's instant places orders of its own first, most of the time (else no batch may form)
+  const withOrders = fc.option(fc.record({ partner, specs: fragmentSpecs }), { freq: 5, nil: null });
+  const atSend = fc
+    .record({ then: weighted<SendThen>(['executed', 2], ['held', 2], ['lost', 1]), seconds, orders: withOrders })
+    .map(
+      (c) =>
+        new Step(`${c.orders ? `${fmtOrders(c.orders.partner, c.orders.specs)}, then ` : ''}kill as the next batch reaches toncenter (${c.then}) within clock +${c.seconds}s, restart`, (w, m) =>
+          killAtSend(w, m, c.then, c.seconds, c.orders ? async (w2, m2) => beginOrders(w2, m2, c.orders!.partner, c.orders!.specs) : null),
+        ),
+    );
+  const atReceipts = fc
+    .record({ seconds: fc.integer({ min: 2, max: 20 }), orders: withOrders })
+    .map(
+      (c) =>
+        new Step(`${c.orders ? `${fmtOrders(c.orders.partner, c.orders.specs)}, then ` : ''}kill as a batch's receipts are read within clock +${c.seconds}s, restart`, (w, m) =>
+          killAtReceipts(w, m, c.seconds, c.orders ? async (w2, m2) => beginOrders(w2, m2, c.orders!.partner, c.orders!.specs) : null),
+        ),
+    );
+  const faults: fc.Arbitrary<FragmentFaults> = fc.oneof(
+    { arbitrary: fc.constant(NO_FRAGMENT_FAULTS), weight: 2 },
+    {
+      arbitrary: fc.record({
+        api: weighted<FragmentFaults['api']>(['ok', 4], ['down', 1], ['rate_limited', 1]),
+        send: weighted<FragmentFaults['send']>(['ok', 3], ['drop', 2], ['fail500', 1]),
+        index: weighted([false, 4], [true, 1]),
+        wallet: weighted([false, 5], [true, 1]),
+      }),
+      weight: 1,
+    },
+  );
+  return [
+    ...(actions.adjustments ? [adjustOp.map(step)] : []),
+    fOrdersOp.map(step),
+    fOrdersOp.map(step),
+    fOrdersOp.map(step),
+    fClockOp.map(step),
+    fClockOp.map(step),
+    fClockOp.map(step),
+    fc.constant(null).map(() => new Step('stop (SIGTERM) and start again', async (w, m) => (saw(m, 'stop and start'), await w.restart(), []))),
+    fc
+      .record({ ticks: fc.nat(40), op: fc.option(anyOp, { freq: 4 }) })
+      .map((c) => new Step(`kill after ${c.ticks} turns of ${c.op ? c.op.label : 'idle'}, restart`, (w, m) => crashDuring(w, m, c.ticks, c.op?.begin ?? null, c.op?.kind))),
+    atSend,
+    atSend,
+    atReceipts,
+    creditOp.map(step),
+    racing(resolveOp),
+    racing(cancelOp),
+    faults.map((f) => new Step(`fragment faults: api ${f.api}, send ${f.send}${f.index ? ', index down' : ''}${f.wallet ? ', wallet state down' : ''}`, async (w, m) => setFragmentFaults(w, m, f))),
+    fc.constant(null).map(() => new Step('transfers kept from the chain reach it', (w, m) => surfaceHeld(w, m))),
+    fc.constantFrom<number | null>(1.1, 0.95, null).map((f) => new Step(f === null ? "Fragment's prices back" : `Fragment's prices ×${f}`, async (w, m) => movePrices(w, m, f))),
+    fc.constantFrom('20', '100').map((ton) => new Step(`the operator funds the hot wallet with ${ton} TON`, (w, m) => fundWallet(w, m, ton))),
+    fc.constant(null).map(() => new Step('Premium subscriptions end', async (w, m) => subscriptionsEnd(w, m))),
   ];
 }

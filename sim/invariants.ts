@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { checkFragment } from './fragment-checks.js';
 import type { World } from './world.js';
 import { addCredit, expectedBalance, expectedEvents, isFinal, keyOf, refundReasons, saw, type Currency, type Model, type OrderM, type OrderType } from './model.js';
 
@@ -24,6 +25,7 @@ export function checkInvariants(w: World, m: Model): string[] {
   adoptUnknownKeys(w, m);
   const orders = new Map(w.sql<DbOrder>('select order_id, partner_id, type, status, amount, currency, refunded, idempotency_key, recipient, review_stage, gift from orders').map((o) => [o.order_id, o]));
   judgeDeposits(w, m, v);
+  if (w.fragment) checkFragment(w, m, v);
   checkLedger(w, m, orders, v);
   checkOrders(w, m, orders, v);
   checkSupplied(w, m, orders, v);

@@ -92,6 +92,8 @@ export interface PendingDeposit {
 }
 
 export interface Model {
+  /** the suppliers of the history: the sandbox's, or Fragment's (sim/world.ts WorldKind) */
+  world: 'sandbox' | 'fragment';
   partners: PartnerM[];
   orders: Map<string, OrderM>;
   keys: Map<string, KeyM>;
@@ -115,10 +117,24 @@ export interface Model {
    * budget reaches them, so that an action that silently stops happening is noticed.
    */
   seen: Map<string, number>;
+  /** Fragment: each order's TON cost as first seen (it must never change) */
+  fragmentCosts: Map<string, bigint>;
+  /** Fragment: batches, void batches, re-paid orders and partly bounced transactions already counted (coverage) */
+  fragmentBatches: Set<string>;
+  fragmentVoid: Set<string>;
+  fragmentRepaid: Set<string>;
+  fragmentPartial: Set<string>;
 }
 
-export function emptyModel(): Model {
-  return { partners: [], orders: new Map(), keys: new Map(), credits: new Map(), txs: [], requests: [], pendingDeposits: [], gifts: [], faultsOn: false, steps: 0, notes: [], seen: new Map() };
+export function emptyModel(world: Model['world'] = 'sandbox'): Model {
+  return {
+    world,
+    fragmentCosts: new Map(),
+    fragmentBatches: new Set(),
+    fragmentVoid: new Set(),
+    fragmentRepaid: new Set(),
+    fragmentPartial: new Set(),
+    partners: [], orders: new Map(), keys: new Map(), credits: new Map(), txs: [], requests: [], pendingDeposits: [], gifts: [], faultsOn: false, steps: 0, notes: [], seen: new Map() };
 }
 
 /** Counts one happening (see Model.seen). */

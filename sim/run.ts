@@ -18,6 +18,7 @@ const { values } = parseArgs({
     quiet: { type: 'boolean', default: false },
     trace: { type: 'boolean', default: false },
     coverage: { type: 'boolean', default: false },
+    world: { type: 'string', default: 'mixed' },
     replay: { type: 'string' },
   },
 });
@@ -38,6 +39,11 @@ if (values.replay !== undefined && (values.seed === undefined || !/^[0-9:]+@[A-Z
   process.exit(2);
 }
 const maxCommands = int('steps', values.steps, 1);
+const world = values.world as 'sandbox' | 'fragment' | 'mixed';
+if (!['sandbox', 'fragment', 'mixed'].includes(world)) {
+  console.error('simulate: --world must be sandbox, fragment or mixed');
+  process.exit(2);
+}
 const mutant = values.mutant as MutantName | undefined;
 if (mutant !== undefined && !(mutant in MUTANTS)) {
   console.error(`simulate: --mutant must be one of ${Object.keys(MUTANTS).join(', ')}`);
@@ -51,6 +57,7 @@ const r = await simulate({
   runs,
   maxCommands,
   actions: SIM_ACTIONS,
+  world,
   mutant,
   replay: values.replay,
   shrinkMs: int('shrink-seconds', values['shrink-seconds'], 1) * 1000,
