@@ -14,7 +14,8 @@ import type { World } from './world.js';
  *    first fixed, never changed) plus the tolerance;
  *  - each order is matched to its own out-message: a payment `paid` carries the wallet transaction and the hash
  *    of the one message naming its `Ref#`, which Fragment's address took; one `bounced` in review is the one
- *    whose message came back; a batch proven `void` was never executed on chain; one batch in flight at most;
+ *    whose message came back, and one whose message was taken is not in review (unless its receipt could not be
+ *    read within the bound); a batch proven `void` was never executed on chain; one batch in flight at most;
  *  - an order whose payment may have left (a live payment row) is not refunded without an operator.
  *
  * What the chain says each order was sent becomes the supplier's books of the general invariants (a completed
@@ -94,6 +95,10 @@ export function checkFragment(w: World, m: Model, v: string[]): void {
       }
     }
     if (r.state === 'review' && r.detail?.startsWith('bounced') && !mine.some((p) => p.ref === r.ref && !p.taken)) v.push(`order ${r.order_id}: in review as bounced, but no message of it came back`);
+    // a message Fragment took sends its order to review only when its receipt could not be read in time (the
+    // index down past the bound): never for another order's bounce in the same batch
+    if (r.state === 'review' && mine.some((p) => p.ref === r.ref && p.taken) && !/within the bound/.test(r.detail ?? ''))
+      v.push(`order ${r.order_id}: in review (${r.detail}) although Fragment took its message`);
   }
 
   const batches = w.sql<{ batch_id: string; norm_hash: string; state: string; orders: number }>('select batch_id, norm_hash, state, orders from fragment_batches');
