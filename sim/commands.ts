@@ -187,6 +187,12 @@ const depositOp: fc.Arbitrary<Op> = fc
   }));
 
 const step = (op: Op) => new Step(op.label, (w, m) => runStep(w, m, op.begin));
+const stopStart = fc.constant(null).map(() => new Step('stop (SIGTERM) and start again', async (w, m) => (saw(m, 'stop and start'), await w.restart(), [])));
+/** A kill a few turns into any of `ops` (or while idle), and a start on what was on disk. */
+const killDuring = (ops: fc.Arbitrary<Op>) =>
+  fc
+    .record({ ticks: fc.nat(40), op: fc.option(ops, { freq: 4 }) })
+    .map((c) => new Step(`kill after ${c.ticks} turns of ${c.op ? c.op.label : 'idle'}, restart`, (w, m) => crashDuring(w, m, c.ticks, c.op?.begin ?? null, c.op?.kind)));
 const racing = (ops: fc.Arbitrary<Op>) => fc.record({ op: ops, race }).map(({ op, race: r }) => new Step(`${op.label}${fmtRace(r)}`, (w, m) => runStep(w, m, op.begin, r)));
 
 const GIFT_OUTCOMES = ['ok', 'stuck_transfer', 'purchase_unconfirmed', 'purchase_answer_lost', 'purchase_not_sent', 'purchase_timeout', 'gift_not_for_sale', 'price_above_cap', 'insufficient_funds', 'delivery_failed'];
@@ -232,10 +238,8 @@ export function commandArbitraries(actions: ActionSet, world: WorldKind = 'sandb
     ordersOp.map(step),
     clockOp.map(step),
     clockOp.map(step),
-    fc.constant(null).map(() => new Step('stop (SIGTERM) and start again', async (w, m) => (saw(m, 'stop and start'), await w.restart(), []))),
-    fc
-      .record({ ticks: fc.nat(40), op: fc.option(anyOp, { freq: 4 }) })
-      .map((c) => new Step(`kill after ${c.ticks} turns of ${c.op ? c.op.label : 'idle'}, restart`, (w, m) => crashDuring(w, m, c.ticks, c.op?.begin ?? null, c.op?.kind))),
+    stopStart,
+    killDuring(anyOp),
     creditOp.map(step),
     requestOp.map(step),
     requestOp.map(step),
@@ -333,10 +337,8 @@ function fragmentCommands(actions: ActionSet, adjustOp: fc.Arbitrary<Op>, credit
     fClockOp.map(step),
     fClockOp.map(step),
     fClockOp.map(step),
-    fc.constant(null).map(() => new Step('stop (SIGTERM) and start again', async (w, m) => (saw(m, 'stop and start'), await w.restart(), []))),
-    fc
-      .record({ ticks: fc.nat(40), op: fc.option(anyOp, { freq: 4 }) })
-      .map((c) => new Step(`kill after ${c.ticks} turns of ${c.op ? c.op.label : 'idle'}, restart`, (w, m) => crashDuring(w, m, c.ticks, c.op?.begin ?? null, c.op?.kind))),
+    stopStart,
+    killDuring(anyOp),
     atSend,
     atSend,
     atReceipts,

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { report, simulate, SIM_ACTIONS, worldOf } from '../../sim/simulate.js';
+import { report, simulate, SIM_ACTIONS, worldOf, type SimResult } from '../../sim/simulate.js';
+
+/** The kinds of happening (prefixes of the coverage's names) that a result's histories never reached. */
+const unreached = (r: SimResult, kinds: string[]) => kinds.filter((k) => ![...r.coverage].some(([name, n]) => name.startsWith(k) && n > 0));
 
 /**
  * The seeded simulation of the money system (docs/simulation.md) on a fixed small budget: histories of
@@ -15,7 +18,6 @@ describe('the simulation of the money system', () => {
     expect(r.steps).toBeGreaterThan(300);
     // the budget reaches every kind of step the simulation is there for (an action that silently stopped
     // happening would leave its rules unchecked)
-    const reached = (prefix: string) => [...r.coverage].some(([k, n]) => k.startsWith(prefix) && n > 0);
     const kinds = [
       'orders: several at once on one balance',
       'orders: one key sent twice at once',
@@ -41,14 +43,13 @@ describe('the simulation of the money system', () => {
       'stop and start',
       'clock: a month',
     ];
-    expect(kinds.filter((k) => !reached(k))).toEqual([]);
+    expect(unreached(r, kinds)).toEqual([]);
   }, 180_000);
 
   it('runs a fixed budget of Fragment histories: batches paid from the hot wallet on the fake chain, bounces, kills between signing and settling', async () => {
     const r = await simulate({ seed: 20261127, runs: 2, maxCommands: 80, actions: SIM_ACTIONS, world: 'fragment', shrinkMs: 20_000 });
     expect(r.failures.map(report)).toEqual([]);
     expect(r.steps).toBeGreaterThan(50);
-    const reached = (prefix: string) => [...r.coverage].some(([k, n]) => k.startsWith(prefix) && n > 0);
     const kinds = [
       'orders: several at once on one balance',
       'fragment: a batch of several orders',
@@ -61,7 +62,7 @@ describe('the simulation of the money system', () => {
       'order in review',
       'support racing the workers',
     ];
-    expect(kinds.filter((k) => !reached(k))).toEqual([]);
+    expect(unreached(r, kinds)).toEqual([]);
   }, 180_000);
 
   it('fails when the service refunds an order in review by itself, and shrinks the history that shows it', async () => {
