@@ -298,6 +298,53 @@ describe('Telegram gift marketplace: the market stalls at the purchase stage', (
   });
 });
 
+describe('Telegram gift marketplace: a market that keeps asking to wait meets the give-up time', () => {
+  const flood = (n: number) => Array.from({ length: n }, () => ({ error: 'FLOOD_WAIT', seconds: 300 }));
+
+  it('FLOOD_WAIT on every paid call (nothing paid): at the hour failed at `pricing` with gift_unavailable, refunded, never paid later', async () => {
+    const { t, market } = await world((m) => m.sendScript.push(...flood(40)));
+    const p = await t.newPartner({ ton: '100.000' });
+    const before = (await p.call('GET', '/me')).body.nft_balance;
+    const r = await p.order('nft', { gift: 'PlushPepe-121', recipient: 'alice_fan', max_price: '50' });
+    const id = r.body.order_id;
+    for (let i = 0; i < 11; i++) await t.advance(5 * 60);
+    // 55 minutes of "wait": still processing, asked again every 5 minutes, nothing paid
+    expect((await order(p, id)).status).toBe('processing');
+    expect(market.sendCalls).toBeGreaterThanOrEqual(10);
+    await t.advance(10 * 60);
+    const o = (await t.admin('GET', `/orders/${id}`)).body;
+    expect(o).toMatchObject({ status: 'failed', refunded: true, review: null, failure: { stage: 'pricing', reason: 'gift_unavailable' } });
+    expect((await p.call('GET', '/me')).body.nft_balance).toBe(before);
+    expect(getGiftPurchase(t.db, id)).toMatchObject({ state: 'unpaid', unanswered: 0, detail: expect.stringContaining('gift_unavailable: given up after the hour before payment') });
+    const calls = market.sendCalls;
+    market.sendScript.length = 0;
+    await t.advance(3600);
+    expect(market.sendCalls).toBe(calls);
+    expect(market.paid()).toBe(0);
+    expect((await t.admin('GET', '/ledger/check')).body).toEqual({ ok: true, problems: [] });
+  });
+
+  it('after an unanswered paid call proven unpaid, every retry meets FLOOD_WAIT: at the hour manual review at `purchase`, no refund, no further paid call', async () => {
+    const { t, market } = await world((m) => m.sendScript.push({ loseOnly: true }, ...flood(40)));
+    const p = await t.newPartner({ ton: '100.000' });
+    const before = (await p.call('GET', '/me')).body.nft_balance;
+    const r = await p.order('nft', { gift: 'PlushPepe-122', recipient: 'alice_fan', max_price: '50' });
+    const id = r.body.order_id;
+    for (let i = 0; i < 11; i++) await t.advance(5 * 60);
+    expect((await order(p, id)).status).toBe('processing');
+    expect(getGiftPurchase(t.db, id)).toMatchObject({ state: 'quoting', unanswered: 1 });
+    await t.advance(10 * 60);
+    const o = (await t.admin('GET', `/orders/${id}`)).body;
+    expect(o).toMatchObject({ status: 'processing', refunded: false, failure: null, review: { stage: 'purchase' } });
+    expect(getGiftPurchase(t.db, id)).toMatchObject({ state: 'review', unanswered: 1, detail: expect.stringContaining('given up after the hour') });
+    expect((await p.call('GET', '/me')).body.nft_balance).not.toBe(before);
+    const calls = market.sendCalls;
+    await t.advance(3600);
+    expect(market.sendCalls).toBe(calls);
+    expect(market.paid()).toBe(0);
+  });
+});
+
 describe("Telegram gift marketplace: the account's funds for operators", () => {
   it('the TON and Stars balances in /metrics and in the console overview (supplier_funds, coverage); the alert below GIFTS_BALANCE_MIN_TON', async () => {
     const METRICS = 'metrics_token_0123456789abcdef';
