@@ -16,6 +16,7 @@ import { notifyBalanceLow, notifyOrderOutcome, notifyReview, notifyTopupCredited
 import { setDefaultCommands, setOperatorCommands } from './commands.js';
 import { createBot } from './index.js';
 import { operatorLanguage } from './operator-language.js';
+import { connectionWatch } from './connection.js';
 
 export interface BotHandle {
   bot: Bot<BotContext>;
@@ -55,10 +56,14 @@ export function startBot(
   const gifts = svc.catalog;
   const env = { deps, keys: svc.keys, config, apiRoot: config.TELEGRAM_API_ROOT, gifts };
   const bot = createBot(token, env);
+  // an unreachable Bot API is logged at once and shown by partner_service_bot_connected (bot/connection.ts)
+  const watch = connectionWatch(deps.bus, deps.log, config.TELEGRAM_API_ROOT);
+  bot.api.config.use(watch);
   // Replies wait out flood limits (429) but fail fast otherwise: grammY's polling loop restarts by itself.
   bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30, rethrowInternalServerErrors: true, rethrowHttpErrors: true }));
   // Notifications and alerts have no user waiting: they also retry server errors (3 s, 6 s, 12 s).
   const notifyApi = new Api(token, { apiRoot: config.TELEGRAM_API_ROOT });
+  notifyApi.config.use(watch);
   notifyApi.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 60, rethrowHttpErrors: true }));
 
   const inFlight = new Set<Promise<unknown>>();

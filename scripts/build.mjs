@@ -5,6 +5,10 @@
 //   node scripts/build.mjs                      build both (npm run build)
 //   node scripts/build.mjs --if-stale           build only a part that is missing or older than its sources (npm start)
 //   node scripts/build.mjs --if-stale --server  the same for the server only (the operations commands)
+//   node scripts/build.mjs --if-stale --server --use-built
+//       the operations commands (backup, restore, fragment:check, gifts:*): as --if-stale where the build tools
+//       are installed; in a pruned install they run the build that is there, whatever its files' time stamps
+//       (a copy or a checkout changes them), and stop only when there is no build at all.
 //   node scripts/build.mjs --if-stale --optional
 //       postinstall: as --if-stale, but when the build tools are not installed (npm ci --omit=dev,
 //       npm prune --omit=dev) say so and succeed: a production install must not fail here.
@@ -20,6 +24,7 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const args = new Set(process.argv.slice(2));
 const ifStale = args.has('--if-stale');
 const optional = args.has('--optional');
+const useBuilt = args.has('--use-built');
 
 const PARTS = [
   {
@@ -81,6 +86,7 @@ function stale(part) {
 for (const part of PARTS) {
   if (ifStale && !stale(part)) continue;
   if (!fs.existsSync(path.join(ROOT, part.tool))) {
+    if (useBuilt && fs.existsSync(path.join(ROOT, part.entry))) continue;
     const why = `the ${part.name} is not built or older than its sources, and the build tools are not installed`;
     if (optional) {
       process.stderr.write(`note: ${why}; run \`npm run build\` where they are (npm ci), before npm prune --omit=dev\n`);

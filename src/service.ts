@@ -32,6 +32,7 @@ import type { TelegramGiftMarket } from './suppliers/telegram-gifts/index.js';
 import { Scheduler } from './workers/scheduler.js';
 import type { Logger } from './kernel/log.js';
 import { openOps, type Ops } from './ops/wiring.js';
+import { checkDatabaseMode } from './ops/database-mode.js';
 
 /**
  * The composition root: opens the database, builds every service and the HTTP app, and wires the job
@@ -69,8 +70,10 @@ export interface ServiceOptions {
   adminToken?: string;
   /** GIFTS_UPSTREAM=telegram: this gateway instead of the account's MTProto client (the tests' fake). */
   giftGateway?: GiftGateway;
-  /** Passed to the HTTP app: hooks a test adds before the routes (HttpDeps.instrument). */
+  /** Passed to the HTTP app: hooks added before the routes (HttpDeps.instrument): a test's, or the trace spans'. */
   instrumentHttp?: (app: FastifyInstance) => void;
+  /** Traces are exported (src/ops/tracing.ts): supplier calls get spans of their own. */
+  traced?: boolean;
 }
 
 const CLOCK_KEY = 'clock.offset_ms';
@@ -81,6 +84,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   const realNow = opts.realNow ?? Date.now;
   let secrets: SecretBox;
   try {
+    checkDatabaseMode(db, config, realNow());
     secrets = SecretBox.fromConfig(config.SECRET_ENCRYPTION_KEY, config.DATABASE_PATH, db, realNow());
   } catch (e) {
     db.$client.close();
@@ -99,7 +103,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   // the sandbox's simulated faults (PUT /sandbox/faults) are decorators around its own suppliers only
   const faults = () => sandbox.getFaults();
   const gifts: GiftMarket = config.gifts.upstream === 'sandbox' ? giftsWithSimulatedFaults(sandbox.gifts, faults) : (telegram?.market ?? giftsOff);
-  const ops = await openOps({ db, bus, clock, config, log, realNow, hotWallet: fragment ? () => fragment.walletGauge() : undefined, giftsAccount: telegram ? () => telegram.market.balanceGauge() : undefined });
+  const ops = await openOps({ db, bus, clock, config, log, realNow, traced: opts.traced, hotWallet: fragment ? () => fragment.walletGauge() : undefined, giftsAccount: telegram ? () => telegram.market.balanceGauge() : undefined });
   let scheduler: Scheduler | null = null;
   const deps: Deps = {
     db,

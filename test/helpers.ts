@@ -5,7 +5,6 @@ import net from 'node:net';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
-import { loadConfig, type Config } from '../src/config/env.js';
 import { silentLogger } from '../src/kernel/log.js';
 import { createService, type Service } from '../src/service.js';
 import type { Logger } from '../src/kernel/log.js';
@@ -18,9 +17,8 @@ import { conformanceHook, webhookProblems } from './openapi-conformance.js';
  * `app.inject`. Real time is frozen (START), so only `advance()` moves the service clock.
  */
 /** A test-friendly config: defaults plus overrides (no demo partner). */
-export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({ SANDBOX_DEMO: '0', ...overrides });
-}
+export { testConfig } from './test-config.js';
+import { testConfig } from './test-config.js';
 
 export const ADMIN_TOKEN = 'adm_test_token_0123456789abcdef';
 export const START = Date.parse('2026-03-01T12:00:00Z');

@@ -5,6 +5,7 @@ import type { DepositNetwork } from '../domain/chain-address.js';
 import { depositAddresses } from '../config/deposit-addresses.js';
 import {
   CURRENCY_ASSET,
+  ENDED_AMOUNT_HOLD_MS,
   TOPUP_REQUEST_TTL_MS,
   chooseAmountToSend,
   makeCommentCode,
@@ -13,7 +14,7 @@ import {
 import { formatAmount, parseAmount, type Currency } from '../domain/money.js';
 import { offsetIso } from '../domain/time-format.js';
 import { audit } from '../store/audit-repo.js';
-import { commentCodeTaken, expireTopupRequests, insertTopupRequest, openRequestAmounts, openRequestCount, type TopupRequestRow } from '../store/deposits-repo.js';
+import { commentCodeTaken, endedRequestAmounts, expireTopupRequests, insertTopupRequest, openRequestAmounts, openRequestCount, type TopupRequestRow } from '../store/deposits-repo.js';
 import { getPartner } from '../store/partners-repo.js';
 import type { Deps } from './deps.js';
 import { requireTopupMinimum } from './topups.js';
@@ -23,7 +24,8 @@ import { parseOrFail } from './validation.js';
 /**
  * Top-up requests (operator-api.md POST /partners/{id}/topup-requests): the exact amount to send, where,
  * and for TON a comment code. The one place a request is made: the operator API, the bot's /topup and the
- * Mini App's Top up tab all call createTopupRequest (the partner API has no such route).
+ * Mini App's Top up tab all call createTopupRequest (the partner API has no such route). Listing and
+ * canceling them: src/app/topup-request-state.ts.
  */
 
 /** Where to send a top-up of `currency`; 503 topups_not_configured when no address is configured for it. */
@@ -33,24 +35,50 @@ export function requestAddresses(addresses: readonly DepositAddress[], currency:
   return list;
 }
 
+/** How a request is shown to operators, owners (bot, Mini App): `credited` is called `paid`. */
+export type TopupRequestShownStatus = 'open' | 'paid' | 'expired' | 'canceled';
+
 export interface TopupRequestView {
   request_id: string;
   currency: Currency;
+  /** The amount asked for. */
+  amount: string;
+  /** The exact amount to send: the asked amount plus the request's offset. */
   amount_to_send: string;
+  /** Where to send it: every configured address of the currency's asset (USDT: one per network). */
   addresses: { network: DepositNetwork; address: string }[];
   comment_code?: string;
+  status: TopupRequestShownStatus;
+  created_at: string;
   expires_at: string;
+  /** Whole seconds until it expires while open, else 0. */
+  seconds_left: number;
+  /** When it was canceled (only for a canceled request). */
+  canceled_at?: string;
 }
 
-export function topupRequestView(row: TopupRequestRow, addresses: readonly DepositAddress[]): TopupRequestView {
+/** The status a request is shown with at `now` (an open request past its expiry is expired). */
+export function shownStatus(row: Pick<TopupRequestRow, 'status' | 'expiresAt'>, now: number): TopupRequestShownStatus {
+  if (row.status === 'credited') return 'paid';
+  if (row.status === 'open' && row.expiresAt <= now) return 'expired';
+  return row.status;
+}
+
+export function topupRequestView(row: TopupRequestRow, addresses: readonly DepositAddress[], now: number): TopupRequestView {
+  const status = shownStatus(row, now);
   const view: TopupRequestView = {
     request_id: row.requestId,
     currency: row.currency,
+    amount: formatAmount(row.amount, row.currency),
     amount_to_send: formatAmount(row.amountToSend, row.currency),
     addresses: addresses.filter((a) => a.asset === CURRENCY_ASSET[row.currency]).map((a) => ({ network: a.network, address: a.address })),
+    status,
+    created_at: offsetIso(row.createdAt),
     expires_at: offsetIso(row.expiresAt),
+    seconds_left: status === 'open' ? Math.floor((row.expiresAt - now) / 1000) : 0,
   };
   if (row.commentCode) view.comment_code = row.commentCode;
+  if (row.canceledAt !== null) view.canceled_at = offsetIso(row.canceledAt);
   return view;
 }
 
@@ -82,7 +110,8 @@ export type CreateTopupRequestDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'ids
  * without an address for the currency, 400 topup_below_minimum under the minimum that applies (first
  * top-up 10 in either currency, later USD 5 and TON 10), 409 too_many_topup_requests when the partner
  * already has TOPUP_REQUESTS_MAX_OPEN open requests of the currency. The amount to send is the asked
- * amount plus a random offset (chooseAmountToSend) that no other open request of the currency has.
+ * amount plus a random offset (chooseAmountToSend) that no other open request of the currency has, and
+ * no request that ended unpaid in the last 30 days unless nothing else is free.
  */
 export function createTopupRequest(deps: CreateTopupRequestDeps, partnerId: number, body: unknown, actor: string): TopupRequestView {
   const input = parseTopupRequest(body);
@@ -99,12 +128,14 @@ export function createTopupRequest(deps: CreateTopupRequestDeps, partnerId: numb
     if (openRequestCount(tx, partnerId, input.currency, now) >= maxOpen)
       fail(
         'too_many_topup_requests',
-        `There are already ${maxOpen} open top-up requests in ${input.currency}: pay one of them or let one expire (24 hours after it was made) before asking for another.`,
+        `There are already ${maxOpen} open top-up requests in ${input.currency}: pay or cancel one of them, or let one expire (24 hours after it was made), before asking for another.`,
         { currency: input.currency, max_open: maxOpen },
       );
     // modulo bias of 2^32 over at most 999 choices is negligible
     const randomInt = (n: number) => parseInt(deps.ids.hex(4), 16) % n;
-    const amountToSend = chooseAmountToSend(input.amount, input.currency, openRequestAmounts(tx, input.currency, now), randomInt);
+    // offsets of requests that ended unpaid lately are given last: their late payments must not pay this one
+    const held = endedRequestAmounts(tx, input.currency, now, now - ENDED_AMOUNT_HOLD_MS);
+    const amountToSend = chooseAmountToSend(input.amount, input.currency, openRequestAmounts(tx, input.currency, now), randomInt, held);
     if (amountToSend === null) fail('topup_amount_unavailable');
     let commentCode: string | null = null;
     if (input.currency === 'TON') {
@@ -126,6 +157,7 @@ export function createTopupRequest(deps: CreateTopupRequestDeps, partnerId: numb
       createdAt: now,
       expiresAt: now + TOPUP_REQUEST_TTL_MS,
       creditedDepositId: null,
+      canceledAt: null,
     };
     insertTopupRequest(tx, row);
     audit(tx, now, actor, 'topup_request.create', String(partnerId), {
@@ -135,6 +167,6 @@ export function createTopupRequest(deps: CreateTopupRequestDeps, partnerId: numb
       amount_to_send: formatAmount(row.amountToSend, row.currency),
       comment_code: row.commentCode,
     });
-    return topupRequestView(row, addresses);
+    return topupRequestView(row, addresses, now);
   });
 }

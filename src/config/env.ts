@@ -8,6 +8,9 @@ import { opsEnvShape } from './ops.js';
 import { orderWaitEnvShape } from './order-wait.js';
 import { loadFragmentConfig, type FragmentConfig } from './fragment.js';
 import { GIFTS_ENV_NAMES, loadGiftsConfig, type GiftsConfig } from './gifts.js';
+import { FRAGMENT_VARIABLES } from './fragment.js';
+import { SECRET_VARIABLES, withSecretFiles } from './secret-files.js';
+import { unknownVariables, unknownVariablesLine } from './unknown-variables.js';
 
 /** Environment variables of operator-api.md section 1, validated once at start-up. */
 
@@ -81,8 +84,16 @@ export const envSchema = z.object({
 /** The fewest stars Fragment sells in one purchase. */
 const FRAGMENT_MIN_STARS = 50;
 
-/** Every variable the service reads (besides FRAGMENT_*). */
-export const CONFIG_VARIABLES: readonly string[] = [...Object.keys(envSchema.shape), ...GIFTS_ENV_NAMES];
+/** Every variable the service reads (besides FRAGMENT_*). NODE_ENV=production changes two defaults (loadConfig). */
+export const CONFIG_VARIABLES: readonly string[] = [...Object.keys(envSchema.shape), ...GIFTS_ENV_NAMES, 'NODE_ENV'];
+
+/** Every name the service reads, `NAME_FILE` of each secret included (for the warning about unknown ones). */
+export const KNOWN_VARIABLES: readonly string[] = [...new Set([...CONFIG_VARIABLES, ...FRAGMENT_VARIABLES, ...SECRET_VARIABLES.map((n) => `${n}_FILE`)])];
+
+/** The one warning line naming variables with the service's prefixes that it does not read, or null. */
+export function unknownVariablesWarning(env: Record<string, string | undefined>): string | null {
+  return unknownVariablesLine(unknownVariables(env, KNOWN_VARIABLES));
+}
 
 /** `fragment`: the FRAGMENT_* settings, present exactly when UPSTREAM=fragment (src/config/fragment.ts). */
 export type Config = z.output<typeof envSchema> & {
@@ -100,7 +111,9 @@ export class ConfigError extends Error {
 }
 
 /** Parses the environment; throws ConfigError with one line per bad variable. */
-export function loadConfig(env: Record<string, string | undefined>): Config {
+export function loadConfig(rawEnv: Record<string, string | undefined>): Config {
+  // secrets from NAME_FILE or systemd credentials (src/config/secret-files.ts)
+  const { env, lines: fileLines } = withSecretFiles(rawEnv);
   // Empty strings mean "unset", as shells and .env files commonly write them.
   const cleaned: Record<string, string> = {};
   for (const key of Object.keys(envSchema.shape)) {
@@ -110,7 +123,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = envSchema.safeParse(cleaned);
   if (!parsed.success) {
     const seen = new Set<string>();
-    const lines: string[] = [];
+    const lines: string[] = [...fileLines];
     for (const issue of parsed.error.issues) {
       const name = String(issue.path[0] ?? 'environment');
       if (seen.has(name)) continue;
@@ -121,7 +134,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(lines);
   }
   const c = parsed.data;
-  const extra: string[] = [];
+  const extra: string[] = [...fileLines];
+  // operator-api.md §1: a production start names its supplier (no silent sandbox) and makes no demo partner
+  const production = env.NODE_ENV?.trim() === 'production';
+  const upstreamMissing = production && cleaned.UPSTREAM === undefined;
+  if (upstreamMissing)
+    extra.push('invalid configuration: UPSTREAM: must be set with NODE_ENV=production ("fragment" for real supply, "sandbox" for play money)');
+  if (production && cleaned.SANDBOX_DEMO === undefined) c.SANDBOX_DEMO = false;
   if (c.STARS_MIN_PER_ORDER > c.STARS_MAX_PER_ORDER)
     extra.push('invalid configuration: STARS_MIN_PER_ORDER: must not exceed STARS_MAX_PER_ORDER');
   // Fragment sells no fewer than 50 stars: a smaller order would be accepted, debited and then refused
@@ -131,7 +150,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (fragment) extra.push(...fragment.lines);
   const gifts = loadGiftsConfig(env, c.UPSTREAM);
   extra.push(...gifts.lines);
-  if (extra.length) throw new ConfigError(extra);
+  // play money never buys real gifts: the sandbox's balances, deposits and movable clock stay away from a real account
+  if (gifts.config?.upstream === 'telegram' && c.UPSTREAM === 'sandbox' && !upstreamMissing)
+    extra.push('invalid configuration: GIFTS_UPSTREAM: "telegram" is refused with UPSTREAM=sandbox (real gifts are never bought with play money): set UPSTREAM to a live supplier, or GIFTS_UPSTREAM to "sandbox" or "off"');
+  // a secret file that cannot be read is reported here and by the Fragment settings' own reader: once
+  if (extra.length) throw new ConfigError([...new Set(extra)]);
   const publicBaseUrl = (c.PUBLIC_BASE_URL ?? `http://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.PORT}`).replace(/\/$/, '');
   return { ...c, publicBaseUrl, gifts: gifts.config!, operatorLanguages: adminChatLanguages(cleaned.ADMIN_CHAT_IDS), ...(fragment?.config ? { fragment: fragment.config } : {}) };
 }

@@ -86,22 +86,41 @@ export function displayAmount(amount: string, currency: Currency | null): string
 }
 
 /**
+ * How long the amount of a request that ended unpaid (expired or canceled) is kept out of new requests, and
+ * how long a transfer of it is still taken for a late payment of that request (`expired_request`).
+ */
+export const ENDED_AMOUNT_HOLD_MS = 30 * 86_400_000;
+
+/**
  * The exact amount to send for a request: the requested amount plus a random offset of AMOUNT_OFFSET
  * (`randomInt(n)`, 0 ≤ result < n, from the injected randomness source), chosen among the offsets that
  * give an amount no other OPEN request of that currency asks for and that is not a round sum (a whole
  * dollar or TON). So a partner who asks for 100 is told e.g. 100.37, nobody is ever told to send exactly
  * 100.00, and a mistyped round transfer matches no request (manual handling) instead of paying someone
- * else's. Null when every offset is taken.
+ * else's. Amounts of requests that ended unpaid in the last 30 days (`heldByEndedRequests`) are given only
+ * when no other offset is free: a late payment of such a request could otherwise pay the new one
+ * (matchDeposit then sends a transfer of that amount to support, to neither partner). Null when every
+ * offset is taken by open requests.
  */
-export function chooseAmountToSend(requested: number, currency: Currency, takenByOpenRequests: Iterable<number>, randomInt: (n: number) => number): number | null {
+export function chooseAmountToSend(
+  requested: number,
+  currency: Currency,
+  takenByOpenRequests: Iterable<number>,
+  randomInt: (n: number) => number,
+  heldByEndedRequests: Iterable<number> = [],
+): number | null {
   const taken = new Set(takenByOpenRequests);
+  const held = new Set(heldByEndedRequests);
   const { min, max } = AMOUNT_OFFSET[currency];
   const free: number[] = [];
+  const reusable: number[] = [];
   for (let k = min; k <= max; k++) {
     const amount = requested + k;
-    if (amount % SCALE[currency] !== 0 && !taken.has(amount)) free.push(amount);
+    if (amount % SCALE[currency] === 0 || taken.has(amount)) continue;
+    (held.has(amount) ? reusable : free).push(amount);
   }
-  return free.length ? free[randomInt(free.length)] : null;
+  const pool = free.length ? free : reusable;
+  return pool.length ? pool[randomInt(pool.length)] : null;
 }
 
 /** A random comment code from `randomInt(n)` (0 ≤ result < n). */
@@ -129,13 +148,30 @@ export interface RequestLike {
   currency: Currency;
   amountToSend: number;
   commentCode: string | null;
-  status: 'open' | 'credited' | 'expired';
+  status: 'open' | 'credited' | 'expired' | 'canceled';
   createdAt: number;
   expiresAt: number;
+  /** When it was canceled (status `canceled`), else null. */
+  canceledAt: number | null;
 }
 
 export function isOpen(r: RequestLike, now: number): boolean {
   return r.status === 'open' && r.expiresAt > now;
+}
+
+/** When a request stopped taking payment unless paid: its cancel time, else its expiry. */
+export function endOf(r: RequestLike): number {
+  return r.status === 'canceled' && r.canceledAt !== null ? Math.min(r.canceledAt, r.expiresAt) : r.expiresAt;
+}
+
+/** Not paid and still taking payment at time `at` (a transfer made then pays it). */
+export function takesPaymentAt(r: RequestLike, at: number): boolean {
+  return r.status !== 'credited' && at < endOf(r);
+}
+
+/** Ended unpaid (expired or canceled) by `at`, less than ENDED_AMOUNT_HOLD_MS before it. */
+export function endedUnpaidBefore(r: RequestLike, at: number): boolean {
+  return r.status !== 'credited' && endOf(r) <= at && endOf(r) > at - ENDED_AMOUNT_HOLD_MS;
 }
 
 /** One configured deposit address. */
@@ -163,6 +199,8 @@ export interface ObservedTransfer extends TransferLike {
   comment: string | null;
   /** Blocks (TON: masterchain blocks) on top of the transfer, its own included. */
   confirmations: number;
+  /** When it was made by the chain's clock (its block time, epoch ms), when the watcher knows it. */
+  chainTime?: number | null;
 }
 
 export type MatchResult =
@@ -173,25 +211,33 @@ export type MatchResult =
 const money = (minor: number, c: Currency) => `${formatAmount(minor, c)} ${c === 'USD' ? 'USDT' : 'TON'}`;
 
 /**
- * Which request a confirmed transfer pays.
+ * Which request a confirmed transfer pays. `at` is when the transfer was made: its chain time where the
+ * watcher knows it, and never later than when it was first seen (the caller takes the earlier of the two).
+ * Whether a request was still taking payment is judged at `at`, so a transfer made before the expiry but
+ * seen or confirmed after it still pays its request.
  *
  * 1. Another token or coin (not USDT, not TON): `ignored`, never credited.
  * 2. The transfer must be USDT on ton/trc20/bep20 to that network's USDT address, or TON on ton to the
  *    TON address. TON on another network, or a transfer to an address of ours configured for another
  *    network (or on a network where this asset has no address): `wrong_network`. Any other destination
  *    (a stranger's address, the TON address for USDT, the USDT address for TON coin): `wrong_address`.
- * 3. TON: a request code in the comment identifies the request first. An open request found so must be
- *    paid exactly (`wrong_amount` otherwise); an expired one gives `expired_request` unless the amount
- *    exactly pays another open request; a credited one falls through to amount matching.
- * 4. Exact amount (USD always, TON without a usable code): the one open request of that currency whose
- *    `amount_to_send` equals the amount. Otherwise, in this order: not a whole number of cents/milli-TON →
- *    `wrong_amount`; equals an expired request → `expired_request`; equals a paid request → `unknown_request` (naming it);
- *    below the smallest top-up (USD 5, TON 10) → `below_minimum`; within 10 % of an open request → `wrong_amount`; else `unknown_request`.
+ * 3. TON: a request code in the comment names that request and no other, whatever the amount: taking
+ *    payment at `at` and paid exactly → credited; paid another amount → `wrong_amount`; ended unpaid →
+ *    `expired_request`; already paid → `unknown_request`. A code never lets the amount pay someone else.
+ * 4. Exact amount (USD always, TON without a usable code). A request that ended unpaid less than 30 days
+ *    before `at` with this amount → `expired_request` naming it (its partner's late payment, or, when the
+ *    amount had to be given again, a transfer nobody can tell apart: support decides, never either partner
+ *    automatically); likewise when requests of two partners were both taking payment at `at`. Otherwise the
+ *    request taking payment at `at` with that amount is credited. Otherwise, in this order: not a whole
+ *    number of cents/milli-TON → `wrong_amount`; equals a paid request → `unknown_request` (naming it);
+ *    below the smallest top-up (USD 5, TON 10) → `below_minimum`; within 10 % of an open request →
+ *    `wrong_amount`; else `unknown_request`.
  *
- * `requests`: the open requests of the currency plus recently expired or paid ones and those whose codes
- * occur in the comment (any status). The caller re-checks the minimum when crediting (src/app/deposits/record.ts).
+ * `requests`: the open requests of the currency, those that ended (paid or not) less than 30 days before
+ * `at`, and those whose codes occur in the comment (any status, any age). The caller re-checks the minimum
+ * when crediting (src/app/deposits/record.ts).
  */
-export function matchDeposit(deposit: TransferLike, requests: readonly RequestLike[], addresses: readonly DepositAddress[], now: number): MatchResult {
+export function matchDeposit(deposit: TransferLike, requests: readonly RequestLike[], addresses: readonly DepositAddress[], at: number): MatchResult {
   const asset = knownAsset(deposit.asset);
   if (!asset) return { kind: 'ignored', note: `${deposit.asset} is not accepted for top-ups (only USDT and TON).` };
   const currency = ASSET_CURRENCY[asset];
@@ -223,31 +269,37 @@ export function matchDeposit(deposit: TransferLike, requests: readonly RequestLi
   if (amountText === null) return unmatched('wrong_amount', `The amount ${deposit.amount} is not a decimal number.`);
 
   const ofCurrency = requests.filter((r) => r.currency === currency);
-  const open = ofCurrency.filter((r) => isOpen(r, now));
-  const exactOpen = minor === null ? undefined : open.find((r) => r.amountToSend === minor);
+  const open = ofCurrency.filter((r) => takesPaymentAt(r, at));
 
-  // 3. TON: the code in the comment first.
+  // 3. TON: the code in the comment names its own request, and only it.
   if (currency === 'TON') {
     const tokens = commentTokens(deposit.comment);
     const byCode = tokens.map((t) => ofCurrency.find((r) => r.commentCode === t)).find((r) => r !== undefined);
     if (byCode) {
-      if (isOpen(byCode, now)) {
-        if (minor === byCode.amountToSend) return { kind: 'credit', request: byCode, currency, amountMinor: minor, by: 'comment' };
-        return unmatched('wrong_amount', `The comment names request ${byCode.requestId}, which asks for ${money(byCode.amountToSend, currency)}; received ${amountText} TON.`, byCode);
-      }
-      if (byCode.status !== 'credited' && !exactOpen)
-        return unmatched('expired_request', `The comment names request ${byCode.requestId}, which expired before the transfer.`, byCode);
+      if (byCode.status === 'credited')
+        return unmatched('unknown_request', `The comment names request ${byCode.requestId}, which is already paid; it pays no other request.`, byCode);
+      if (!takesPaymentAt(byCode, at))
+        return unmatched('expired_request', `The comment names request ${byCode.requestId}, which ${endedWord(byCode)} before the transfer.`, byCode);
+      if (minor === byCode.amountToSend) return { kind: 'credit', request: byCode, currency, amountMinor: minor, by: 'comment' };
+      return unmatched('wrong_amount', `The comment names request ${byCode.requestId}, which asks for ${money(byCode.amountToSend, currency)}; received ${amountText} TON.`, byCode);
     }
   }
 
   // 4. Exact amount.
-  if (exactOpen) return { kind: 'credit', request: exactOpen, currency, amountMinor: minor!, by: 'amount' };
   if (minor === null)
     return unmatched('wrong_amount', `${amountText} ${asset} is not a whole number of ${currency === 'USD' ? 'cents' : 'milli-TON'}, so it pays no request.`, nearby(open, amountText, currency));
-  const expired = ofCurrency
-    .filter((r) => !isOpen(r, now) && r.status !== 'credited' && r.amountToSend === minor)
-    .sort((a, b) => b.expiresAt - a.expiresAt)[0];
-  if (expired) return unmatched('expired_request', `${money(minor, currency)} pays request ${expired.requestId}, which expired before the transfer.`, expired);
+  const live = open.filter((r) => r.amountToSend === minor).sort((a, b) => endOf(a) - endOf(b));
+  const ended = ofCurrency.filter((r) => r.amountToSend === minor && endedUnpaidBefore(r, at)).sort((a, b) => endOf(b) - endOf(a));
+  if (ended.length)
+    return unmatched(
+      'expired_request',
+      `${money(minor, currency)} pays request ${ended[0].requestId}, which ${endedWord(ended[0])} before the transfer${live.length ? `; request ${live[0].requestId} of the same amount is open, so support decides whose it is` : ''}.`,
+      ended[0],
+    );
+  if (new Set(live.map((r) => r.partnerId)).size > 1)
+    // two partners' requests of one amount both taking payment at `at`: the one that ends first has ended since
+    return unmatched('expired_request', `${money(minor, currency)} pays request ${live[0].requestId} or ${live[1].requestId}, of two partners: support decides whose it is.`, live[0]);
+  if (live.length) return { kind: 'credit', request: live[0], currency, amountMinor: minor, by: 'amount' };
   const paid = ofCurrency.find((r) => r.status === 'credited' && r.amountToSend === minor);
   if (paid) return unmatched('unknown_request', `${money(minor, currency)} is the amount of request ${paid.requestId}, which is already paid; no open request asks for it.`, paid);
   const smallest = topupMinimum(currency, false);
@@ -257,6 +309,8 @@ export function matchDeposit(deposit: TransferLike, requests: readonly RequestLi
     return unmatched('wrong_amount', `${money(minor, currency)} matches no open request; the closest, ${near.requestId}, asks for ${money(near.amountToSend, currency)}.`, near);
   return unmatched('unknown_request', `${money(minor, currency)} matches no open top-up request.`);
 }
+
+const endedWord = (r: RequestLike) => (r.status === 'canceled' && r.canceledAt !== null && r.canceledAt < r.expiresAt ? 'was canceled' : 'expired');
 
 /** The open request closest to the amount, when it is within NEAR_AMOUNT_FRACTION of that request's amount. */
 function nearby(open: readonly RequestLike[], amount: string, currency: Currency): RequestLike | null {

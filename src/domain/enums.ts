@@ -18,7 +18,12 @@ export const LEDGER_ENTRY_KINDS = ['topup', 'order_debit', 'order_refund'] as co
 export const BOT_ROLES = ['owner', 'staff'] as const;
 export type BotRole = (typeof BOT_ROLES)[number];
 
-export const TOPUP_REQUEST_STATUSES = ['open', 'credited', 'expired'] as const;
+/**
+ * Stored states of a top-up request: `credited` is the one the operator API, the bot and the Mini App call
+ * `paid`; `expired` is written lazily (an `open` request past its expiry is expired too).
+ */
+export const TOPUP_REQUEST_STATUSES = ['open', 'credited', 'expired', 'canceled'] as const;
+export type TopupRequestStatus = (typeof TOPUP_REQUEST_STATUSES)[number];
 export const DEPOSIT_STATUSES = ['pending', 'unmatched', 'credited', 'closed', 'ignored'] as const;
 export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
 

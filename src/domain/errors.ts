@@ -84,6 +84,7 @@ export const ERRORS = {
   topup_amount_unavailable: spec(503, 'flat', 'No free exact amount near the requested one. Retry later or ask for another amount.'),
   too_many_topup_requests: spec(409, 'flat', 'Too many open top-up requests in this currency: pay one or let one expire first.'),
   deposit_not_unmatched: spec(409, 'flat', 'Only an unmatched deposit can be resolved.'),
+  not_open: spec(409, 'flat', 'Only an open top-up request can be canceled.'),
   invite_invalid: spec(400, 'flat', 'The invite code is unknown, used or expired.'),
   cannot_unlink_self: spec(409, 'flat', 'You cannot unlink yourself; another owner can.'),
 } as const satisfies Record<string, ErrorSpec>;

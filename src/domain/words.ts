@@ -82,7 +82,9 @@ const en: Words = {
       case 'topup_amount_unavailable':
         return 'No exact amount is free near this one right now. Try a slightly different amount or again later.';
       case 'too_many_topup_requests':
-        return `You already have ${x.max_open} open top-up ${x.max_open === 1 ? 'request' : 'requests'} in ${x.currency}, the most at once. Pay one of them (the exact amount it shows) or wait until one expires 24 hours after it was made, then ask again.`;
+        return `You already have ${x.max_open} open top-up ${x.max_open === 1 ? 'request' : 'requests'} in ${x.currency}, the most at once. Pay one of them (the exact amount it shows), cancel one, or wait until one expires 24 hours after it was made, then ask again.`;
+      case 'not_open':
+        return x.status === 'paid' ? 'This top-up request is already paid.' : x.status === 'canceled' ? 'This top-up request is already canceled.' : 'This top-up request has expired.';
       case 'bad_webhook_url':
         return `This address cannot be used: ${WEBHOOK_REASONS_EN[String(x.reason)] ?? 'it is not accepted'}.`;
       case 'validation_error':
@@ -169,7 +171,9 @@ const ru: Words = {
       case 'topup_amount_unavailable':
         return 'Рядом с этой суммой сейчас нет свободной точной суммы. Попробуйте немного другую сумму или позже.';
       case 'too_many_topup_requests':
-        return `У вас уже ${x.max_open} ${openRequestsRu(Number(x.max_open))} на пополнение в ${x.currency} — больше одновременно нельзя. Оплатите один из них (точной суммой из запроса) или дождитесь, пока он истечёт через 24 часа после создания, и запросите снова.`;
+        return `У вас уже ${x.max_open} ${openRequestsRu(Number(x.max_open))} на пополнение в ${x.currency} — больше одновременно нельзя. Оплатите один из них (точной суммой из запроса), отмените один или дождитесь, пока он истечёт через 24 часа после создания, и запросите снова.`;
+      case 'not_open':
+        return x.status === 'paid' ? 'Этот запрос на пополнение уже оплачен.' : x.status === 'canceled' ? 'Этот запрос на пополнение уже отменён.' : 'Срок этого запроса на пополнение истёк.';
       case 'bad_webhook_url':
         return `Этот адрес нельзя использовать: ${WEBHOOK_REASONS_RU[String(x.reason)] ?? 'он не принят'}.`;
       case 'validation_error':

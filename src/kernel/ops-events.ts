@@ -8,7 +8,9 @@ export type OpsEvent =
   | { kind: 'order_state'; orderId: string; partnerId: number; type: string; from: string; to: string; final: boolean; refunded: boolean; reason: string | null; createdAt: number; at: number }
   | { kind: 'webhook_state'; webhookId: string; orderId: string; partnerId: number; event: string; status: 'pending' | 'delivered' | 'failed'; attempt: number; outcome: WebhookOutcome; detail?: string | null; manual?: boolean }
   | { kind: 'supplier_error'; product: string }
-  | { kind: 'bot_update'; ok: boolean };
+  | { kind: 'bot_update'; ok: boolean }
+  /** The Bot API answered a call of the bot (connected) or a call failed to reach it (bot/connection.ts). */
+  | { kind: 'bot_connection'; connected: boolean };
 
 /**
  * created: the delivery was queued; the others are the result of one attempt (or of a refusal before sending:

@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import type { Config } from '../config/env.js';
 import type { Logger } from '../kernel/log.js';
 import { scriptCommand } from './script-command.js';
+import type { Conn } from '../store/db.js';
+import { kvGet, kvSet } from '../store/kv-repo.js';
 
 /**
  * Scheduled snapshots (BACKUP_DIR, every BACKUP_INTERVAL_MINUTES, keeping BACKUP_KEEP): each one runs the
@@ -35,14 +37,64 @@ export function runScheduledBackup(env: NodeJS.ProcessEnv, log: Logger): Promise
   });
 }
 
-export function startBackupSchedule(config: Config, log: Logger, env: NodeJS.ProcessEnv = process.env): { stop(): void } {
+/** Kept in the database (kv), so that a restart neither delays nor repeats the schedule. */
+export const NEXT_BACKUP_KEY = 'backup.next_at';
+export const LAST_BACKUP_KEY = 'backup.last_success_at';
+
+/** How often the schedule looks at the next backup's time (real time). */
+const TICK_MS = 15_000;
+
+export interface BackupSchedule {
+  /** A backup written outside the schedule (before migrations) counts as the last success. */
+  recordSuccess(at: number): void;
+  stop(): void;
+}
+
+/**
+ * Scheduled backups whose times survive restarts: the next one's time and the last success are kept in the
+ * database. A database that never had one gets its first at once; after each run, successful or not, the next
+ * is due BACKUP_INTERVAL_MINUTES later. `partner_service_backup_last_success_timestamp_seconds` reads the last
+ * success (src/ops/metrics.ts) and deploy/alerts.yml alerts when it is older than twice the interval.
+ */
+export function startBackupSchedule(
+  deps: { db: Conn; config: Config; log: Logger; realNow?: () => number; run?: () => Promise<boolean> },
+): BackupSchedule {
+  const { db, config, log } = deps;
+  const now = deps.realNow ?? Date.now;
+  const run = deps.run ?? (() => runScheduledBackup(process.env, log));
+  const intervalMs = config.BACKUP_INTERVAL_MINUTES * 60_000;
   let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
+  let stopped = false;
+  const tick = () => {
+    if (running || stopped) return;
+    const due = kvGet<number>(db, NEXT_BACKUP_KEY) ?? 0;
+    if (now() < due) return;
     running = true;
-    void runScheduledBackup(env, log).finally(() => (running = false));
-  }, config.BACKUP_INTERVAL_MINUTES * 60_000);
+    void run()
+      .then((ok) => {
+        const at = now();
+        if (stopped) return;
+        if (ok) kvSet(db, LAST_BACKUP_KEY, at, at);
+        kvSet(db, NEXT_BACKUP_KEY, at + intervalMs, at);
+      })
+      .catch((err) => log.error({ err }, 'scheduled backup failed'))
+      .finally(() => (running = false));
+  };
+  const timer = setInterval(tick, Math.min(TICK_MS, intervalMs));
   timer.unref();
-  log.info({ dir: config.BACKUP_DIR, every_minutes: config.BACKUP_INTERVAL_MINUTES, keep: config.BACKUP_KEEP }, 'scheduled backups on');
-  return { stop: () => clearInterval(timer) };
+  const next = kvGet<number>(db, NEXT_BACKUP_KEY);
+  log.info(
+    { dir: config.BACKUP_DIR, every_minutes: config.BACKUP_INTERVAL_MINUTES, keep: config.BACKUP_KEEP, next_at: new Date(next ?? now()).toISOString() },
+    'scheduled backups on',
+  );
+  tick();
+  return {
+    recordSuccess(at) {
+      kvSet(db, LAST_BACKUP_KEY, at, at);
+    },
+    stop() {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
 }

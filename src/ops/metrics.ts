@@ -7,6 +7,8 @@ import { FastCounter, FastHistogram } from './fast-metrics.js';
 import type { OpsEvent, WebhookOutcome } from '../kernel/ops-events.js';
 import { ORDER_TYPES } from '../domain/enums.js';
 import { buildInfo } from './build-info.js';
+import { kvGet } from '../store/kv-repo.js';
+import { LAST_BACKUP_KEY } from './backup-schedule.js';
 
 /**
  * The service's Prometheus metrics (prom-client), in a registry of their own, named by Prometheus'
@@ -43,6 +45,10 @@ export interface MetricsSources {
   hotWallet?: () => HotWalletReading;
   /** The gift account's TON balance when GIFTS_UPSTREAM=telegram, else absent. */
   giftsAccount?: () => GiftsAccountReading;
+  /** BACKUP_INTERVAL_MINUTES in seconds when scheduled backups are on (BACKUP_DIR), else absent. */
+  backupIntervalSeconds?: number;
+  /** A bot token is set: the bot's connection to the Bot API is a gauge. */
+  bot?: boolean;
 }
 
 /** What /metrics shows of the Telegram gift account: its last known TON balance and the alert threshold. */
@@ -191,6 +197,38 @@ export function createMetrics(src: MetricsSources): ServiceMetrics {
     },
   });
 
+  if (src.backupIntervalSeconds !== undefined) {
+    const interval = src.backupIntervalSeconds;
+    new client.Gauge({
+      name: `${P}backup_last_success_timestamp_seconds`,
+      help: 'When the last backup (scheduled, or before migrations) was written, Unix time; 0: never',
+      registers: reg,
+      collect() {
+        const at = safe(() => kvGet<number>(src.db, LAST_BACKUP_KEY));
+        if (at !== undefined) this.set(at ? at / 1000 : 0);
+      },
+    });
+    new client.Gauge({
+      name: `${P}backup_interval_seconds`,
+      help: 'BACKUP_INTERVAL_MINUTES, in seconds',
+      registers: reg,
+      collect() {
+        this.set(interval);
+      },
+    });
+  }
+  let botConnected = 0;
+  if (src.bot) {
+    new client.Gauge({
+      name: `${P}bot_connected`,
+      help: '1 while the Bot API answers the bot, 0 from its first failed call until one succeeds again (0 until the first answer)',
+      registers: reg,
+      collect() {
+        this.set(botConnected);
+      },
+    });
+  }
+
   const wallet = src.hotWallet;
   if (wallet) {
     // One address per service, so the label set stays bounded.
@@ -292,6 +330,9 @@ export function createMetrics(src: MetricsSources): ServiceMetrics {
         return;
       case 'bot_update':
         botUpdates.inc(e.ok ? 'handled' : 'failed');
+        return;
+      case 'bot_connection':
+        botConnected = e.connected ? 1 : 0;
         return;
     }
   };

@@ -2,6 +2,7 @@ import 'dotenv/config';
 import { ConfigError, loadConfig } from '../config/env.js';
 import { restoreDatabase, ServiceRunning } from '../store/restore.js';
 import { installRestoreKey, planRestoreKey, SecretKeyMissing } from './secret-key-backup.js';
+import { acquireInstanceLock, InstanceLocked } from './instance-lock.js';
 
 /**
  * npm run restore -- <file>: puts a backup in place of DATABASE_PATH for a STOPPED service and verifies it
@@ -19,8 +20,15 @@ function main(): void {
   const config = loadConfig(process.env);
   // every sealed webhook secret must open with the key the restored service will use: checked before anything is touched
   const key = planRestoreKey(config, file);
-  const r = restoreDatabase(file, config.DATABASE_PATH);
-  const keyFile = installRestoreKey(key, config.DATABASE_PATH);
+  // the restore holds the service's own lock: refused while an instance runs, and none starts half-way through
+  const lock = acquireInstanceLock(config.DATABASE_PATH);
+  let r, keyFile;
+  try {
+    r = restoreDatabase(file, config.DATABASE_PATH);
+    keyFile = installRestoreKey(key, config.DATABASE_PATH);
+  } finally {
+    lock.release();
+  }
   process.stdout.write(
     `${JSON.stringify({ msg: 'restored', target: r.target, previous_kept_as: r.previous, orders: r.after.orders, integrity: 'ok', ledger: r.after.ledger.ok ? 'ok' : 'failed', webhook_secrets: key.secrets, secret_key: key.source, ...(keyFile ? { secret_key_file: keyFile } : {}) })}\n`,
   );
@@ -30,6 +38,6 @@ try {
   main();
 } catch (e) {
   if (e instanceof ConfigError) process.stderr.write(`${e.lines.join('\n')}\n`);
-  else process.stderr.write(`restore ${e instanceof ServiceRunning || e instanceof SecretKeyMissing ? 'refused' : 'failed'}: ${e instanceof Error ? e.message : String(e)}\n`);
+  else process.stderr.write(`restore ${e instanceof ServiceRunning || e instanceof SecretKeyMissing || e instanceof InstanceLocked ? 'refused' : 'failed'}: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(1);
 }

@@ -5,5 +5,6 @@ import { fileURLToPath } from 'node:url';
 export function scriptCommand(name: string): { cmd: string; args: string[] } {
   const here = fileURLToPath(import.meta.url);
   const script = path.join(path.dirname(here), `${name}${path.extname(here)}`);
-  return { cmd: process.execPath, args: [...(here.endsWith('.ts') ? ['--import', 'tsx'] : []), script] };
+  // tsx by its resolved location: a bare `--import tsx` is resolved from the working folder, which need not be ours
+  return { cmd: process.execPath, args: [...(here.endsWith('.ts') ? ['--import', import.meta.resolve('tsx')] : []), script] };
 }

@@ -12,7 +12,7 @@ import { metricsRoute, readyzRoute } from './ops-routes.js';
 import { Readiness } from './readiness.js';
 import { installRequestHooks } from './request-hooks.js';
 import { logStateChanges } from './state-log.js';
-import { countSupplierErrors } from './supplier-errors.js';
+import { countSupplierErrors, traceSupplierCalls } from './supplier-errors.js';
 
 /**
  * The operations side of one service instance, built by src/service.ts: storage health, readiness,
@@ -32,13 +32,22 @@ export interface Ops {
 
 const INFO_LEVELS = new Set(['trace', 'debug', 'info']);
 
-export async function openOps(p: { db: Db; bus: EventBus; clock: ServiceClock; config: Config; log: Logger; realNow: () => number; hotWallet?: () => HotWalletReading; giftsAccount?: () => GiftsAccountReading }): Promise<Ops> {
+export async function openOps(p: { db: Db; bus: EventBus; clock: ServiceClock; config: Config; log: Logger; realNow: () => number; traced?: boolean; hotWallet?: () => HotWalletReading; giftsAccount?: () => GiftsAccountReading }): Promise<Ops> {
   const { db, bus, clock, config, log } = p;
   const storage = new StorageHealth(db.$client, bus, log, p.realNow);
   const readiness = new Readiness(db.$client, storage, MIGRATIONS_FOLDER);
   const metricsOn = config.METRICS_PORT !== undefined || config.METRICS_TOKEN !== undefined;
   // prom-client and the metrics' code are loaded only when metrics are on (a few MB of memory otherwise)
-  const metrics = metricsOn ? (await import('./metrics.js')).createMetrics({ db, bus, clock, storageAvailable: () => storage.available(), hotWallet: p.hotWallet, giftsAccount: p.giftsAccount }) : null;
+  const metrics = metricsOn ? (await import('./metrics.js')).createMetrics({
+        db,
+        bus,
+        clock,
+        storageAvailable: () => storage.available(),
+        hotWallet: p.hotWallet,
+        giftsAccount: p.giftsAccount,
+        backupIntervalSeconds: config.BACKUP_DIR ? config.BACKUP_INTERVAL_MINUTES * 60 : undefined,
+        bot: Boolean(config.TELEGRAM_BOT_TOKEN),
+      }) : null;
   const logInfo = INFO_LEVELS.has(config.LOG_LEVEL);
   const stopStateLog = logInfo ? logStateChanges(bus, log) : () => {};
   const httpInstallers: ((app: FastifyInstance) => void)[] = [
@@ -51,7 +60,10 @@ export async function openOps(p: { db: Db; bus: EventBus; clock: ServiceClock; c
     readiness,
     metrics,
     httpInstallers,
-    instrumentSuppliers: (s) => (metrics ? countSupplierErrors(s, bus) : s),
+    instrumentSuppliers: (s) => {
+      const counted = metrics ? countSupplierErrors(s, bus) : s;
+      return p.traced ? traceSupplierCalls(counted) : counted;
+    },
     observeError(e, reqId) {
       if (storage.report(e)) return;
       // the message and stack only (src/kernel/log.ts): an internal error answers 500 and must be findable by

@@ -1,7 +1,7 @@
-import { and, desc, eq, gt, inArray, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, lte, ne, or, sql } from 'drizzle-orm';
 import type { Currency } from '../domain/money.js';
 import type { Conn } from './db.js';
-import type { DepositStatus } from '../domain/enums.js';
+import type { DepositStatus, TopupRequestStatus } from '../domain/enums.js';
 import { deposits, topupRequests, watcherPositions } from './schema.js';
 
 export type TopupRequestRow = typeof topupRequests.$inferSelect;
@@ -50,17 +50,64 @@ export function commentCodeTaken(conn: Conn, code: string): boolean {
   return conn.select({ id: topupRequests.requestId }).from(topupRequests).where(eq(topupRequests.commentCode, code)).get() !== undefined;
 }
 
+/** When a request ended, if it ended unpaid: its cancel time, else its expiry (SQL). */
+const endedAt = sql`coalesce(${topupRequests.canceledAt}, ${topupRequests.expiresAt})`;
+
 /**
- * Requests a deposit of `currency` might pay: open ones, those expired or paid with an expiry after
- * `since`, and any whose comment code is among `codes`.
+ * Amounts of the requests of a currency that ended unpaid (expired or canceled) by `now` and after `since`:
+ * kept out of new requests (src/domain/deposit-matching.ts chooseAmountToSend).
+ */
+export function endedRequestAmounts(conn: Conn, currency: Currency, now: number, since: number): number[] {
+  return conn
+    .select({ a: topupRequests.amountToSend })
+    .from(topupRequests)
+    .where(and(eq(topupRequests.currency, currency), ne(topupRequests.status, 'credited'), sql`${endedAt} <= ${now}`, sql`${endedAt} > ${since}`))
+    .all()
+    .map((r) => r.a);
+}
+
+/**
+ * Requests a deposit of `currency` might pay: open ones, those that ended (paid, expired or canceled)
+ * after `since`, and any whose comment code is among `codes`.
  */
 export function candidateRequests(conn: Conn, currency: Currency, codes: string[], since: number): TopupRequestRow[] {
   const conds = [
     and(eq(topupRequests.currency, currency), eq(topupRequests.status, 'open')),
-    and(eq(topupRequests.currency, currency), inArray(topupRequests.status, ['expired', 'credited']), gt(topupRequests.expiresAt, since)),
+    and(eq(topupRequests.currency, currency), sql`${endedAt} > ${since}`),
   ];
   if (codes.length) conds.push(inArray(topupRequests.commentCode, codes));
   return conn.select().from(topupRequests).where(or(...conds)).all();
+}
+
+/**
+ * One partner's requests in one state, newest first. `open` and `expired` are judged by `now` (an open
+ * request past its expiry is expired, before the lazy update writes it).
+ */
+export function partnerTopupRequests(conn: Conn, partnerId: number, status: TopupRequestStatus, now: number, limit: number): TopupRequestRow[] {
+  const open = and(eq(topupRequests.status, 'open'), gt(topupRequests.expiresAt, now));
+  const cond =
+    status === 'open'
+      ? open
+      : status === 'expired'
+        ? or(eq(topupRequests.status, 'expired'), and(eq(topupRequests.status, 'open'), lte(topupRequests.expiresAt, now)))
+        : eq(topupRequests.status, status);
+  return conn
+    .select()
+    .from(topupRequests)
+    .where(and(eq(topupRequests.partnerId, partnerId), cond))
+    .orderBy(desc(topupRequests.createdAt), sql`rowid desc`)
+    .limit(limit)
+    .all();
+}
+
+/** Cancels an open (not expired) request; false when it was not open at `now`. */
+export function cancelOpenRequest(conn: Conn, requestId: string, now: number): boolean {
+  const r = conn
+    .update(topupRequests)
+    .set({ status: 'canceled', canceledAt: now })
+    .where(and(eq(topupRequests.requestId, requestId), eq(topupRequests.status, 'open'), gt(topupRequests.expiresAt, now)))
+    .run();
+  return r.changes === 1;
 }
 
 export function markRequestCredited(conn: Conn, requestId: string, depositId: string): void {

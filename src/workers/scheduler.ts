@@ -1,6 +1,8 @@
 import type { ServiceClock } from '../kernel/clock.js';
 import type { Job, JobOutcome, JobQueue } from '../app/job-queue.js';
 import type { Logger } from '../kernel/log.js';
+import { inSpan } from '../kernel/trace.js';
+import { ORDER_JOB } from '../app/orders/jobs.js';
 
 /**
  * A durable job scheduler on the service clock. Jobs live in the `jobs` table (one per kind and ref);
@@ -85,7 +87,8 @@ export class Scheduler {
     const handler = this.handlers[job.kind];
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      const said = await handler(job);
+      // one span per run (src/kernel/trace.ts): an order's stages are its job's runs
+      const said = await inSpan(`job ${job.kind}`, { 'job.kind': job.kind, 'job.attempt': job.attempts + 1, [job.kind === ORDER_JOB ? 'order.id' : 'job.ref']: job.ref }, () => handler(job));
       // Safety net: a handler must complete or move its job; one that did neither would spin. A handler that
       // says it did (its transaction committed) is taken at its word: one read less per run.
       const after = said === 'rescheduled' || said === 'completed' ? undefined : this.queue.get(job.kind, job.ref);

@@ -18,6 +18,8 @@ describe('Mini App API: owner-only endpoints', () => {
       ['GET', '/funding'],
       ['POST', '/topup-requests', { currency: 'USD', amount: '50' }],
       ['GET', '/topup-requests/rq_0000000000000000'],
+      ['GET', '/topup-requests'],
+      ['DELETE', '/topup-requests/rq_0000000000000000'],
       ['GET', '/api-key'],
       ['POST', '/api-key', {}],
       ['GET', '/webhook'],
@@ -135,7 +137,7 @@ describe('Mini App API: top-up requests', () => {
       network: 'ton', asset: 'TON', amount: ton.body.amount_to_send, to: ton.body.addresses[0].address, tx_hash: 'app-tx-1', comment: ton.body.comment_code,
     });
     expect(dep.status).toBe(201);
-    expect((await owner.call('GET', `/topup-requests/${ton.body.request_id}`)).body.status).toBe('credited');
+    expect((await owner.call('GET', `/topup-requests/${ton.body.request_id}`)).body.status).toBe('paid');
     expect((await owner.call('GET', '/balances')).body.balances.TON).toBe((1000 + Number(ton.body.amount_to_send)).toFixed(3));
     // unpaid: expires
     await t.advance(48 * 3600);
@@ -147,6 +149,46 @@ describe('Mini App API: top-up requests', () => {
     const o2 = await linkUser(t, other, 'owner');
     expect((await o2.call('GET', `/topup-requests/${usd.body.request_id}`)).status).toBe(404);
     void p;
+  });
+
+  it('GET /topup-requests: the open requests, newest first, with the room left per currency; DELETE cancels one and frees its place', async () => {
+    const { t, p, owner } = await w.start({ TOPUP_REQUESTS_MAX_OPEN: '2' });
+    expect((await owner.call('GET', '/topup-requests')).body).toEqual({ items: [], max_open: 2, room: { USD: 2, TON: 2 } });
+    const byOperator = (await t.admin('POST', `/partners/${p.id}/topup-requests`, { currency: 'USD', amount: '30' })).body;
+    await t.advance(60);
+    const mine = (await owner.call('POST', '/topup-requests', { currency: 'USD', amount: '50' })).body;
+    await t.advance(60);
+    const ton = (await owner.call('POST', '/topup-requests', { currency: 'TON', amount: '20' })).body;
+    const open = await owner.call('GET', '/topup-requests');
+    expect(open.status).toBe(200);
+    expect(open.body.items.map((i: any) => i.request_id)).toEqual([ton.request_id, mine.request_id, byOperator.request_id]);
+    expect(open.body.items[2]).toMatchObject({ currency: 'USD', amount: '30.00', amount_to_send: byOperator.amount_to_send, status: 'open', seconds_left: 24 * 3600 - 120 });
+    expect(open.body.items[2].addresses.map((a: any) => a.network)).toEqual(['ton', 'trc20', 'bep20']);
+    expect(open.body.items[0]).toMatchObject({ comment_code: ton.comment_code, addresses: [{ network: 'ton', address: expect.any(String) }] });
+    expect(open.body).toMatchObject({ max_open: 2, room: { USD: 0, TON: 1 } });
+
+    // cancel: the place is free at once, and the request reads canceled
+    const c = await owner.call('DELETE', `/topup-requests/${byOperator.request_id}`);
+    expect(c.status, c.raw).toBe(200);
+    expect(c.body).toMatchObject({ request_id: byOperator.request_id, status: 'canceled', seconds_left: 0 });
+    expect((await owner.call('GET', '/topup-requests')).body).toMatchObject({ room: { USD: 1, TON: 1 } });
+    expect((await owner.call('GET', `/topup-requests/${byOperator.request_id}`)).body.status).toBe('canceled');
+    expect((await owner.call('POST', '/topup-requests', { currency: 'USD', amount: '40' })).status).toBe(201);
+    expect(audits(t, 'topup_request.cancel').map((a) => [a.actor, a.target, JSON.parse(a.data).request_id])).toEqual([[`telegram:${owner.id}`, String(p.id), byOperator.request_id]]);
+
+    // a second cancel: 409 not_open with the status; another partner's request or an unknown one: 404
+    const again = await owner.call('DELETE', `/topup-requests/${byOperator.request_id}`);
+    expect([again.status, codeOf(again), again.body.status]).toEqual([409, 'not_open', 'canceled']);
+    const { WORDS } = await import('../../src/domain/words.js');
+    expect(WORDS.en.error('not_open', again.body)).toBe('This top-up request is already canceled.');
+    expect(WORDS.ru.error('not_open', again.body)).toBe('Этот запрос на пополнение уже отменён.');
+    expect((await owner.call('DELETE', '/topup-requests/rq_nope')).status).toBe(404);
+    const other = await t.newPartner();
+    const { linkUser } = await import('./app-helpers.js');
+    const o2 = await linkUser(t, other, 'owner');
+    expect((await o2.call('DELETE', `/topup-requests/${mine.request_id}`)).status).toBe(404);
+    expect((await o2.call('GET', '/topup-requests')).body.items).toEqual([]);
+    expect((await owner.call('GET', `/topup-requests/${mine.request_id}`)).body.status).toBe('open');
   });
 
   it('bad requests are 4xx', async () => {
@@ -178,10 +220,10 @@ describe('Mini App API: top-up requests', () => {
     // the words the Mini App shows for it (webapp/src/i18n.ts errorText: the bot's words for the code)
     const { WORDS } = await import('../../src/domain/words.js');
     expect(WORDS.en.error(r.body.code, r.body)).toBe(
-      'You already have 2 open top-up requests in USD, the most at once. Pay one of them (the exact amount it shows) or wait until one expires 24 hours after it was made, then ask again.',
+      'You already have 2 open top-up requests in USD, the most at once. Pay one of them (the exact amount it shows), cancel one, or wait until one expires 24 hours after it was made, then ask again.',
     );
     expect(WORDS.ru.error(r.body.code, r.body)).toBe(
-      'У вас уже 2 открытых запроса на пополнение в USD — больше одновременно нельзя. Оплатите один из них (точной суммой из запроса) или дождитесь, пока он истечёт через 24 часа после создания, и запросите снова.',
+      'У вас уже 2 открытых запроса на пополнение в USD — больше одновременно нельзя. Оплатите один из них (точной суммой из запроса), отмените один или дождитесь, пока он истечёт через 24 часа после создания, и запросите снова.',
     );
   });
 });

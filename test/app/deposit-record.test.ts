@@ -132,7 +132,7 @@ describe('recordDeposit: matching and crediting', () => {
     const entries = ledgerCount();
     t.deps.clock.moveTo(t.deps.clock.now() + TOPUP_REQUEST_TTL_MS);
     const r = recordDeposit(t.deps, transfer({ network: 'trc20', asset: 'USDT', amount: q.send, to: q.address('trc20') }), 'watcher');
-    expect([r.deposit.status, r.deposit.reason, r.deposit.request_id, r.deposit.partner_id]).toEqual(['unmatched', 'expired_request', q.requestId, null]);
+    expect([r.deposit.status, r.deposit.reason, r.deposit.request_id, r.deposit.partner_id]).toEqual(['unmatched', 'expired_request', q.requestId, q.partnerId]);
     expect(r.deposit.note).toBe(`${q.send} USDT pays request ${q.requestId}, which expired before the transfer.`);
     expect(balanceOf(t.db, q.partnerId, 'USD')).toBe(before);
     expect(ledgerCount()).toBe(entries);

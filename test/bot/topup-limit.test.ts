@@ -42,7 +42,7 @@ describe('/topup and the limit of open requests', () => {
     await topup(owner, 'Which balance', 'USD (pay in USDT)', 'How much USD?', '100');
     const refused = await owner.expect('open top-up requests');
     expect(refused.text).toBe(
-      'You already have 2 open top-up requests in USD, the most at once. Pay one of them (the exact amount it shows) or wait until one expires 24 hours after it was made, then ask again.',
+      'You already have 2 open top-up requests in USD, the most at once. Pay one of them (the exact amount it shows), cancel one, or wait until one expires 24 hours after it was made, then ask again.',
     );
     expect(w.t.db.$client.prepare("select count(*) from topup_requests where partner_id = ? and currency = 'USD'").pluck().get(p.id)).toBe(2);
   });
@@ -55,7 +55,7 @@ describe('/topup and the limit of open requests', () => {
     await topup(owner, 'Какой баланс', '💎 TON', 'Сколько TON?', '12');
     const refused = await owner.expect('открытых запроса');
     expect(refused.text).toBe(
-      'У вас уже 2 открытых запроса на пополнение в TON — больше одновременно нельзя. Оплатите один из них (точной суммой из запроса) или дождитесь, пока он истечёт через 24 часа после создания, и запросите снова.',
+      'У вас уже 2 открытых запроса на пополнение в TON — больше одновременно нельзя. Оплатите один из них (точной суммой из запроса), отмените один или дождитесь, пока он истечёт через 24 часа после создания, и запросите снова.',
     );
   });
 });

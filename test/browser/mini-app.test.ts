@@ -477,8 +477,8 @@ describe.runIf(have)('the Mini App in Chromium', { timeout: 120_000 }, () => {
       expect(r.status).toBe(201);
     }
     for (const [language, text] of [
-      ['en', 'You already have 3 open top-up requests in USD, the most at once. Pay one of them (the exact amount it shows) or wait until one expires 24 hours after it was made, then ask again.'],
-      ['ru', 'У вас уже 3 открытых запроса на пополнение в USD — больше одновременно нельзя. Оплатите один из них (точной суммой из запроса) или дождитесь, пока он истечёт через 24 часа после создания, и запросите снова.'],
+      ['en', 'You already have 3 open top-up requests in USD, the most at once. Pay one of them (the exact amount it shows), cancel one, or wait until one expires 24 hours after it was made, then ask again.'],
+      ['ru', 'У вас уже 3 открытых запроса на пополнение в USD — больше одновременно нельзя. Оплатите один из них (точной суммой из запроса), отмените один или дождитесь, пока он истечёт через 24 часа после создания, и запросите снова.'],
     ] as const) {
       const app = await openInTelegram(browser, t, base, owner.id, 'light', { language, suffix: `-limit-${language}` });
       const { page } = app;

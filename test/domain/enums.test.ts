@@ -31,7 +31,7 @@ describe('the lists', () => {
     // operator-api.md GET /deposits status filter (unmatched, credited, closed, ignored) plus pending
     // confirmation (docs/top-up-matching.md)
     ['deposit statuses', DEPOSIT_STATUSES, ['pending', 'unmatched', 'credited', 'closed', 'ignored']],
-    ['top-up request statuses', TOPUP_REQUEST_STATUSES, ['open', 'credited', 'expired']],
+    ['top-up request statuses', TOPUP_REQUEST_STATUSES, ['open', 'credited', 'expired', 'canceled']],
   ] as const)('%s', (_name, list, expected) => {
     expect([...list].sort()).toEqual([...expected].sort());
     expect(new Set(list).size).toBe(list.length);

@@ -1,4 +1,4 @@
-import { loadConfig } from '../../src/config/env.js';
+import { testConfig } from '../test-config.js';
 import { createLogger } from '../../src/kernel/log.js';
 import { createService } from '../../src/service.js';
 import { MtcuteGateway } from '../../src/suppliers/telegram-gifts/mtcute-gateway.js';
@@ -11,7 +11,8 @@ import { HttpTlCaller } from './tl-wire.js';
  * the tests; it never exits on its own.
  */
 process.env.TZ = 'UTC';
-const config = loadConfig(process.env);
+// the sandbox world around the Telegram adapter, as in the in-process gift tests (test/test-config.ts)
+const config = testConfig(process.env);
 const log = createLogger(config.LOG_LEVEL);
 const svc = await createService({ config, log, giftGateway: new MtcuteGateway(new HttpTlCaller(process.env.FAKE_TELEGRAM_URL!)) });
 await svc.app.listen({ port: config.PORT, host: config.HOST });

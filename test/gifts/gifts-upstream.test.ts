@@ -52,8 +52,10 @@ describe('GIFTS_UPSTREAM', () => {
   });
 
   it('with telegram and complete settings, the account settings are read (session string or storage file)', () => {
-    const c = loadConfig({ GIFTS_UPSTREAM: 'telegram', TELEGRAM_API_ID: '12345', TELEGRAM_API_HASH: API_HASH, GIFTS_SESSION: SESSION, GIFTS_COLLECTIONS: 'PlushPepe, DurovsCap', GIFTS_BALANCE_MIN_TON: '2.5' });
-    expect(c.gifts).toEqual({ upstream: 'telegram', telegram: { apiId: 12345, apiHash: API_HASH, session: SESSION, collections: ['PlushPepe', 'DurovsCap'], balanceMinNano: 2_500_000_000n } });
+    // beside a live upstream: with UPSTREAM=sandbox the pairing is refused (test/service/database-mode.test.ts)
+    const c = loadGiftsConfig({ GIFTS_UPSTREAM: 'telegram', TELEGRAM_API_ID: '12345', TELEGRAM_API_HASH: API_HASH, GIFTS_SESSION: SESSION, GIFTS_COLLECTIONS: 'PlushPepe, DurovsCap', GIFTS_BALANCE_MIN_TON: '2.5' }, 'fragment');
+    expect(c.lines).toEqual([]);
+    expect(c.config).toEqual({ upstream: 'telegram', telegram: { apiId: 12345, apiHash: API_HASH, session: SESSION, collections: ['PlushPepe', 'DurovsCap'], balanceMinNano: 2_500_000_000n } });
   });
 });
 

@@ -46,6 +46,24 @@ describe('the systemd unit', () => {
     expect(Number(one('TimeoutStopSec'))).toBeGreaterThanOrEqual(15);
     // V8 needs writable executable memory: this switch would kill the process at start-up
     expect(s.has('MemoryDenyWriteExecute')).toBe(false);
+    // the hardening a service of this kind can take: system calls of a plain service (others fail with EPERM,
+    // which libuv falls back from), /proc of its own process only, memory and task caps
+    expect(one('SystemCallFilter')).toBe('@system-service');
+    expect(one('SystemCallErrorNumber')).toBe('EPERM');
+    expect(one('ProtectProc')).toBe('invisible');
+    expect(one('ProcSubset')).toBe('pid');
+    expect(one('MemoryMax')).toMatch(/^\d+[MG]$/);
+    expect(Number(one('TasksMax'))).toBeGreaterThanOrEqual(64);
+  });
+
+  it.skipIf(!hasAnalyze)(`rates "OK" or better in systemd-analyze security${hasAnalyze ? '' : ' (skipped: systemd-analyze is not installed here)'}`, () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-unit-'));
+    dirs.push(dir);
+    fs.writeFileSync(path.join(dir, 'partner-service.service'), fs.existsSync('/usr/bin/node') ? UNIT : UNIT.replace('/usr/bin/node', process.execPath));
+    const r = spawnSync('systemd-analyze', ['security', '--offline=yes', path.join(dir, 'partner-service.service')], { encoding: 'utf8' });
+    const m = /Overall exposure level for \S+: ([\d.]+)/.exec(`${r.stdout}${r.stderr}`);
+    expect(m, r.stderr).not.toBeNull();
+    expect(Number(m![1])).toBeLessThanOrEqual(2.0);
   });
 
   it.skipIf(!hasAnalyze)(`is accepted by systemd-analyze verify${hasAnalyze ? '' : ' (skipped: systemd-analyze is not installed here)'}`, () => {
@@ -70,11 +88,29 @@ describe('the systemd unit', () => {
 });
 
 describe('the reverse proxy example', () => {
+  const caddy = fs.readFileSync(path.join(ROOT, 'deploy', 'Caddyfile'), 'utf8');
+  /** The body of one site block (top-level `<host> {` to its closing brace at the start of a line). */
+  const site = (host: string) => caddy.slice(caddy.indexOf(`\n${host} {`)).split(/\n}\n/)[0];
+
   it('states the TRUST_PROXY that matches it and proxies to the service on loopback', () => {
-    const caddy = fs.readFileSync(path.join(ROOT, 'deploy', 'Caddyfile'), 'utf8');
     expect(caddy).toMatch(/^#\s+TRUST_PROXY=1$/m);
     expect(caddy).toMatch(/reverse_proxy 127\.0\.0\.1:8080/);
     expect(caddy).toMatch(/^#\s+HOST=127\.0\.0\.1$/m);
+  });
+
+  it('keeps the operator API off the public site, sends HSTS, and serves operators on a private listener with logins of their own', () => {
+    const pub = site('api.example.com');
+    expect(pub).toMatch(/header Strict-Transport-Security "max-age=\d{8,}; includeSubDomains"/);
+    expect(pub).toMatch(/^\s*respond \/api\/admin\/v1 404$/m);
+    expect(pub).toMatch(/^\s*respond \/api\/admin\/v1\/\* 404$/m);
+    expect(pub).toMatch(/^\s*respond \/metrics 404$/m);
+    const ops = site('operator.example.com');
+    expect(ops).toMatch(/^\s*bind 10\./m);
+    expect(ops).toMatch(/@outside not remote_ip /);
+    expect(ops).toMatch(/abort @outside/);
+    expect(ops).toMatch(/basicauth \{/);
+    expect(ops).toMatch(/header_up Authorization "Bearer \{env\.PARTNER_ADMIN_TOKEN\}"/);
+    expect(ops).toMatch(/Strict-Transport-Security/);
   });
 
   it.skipIf(!hasCaddy)(`is a valid Caddyfile${hasCaddy ? '' : ' (skipped: caddy is not installed here)'}`, () => {
@@ -87,6 +123,20 @@ describe('the reverse proxy example', () => {
 describe('the alert rules', () => {
   const file = path.join(ROOT, 'deploy', 'alerts.yml');
   const rules = fs.readFileSync(file, 'utf8');
+
+  it('each has a runbook: a section of docs/operations.md named after it', () => {
+    const ops = fs.readFileSync(path.join(ROOT, 'docs', 'operations.md'), 'utf8');
+    const blocks = rules.split(/\n\s+- alert: /).slice(1);
+    expect(blocks.length).toBeGreaterThan(10);
+    for (const b of blocks) {
+      const name = b.split('\n')[0].trim();
+      expect(b, name).toContain(`runbook_url: "docs/operations.md#${name.toLowerCase()}"`);
+      expect(ops, name).toMatch(new RegExp(`^### ${name}$`, 'm'));
+    }
+    // the backup and bot alerts are there
+    expect(rules).toMatch(/time\(\) - partner_service_backup_last_success_timestamp_seconds > 2 \* partner_service_backup_interval_seconds/);
+    expect(rules).toMatch(/partner_service_bot_connected == 0/);
+  });
 
   it('name only metrics the service exposes', async () => {
     const named = [...new Set([...rules.matchAll(/\b(partner_service_[a-z_]+)/g)].map((m) => m[1]))];
@@ -108,5 +158,27 @@ describe('the alert rules', () => {
     const r = spawnSync('promtool', ['check', 'rules', file], { encoding: 'utf8' });
     expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
     expect(r.stdout).toMatch(/SUCCESS: \d+ rules found/);
+  });
+});
+
+describe('the release image (Dockerfile)', () => {
+  const text = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+  it('builds in one stage and runs a pruned install in another, as a non-root user, node as PID 1 in exec form, with a health check and the database on a volume', () => {
+    const froms = [...text.matchAll(/^FROM (\S+)(?: AS (\w+))?$/gm)];
+    expect(froms.map((m) => m[1])).toEqual(['node:20-bookworm-slim', 'node:20-bookworm-slim']);
+    expect(froms[0][2]).toBe('build');
+    const [buildStage, runtime] = text.split(/^FROM node:20-bookworm-slim$/m);
+    expect(buildStage).toMatch(/^RUN npm ci\b/m);
+    expect(buildStage).toMatch(/^RUN npm prune --omit=dev\b/m);
+    expect(runtime).toMatch(/^USER node$/m);
+    expect(runtime).toMatch(/^ENTRYPOINT \["node", [^\]]*"dist\/src\/main\.js"\]$/m);
+    expect(runtime).toMatch(/^HEALTHCHECK .*CMD \[.*\/healthz/m);
+    expect(runtime).toMatch(/^VOLUME \["\/data"\]$/m);
+    expect(runtime).toMatch(/DATABASE_PATH=\/data\/service\.db/);
+    expect(runtime).toMatch(/NODE_ENV=production/);
+    expect(runtime).not.toMatch(/^(CMD|ENTRYPOINT) [^[]/m);
+    // the smoke test of .ci/run runs these steps
+    expect(fs.readFileSync(path.join(ROOT, 'scripts', 'smoke-production.mjs'), 'utf8')).toContain("path.join(ROOT, 'Dockerfile')");
+    expect(fs.readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8')).toMatch(/^node scripts\/smoke-production\.mjs$/m);
   });
 });

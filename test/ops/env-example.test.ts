@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { envSchema, loadConfig } from '../../src/config/env.js';
+import { CONFIG_VARIABLES, envSchema, loadConfig } from '../../src/config/env.js';
 import { FRAGMENT_VARIABLES } from '../../src/config/fragment.js';
-import { GIFTS_ENV_NAMES } from '../../src/config/gifts.js';
 
 /** .env.example lists every variable the service reads, each with its default and a line saying what it means. */
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -18,7 +17,7 @@ describe('.env.example', () => {
   it('names every variable of the configuration, once, and no other', () => {
     const names = entries.map((e) => e.name);
     expect(names.filter((n, i) => names.indexOf(n) !== i), 'listed twice').toEqual([]);
-    const known = [...Object.keys(envSchema.shape), ...FRAGMENT_VARIABLES, ...GIFTS_ENV_NAMES];
+    const known = [...CONFIG_VARIABLES, ...FRAGMENT_VARIABLES];
     expect(known.filter((n) => !names.includes(n)).sort(), 'missing from .env.example').toEqual([]);
     expect(names.filter((n) => !known.includes(n)).sort(), 'not read by the service').toEqual([]);
   });
@@ -30,12 +29,17 @@ describe('.env.example', () => {
     }
   });
 
-  it('shows each default as the service applies it (an empty value where there is none), and sets nothing', () => {
-    expect(entries.filter((e) => !lines.includes(`#${e.name}=${e.value}`)).map((e) => e.name), 'uncommented: copying the file would change a setting').toEqual([]);
-    const defaults = loadConfig({}) as Record<string, unknown>;
-    for (const e of entries.filter((x) => x.name in envSchema.shape)) {
-      const parsed = loadConfig({ [e.name]: e.value }) as Record<string, unknown>;
+  it('is the production template: it sets only NODE_ENV=production and an empty UPSTREAM, and shows each other default as a production start applies it', () => {
+    const active = entries.filter((e) => lines.includes(`${e.name}=${e.value}`));
+    expect(active.map((e) => `${e.name}=${e.value}`), 'uncommented: copying the file changes these settings').toEqual(['NODE_ENV=production', 'UPSTREAM=']);
+    const base = { NODE_ENV: 'production', UPSTREAM: 'sandbox' };
+    const defaults = loadConfig(base) as Record<string, unknown>;
+    for (const e of entries.filter((x) => x.name in envSchema.shape && x.name !== 'UPSTREAM')) {
+      const parsed = loadConfig({ ...base, [e.name]: e.value }) as Record<string, unknown>;
       expect([e.name, parsed[e.name]]).toEqual([e.name, defaults[e.name]]);
     }
+    // copied unedited it starts nothing: UPSTREAM is required in production (and no demo partner is ever made)
+    expect(() => loadConfig({ NODE_ENV: 'production', UPSTREAM: '' })).toThrow(/UPSTREAM: must be set with NODE_ENV=production/);
+    expect(defaults.SANDBOX_DEMO).toBe(false);
   });
 });

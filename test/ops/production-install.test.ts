@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The rules of package.json and its lock that a production install depends on
- * (`npm ci && npm run build && npm prune --omit=dev`, docs/production.md). The install itself takes minutes
- * and the network, so it is run by hand (docs/production.md says how); these are the cheap checks that
+ * (`npm ci && npm run build && npm prune --omit=dev`, docs/production.md). The build, prune and start run in
+ * .ci/run's smoke test (scripts/smoke-production.mjs, the Dockerfile's steps); these are the cheap checks that
  * keep it working.
  */
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -52,13 +52,15 @@ describe('production install', () => {
 
   it('start and the operations commands run the built JavaScript, building only when it is stale', () => {
     const s = pkg.scripts as Record<string, string>;
-    expect(s.start).toMatch(/^node .*dist\/src\/main\.js$/);
+    // exec: the shell npm runs the script in becomes node, so a signal to npm's child reaches the service
+    expect(s.start).toMatch(/^exec node .*dist\/src\/main\.js$/);
     expect(s.prestart).toBe('node scripts/build.mjs --if-stale');
     expect(s.build).toBe('node scripts/build.mjs');
     // a production install (npm ci --omit=dev) runs postinstall without the build tools: it must not fail there
     expect(s.postinstall).toBe('node scripts/build.mjs --if-stale --optional');
-    for (const cmd of ['backup', 'restore', 'fragment:check']) {
-      const m = /^node scripts\/build\.mjs --if-stale --server && node (dist\/\S+)\.js$/.exec(s[cmd]);
+    // the operations commands run the build that is there in a pruned install (no staleness gate without the tools)
+    for (const cmd of ['backup', 'restore', 'fragment:check', 'gifts:login', 'gifts:check']) {
+      const m = /^node scripts\/build\.mjs --if-stale --server --use-built && node (dist\/\S+)\.js$/.exec(s[cmd]);
       expect(m, cmd).not.toBeNull();
       // the built file comes from a source that exists
       expect(fs.existsSync(path.join(ROOT, m![1].replace(/^dist\//, '') + '.ts')), cmd).toBe(true);
@@ -81,13 +83,23 @@ describe('production install', () => {
     for (const d of platforms) expect(lock.packages[`node_modules/${d}`]?.version, d).toBe(rollup.version);
   });
 
-  it('engines.node is the true minimum of the locked tree', () => {
-    const ours = semver.minVersion(pkg.engines.node)!;
-    const ranges = locked.filter(([, p]) => p.engines?.node && !p.os && !p.cpu).map(([k, p]) => [nameOf(k), p.engines.node as string] as const);
-    // every locked package runs on our minimum…
+  it('engines.node is the Node line CI runs, from the true minimum of the locked tree; .nvmrc and @types/node name the same line', () => {
+    const range = pkg.engines.node as string;
+    // CI proves this line: the tests run on it
+    expect(semver.satisfies(process.version, range), `${process.version} outside ${range}`).toBe(true);
+    const ours = semver.minVersion(range)!;
+    const ranges = locked.filter(([, p]) => p.engines?.node && !p.os && !p.cpu).map(([k, p]) => [nameOf(k), p.engines.node as string, Boolean(p.dev)] as const);
+    // every locked package runs on our minimum (no EBADENGINE from npm ci)…
     expect(ranges.filter(([, r]) => !semver.satisfies(ours, r)).map(([n, r]) => `${n} ${r}`)).toEqual([]);
-    // …and the minimum is not lower than one of them needs: the previous patch line fails some package
+    // …production packages on every release of the line too (cookie 2 and content-disposition 3 ask for Node 22: overridden)
+    expect(ranges.filter(([, r, dev]) => !dev && !semver.satisfies(`${ours.major}.99.0`, r)).map(([n, r]) => `${n} ${r}`)).toEqual([]);
+    // …and the minimum is not lower than one of them needs: the previous release line fails some package
     const lower = semver.coerce(`${ours.major}.${ours.minor - 1}.99`)!;
     expect(ranges.some(([, r]) => !semver.satisfies(lower, r))).toBe(true);
+    // one major line, named the same way everywhere
+    expect(semver.intersects(range, `>=${ours.major + 1}`)).toBe(false);
+    expect(fs.readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim()).toBe(String(ours.major));
+    expect(semver.minVersion(pkg.devDependencies['@types/node'])!.major).toBe(ours.major);
+    expect(lock.packages['node_modules/@types/node'].version.split('.')[0]).toBe(String(ours.major));
   });
 });

@@ -1,17 +1,20 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import { afterAll } from 'vitest';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The real service process (`tsx src/main.ts`) for the operations tests: environment scrubbed of ours. */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
-const OURS = /^(PORT|HOST|DATABASE_PATH|METRICS_|BACKUP_|SHUTDOWN_|LOG_LEVEL|TELEGRAM_|ADMIN_|WEBHOOK_|SANDBOX_)/;
+const OURS = /^(PORT|HOST|DATABASE_PATH|METRICS_|BACKUP_|SHUTDOWN_|LOG_LEVEL|TELEGRAM_|ADMIN_|WEBHOOK_|SANDBOX_|NODE_ENV$|UPSTREAM|GIFTS_|FRAGMENT_|CREDENTIALS_DIRECTORY|OTEL_)/;
 
-export function startProcess(cwd: string, vars: Record<string, string>) {
+export function startProcess(cwd: string, vars: Record<string, string>, opts: { nodeArgs?: string[] } = {}) {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !OURS.test(k)) env[k] = v;
   Object.assign(env, { HOST: '127.0.0.1', ...vars });
-  const child = spawn(TSX, [path.join(ROOT, 'src/main.ts')], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(TSX, [...(opts.nodeArgs ?? []), path.join(ROOT, 'src/main.ts')], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (c) => (out += c));
   child.stderr.on('data', (c) => (out += c));
@@ -22,6 +25,12 @@ export function startProcess(cwd: string, vars: Record<string, string>) {
     base,
     exited,
     output: () => out,
+    /** The JSON log lines printed so far. */
+    logLines: () =>
+      out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
     /** Waits until /readyz answers 200 (the process is started and migrated). */
     async ready(timeoutMs = 60_000): Promise<void> {
       const until = Date.now() + timeoutMs;
@@ -38,6 +47,28 @@ export function startProcess(cwd: string, vars: Record<string, string>) {
     },
     kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+/** The temporary folders and service processes of one test file: each process killed and each folder removed after it. */
+export function processFixtures(prefix: string) {
+  const dirs: string[] = [];
+  const procs: ReturnType<typeof startProcess>[] = [];
+  afterAll(() => {
+    for (const p of procs) p.kill();
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+  return {
+    tmp(): string {
+      const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+      dirs.push(d);
+      return d;
+    },
+    start(...args: Parameters<typeof startProcess>): ReturnType<typeof startProcess> {
+      const p = startProcess(...args);
+      procs.push(p);
+      return p;
     },
   };
 }

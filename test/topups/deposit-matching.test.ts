@@ -12,6 +12,8 @@ import {
   knownAsset,
   makeCommentCode,
   matchDeposit,
+  endOf,
+  ENDED_AMOUNT_HOLD_MS,
   normalizeDecimal,
   unitsToDecimal,
   type DepositAddress,
@@ -66,6 +68,15 @@ describe('chooseAmountToSend: the requested amount plus a random offset, unique 
     for (const a of taken) expect(usd).not.toContain(a);
     expect(chooseAmountToSend(10_000, 'USD', Array.from({ length: 98 }, (_, i) => 10_001 + i), () => 0)).toBe(10_099);
     expect(chooseAmountToSend(10_000, 'USD', Array.from({ length: 99 }, (_, i) => 10_001 + i), () => 0)).toBeNull();
+  });
+  it('gives the amount of a request that ended unpaid only when every other offset is taken', () => {
+    const held = Array.from({ length: 97 }, (_, i) => 10_001 + i); // 10.01 … 10.97
+    const asked: number[] = [];
+    expect(chooseAmountToSend(10_000, 'USD', [10_098], (n) => (asked.push(n), 0), held)).toBe(10_099);
+    expect(asked).toEqual([1]);
+    // 10.99 open too: only held offsets are left, and one of them is given
+    expect(chooseAmountToSend(10_000, 'USD', [10_098, 10_099], () => 5, held)).toBe(10_006);
+    expect(chooseAmountToSend(10_000, 'USD', [...held, 10_098, 10_099], () => 0, held)).toBeNull();
   });
 });
 
@@ -178,6 +189,7 @@ describe('matchDeposit', () => {
     status: 'open',
     createdAt: NOW - 3600_000,
     expiresAt: NOW - 3600_000 + TOPUP_REQUEST_TTL_MS,
+    canceledAt: null,
     ...o,
   });
   const usd = req('rq_usd', 'USD', 1001, { partnerId: 7 });
@@ -217,15 +229,16 @@ describe('matchDeposit', () => {
     expect(m('ton', 'TON', '10.5', T_TON, 'ABCDEF')).toMatchObject({ kind: 'unmatched', reason: 'wrong_amount', request: { requestId: 'rq_ton' } });
   });
 
-  it('TON: a code of an expired request gives expired_request unless the amount exactly pays an open one', () => {
+  it('TON: a code names its own request only: an expired one gives expired_request whatever the amount, even an open request\'s', () => {
     expect(m('ton', 'TON', '12', T_TON, 'PQRSTU')).toMatchObject({ kind: 'unmatched', reason: 'expired_request', request: { requestId: 'rq_ton_expired' } });
     expect(m('ton', 'TON', '55', T_TON, 'PQRSTU')).toMatchObject({ kind: 'unmatched', reason: 'expired_request' });
-    expect(credit(m('ton', 'TON', '10', T_TON, 'PQRSTU'))).toMatchObject({ request: 'rq_ton', by: 'amount' });
+    // 10 is rq_ton's exact amount (partner 8), but the comment names rq_ton_expired: never credited to partner 8
+    expect(m('ton', 'TON', '10', T_TON, 'PQRSTU')).toMatchObject({ kind: 'unmatched', reason: 'expired_request', request: { requestId: 'rq_ton_expired' } });
   });
 
-  it('TON: a code of a credited request falls through to amount matching', () => {
-    expect(credit(m('ton', 'TON', '10.001', T_TON, 'VWXYZ2'))).toMatchObject({ request: 'rq_ton2', by: 'amount' });
-    expect(reason(m('ton', 'TON', '15', T_TON, 'VWXYZ2'))).toBe('unknown_request');
+  it('TON: a code of a paid request pays no other request (unknown_request naming it)', () => {
+    expect(m('ton', 'TON', '10.001', T_TON, 'VWXYZ2')).toMatchObject({ kind: 'unmatched', reason: 'unknown_request', request: { requestId: 'rq_ton_credited' } });
+    expect(m('ton', 'TON', '15', T_TON, 'VWXYZ2')).toMatchObject({ kind: 'unmatched', reason: 'unknown_request', request: { requestId: 'rq_ton_credited' } });
   });
 
   it('wrong_amount: near an open request, or not a whole number of cents / milli-TON', () => {
@@ -241,6 +254,36 @@ describe('matchDeposit', () => {
     expect(m('trc20', 'USDT', '30.00', U_TRC)).toMatchObject({ kind: 'unmatched', reason: 'expired_request', request: { requestId: 'rq_usd_lapsed' } });
     // Just before its expiry it is open and credited.
     expect(credit(matchDeposit({ network: 'trc20', asset: 'USDT', amount: '30', to: U_TRC }, ALL, ADDRS, NOW - 1))).toMatchObject({ request: 'rq_usd_lapsed' });
+  });
+
+  it('judged when the transfer was made: before the expiry it pays the request, even one now marked expired', () => {
+    const made = usdExpired.expiresAt - 1;
+    expect(credit(matchDeposit({ network: 'trc20', asset: 'USDT', amount: '20', to: U_TRC }, ALL, ADDRS, made))).toMatchObject({ request: 'rq_usd_expired', by: 'amount' });
+    expect(credit(matchDeposit({ network: 'ton', asset: 'TON', amount: '12', to: T_TON, comment: 'PQRSTU' }, ALL, ADDRS, tonExpired.expiresAt - 1))).toMatchObject({ request: 'rq_ton_expired', by: 'comment' });
+  });
+
+  it('a canceled request ended at its cancel time: paid before it, expired_request after it', () => {
+    const canceled = req('rq_canceled', 'USD', 4004, { status: 'canceled', canceledAt: NOW - 600_000, partnerId: 3 });
+    expect(endOf(canceled)).toBe(NOW - 600_000);
+    expect(credit(matchDeposit({ network: 'trc20', asset: 'USDT', amount: '40.04', to: U_TRC }, [canceled], ADDRS, NOW - 600_001))).toMatchObject({ request: 'rq_canceled' });
+    expect(matchDeposit({ network: 'trc20', asset: 'USDT', amount: '40.04', to: U_TRC }, [canceled], ADDRS, NOW)).toMatchObject({
+      kind: 'unmatched',
+      reason: 'expired_request',
+      request: { requestId: 'rq_canceled', partnerId: 3 },
+      note: expect.stringContaining('was canceled'),
+    });
+  });
+
+  it("an amount an ended request and another partner's open request share goes to support, never to either", () => {
+    const ended = req('rq_a', 'USD', 6006, { status: 'expired', partnerId: 1, expiresAt: NOW - 3600_000 });
+    const reused = req('rq_b', 'USD', 6006, { partnerId: 2, createdAt: NOW - 60_000, expiresAt: NOW - 60_000 + TOPUP_REQUEST_TTL_MS });
+    expect(matchDeposit({ network: 'trc20', asset: 'USDT', amount: '60.06', to: U_TRC }, [ended, reused], ADDRS, NOW)).toMatchObject({ kind: 'unmatched', reason: 'expired_request', request: { requestId: 'rq_a' } });
+    // made before A's request expired and seen now: both were taking payment then, of two partners: support
+    expect(matchDeposit({ network: 'trc20', asset: 'USDT', amount: '60.06', to: U_TRC }, [ended, reused], ADDRS, NOW - 3600_001)).toMatchObject({ kind: 'unmatched', reason: 'expired_request', request: { requestId: 'rq_a' } });
+    // 30 days after A's request ended its amount is B's alone
+    const later = NOW - 3600_000 + ENDED_AMOUNT_HOLD_MS;
+    const reusedLater = { ...reused, createdAt: later - 60_000, expiresAt: later + 3600_000 };
+    expect(credit(matchDeposit({ network: 'trc20', asset: 'USDT', amount: '60.06', to: U_TRC }, [ended, reusedLater], ADDRS, later))).toMatchObject({ request: 'rq_b' });
   });
 
   it('below_minimum: under the smallest top-up (USD 5, TON 10)', () => {

@@ -551,6 +551,30 @@ describe('watchers as durable jobs of the service', () => {
     expect((await b.admin('GET', '/ledger/check')).body).toEqual({ ok: true, problems: [] });
   });
 
+  it('TRON: judged by the block time: made before the expiry but seen after it is credited; made after it waits for support', async () => {
+    const START = Date.parse('2026-03-01T12:00:00Z'); // the service clock's start (test/helpers.ts)
+    const chain: TronChain = { headTs: START, transfers: [] };
+    const fake = await fakeTrongrid(chain);
+    // hourly polls: a day of them stays quick
+    const t = await service({ DEPOSIT_ADDRESS_USDT_TRC20: TRC_ADDR, TRON_API_URL: fake.url, WATCHER_POLL_SECONDS: '3600' });
+    await t.advance(0);
+    const p = await newPartnerWithRequest(t, 'USD', '10');
+    const other = await t.admin('POST', `/partners/${p.id}/topup-requests`, { currency: 'USD', amount: '12' });
+    // the API lags: nothing is listed until after both requests expired
+    await t.advance(24 * 3600 + 60);
+    const before = tronTransfer(chain, { ts: START + 60_000, units: units(p.request.amount_to_send, 6) });
+    const after = tronTransfer(chain, { ts: START + 24 * 3600_000 + 30_000, units: units(other.body.amount_to_send, 6) });
+    chain.headTs = START + 24 * 3600_000 + 120_000;
+    await t.advance(3600);
+    const items = (await t.admin('GET', '/deposits')).body.items;
+    expect(items.map((x: any) => [x.tx_hash, x.status, x.reason, x.partner_id])).toEqual([
+      [after, 'unmatched', 'expired_request', p.id],
+      [before, 'credited', null, p.id],
+    ]);
+    expect((await t.admin('GET', `/partners/${p.id}`)).body.balances.USD).toBe(p.request.amount_to_send);
+    expect((await t.admin('GET', `/partners/${p.id}/topup-requests?status=paid`)).body.items.map((r: any) => r.request_id)).toEqual([p.request.request_id]);
+  });
+
   it('TON: a coin transfer with the request code in its comment is credited to that request', async () => {
     const chain: TonChain = { seqno: 10, utime: Math.floor(Date.parse('2026-03-01T12:00:00Z') / 1000), txs: [], jettons: [] };
     const fake = await fakeToncenter(chain);

@@ -1,5 +1,5 @@
 import { ApiError } from '../../domain/errors.js';
-import { ASSET_CURRENCY, commentTokens, displayAmount, exactMinor, knownAsset, matchDeposit, normalizeDecimal, type ObservedTransfer, type RequestLike } from '../../domain/deposit-matching.js';
+import { ASSET_CURRENCY, ENDED_AMOUNT_HOLD_MS, commentTokens, displayAmount, exactMinor, knownAsset, matchDeposit, normalizeDecimal, type ObservedTransfer, type RequestLike } from '../../domain/deposit-matching.js';
 import { type Currency } from '../../domain/money.js';
 import type { Config } from '../../config/env.js';
 import { audit } from '../../store/audit-repo.js';
@@ -20,9 +20,6 @@ import { depositView, type DepositView } from './view.js';
  * deposit already recorded and never credits twice. The ledger credit itself goes through creditInTx
  * keyed by `${network}:${tx_hash}` (minimums, activation, idempotency of src/app/topups.ts).
  */
-
-/** Expired requests older than this are not considered for `expired_request`. */
-const EXPIRED_LOOKBACK_MS = 30 * 86_400_000;
 
 export type DepositSource = 'watcher' | 'sandbox';
 
@@ -46,7 +43,17 @@ function toRequestLike(r: TopupRequestRow): RequestLike {
     status: r.status,
     createdAt: r.createdAt,
     expiresAt: r.expiresAt,
+    canceledAt: r.canceledAt,
   };
+}
+
+/**
+ * When the transfer was made, as far as the service can tell: its chain time when the watcher reported
+ * one, but never later than when the service first saw it (nor in the service's future: a chain clock
+ * ahead of ours must not make a payment look late).
+ */
+export function madeAt(row: Pick<DepositRow, 'chainTime' | 'createdAt'>, now: number): number {
+  return Math.min(row.chainTime ?? Number.POSITIVE_INFINITY, row.createdAt, now);
 }
 
 /**
@@ -62,7 +69,8 @@ export function recordDepositInTx(tx: Tx, deps: Pick<Deps, 'clock' | 'config' | 
     if (existing.status !== 'pending') return { row: existing, created: false };
     const conf = Math.max(existing.confirmations, confirmations);
     if (conf === existing.confirmations && conf < required) return { row: existing, created: false };
-    const row = updateDeposit(tx, existing.depositId, { confirmations: conf, updatedAt: now });
+    const chainTime = existing.chainTime ?? chainTimeOf(t);
+    const row = updateDeposit(tx, existing.depositId, { confirmations: conf, chainTime, updatedAt: now });
     return { row: conf >= required ? processInTx(tx, deps, row, source, after) : row, created: false };
   }
   const amount = normalizeDecimal(t.amount);
@@ -82,6 +90,7 @@ export function recordDepositInTx(tx: Tx, deps: Pick<Deps, 'clock' | 'config' | 
     toAddress: t.to.trim(),
     comment: t.comment,
     confirmations,
+    chainTime: chainTimeOf(t),
     status: 'pending',
     source,
     createdAt: now,
@@ -90,6 +99,8 @@ export function recordDepositInTx(tx: Tx, deps: Pick<Deps, 'clock' | 'config' | 
   const row = getDeposit(tx, depositId)!;
   return { row: confirmations >= required ? processInTx(tx, deps, row, source, after) : row, created: true };
 }
+
+const chainTimeOf = (t: ObservedTransfer): number | null => (typeof t.chainTime === 'number' && Number.isFinite(t.chainTime) && t.chainTime > 0 ? Math.floor(t.chainTime) : null);
 
 /** What recordDeposit uses of the service. */
 export type RecordDepositDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'ids' | 'log' | 'bus'>;
@@ -133,8 +144,9 @@ function processInTx(tx: Tx, deps: Pick<Deps, 'clock' | 'config' | 'ids' | 'bus'
 
   expireTopupRequests(tx, now);
   const currency = asset ? ASSET_CURRENCY[asset] : null;
-  const requests = currency ? candidateRequests(tx, currency, commentTokens(row.comment), now - EXPIRED_LOOKBACK_MS).map(toRequestLike) : [];
-  const m = matchDeposit({ network: row.network, asset: row.asset, amount: row.amount, to: row.toAddress, comment: row.comment }, requests, depositAddresses(deps.config), now);
+  const at = madeAt(row, now);
+  const requests = currency ? candidateRequests(tx, currency, commentTokens(row.comment), at - ENDED_AMOUNT_HOLD_MS).map(toRequestLike) : [];
+  const m = matchDeposit({ network: row.network, asset: row.asset, amount: row.amount, to: row.toAddress, comment: row.comment }, requests, depositAddresses(deps.config), at);
 
   if (m.kind === 'ignored')
     return updateDeposit(tx, row.depositId, { status: 'ignored', note: m.note, resolvedAt: now, updatedAt: now });
@@ -167,12 +179,14 @@ function processInTx(tx: Tx, deps: Pick<Deps, 'clock' | 'config' | 'ids' | 'bus'
       return markUnmatched(tx, deps, row, 'below_minimum', `${e.detail} Request ${m.request.requestId} was not credited.`, m.request.requestId, after);
     }
   }
-  return markUnmatched(tx, deps, row, m.reason, m.note, m.request?.requestId ?? null, after);
+  // a late payment of a request that ended unpaid names that request's partner for support (never credited)
+  const owner = m.reason === 'expired_request' ? (m.request?.partnerId ?? null) : null;
+  return markUnmatched(tx, deps, row, m.reason, m.note, m.request?.requestId ?? null, after, owner);
 }
 
-function markUnmatched(tx: Tx, deps: Pick<Deps, 'clock' | 'bus'>, row: DepositRow, reason: string, note: string, requestId: string | null, after: AfterCommit): DepositRow {
+function markUnmatched(tx: Tx, deps: Pick<Deps, 'clock' | 'bus'>, row: DepositRow, reason: string, note: string, requestId: string | null, after: AfterCommit, partnerId: number | null = null): DepositRow {
   const now = deps.clock.now();
-  const updated = updateDeposit(tx, row.depositId, { status: 'unmatched', reason, note, requestId, updatedAt: now });
+  const updated = updateDeposit(tx, row.depositId, { status: 'unmatched', reason, note, requestId, partnerId, updatedAt: now });
   const alert = {
     kind: 'unmatched_deposit' as const,
     depositId: updated.depositId,

@@ -1,3 +1,4 @@
+import { annotateSpan } from '../../kernel/trace.js';
 import { unixSeconds } from '../../domain/time-format.js';
 import { afterManualAttempt, afterScheduledAttempt, nextAttemptNumber, type DeliveryStatus } from '../../domain/webhook-delivery.js';
 import { MAX_ATTEMPTS, nextAttemptDelay } from '../../domain/webhook-retry-schedule.js';
@@ -119,6 +120,8 @@ export class WebhookDispatcher implements DeliverySender {
       completeJob(deps.db, job.jobId);
       return;
     }
+    // the delivery's job span carries its order (src/kernel/trace.ts; nothing without traces)
+    annotateSpan({ 'order.id': d.orderId, 'webhook.id': d.webhookId, 'webhook.event': d.event, 'webhook.attempt': d.attempts + 1 });
     const partner = getPartner(deps.db, d.partnerId);
     const ev = getEvent(deps.db, d.eventId);
     if (!partner?.webhookSecretEnc || !ev) return this.refuse(job, d, 'no_secret');

@@ -2,12 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../app/deps.js';
 import { resolveDeposit } from '../../app/deposits/resolve.js';
 import { listDeposits } from '../../app/deposits/view.js';
+import { cancelTopupRequest, listTopupRequests } from '../../app/topup-request-state.js';
 import { createTopupRequest } from '../../app/topup-requests.js';
 import { fail } from '../../domain/errors.js';
 
 /**
  * Automatic top-ups in the operator API (operator-api.md section 2): exact-amount requests on a partner's
- * behalf, the deposits seen on chain, and manual handling of those that did not match.
+ * behalf (made, listed, canceled), the deposits seen on chain, and manual handling of those that did not match.
  */
 
 const ACTOR = 'operator';
@@ -27,6 +28,12 @@ export function topupRoutes(deps: TopupRoutesDeps) {
       reply.code(201);
       return r;
     });
+    app.get<{ Params: { partner_id: string } }>('/partners/:partner_id/topup-requests', async (req) =>
+      listTopupRequests(deps, pid(req.params.partner_id), (req.query ?? {}) as Record<string, unknown>),
+    );
+    app.delete<{ Params: { partner_id: string; request_id: string } }>('/partners/:partner_id/topup-requests/:request_id', async (req) =>
+      cancelTopupRequest(deps, pid(req.params.partner_id), req.params.request_id, ACTOR),
+    );
     app.get('/deposits', async (req) => listDeposits(deps, (req.query ?? {}) as Record<string, unknown>));
     app.post<{ Params: { deposit_id: string } }>('/deposits/:deposit_id/resolve', async (req) =>
       resolveDeposit(deps, req.params.deposit_id, req.body ?? {}, ACTOR),

@@ -8,7 +8,7 @@ import { partnerView } from '../../app/partners.js';
 import { requireAllowed, whoOf } from '../../app/permissions.js';
 import type { Action } from '../../domain/permissions.js';
 import { listTeam, unlinkMember } from '../../app/team.js';
-import { topupRequestState } from '../../app/topup-request-state.js';
+import { cancelTopupRequest, openTopupRequests, topupRequestState } from '../../app/topup-request-state.js';
 import { createTopupRequest } from '../../app/topup-requests.js';
 import { saveWebhook } from '../../app/webhooks/config.js';
 import { listOwnDeliveries, redeliver, sendTestWebhook } from '../../app/webhooks/delivery-log.js';
@@ -17,7 +17,7 @@ import { sendJson } from '../frozen-json.js';
 import { linkOfReq } from './auth.js';
 import { actorOf, objectBody } from './body.js';
 import type { AppApiDeps } from './context.js';
-import type { AlertsAnswer, ApiKeyView, FundingAnswer, InviteAnswer, TeamAnswer, TopupRequestAnswer, WebhookSaved, WebhookView } from './types.js';
+import type { AlertsAnswer, ApiKeyView, FundingAnswer, InviteAnswer, OpenTopupRequestsAnswer, TeamAnswer, TopupRequestAnswer, WebhookSaved, WebhookView } from './types.js';
 
 /**
  * Owners only (staff get 403 forbidden): the ledger, low-balance alerts, top-ups, the API key, the webhook
@@ -47,9 +47,15 @@ export function ownerRoutes(app: FastifyInstance, { deps, keys, sender }: AppApi
     const o = owner(req, 'topups.request');
     const r = createTopupRequest(deps, o.partnerId, objectBody(req), o.actor);
     reply.code(201);
-    return { ...r, status: 'open' };
+    return r;
   });
+  // the open requests first (each can be shown again or canceled) and the room left for new ones
+  app.get('/topup-requests', async (req): Promise<OpenTopupRequestsAnswer> => openTopupRequests(deps, owner(req, 'topups.request').partnerId));
   app.get<{ Params: { request_id: string } }>('/topup-requests/:request_id', async (req): Promise<TopupRequestAnswer> => topupRequestState(deps, owner(req, 'topups.request').partnerId, req.params.request_id));
+  app.delete<{ Params: { request_id: string } }>('/topup-requests/:request_id', async (req): Promise<TopupRequestAnswer> => {
+    const o = owner(req, 'topups.request');
+    return cancelTopupRequest(deps, o.partnerId, req.params.request_id, o.actor);
+  });
 
   app.get('/api-key', async (req): Promise<{ key: ApiKeyView | null }> => {
     const v = partnerView(deps, owner(req, 'apikey.manage').partnerId);

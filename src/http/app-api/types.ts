@@ -77,11 +77,22 @@ export interface FundingAnswer {
 export interface TopupRequestAnswer {
   request_id: string;
   currency: 'USD' | 'TON';
+  amount: string;
   amount_to_send: string;
   addresses: { network: string; address: string }[];
   comment_code?: string;
+  status: 'open' | 'paid' | 'expired' | 'canceled';
+  created_at: string;
   expires_at: string;
-  status: 'open' | 'credited' | 'expired';
+  seconds_left: number;
+  canceled_at?: string;
+}
+
+export interface OpenTopupRequestsAnswer {
+  items: TopupRequestAnswer[];
+  max_open: number;
+  /** How many more requests each currency may have now. */
+  room: { USD: number; TON: number };
 }
 
 export interface ApiKeyView {

@@ -37,12 +37,17 @@ export const topupRequests = sqliteTable(
     amountToSend: integer('amount_to_send').notNull(),
     /** TON requests only: the code that may be put in the transfer comment. */
     commentCode: text('comment_code'),
-    /** `open` until credited; `expired` is written lazily (an open request past expires_at is expired too). */
+    /**
+     * `open` until credited or canceled; `expired` is written lazily (an open request past expires_at is
+     * expired too). A request that ended unpaid keeps its amount out of new requests for 30 days.
+     */
     status: text('status', { enum: TOPUP_REQUEST_STATUSES }).notNull(),
     createdBy: text('created_by').notNull(),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
     creditedDepositId: text('credited_deposit_id'),
+    /** When the owner or an operator canceled it (it ended unpaid then, not at expires_at). */
+    canceledAt: integer('canceled_at'),
   },
   (t) => [
     index('topup_requests_open').on(t.currency, t.status, t.amountToSend),
@@ -69,6 +74,11 @@ export const deposits = sqliteTable(
     toAddress: text('to_address').notNull(),
     comment: text('comment'),
     confirmations: integer('confirmations').notNull(),
+    /**
+     * When the transfer was made by the chain's clock (its block time, ms), when the watcher knows it: a
+     * transfer made before its request expired is credited even when it is seen or confirmed after.
+     */
+    chainTime: integer('chain_time'),
     status: text('status', { enum: DEPOSIT_STATUSES }).notNull(),
     /** Why an unmatched deposit was not credited (src/domain/deposit-matching.ts). */
     reason: text('reason'),

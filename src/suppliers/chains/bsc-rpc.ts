@@ -73,6 +73,8 @@ export class BscWatcher implements ChainWatcher {
           to: this.o.address,
           comment: null,
           confirmations: head - Number(BigInt(log.blockNumber)) + 1,
+          // the block's time, in seconds, where the node adds it to its logs (newer nodes do); else unknown
+          chainTime: /^0x[0-9a-f]+$/i.test(String(log.blockTimestamp ?? '')) ? Number(BigInt(log.blockTimestamp)) * 1000 : null,
         });
       }
       block = to;

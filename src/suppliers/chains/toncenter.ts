@@ -126,6 +126,7 @@ export class TonWatcher implements ChainWatcher {
           to: address,
           comment,
           confirmations: conf,
+          chainTime: Number.isFinite(time) ? time * 1000 : null,
         });
       }
       if (txs.length < this.pageSize) return;
@@ -173,6 +174,7 @@ export class TonWatcher implements ChainWatcher {
           to: address,
           comment: typeof decodedComment === 'string' ? decodedComment : null,
           confirmations: conf,
+          chainTime: Number.isFinite(time) ? time * 1000 : null,
         });
       }
       if (items.length < this.pageSize) return;

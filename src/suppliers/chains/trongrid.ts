@@ -91,6 +91,7 @@ export class TronWatcher implements ChainWatcher {
           to: this.o.address,
           comment: null,
           confirmations: conf,
+          chainTime: Number.isFinite(time) ? time : null,
         });
       }
       fingerprint = r?.meta?.fingerprint;

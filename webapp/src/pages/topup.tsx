@@ -19,7 +19,7 @@ function RequestView({ id, network, onNew }: { id: string; network: string; onNe
   return (
     <>
       <Section>
-        <Row label={t.status} value={<b data-testid="request-status" class={q.status === 'credited' ? 'good' : q.status === 'expired' ? 'bad' : ''}>{t.rq[q.status]}</b>} />
+        <Row label={t.status} value={<b data-testid="request-status" class={q.status === 'paid' ? 'good' : q.status === 'open' ? '' : 'bad'}>{t.rq[q.status]}</b>} />
         <Row label={t.sendExactly} value={<b class="big" data-testid="amount-to-send">{`${q.amount_to_send} ${q.currency === 'USD' ? 'USDT' : 'TON'}`}</b>} />
         <Row label={t.network} value={<span data-testid="request-network">{networkName(q.currency, network)}</span>} />
         <Row label={t.expires} value={fmtTime(q.expires_at)} />
