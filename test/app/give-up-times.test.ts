@@ -36,6 +36,15 @@ const DAY = 86_400_000;
 const jobAt = (orderId: string) => getJob(t.db, ORDER_JOB, orderId)?.runAt ?? null;
 const holdOf = (gift: string) => t.db.$client.prepare('select order_id from gift_holds where gift = ?').pluck().get(gift) as string | undefined;
 
+/** A funded partner's Stars or Premium order: its id, price in cents, creation time, and the balance before. */
+async function goodsOrder(type: 'stars' | 'premium', key: string, params: Record<string, unknown>) {
+  const p = await t.newPartner({ usd: '100.00' });
+  const before = balanceOf(t.db, p.id, 'USD');
+  const r = await createOrder(t.deps, p.id, { type, idempotency_key: key, params });
+  const orderId = r.order.order_id as string;
+  return { p, before, orderId, price: parseAmount(r.order.partner_price as string, 'USD')!, createdAt: getOrder(t.db, orderId)!.createdAt };
+}
+
 describe('Premium: expires 365 days after the order', () => {
   it('the give-up time is 365 days and a deferral retries daily, never past it', () => {
     expect(PREMIUM_GIVE_UP_MS).toBe(365 * DAY);
@@ -43,12 +52,7 @@ describe('Premium: expires 365 days after the order', () => {
   });
 
   it('deferred daily; with the supplier down a millisecond before the give-up time only the job moves; at it the order expires, refunded', async () => {
-    const p = await t.newPartner({ usd: '100.00' });
-    const before = balanceOf(t.db, p.id, 'USD');
-    const r = await createOrder(t.deps, p.id, { type: 'premium', idempotency_key: 'giveup-premium', params: { months: 3, recipient: '@premium_giveup' } });
-    const orderId = r.order.order_id as string;
-    const price = parseAmount(r.order.partner_price as string, 'USD')!;
-    const createdAt = getOrder(t.db, orderId)!.createdAt;
+    const { p, before, orderId, price, createdAt } = await goodsOrder('premium', 'giveup-premium', { months: 3, recipient: '@premium_giveup' });
 
     // the account already has Premium: deferred, retried a day later
     await runOrderJobOnce(t, orderId);
@@ -98,12 +102,7 @@ describe('Stars: give up a day after the order', () => {
   });
 
   it('with the supplier down, the sandbox clock advanced: waiting until the day is up (never scheduled past it), then failed, refunded once', async () => {
-    const p = await t.newPartner({ usd: '100.00' });
-    const before = balanceOf(t.db, p.id, 'USD');
-    const r = await createOrder(t.deps, p.id, { type: 'stars', idempotency_key: 'giveup-stars', params: { quantity: 100, recipient: '@stars_giveup' } });
-    const orderId = r.order.order_id as string;
-    const price = parseAmount(r.order.partner_price as string, 'USD')!;
-    const createdAt = getOrder(t.db, orderId)!.createdAt;
+    const { p, before, orderId, price, createdAt } = await goodsOrder('stars', 'giveup-stars', { quantity: 100, recipient: '@stars_giveup' });
     await faults({ upstream_unavailable: { stars: true } });
     // 23 hours of an unreachable supplier: the order waits, every 30 s
     expect((await t.advance(23 * 3600)).status).toBe(200);
