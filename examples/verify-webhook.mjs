@@ -1,5 +1,14 @@
-// verify-webhook.mjs
+// verify-webhook.mjs: verifying the service's webhooks in Node 18 or later, no dependencies.
+//
+// As a library: import { verifyWebhook, webhookHandler } from './verify-webhook.mjs'.
+// As a receiver for trying webhooks on your machine (prints every verified event):
+//   WEBHOOK_SECRET=whsec_… node examples/verify-webhook.mjs            # listens on 127.0.0.1:4000 (PORT)
+// WEBHOOK_CLOCK_OFFSET=<seconds> judges X-Timestamp against this machine's clock plus that many seconds:
+// a sandbox whose clock was advanced stamps its webhooks with its own time (GET /api/admin/v1/sandbox/clock).
 import crypto from 'node:crypto';
+import http from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const TOLERANCE_SECONDS = 300;
 
@@ -8,6 +17,7 @@ function header(headers, name) {
   return Array.isArray(v) ? v[0] : v;
 }
 
+// The key is the whole secret as shown, `whsec_` prefix included.
 function hmacHex(secret, ...parts) {
   const h = crypto.createHmac('sha256', secret);
   for (const p of parts) h.update(p);
@@ -31,8 +41,8 @@ export function verifySignatureV2(secret, timestamp, rawBody, signature) {
 }
 
 /**
- * Checks the timestamp (300 s window) and both signatures over the raw bytes, then parses the body.
- * Throws when anything is wrong.
+ * Checks the timestamp (300 s around the reference time `nowMs`, by default this machine's clock) and both
+ * signatures over the raw bytes, then parses the body. Throws when anything is wrong.
  */
 export function verifyWebhook(secret, headers, rawBody, nowMs = Date.now()) {
   const ts = header(headers, 'x-timestamp');
@@ -46,10 +56,10 @@ export function verifyWebhook(secret, headers, rawBody, nowMs = Date.now()) {
 /**
  * A node:http (or Express without a body parser on this route) handler: reads the raw body, verifies
  * it, drops duplicates by X-Webhook-Id and answers 204. `onEvent(event, webhookId)` does your work;
- * if it throws, the answer is 500 and the service retries later.
+ * if it throws, the answer is 500 and the service retries later. `now()` is the reference time in ms.
  * `seen` must be durable in production (e.g. a table with a unique key on the webhook id).
  */
-export function webhookHandler({ secret, onEvent, seen = new Set(), now = () => Date.now() }) {
+export function webhookHandler({ secret, onEvent, onRefused = () => {}, seen = new Set(), now = () => Date.now() }) {
   return (req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
@@ -58,7 +68,8 @@ export function webhookHandler({ secret, onEvent, seen = new Set(), now = () => 
       let event;
       try {
         event = verifyWebhook(secret, req.headers, raw, now());
-      } catch {
+      } catch (e) {
+        onRefused(e);
         res.writeHead(401).end();
         return;
       }
@@ -76,4 +87,47 @@ export function webhookHandler({ secret, onEvent, seen = new Set(), now = () => 
       }
     });
   };
+}
+
+// --- run as a program ------------------------------------------------------------------------------
+
+/** `--check`: verifies the cases of a JSON array on stdin ({secret, headers, body_hex, now}) and prints the results. */
+async function check() {
+  let input = '';
+  for await (const c of process.stdin) input += c;
+  const results = JSON.parse(input).map(({ secret, headers, body_hex: bodyHex, now }) => {
+    const h = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+    const raw = Buffer.from(bodyHex, 'hex');
+    const out = { v1: verifySignatureV1(secret, raw, h['x-signature']), v2: verifySignatureV2(secret, h['x-timestamp'], raw, h['x-signature-v2']), ok: false, event: null, error: null };
+    try {
+      out.event = verifyWebhook(secret, h, raw, now * 1000).event;
+      out.ok = true;
+    } catch (e) {
+      out.error = e.message;
+    }
+    return out;
+  });
+  process.stdout.write(`${JSON.stringify(results)}\n`);
+}
+
+function serve() {
+  const secret = process.env.WEBHOOK_SECRET;
+  if (!secret) {
+    process.stderr.write('Set WEBHOOK_SECRET to the secret the dashboard showed (whsec_…).\n');
+    process.exit(2);
+  }
+  const offsetMs = Number(process.env.WEBHOOK_CLOCK_OFFSET ?? 0) * 1000;
+  const port = Number(process.env.PORT ?? 4000);
+  const handler = webhookHandler({
+    secret,
+    now: () => Date.now() + offsetMs,
+    onEvent: (event, id) => console.log(`verified ${event.event} ${event.order_id ?? '-'} (X-Webhook-Id ${id})`),
+    onRefused: (e) => console.log(`refused: ${e.message}`),
+  });
+  http.createServer(handler).listen(port, '127.0.0.1', () => console.log(`listening on http://127.0.0.1:${port}/webhook`));
+}
+
+if (process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) {
+  if (process.argv[2] === '--check') await check();
+  else serve();
 }

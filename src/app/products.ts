@@ -28,20 +28,40 @@ export function productEnabled(deps: Pick<Deps, 'config' | 'settings'>, product:
   return deps.settings.get().products[product].enabled && (product !== 'nft' || giftsOffered(deps));
 }
 
-/** Refuses orders for a product that is disabled or whose supplier is down (503 product_unavailable). */
-export function requireProductAvailable(deps: Pick<Deps, 'config' | 'suppliers' | 'settings'>, product: 'stars' | 'premium' | 'nft'): void {
-  if (!productEnabled(deps, product))
-    fail('product_unavailable', `${product} ordering is disabled.`, { reason: 'product_disabled' });
+/** Whether a product can be ordered now, and if not why (the reason of its 503 product_unavailable). */
+export type ProductState = { up: true } | { up: false; reason: 'product_disabled' } | { up: false; reason: 'upstream_unavailable'; retryAfterSec: number };
+
+export function productState(deps: Pick<Deps, 'config' | 'suppliers' | 'settings'>, product: 'stars' | 'premium' | 'nft'): ProductState {
+  if (!productEnabled(deps, product)) return { up: false, reason: 'product_disabled' };
   const s = product === 'nft' ? deps.suppliers.gifts.status() : deps.suppliers.goods.status(product);
-  if (!s.up)
-    failUpstreamUnavailable('The supplier is temporarily unavailable.', s.retryAfterSec);
+  return s.up ? { up: true } : { up: false, reason: 'upstream_unavailable', retryAfterSec: s.retryAfterSec };
 }
 
-/** GET /products */
+/** Refuses orders for a product that is disabled or whose supplier is down (503 product_unavailable). */
+export function requireProductAvailable(deps: Pick<Deps, 'config' | 'suppliers' | 'settings'>, product: 'stars' | 'premium' | 'nft'): void {
+  const s = productState(deps, product);
+  if (s.up) return;
+  if (s.reason === 'product_disabled') fail('product_unavailable', `${product} ordering is disabled.`, { reason: 'product_disabled' });
+  failUpstreamUnavailable('The supplier is temporarily unavailable.', s.retryAfterSec);
+}
+
+/** `available` of GET /products, with the reason an order would get while it is false. */
+function availability(deps: Pick<Deps, 'config' | 'suppliers' | 'settings'>, product: 'stars' | 'premium' | 'nft') {
+  const s = productState(deps, product);
+  return s.up ? { available: true } : { available: false, reason: s.reason };
+}
+
+/**
+ * GET /products. Each product says whether it can be ordered now (`available`, false while it is disabled or
+ * its supplier is down, with `reason` as the order's 503 would give it). The contract fixes the keys of
+ * `premium` to the three terms, so Premium says it in each term.
+ */
 export function products(deps: Pick<Deps, 'config' | 'suppliers' | 'settings'>) {
   const prices = currentPrices(deps);
   if (!prices) return { unavailable: true as const, reason: 'cost_unavailable' as const };
-  const { config, settings } = deps;
+  const { config } = deps;
+  const premium = availability(deps, 'premium');
+  const term = (months: 3 | 6 | 12) => ({ partner_price: formatAmount(prices.premium[months], 'USD'), currency: 'USD' as const, ...premium });
   return {
     currency: 'USD' as const,
     stars: {
@@ -50,15 +70,11 @@ export function products(deps: Pick<Deps, 'config' | 'suppliers' | 'settings'>) 
       currency: 'USD' as const,
       min_per_order: config.STARS_MIN_PER_ORDER,
       max_per_order: config.STARS_MAX_PER_ORDER,
-      available: settings.get().products.stars.enabled,
+      ...availability(deps, 'stars'),
     },
-    premium: {
-      '3': { partner_price: formatAmount(prices.premium[3], 'USD'), currency: 'USD' as const },
-      '6': { partner_price: formatAmount(prices.premium[6], 'USD'), currency: 'USD' as const },
-      '12': { partner_price: formatAmount(prices.premium[12], 'USD'), currency: 'USD' as const },
-    },
+    premium: { '3': term(3), '6': term(6), '12': term(12) },
     nft: {
-      available: productEnabled(deps, 'nft'),
+      ...availability(deps, 'nft'),
       pricing_model: 'per_gift' as const,
       currency: 'TON' as const,
       balance: 'nft_balance' as const,

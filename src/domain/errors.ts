@@ -31,7 +31,6 @@ export const ERRORS = {
   unsupported_media_type: spec(415, 'nested', 'Send the body as application/json.'),
   payload_too_large: spec(413, 'nested', 'The request body is too large.'),
   route_not_found: spec(404, 'nested', 'No such endpoint.'),
-  method_not_allowed: spec(405, 'nested', 'Method not allowed.'),
   internal_error: spec(500, 'nested', 'Internal error. The request may be retried.'),
   storage_unavailable: spec(503, 'nested', 'Storage is temporarily unavailable: nothing was written. Retry later.'),
   // the Mini App API (README "The Mini App")
@@ -53,7 +52,6 @@ export const ERRORS = {
   bad_limit: spec(400, 'flat', 'limit is out of range.'),
   bad_time: spec(400, 'flat', 'from/to must be an ISO 8601 date or date-time, or unix seconds.'),
   bad_range: spec(400, 'flat', 'from must not be after to, and the range may cover at most 366 days.'),
-  bad_username: spec(400, 'flat', 'username must be a string.'),
   recipient_required: spec(400, 'flat', 'recipient is required.'),
   recipient_not_found: spec(400, 'flat', 'The recipient was not found or cannot be reached.'),
   bad_webhook_url: spec(400, 'flat', 'The webhook address is not acceptable.'),

@@ -25,9 +25,9 @@ describe('Fragment adapter: delivery', () => {
     // 1000 stars = 5.2 TON × 3.00 USD = 15.60 → +5 % margin = 16.38; Premium 3 months: 4 TON → 12.00 → 12.60
     expect(r.body.stars.price_per_1000).toBe('16.38');
     expect(r.body.premium).toEqual({
-      '3': { partner_price: '12.60', currency: 'USD' },
-      '6': { partner_price: '16.79', currency: 'USD' },
-      '12': { partner_price: '30.43', currency: 'USD' },
+      '3': { partner_price: '12.60', currency: 'USD', available: true },
+      '6': { partner_price: '16.79', currency: 'USD', available: true },
+      '12': { partner_price: '30.43', currency: 'USD', available: true },
     });
     // the probe account is read, nothing is bought: no getXLink call
     expect(e.fragment.calls.some((c) => c.method.startsWith('get'))).toBe(false);

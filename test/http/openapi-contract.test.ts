@@ -169,7 +169,8 @@ describe('when errors carry extra fields or a Retry-After header', () => {
     expect(branches(post['503'])).toEqual(['#/components/schemas/ProductUnavailableError', '#/components/schemas/StorageUnavailableError', 'plain']);
     expect(JSON.stringify(doc.paths['/orders'].get.responses)).not.toContain('StorageUnavailableError'); // reads never need a write
     expect(branches(doc.paths['/orders'].get.responses['400'])).toEqual(['#/components/schemas/BadParamError', 'plain', 'plain']); // bad_type is nested
-    expect(branches(doc.paths['/nft/gifts'].get.responses['400'])).toEqual(['#/components/schemas/BadParamError', 'plain']);
+    // flat bad_sort, bad_cursor … and nested bad_request (a URL that cannot be decoded)
+    expect(branches(doc.paths['/nft/gifts'].get.responses['400'])).toEqual(['#/components/schemas/BadParamError', 'plain', 'plain']);
   });
 
   it('then 502 resolver_error sends Retry-After equal to retry_after, and the document declares it', async () => {

@@ -109,9 +109,9 @@ describe('GET /products', () => {
     expect(Number.isInteger(b.stars.max_per_order)).toBe(true);
     expect(Object.keys(b.premium).sort()).toEqual(['12', '3', '6']);
     expect(b.premium).toEqual({
-      '3': { partner_price: '12.59', currency: 'USD' },
-      '6': { partner_price: '16.79', currency: 'USD' },
-      '12': { partner_price: '30.44', currency: 'USD' },
+      '3': { partner_price: '12.59', currency: 'USD', available: true },
+      '6': { partner_price: '16.79', currency: 'USD', available: true },
+      '12': { partner_price: '30.44', currency: 'USD', available: true },
     });
     expect(b.nft).toEqual({
       available: true,

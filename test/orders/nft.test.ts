@@ -62,6 +62,7 @@ describe('when the gift catalog is browsed', () => {
         // the sandbox's own picture of the gift (GET /sandbox/gifts/<gift>.svg)
         image: `http://127.0.0.1:8080/sandbox/gifts/${g.gift}.svg`,
         price_ton: expect.stringMatching(/^\d+\.\d{3}$/),
+        attributes: { model: expect.any(String), backdrop: expect.any(String), symbol: expect.any(String) },
         partner_price: expect.stringMatching(/^\d+\.\d{3}$/),
         currency: 'TON',
         price_usd_ref: expect.stringMatching(/^\d+\.\d{2}$/),

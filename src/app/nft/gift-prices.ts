@@ -36,6 +36,7 @@ export function giftItem(deps: Pick<Deps, 'suppliers' | 'settings'>, g: GiftList
   const partner = giftPartnerMilli(deps, g.priceMilli);
   return {
     ...giftBase(g),
+    attributes: g.attributes,
     partner_price: formatAmount(partner, 'TON'),
     currency: 'TON' as const,
     price_usd_ref: formatAmount(usdRefCents(deps, partner), 'USD'),

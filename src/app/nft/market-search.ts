@@ -35,12 +35,12 @@ async function allListings(deps: Pick<Deps, 'suppliers'>, catalog: GiftCatalog):
 }
 
 /** A listing's view, made once per listing object and margin (listing objects are replaced when they change). */
-const views = new WeakMap<GiftListing, { margin: number; view: ReturnType<typeof giftItem> & { attributes: GiftListing['attributes'] } }>();
+const views = new WeakMap<GiftListing, { margin: number; view: ReturnType<typeof giftItem> }>();
 function viewOf(deps: Pick<Deps, 'suppliers' | 'settings'>, g: GiftListing) {
   const margin = deps.settings.get().margin_bps;
   let v = views.get(g);
   if (!v || v.margin !== margin) {
-    v = { margin, view: { ...giftItem(deps, g), attributes: g.attributes } };
+    v = { margin, view: giftItem(deps, g) };
     views.set(g, v);
   }
   return v.view;

@@ -30,7 +30,7 @@ const recipient = z.string().refine(nonBlank);
 export const StarsParams = z.looseObject({ quantity: z.number().int().meta({ description: 'STARS_MIN_PER_ORDER..STARS_MAX_PER_ORDER (default 50..50000)' }), recipient });
 export const PremiumParams = z.looseObject({ months: z.union([z.literal(3), z.literal(6), z.literal(12)]), recipient });
 export const NftParams = z.looseObject({
-  gift: z.string().refine((s) => GIFT_ID.test(s)).meta({ example: 'PlushPepe-1234' }),
+  gift: z.string().refine((s) => GIFT_ID.test(s)).meta({ example: 'HomemadeCake-6344' }),
   recipient,
   max_price: z
     .string()

@@ -112,11 +112,24 @@ const EXTRA_EXAMPLE: Partial<Record<ErrorCode, Record<string, unknown>>> = {
   resolver_error: { retry_after: 30 },
   bad_webhook_url: { reason: 'private_host' },
   validation_error: { field: 'client_reference' },
+  storage_unavailable: { reason: 'disk_full' },
   rate_limited: { scope: 'key', limit: 120, window_seconds: 60, retry_after: 1 },
 };
 
+/** What every operation can answer: authentication, the key's budget, a URL that cannot be decoded, a route that does not exist, a fault. */
+const EVERY_OPERATION: readonly ErrorCode[] = ['bad_request', 'unauthorized', 'ip_not_allowed', 'partner_inactive', 'partner_program_unavailable', 'route_not_found', 'rate_limited', 'internal_error'];
+/** What every POST can answer: its body is parsed as JSON (whether the operation reads one or not), and it writes. */
+const EVERY_POST: readonly ErrorCode[] = ['bad_json', 'payload_too_large', 'unsupported_media_type', 'storage_unavailable'];
+
+/** Any other error (a code a later version adds): one of the two formats, told apart by the type of `detail`. */
+const DEFAULT_ERROR = {
+  headers: RATE_LIMIT_HEADERS,
+  description: 'Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root.',
+  content: { 'application/json': { schema: { oneOf: [ref('FlatError'), ref('NestedError')] } } },
+};
+
 function operation(e: Endpoint) {
-  const codes: ErrorCode[] = ['unauthorized', 'ip_not_allowed', 'partner_inactive', 'partner_program_unavailable', 'rate_limited', ...e.errors, ...(e.method === 'post' ? (['storage_unavailable'] as const) : [])];
+  const codes: ErrorCode[] = [...EVERY_OPERATION, ...e.errors, ...(e.method === 'post' ? EVERY_POST : [])];
   return {
     operationId: e.operationId,
     summary: e.summary,
@@ -135,6 +148,7 @@ function operation(e: Endpoint) {
           }
         : { description: e.okDescription, headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: ref(e.response!), ...(e.responseExample ? { example: e.responseExample } : {}) } } },
       ...errorResponses([...new Set(codes)]),
+      default: DEFAULT_ERROR,
     },
     ...(e.callbacks ? { callbacks: webhookCallbacks(e.callbacks) } : {}),
   };
@@ -177,7 +191,10 @@ function webhookCallbacks(events: string[]) {
         description: `${EVENT_SENT[event] ?? EVENT_SENT.order} The body has a space after ":" and "," and non-ASCII unescaped: verify the signature over the raw bytes. Any 2xx within 10 s is delivered. Redirects are not followed.`,
         parameters: headers,
         requestBody: { required: true, content: { 'application/json': { schema: ref(schema) } } },
-        responses: { '200': { description: 'Any 2xx: delivered.' } },
+        responses: {
+          '200': { description: 'Any 2xx: delivered (the body is not read).' },
+          '4XX': { description: 'A failure, as is any answer other than 2xx (5xx, a redirect, a timeout, a refused connection): retried on the schedule.' },
+        },
       },
     },
   });
@@ -195,6 +212,8 @@ export function buildOpenApiDocument(serverUrl: string) {
     info: {
       title: 'Partner Ordering API',
       version: '1.0',
+      // no open licence: the document is for partners; its url (relative to the server) is the documentation
+      license: { name: 'Proprietary: for partners of the service, under their partner agreement', url: '/docs' },
       description: [
         'Wholesale, prepaid ordering of Telegram Stars, Premium and collectible NFT gifts.',
         '',

@@ -36,7 +36,7 @@ const GIFT: Endpoint = {
   tag: 'NFT',
   summary: 'The price of one gift',
   description: 'A fresh quote. `available: false` means sold or delisted: an order for it is refused. Rate limited per key (scope `nft_catalog`).',
-  parameters: [pathParam('gift', 'PlushPepe-1234')],
+  parameters: [pathParam('gift', 'HomemadeCake-6344')],
   response: 'GiftQuote',
   okDescription: 'The quote.',
   errors: ['not_found', 'product_unavailable'],

@@ -21,7 +21,7 @@ const CREATE: Endpoint = {
   bodyExamples: {
     stars: { value: { type: 'stars', idempotency_key: 'order-0001', params: { quantity: 100, recipient: '@durov' } } },
     premium: { value: { type: 'premium', idempotency_key: 'order-0002', params: { months: 3, recipient: '@durov' } } },
-    nft: { value: { type: 'nft', idempotency_key: 'order-0003', params: { gift: 'PlushPepe-1234', recipient: '@durov', max_price: '1000' } } },
+    nft: { value: { type: 'nft', idempotency_key: 'order-0003', params: { gift: 'HomemadeCake-6344', recipient: '@durov', max_price: '5.000' } } },
   },
   response: 'Order',
   okDescription: 'The order (a replay answers the same order).',

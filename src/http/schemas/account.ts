@@ -29,7 +29,11 @@ export const Me = reg(
   'GET /me',
 );
 
-const premiumPrice = z.object({ partner_price: usd, currency: z.literal('USD') });
+const available = {
+  available: z.boolean().meta({ description: 'whether it can be ordered now: false while it is disabled or its supplier is down (an order gets 503 product_unavailable)' }),
+  reason: z.enum(['product_disabled', 'upstream_unavailable']).optional().meta({ description: 'only when available is false: the reason of the 503 an order gets now' }),
+};
+const premiumPrice = z.object({ partner_price: usd, currency: z.literal('USD'), ...available });
 export const Catalog = reg(
   'Catalog',
   z.object({
@@ -40,11 +44,11 @@ export const Catalog = reg(
       currency: z.literal('USD'),
       min_per_order: z.number().int(),
       max_per_order: z.number().int(),
-      available: z.boolean(),
+      ...available,
     }),
     premium: z.object({ '3': premiumPrice, '6': premiumPrice, '12': premiumPrice }),
     nft: z.object({
-      available: z.boolean(),
+      ...available,
       pricing_model: z.literal('per_gift'),
       currency: z.literal('TON'),
       balance: z.literal('nft_balance'),
@@ -53,7 +57,7 @@ export const Catalog = reg(
       max_order_ton: tonAmt.nullable().meta({ description: 'the most one NFT order may cost; null: no cap' }),
     }),
   }),
-  'GET /products: prices are the same for every partner.',
+  'GET /products: prices are the same for every partner. Each product (each Premium term) says whether it can be ordered now.',
 );
 export const CatalogUnavailable = reg(
   'CatalogUnavailable',

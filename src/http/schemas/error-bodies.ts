@@ -11,11 +11,16 @@ export const ErrorObject = reg(
   }),
   'An error: a machine code and a human text. Some codes add fields (insufficient_balance: currency and balance; price_changed: current_price; product_unavailable and bad_webhook_url: reason; rate_limited: scope, limit, window_seconds, retry_after).',
 );
-export const FlatError = reg('FlatError', ErrorObject, 'Order-processing errors: `{code, detail, ...}` at the root.', { code: 'insufficient_balance', detail: 'The USD balance is too low for this order.', currency: 'USD', balance: '3.20' });
+export const FlatError = reg(
+  'FlatError',
+  z.looseObject({ code: z.string(), detail: z.string() }),
+  'Order-processing errors: `{code, detail, ...}` at the root.',
+  { code: 'insufficient_balance', detail: 'The USD balance is too low for this order.', currency: 'USD', balance: '3.20' },
+);
 export const NestedError = reg(
   'NestedError',
   z.looseObject({ detail: ErrorObject }),
-  'Request-level errors (authentication, rate limit, unknown type, missing idempotency_key, malformed request): the error object nested in `detail`. Its extra fields are repeated at the root.',
+  'Request-level errors (authentication, rate limit, unknown type, missing idempotency_key, malformed request, unknown route): the error object nested in `detail`. Its extra fields are repeated at the root.',
   { detail: { code: 'unauthorized', detail: 'Missing or invalid API key.' } },
 );
 
@@ -63,7 +68,7 @@ export const StorageUnavailableError = reg(
   '503 storage_unavailable (nested): the database cannot take a write now; nothing was written, retry after Retry-After seconds. Its reason is repeated at the root.',
 );
 const rateLimitFields = {
-  scope: z.enum(['key', 'validate_recipient', 'nft_catalog', 'nft_orders', 'wait']),
+  scope: z.enum(['key', 'validate_recipient', 'nft_catalog', 'nft_orders', 'wait', 'not_found']).meta({ description: 'not_found: unknown URLs, counted per client address with the budget of a key' }),
   limit: z.number().int().meta({ description: 'requests per window_seconds; for scope wait: the waiting requests a key may have open at once (window_seconds is then the longest wait)' }),
   window_seconds: z.number().int(),
   retry_after: z.number().int().meta({ description: 'seconds; also the Retry-After header' }),

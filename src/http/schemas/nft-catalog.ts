@@ -7,6 +7,7 @@ import { GiftAttributes, GiftBase } from './orders.js';
 export const GiftItem = reg(
   'GiftItem',
   GiftBase.extend({
+    attributes: GiftAttributes.meta({ description: 'what the list filters by (model, backdrop, symbol)' }),
     partner_price: tonAmt.meta({ description: 'final TON amount incl. transfer and network fees, rounded up to 0.001' }),
     currency: z.literal('TON'),
     price_usd_ref: usd,
@@ -28,7 +29,7 @@ export const GiftList = reg(
 );
 export const GiftQuote = reg(
   'GiftQuote',
-  GiftItem.extend({ attributes: GiftAttributes, available: z.boolean(), quoted_at: offsetTime, max_order_price: tonAmt.nullable().meta({ description: 'the most one order may cost; null: no cap' }) }),
+  GiftItem.extend({ available: z.boolean(), quoted_at: offsetTime, max_order_price: tonAmt.nullable().meta({ description: 'the most one order may cost; null: no cap' }) }),
   'GET /nft/gifts/{gift}',
 );
 export const CollectionList = reg(

@@ -342,7 +342,7 @@ export interface components {
             [key: string]: unknown;
         };
         NestedError: {
-            detail: components["schemas"]["FlatError"];
+            detail: components["schemas"]["ErrorObject"];
         } & {
             [key: string]: unknown;
         };
@@ -433,16 +433,22 @@ export interface components {
                 /** @enum {string} */
                 code: "rate_limited";
                 detail: string;
-                /** @enum {string} */
-                scope: "key" | "validate_recipient" | "nft_catalog" | "nft_orders" | "wait";
+                /**
+                 * @description not_found: unknown URLs, counted per client address with the budget of a key
+                 * @enum {string}
+                 */
+                scope: "key" | "validate_recipient" | "nft_catalog" | "nft_orders" | "wait" | "not_found";
                 /** @description requests per window_seconds; for scope wait: the waiting requests a key may have open at once (window_seconds is then the longest wait) */
                 limit: number;
                 window_seconds: number;
                 /** @description seconds; also the Retry-After header */
                 retry_after: number;
             };
-            /** @enum {string} */
-            scope: "key" | "validate_recipient" | "nft_catalog" | "nft_orders" | "wait";
+            /**
+             * @description not_found: unknown URLs, counted per client address with the budget of a key
+             * @enum {string}
+             */
+            scope: "key" | "validate_recipient" | "nft_catalog" | "nft_orders" | "wait" | "not_found";
             /** @description requests per window_seconds; for scope wait: the waiting requests a key may have open at once (window_seconds is then the longest wait) */
             limit: number;
             window_seconds: number;
@@ -513,7 +519,13 @@ export interface components {
                 currency: "USD";
                 min_per_order: number;
                 max_per_order: number;
+                /** @description whether it can be ordered now: false while it is disabled or its supplier is down (an order gets 503 product_unavailable) */
                 available: boolean;
+                /**
+                 * @description only when available is false: the reason of the 503 an order gets now
+                 * @enum {string}
+                 */
+                reason?: "product_disabled" | "upstream_unavailable";
             };
             premium: {
                 3: {
@@ -524,6 +536,13 @@ export interface components {
                     partner_price: string;
                     /** @enum {string} */
                     currency: "USD";
+                    /** @description whether it can be ordered now: false while it is disabled or its supplier is down (an order gets 503 product_unavailable) */
+                    available: boolean;
+                    /**
+                     * @description only when available is false: the reason of the 503 an order gets now
+                     * @enum {string}
+                     */
+                    reason?: "product_disabled" | "upstream_unavailable";
                 };
                 6: {
                     /**
@@ -533,6 +552,13 @@ export interface components {
                     partner_price: string;
                     /** @enum {string} */
                     currency: "USD";
+                    /** @description whether it can be ordered now: false while it is disabled or its supplier is down (an order gets 503 product_unavailable) */
+                    available: boolean;
+                    /**
+                     * @description only when available is false: the reason of the 503 an order gets now
+                     * @enum {string}
+                     */
+                    reason?: "product_disabled" | "upstream_unavailable";
                 };
                 12: {
                     /**
@@ -542,10 +568,23 @@ export interface components {
                     partner_price: string;
                     /** @enum {string} */
                     currency: "USD";
+                    /** @description whether it can be ordered now: false while it is disabled or its supplier is down (an order gets 503 product_unavailable) */
+                    available: boolean;
+                    /**
+                     * @description only when available is false: the reason of the 503 an order gets now
+                     * @enum {string}
+                     */
+                    reason?: "product_disabled" | "upstream_unavailable";
                 };
             };
             nft: {
+                /** @description whether it can be ordered now: false while it is disabled or its supplier is down (an order gets 503 product_unavailable) */
                 available: boolean;
+                /**
+                 * @description only when available is false: the reason of the 503 an order gets now
+                 * @enum {string}
+                 */
+                reason?: "product_disabled" | "upstream_unavailable";
                 /** @enum {string} */
                 pricing_model: "per_gift";
                 /** @enum {string} */
@@ -784,7 +823,7 @@ export interface components {
             [key: string]: unknown;
         };
         NftParams: {
-            /** @example PlushPepe-1234 */
+            /** @example HomemadeCake-6344 */
             gift: string;
             recipient: string;
             /**
@@ -869,6 +908,12 @@ export interface components {
              * @example 12.345
              */
             price_ton: string;
+            /** @description what the list filters by (model, backdrop, symbol) */
+            attributes: {
+                model: string;
+                backdrop: string;
+                symbol: string;
+            };
             /**
              * @description final TON amount incl. transfer and network fees, rounded up to 0.001
              * @example 12.345
@@ -906,6 +951,12 @@ export interface components {
              * @example 12.345
              */
             price_ton: string;
+            /** @description what the list filters by (model, backdrop, symbol) */
+            attributes: {
+                model: string;
+                backdrop: string;
+                symbol: string;
+            };
             /**
              * @description final TON amount incl. transfer and network fees, rounded up to 0.001
              * @example 12.345
@@ -918,11 +969,6 @@ export interface components {
              * @example 15.75
              */
             price_usd_ref: string;
-            attributes: {
-                model: string;
-                backdrop: string;
-                symbol: string;
-            };
             available: boolean;
             /**
              * @description ISO 8601 with UTC offset
@@ -1225,6 +1271,27 @@ export interface operations {
                     "application/json": components["schemas"]["PartnerAccount"];
                 };
             };
+            /** @description `bad_request` (nested): The request is malformed. */
+            400: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `unauthorized` (nested): Missing or invalid API key. */
             401: {
                 headers: {
@@ -1267,6 +1334,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -1282,6 +1370,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -1310,6 +1434,27 @@ export interface operations {
                     "application/json": components["schemas"]["ProductsResponse"];
                 };
             };
+            /** @description `bad_request` (nested): The request is malformed. */
+            400: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `unauthorized` (nested): Missing or invalid API key. */
             401: {
                 headers: {
@@ -1352,6 +1497,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -1367,6 +1533,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -1400,7 +1602,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_type` (nested): type must be one of stars, premium, nft.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_type` (nested): type must be one of stars, premium, nft.
              *
              *     `recipient_required` (flat): recipient is required.
              *
@@ -1426,7 +1630,7 @@ export interface operations {
                     } | {
                         detail: {
                             /** @enum {string} */
-                            code: "bad_type" | "bad_json";
+                            code: "bad_request" | "bad_type" | "bad_json";
                             detail: string;
                         };
                     };
@@ -1474,6 +1678,69 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large` (nested): The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` (nested): Send the body as application/json. */
+            415: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -1489,6 +1756,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
                 };
             };
             /** @description `resolver_error` (flat): Recipient resolution failed. Retry later. */
@@ -1529,6 +1817,21 @@ export interface operations {
                     "application/json": components["schemas"]["ProductUnavailableError"] | components["schemas"]["StorageUnavailableError"];
                 };
             };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
+                };
+            };
         };
     };
     validateGame: {
@@ -1560,7 +1863,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `recipient_required` (flat): recipient is required.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `recipient_required` (flat): recipient is required.
              *
              *     `recipient_not_found` (flat): The recipient was not found or cannot be reached.
              *
@@ -1584,7 +1889,7 @@ export interface operations {
                     } | {
                         detail: {
                             /** @enum {string} */
-                            code: "bad_json";
+                            code: "bad_request" | "bad_json";
                             detail: string;
                         };
                     };
@@ -1632,6 +1937,69 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description `payload_too_large` (nested): The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` (nested): Send the body as application/json. */
+            415: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -1647,6 +2015,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
                 };
             };
             /**
@@ -1668,6 +2057,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProductUnavailableError"] | components["schemas"]["StorageUnavailableError"];
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -1712,7 +2116,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_status` (flat): status must be one of processing, completed, partial, canceled, failed.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_status` (flat): status must be one of processing, completed, partial, canceled, failed.
              *
              *     `bad_type` (nested): type must be one of stars, premium, nft.
              *
@@ -1742,7 +2148,7 @@ export interface operations {
                     } | {
                         detail: {
                             /** @enum {string} */
-                            code: "bad_type";
+                            code: "bad_request" | "bad_type";
                             detail: string;
                         };
                     };
@@ -1790,6 +2196,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -1805,6 +2232,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -1855,9 +2318,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_json` (nested): The request body is not valid JSON.
+             * @description `bad_request` (nested): The request is malformed.
              *
-             *     `bad_request` (nested): The request is malformed.
+             *     `bad_json` (nested): The request body is not valid JSON.
              *
              *     `idempotency_required` (nested): idempotency_key is required.
              *
@@ -1899,7 +2362,7 @@ export interface operations {
                     } | {
                         detail: {
                             /** @enum {string} */
-                            code: "bad_json" | "bad_request" | "idempotency_required" | "bad_type";
+                            code: "bad_request" | "bad_json" | "idempotency_required" | "bad_type";
                             detail: string;
                         };
                     };
@@ -1962,6 +2425,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /**
              * @description `gift_not_for_sale` (flat): The gift is sold or delisted. Nothing was debited.
              *
@@ -1993,6 +2477,48 @@ export interface operations {
                     };
                 };
             };
+            /** @description `payload_too_large` (nested): The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` (nested): Send the body as application/json. */
+            415: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -2008,6 +2534,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
                 };
             };
             /** @description `resolver_error` (flat): Recipient resolution failed. Retry later. */
@@ -2054,6 +2601,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
+                };
+            };
         };
     };
     getOrder: {
@@ -2085,7 +2647,11 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description `bad_param` (flat): Unknown or invalid query parameter. */
+            /**
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_param` (flat): Unknown or invalid query parameter.
+             */
             400: {
                 headers: {
                     /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
@@ -2097,7 +2663,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BadParamError"];
+                    "application/json": components["schemas"]["BadParamError"] | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
+                    };
                 };
             };
             /** @description `unauthorized` (nested): Missing or invalid API key. */
@@ -2142,7 +2714,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `not_found` (flat): Not found. */
+            /**
+             * @description `route_not_found` (nested): No such endpoint.
+             *
+             *     `not_found` (flat): Not found.
+             */
             404: {
                 headers: {
                     /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
@@ -2158,6 +2734,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "not_found";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -2176,6 +2758,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -2204,6 +2822,27 @@ export interface operations {
                     "application/json": components["schemas"]["CollectionList"];
                 };
             };
+            /** @description `bad_request` (nested): The request is malformed. */
+            400: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `unauthorized` (nested): Missing or invalid API key. */
             401: {
                 headers: {
@@ -2246,6 +2885,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -2263,6 +2923,27 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `product_unavailable` (flat): The product is temporarily unavailable. */
             503: {
                 headers: {
@@ -2278,6 +2959,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProductUnavailableError"];
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -2322,7 +3018,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `collection_required` (flat): collection is required.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `collection_required` (flat): collection is required.
              *
              *     `bad_sort` (flat): sort must be price_asc or price_desc.
              *
@@ -2347,6 +3045,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "collection_required" | "bad_sort" | "bad_cursor";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -2392,7 +3096,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `not_found` (flat): Not found. */
+            /**
+             * @description `route_not_found` (nested): No such endpoint.
+             *
+             *     `not_found` (flat): Not found.
+             */
             404: {
                 headers: {
                     /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
@@ -2408,6 +3116,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "not_found";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -2428,6 +3142,27 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `product_unavailable` (flat): The product is temporarily unavailable. */
             503: {
                 headers: {
@@ -2445,6 +3180,21 @@ export interface operations {
                     "application/json": components["schemas"]["ProductUnavailableError"];
                 };
             };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
+                };
+            };
         };
     };
     getGift: {
@@ -2452,7 +3202,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example PlushPepe-1234 */
+                /** @example HomemadeCake-6344 */
                 gift: string;
             };
             cookie?: never;
@@ -2474,6 +3224,27 @@ export interface operations {
                     "application/json": components["schemas"]["GiftQuote"];
                 };
             };
+            /** @description `bad_request` (nested): The request is malformed. */
+            400: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `unauthorized` (nested): Missing or invalid API key. */
             401: {
                 headers: {
@@ -2516,7 +3287,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `not_found` (flat): Not found. */
+            /**
+             * @description `route_not_found` (nested): No such endpoint.
+             *
+             *     `not_found` (flat): Not found.
+             */
             404: {
                 headers: {
                     /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
@@ -2532,6 +3307,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "not_found";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -2552,6 +3333,27 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `product_unavailable` (flat): The product is temporarily unavailable. */
             503: {
                 headers: {
@@ -2567,6 +3369,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProductUnavailableError"];
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -2607,7 +3424,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_time` (flat): from/to must be an ISO 8601 date or date-time, or unix seconds.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_time` (flat): from/to must be an ISO 8601 date or date-time, or unix seconds.
              *
              *     `bad_limit` (flat): limit is out of range.
              *
@@ -2630,6 +3449,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "bad_time" | "bad_limit" | "bad_cursor";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -2675,6 +3500,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -2690,6 +3536,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -2764,7 +3646,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_time` (flat): from/to must be an ISO 8601 date or date-time, or unix seconds.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_time` (flat): from/to must be an ISO 8601 date or date-time, or unix seconds.
              *
              *     `bad_range` (flat): from must not be after to, and the range may cover at most 366 days.
              *
@@ -2785,6 +3669,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "bad_time" | "bad_range";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -2830,6 +3720,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -2845,6 +3756,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -2891,7 +3838,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_status` (flat): status must be one of processing, completed, partial, canceled, failed.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_status` (flat): status must be one of processing, completed, partial, canceled, failed.
              *
              *     `bad_type` (nested): type must be one of stars, premium, nft.
              *
@@ -2917,7 +3866,7 @@ export interface operations {
                     } | {
                         detail: {
                             /** @enum {string} */
-                            code: "bad_type";
+                            code: "bad_request" | "bad_type";
                             detail: string;
                         };
                     };
@@ -2965,6 +3914,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -2980,6 +3950,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -3023,7 +4029,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_time` (flat): from/to must be an ISO 8601 date or date-time, or unix seconds.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_time` (flat): from/to must be an ISO 8601 date or date-time, or unix seconds.
              *
              *     `bad_param` (flat): Unknown or invalid query parameter.
              */
@@ -3042,6 +4050,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "bad_time";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -3087,6 +4101,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -3102,6 +4137,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -3142,7 +4213,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `bad_status` (flat): status must be one of processing, completed, partial, canceled, failed.
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_status` (flat): status must be one of processing, completed, partial, canceled, failed.
              *
              *     `bad_limit` (flat): limit is out of range.
              *
@@ -3165,6 +4238,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "bad_status" | "bad_limit" | "bad_cursor";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -3210,6 +4289,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -3225,6 +4325,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -3256,6 +4392,31 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
+            /**
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_json` (nested): The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request" | "bad_json";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `unauthorized` (nested): Missing or invalid API key. */
             401: {
                 headers: {
@@ -3298,7 +4459,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description `not_found` (flat): Not found. */
+            /**
+             * @description `route_not_found` (nested): No such endpoint.
+             *
+             *     `not_found` (flat): Not found.
+             */
             404: {
                 headers: {
                     /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
@@ -3314,6 +4479,12 @@ export interface operations {
                         /** @enum {string} */
                         code: "not_found";
                         detail: string;
+                    } | {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -3336,6 +4507,48 @@ export interface operations {
                     };
                 };
             };
+            /** @description `payload_too_large` (nested): The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` (nested): Send the body as application/json. */
+            415: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `rate_limited` (nested): Too many requests. */
             429: {
                 headers: {
@@ -3353,6 +4566,27 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `storage_unavailable` (nested): Storage is temporarily unavailable: nothing was written. Retry later. */
             503: {
                 headers: {
@@ -3368,6 +4602,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StorageUnavailableError"];
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
@@ -3396,6 +4645,31 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
+            /**
+             * @description `bad_request` (nested): The request is malformed.
+             *
+             *     `bad_json` (nested): The request body is not valid JSON.
+             */
+            400: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "bad_request" | "bad_json";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `unauthorized` (nested): Missing or invalid API key. */
             401: {
                 headers: {
@@ -3438,6 +4712,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description `route_not_found` (nested): No such endpoint. */
+            404: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "route_not_found";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `webhook_not_configured` (flat): No webhook address and secret are saved: save the Webhook block first. */
             409: {
                 headers: {
@@ -3454,6 +4749,48 @@ export interface operations {
                         /** @enum {string} */
                         code: "webhook_not_configured";
                         detail: string;
+                    };
+                };
+            };
+            /** @description `payload_too_large` (nested): The request body is too large. */
+            413: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                            detail: string;
+                        };
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` (nested): Send the body as application/json. */
+            415: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "unsupported_media_type";
+                            detail: string;
+                        };
                     };
                 };
             };
@@ -3474,6 +4811,27 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description `internal_error` (nested): Internal error. The request may be retried. */
+            500: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                            detail: string;
+                        };
+                    };
+                };
+            };
             /** @description `storage_unavailable` (nested): Storage is temporarily unavailable: nothing was written. Retry later. */
             503: {
                 headers: {
@@ -3489,6 +4847,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StorageUnavailableError"];
+                };
+            };
+            /** @description Any other error, such as a code a later version adds: flat `{code, detail}` or nested `{detail: {code, detail}}`. Read `detail`; if it is an object take `code` from it, else from the root. */
+            default: {
+                headers: {
+                    /** @description The key's general budget: requests that can be made at once (API_RATE_BURST, refilled at API_RATE_LIMIT per minute). */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the budget now (0 on a 429 of scope key). */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the budget is full again (0 when it is). */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlatError"] | components["schemas"]["NestedError"];
                 };
             };
         };
