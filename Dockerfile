@@ -4,7 +4,7 @@
 # runs them: the build stage's RUN steps after `npm ci`, the runtime stage's COPY list, ENV, ENTRYPOINT and
 # HEALTHCHECK), so CI proves what the image does without a container engine.
 #
-#   docker build -t partner-service .
+#   docker build --build-arg BUILD_COMMIT=$(git rev-parse HEAD) -t partner-service .
 #   docker run -d --name partner-service -p 127.0.0.1:8080:8080 -v partner-data:/data \
 #     --env-file /etc/partner-service/env partner-service
 
@@ -13,6 +13,8 @@ FROM node:20-bookworm-slim AS build
 # better-sqlite3 compiles its SQLite binding where its prebuilt binary cannot be fetched
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
+# the commit the start-up line and partner_service_build_info report (.git is not copied into the image)
+ARG BUILD_COMMIT=unknown
 COPY . .
 RUN npm ci --no-audit --no-fund
 RUN npm run build -- --if-stale

@@ -39,7 +39,8 @@ const PARTS = [
       if (!run(this.tool, ['-b', 'tsconfig.build.json'])) return false;
       // partner_service_build_info (src/ops/build-info.ts): the commit this build comes from
       const git = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
-      const commit = git.status === 0 ? git.stdout.trim() : 'unknown';
+      // without git (a container build: .git is not copied) the commit comes from BUILD_COMMIT
+      const commit = git.status === 0 ? git.stdout.trim() : process.env.BUILD_COMMIT?.trim() || 'unknown';
       fs.writeFileSync(path.join(ROOT, 'dist', 'build-info.json'), `${JSON.stringify({ commit })}\n`);
       return true;
     },

@@ -14,6 +14,7 @@ import { WebhookDispatcher } from './app/webhooks/deliver.js';
 import { jobQueue } from './app/job-queue.js';
 import { jobTable } from './workers/jobs.js';
 import { createWebhookTransport } from './http-out/webhook-transport.js';
+import type { WebhookTransport } from './app/webhooks/transport.js';
 import { buildHttpApp } from './http/app.js';
 import { BotWebhook } from './http/bot-webhook.js';
 import { setupWatchers } from './workers/deposit-watchers.js';
@@ -74,6 +75,11 @@ export interface ServiceOptions {
   instrumentHttp?: (app: FastifyInstance) => void;
   /** Traces are exported (src/ops/tracing.ts): supplier calls get spans of their own. */
   traced?: boolean;
+  /**
+   * The network side of webhook delivery (its port: src/app/webhooks/transport.ts). Default: the real one. The
+   * seeded simulation (sim/) puts a receiver inside the process here, so that no real I/O makes its runs differ.
+   */
+  webhookTransport?: WebhookTransport;
 }
 
 const CLOCK_KEY = 'clock.offset_ms';
@@ -124,7 +130,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     commits: new GroupCommit(db),
   };
 
-  const dispatcher = new WebhookDispatcher(deps, createWebhookTransport({ allowSubnets: config.WEBHOOK_ALLOW_SUBNETS, hosts: fragment ? undefined : sandbox.hosts }));
+  const dispatcher = new WebhookDispatcher(deps, opts.webhookTransport ?? createWebhookTransport({ allowSubnets: config.WEBHOOK_ALLOW_SUBNETS, hosts: fragment ? undefined : sandbox.hosts }));
   scheduler = new Scheduler(jobQueue(db), clock, jobTable(deps, dispatcher, setupWatchers(deps).handlers), log);
 
   const keys = new KeyCache();

@@ -4,7 +4,7 @@ import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { silentLogger } from '../src/kernel/log.js';
 import { createService, type Service } from '../src/service.js';
 import type { Logger } from '../src/kernel/log.js';
@@ -158,6 +158,13 @@ function checkWebhookBodies(t: TestService): void {
 /** Fails with the answers the OpenAPI document does not describe (each reported once). */
 export function assertConforms(violations: string[]): void {
   if (violations.length) throw new Error(`responses drift from the OpenAPI document:\n${violations.splice(0).join('\n')}`);
+}
+
+/** An operator API refusal in the flat format `{code, detail}`: the status, the code and a detail. */
+export function expectFlatError(r: Res, status: number, code: string): void {
+  expect(r.status, r.raw).toBe(status);
+  expect(codeOf(r)).toBe(code);
+  expect(r.body).toMatchObject({ code, detail: expect.any(String) });
 }
 
 /** Advances the clock step by step until the order leaves `processing` (or the budget runs out). */

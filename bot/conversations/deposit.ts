@@ -1,4 +1,6 @@
+import { adjustBalance, parseSignedAmount } from '../../src/app/adjustments.js';
 import { resolveDeposit, type ResolveDepositDeps } from '../../src/app/deposits/resolve.js';
+import { ASSET_CURRENCY, knownAsset } from '../../src/domain/deposit-matching.js';
 import { findDeposit, type DepositView } from '../../src/app/deposits/view.js';
 import { partnerView, searchPartners, type PartnerMatch } from '../../src/app/partners.js';
 import { displayName } from '../../src/domain/display-name.js';
@@ -13,7 +15,10 @@ import * as operatorView from '../views/operator.js';
  * An operator's handling of an unmatched deposit, entered from the buttons of its alert or of /deposits.
  * "Credit" finds the partner by part of its name (or its number) with `searchPartners`, offers the matches
  * as buttons, asks "are you sure?" and credits; "close" asks for a short note. Both go through
- * `resolveDeposit`, the code of POST /deposits/{id}/resolve, with its rules and errors. The message with the
+ * `resolveDeposit`, the code of POST /deposits/{id}/resolve, with its rules and errors. "Correct a balance"
+ * finds a partner the same way, asks a signed amount in the deposit's currency and a note, asks "are you
+ * sure?" and posts an adjustment (`adjustBalance`, the code of POST /partners/{id}/adjustments); the deposit
+ * itself stays as it is. The message with the
  * buttons, and every other card of the deposit in every operator chat, then shows who handled it and how
  * (bot/cases.ts). Every step after the first has a Back button.
  */
@@ -42,7 +47,7 @@ const anotherPartner = (e: { code: string; detail: string }) => e.code === 'topu
 
 export function depositConversation(env: { deps: FlowDeps & ResolveDepositDeps }) {
   const { deps } = env;
-  return flowConversation(deps, '/deposits', async (flow, depositId: string, action: 'credit' | 'close') => {
+  return flowConversation(deps, '/deposits', async (flow, depositId: string, action: 'credit' | 'close' | 'adjust') => {
     const { conversation, t, ctx } = flow;
     const actor = `telegram:${ctx.from?.id ?? 'unknown'}`;
     const by = ctx.from ? (displayName(ctx.from) ?? String(ctx.from.id)) : '?';
@@ -76,7 +81,7 @@ export function depositConversation(env: { deps: FlowDeps & ResolveDepositDeps }
     // 1. who: part of the name (or the number)
     const search = (text: string) => conversation.external(() => attempt(() => searchPartners(deps, text)));
     const atSearch = conversation.checkpoint();
-    const ask = await flow.prompt(operatorView.askPartner(t, d));
+    const ask = await flow.prompt(action === 'adjust' ? t.operator.askAdjustPartner(d.deposit_id) : operatorView.askPartner(t, d));
     const { value: first } = await flow.ask(ask, async (text) => {
       const r = await search(text);
       if (!r.ok) return retry(t.operator.searchTooLong);
@@ -99,6 +104,25 @@ export function depositConversation(env: { deps: FlowDeps & ResolveDepositDeps }
     if (!partner.ok) return flow.again(picked.ctx, operatorView.depositError(t, partner, null));
     const label = operatorView.partnerNumbered(t, partner.value.name, partnerId);
     await flow.settle(results, label);
+
+    if (action === 'adjust') {
+      // 3. how much (signed, in the deposit's currency) and why, then are you sure?, then the adjustment
+      const asset = knownAsset(d.asset);
+      if (!asset) return void (await ctx.reply(t.operator.depositErrors.bad_asset));
+      const currency = ASSET_CURRENCY[asset];
+      const atAmount = conversation.checkpoint();
+      const askAmount = await flow.prompt(t.operator.askAdjustAmount(label, currency, partner.value.balances[currency]), { back: atResults });
+      const { value: amount } = await flow.ask(askAmount, async (text) => (parseSignedAmount(text, currency) === null ? retry(t.operator.badAdjustAmount(currency)) : text.trim()), (v) => `${v} ${currency}`);
+      const askNote = await flow.prompt(t.operator.askAdjustNote, { back: atAmount });
+      const { value: note } = await flow.ask(askNote, async (text) => (text.trim() && text.trim().length <= 300 ? text.trim() : retry(t.operator.badAdjustNote)), (v) => v);
+      const sure = await flow.menu(t.operator.confirmAdjust(amount, currency, label), [[flow.button(t.operator.btnSureAdjust, 'adjust')]], { back: atAmount });
+      const go = await flow.choose(sure);
+      if (go.action !== 'adjust') return conversation.skip();
+      const body = { currency, amount, note: `${note} (deposit ${depositId})` };
+      const r = await conversation.external(() => flow.guarded(() => adjustBalance(deps, partnerId, body, actor)));
+      if (r.ok) return void (await flow.settle(sure, t.operator.adjusted(label, r.value.amount, currency, r.value.balance_after)));
+      return void (await flow.settle(sure, r.code === 'insufficient_balance' ? t.operator.adjustNegative(currency, String(r.extra.balance)) : operatorView.depositError(t, r, label)));
+    }
 
     // 3. are you sure? (it moves money), then the credit
     const sure = await flow.menu(operatorView.confirmCredit(t, d, label, partner.value.status === 'active'), [[flow.button(t.operator.btnSureCredit, 'credit')]], { back: atResults });

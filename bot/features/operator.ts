@@ -11,7 +11,7 @@ import { ApiError } from '../../src/domain/errors.js';
 import { addCard, claimCase, claimOf, depositCase, dropCard, handledOf, hasCards, reviewCase, settleCards } from '../cases.js';
 import type { BotContext, NoticeEnv } from '../context.js';
 import { DEPOSIT_CONVERSATION } from '../conversations/deposit.js';
-import { CASE_LIST_DATA, CASE_OPEN_DATA, caseListData, caseOpenData, DEPOSIT_DATA, REVIEW_DATA } from '../keyboards/data.js';
+import { CASE_LIST_DATA, CASE_OPEN_DATA, caseListData, caseOpenData, DEPOSIT_DATA, depositActionOf, REVIEW_DATA } from '../keyboards/data.js';
 import { operatorLanguage } from '../operator-language.js';
 import { depositKeyboard, reviewConfirmKeyboard, reviewKeyboard } from '../keyboards/review.js';
 import { textsOf, type Texts } from '../texts/index.js';
@@ -223,7 +223,7 @@ export function operatorFeature(): Composer<BotContext> {
     }
     await ctx.answerCallbackQuery();
     await ctx.conversation.exitAll();
-    await ctx.conversation.enter(DEPOSIT_CONVERSATION, ctx.match[2], ctx.match[1] === 'c' ? 'credit' : 'close');
+    await ctx.conversation.enter(DEPOSIT_CONVERSATION, ctx.match[2], depositActionOf(ctx.match[1]));
   });
   return c;
 }

@@ -11,7 +11,8 @@ import { createHash } from 'node:crypto';
  * - `os:<order id>`        the status of one order (order ids are the service's: `PA-<seq>` or `pa_<uuid>`)
  * - `rv:d|r:<order id>`    an operator's review outcome (deliver / refund), asked to be confirmed;
  *   `rv:D|R:<order id>` the confirmed outcome, `rv:n:<order id>` "no" (the alert's buttons again)
- * - `dp:c|x:<deposit id>`  an operator's handling of an unmatched deposit (credit to a partner / close)
+ * - `dp:c|x|a:<deposit id>` an operator's handling of an unmatched deposit (credit to a partner / close /
+ *   correct a partner's balance with an adjustment)
  * - `cl:r|d:<page>[:<id>]` a page of /reviews or /deposits (with the case whose card it leaves)
  * - `co:r|d:<page>:<id>`   a case of that page opened as its card
  * - `nt:<notice>:1|0`      a notice of the chat switched on / off (/notices); `nt:done` closes the settings
@@ -56,8 +57,11 @@ export const reviewData = (outcome: 'delivered' | 'refunded' | 'no', orderId: st
   fit(`rv:${outcome === 'no' ? 'n' : confirmed ? (outcome === 'delivered' ? 'D' : 'R') : outcome === 'delivered' ? 'd' : 'r'}:${orderId}`);
 export const REVIEW_DATA = /^rv:([drDRn]):(.{1,58})$/;
 
-export const depositData = (action: 'credit' | 'close', depositId: string) => fit(`dp:${action === 'credit' ? 'c' : 'x'}:${depositId}`);
-export const DEPOSIT_DATA = /^dp:([cx]):(.{1,58})$/;
+export type DepositAction = 'credit' | 'close' | 'adjust';
+const DEPOSIT_LETTER: Record<DepositAction, string> = { credit: 'c', close: 'x', adjust: 'a' };
+export const depositData = (action: DepositAction, depositId: string) => fit(`dp:${DEPOSIT_LETTER[action]}:${depositId}`);
+export const DEPOSIT_DATA = /^dp:([cxa]):(.{1,58})$/;
+export const depositActionOf = (letter: string): DepositAction => (letter === 'c' ? 'credit' : letter === 'a' ? 'adjust' : 'close');
 
 export const caseListData = (kind: 'r' | 'd', page: number, leaving?: string) => fit(`cl:${kind}:${page}${leaving ? `:${leaving}` : ''}`);
 export const CASE_LIST_DATA = /^cl:([rd]):(\d{1,4})(?::(.{1,50}))?$/;

@@ -14,5 +14,9 @@ export function reviewConfirmKeyboard(t: Texts, outcome: 'delivered' | 'refunded
 }
 
 export function depositKeyboard(t: Texts, depositId: string): InlineKeyboard {
-  return new InlineKeyboard().text(t.operator.btnCreditDeposit, depositData('credit', depositId)).text(t.operator.btnCloseDeposit, depositData('close', depositId));
+  return new InlineKeyboard()
+    .text(t.operator.btnCreditDeposit, depositData('credit', depositId))
+    .text(t.operator.btnCloseDeposit, depositData('close', depositId))
+    .row()
+    .text(t.operator.btnAdjustDeposit, depositData('adjust', depositId));
 }

@@ -122,8 +122,8 @@ export function depositError(t: Texts, e: ErrorInfo, partnerName: string | null)
       return /partner/i.test(e.detail) ? w.partner_gone : w.deposit_gone;
     case 'bad_network':
       return w.bad_network;
-    case 'tx_hash_conflict':
-      return w.tx_hash_conflict;
+    case 'tx_already_credited':
+      return w.tx_already_credited;
     case 'validation_error':
       return partnerName === null ? w.bad_note : w.bad_asset;
     default:

@@ -28,7 +28,7 @@ export const ORDER_COLUMNS = [
   'completed_at', 'refunded', 'client_reference', 'gift', 'failure_stage', 'failure_reason',
 ] as const;
 
-export const LEDGER_COLUMNS = ['entry_id', 'created_at', 'currency', 'kind', 'amount', 'balance_after', 'order_id', 'topup_id'] as const;
+export const LEDGER_COLUMNS = ['entry_id', 'created_at', 'currency', 'kind', 'amount', 'balance_after', 'order_id', 'topup_id', 'note'] as const;
 
 function orderCells(o: OrderRow): Cell[] {
   const v = orderView(o);
@@ -41,7 +41,7 @@ function orderCells(o: OrderRow): Cell[] {
 
 function ledgerCells(e: LedgerEntryRow): Cell[] {
   const v = partnerEntryView(e);
-  return [v.entry_id, v.created_at, v.currency, v.kind, v.amount, v.balance_after, v.order_id, v.topup_id];
+  return [v.entry_id, v.created_at, v.currency, v.kind, v.amount, v.balance_after, v.order_id, v.topup_id, v.note];
 }
 
 /** Rows read lazily: the reader is opened at the first row and closed at the end or when the export stops early. */

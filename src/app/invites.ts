@@ -3,10 +3,15 @@ import { inTx } from '../store/db.js';
 import { audit } from '../store/audit-repo.js';
 import { getBotUsername, getInvite, insertInvite, markInviteUsed, upsertBotUser } from '../store/bot-repo.js';
 import { BOT_ROLES, type BotRole } from '../domain/enums.js';
+import { sha256Hex } from '../domain/secret-hash.js';
 import type { Deps } from './deps.js';
 import { requirePartner } from './partners.js';
 
-/** Invite codes that link a messenger account to a partner in the bot (operator-api.md section 2 and 4). */
+/**
+ * Invite codes that link a messenger account to a partner in the bot (operator-api.md section 2 and 4).
+ * Only a code's SHA-256 is stored (like API keys and sign-in links): the code is in the answer that made
+ * it and nowhere else, not in the database, its WAL or a backup.
+ */
 
 export const INVITE_TTL_MS = 24 * 3600 * 1000;
 
@@ -27,7 +32,7 @@ export function createInvite(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, partnerId
   const code = deps.ids.token(18);
   const now = deps.clock.now();
   inTx(deps.db, (tx) => {
-    insertInvite(tx, { code, partnerId, role, createdAt: now, expiresAt: now + INVITE_TTL_MS, usedAt: null, usedBy: null });
+    insertInvite(tx, { codeHash: sha256Hex(code), partnerId, role, createdAt: now, expiresAt: now + INVITE_TTL_MS, usedAt: null, usedBy: null });
     // The code is a credential: the audit log names the invite by its first characters only.
     audit(tx, now, actor, 'invite.create', String(partnerId), { role, code_prefix: code.slice(0, 4) });
   });
@@ -40,6 +45,17 @@ export interface Linked {
 }
 
 /**
+ * What a code would link to, without spending it (to ask someone linked elsewhere before they redeem it);
+ * null for an unknown, used or expired code, alike.
+ */
+export function previewInvite(deps: Pick<Deps, 'db' | 'clock'>, code: string): Linked | null {
+  if (typeof code !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(code)) return null;
+  const inv = getInvite(deps.db, sha256Hex(code));
+  if (!inv || inv.usedAt !== null || deps.clock.now() >= inv.expiresAt) return null;
+  return { partnerId: inv.partnerId, role: inv.role };
+}
+
+/**
  * Redeems a code: once, within 24 h of its creation by the service clock. Links (or re-links) the
  * Telegram user to the invite's partner and role. Unknown, used and expired codes all fail alike with
  * `invite_invalid`, so the answer does not tell which codes exist.
@@ -48,9 +64,10 @@ export function redeemInvite(deps: Pick<Deps, 'db' | 'clock'>, code: string, tel
   if (typeof code !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(code)) fail('invite_invalid');
   const now = deps.clock.now();
   return inTx(deps.db, (tx) => {
-    const inv = getInvite(tx, code);
+    const hash = sha256Hex(code);
+    const inv = getInvite(tx, hash);
     if (!inv || inv.usedAt !== null || now >= inv.expiresAt) fail('invite_invalid');
-    if (!markInviteUsed(tx, code, telegramUserId, now)) fail('invite_invalid');
+    if (!markInviteUsed(tx, hash, telegramUserId, now)) fail('invite_invalid');
     upsertBotUser(tx, { telegramUserId, chatId, partnerId: inv.partnerId, role: inv.role, language: normaliseLanguage(language), linkedAt: now, displayName });
     audit(tx, now, `telegram:${telegramUserId}`, 'invite.redeem', String(inv.partnerId), { role: inv.role, code_prefix: code.slice(0, 4) });
     return { partnerId: inv.partnerId, role: inv.role };

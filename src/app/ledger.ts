@@ -16,6 +16,8 @@ export function entryView(e: LedgerEntryRow) {
     kind: e.kind,
     ...(e.orderId ? { order_id: e.orderId } : {}),
     ...(e.topupId ? { topup_id: e.topupId } : {}),
+    // an adjustment's reason, as the operator wrote it
+    ...(e.note ? { note: e.note } : {}),
     balance_after: formatAmount(e.balanceAfter, e.currency),
     created_at: offsetIso(e.createdAt),
   };

@@ -23,6 +23,8 @@ export function partnerEntryView(e: LedgerEntryRow) {
     balance_after: formatAmount(e.balanceAfter, e.currency),
     order_id: e.orderId,
     topup_id: e.topupId,
+    /** support's reason for an `adjustment` (null for every other kind) */
+    note: e.note,
     created_at: offsetIso(e.createdAt),
   };
 }

@@ -6,7 +6,8 @@ import { unitOfWork, type AfterCommit } from './unit-of-work.js';
 import { audit } from '../store/audit-repo.js';
 import { balanceOf, postEntry } from '../store/ledger-repo.js';
 import { getPartner, setPartnerStatus } from '../store/partners-repo.js';
-import { insertTopup, topupByTxHash } from '../store/topups-repo.js';
+import { canonicalTxHash, txAliases } from '../domain/tx-hash.js';
+import { insertTopup, topupByTx } from '../store/topups-repo.js';
 import type { Deps } from './deps.js';
 import { requirePartner } from './partners.js';
 
@@ -36,7 +37,8 @@ export function parseTopup(input: TopupInput) {
   if (!NETWORKS_BY_CURRENCY[currency].includes(network)) fail('bad_network', 'TON is accepted only on network ton.');
   if (typeof input.tx_hash !== 'string' || input.tx_hash.trim() === '' || input.tx_hash.length > 200)
     fail('validation_error', 'tx_hash must be a non-empty string.');
-  return { currency, amount, network, txHash: input.tx_hash.trim() };
+  // written as an explorer shows it (with or without 0x, either case, hex or base64): stored canonical
+  return { currency, amount, network, txHash: canonicalTxHash(network, input.tx_hash) };
 }
 
 /** The top-up minimums (partner-api.md "Activation and top-up rules"): 400 topup_below_minimum below them. */
@@ -50,8 +52,12 @@ export function requireTopupMinimum(currency: Currency, amount: number, firstTop
 }
 
 /**
- * Credits inside an open transaction (also used by deposit matching). Applies the minimums, activates the
- * partner on the first top-up, and is idempotent by tx_hash.
+ * Credits inside an open transaction (also used by deposit matching and resolving). Applies the minimums,
+ * activates the partner on the first top-up, and is idempotent by the transaction (network and canonical
+ * hash, `txHash` already canonical): the same transaction again, for the same partner and amount, answers
+ * 200 with the first top-up and credits nothing; for another partner or amount it is 409
+ * tx_already_credited. The unique index of topups (and of the ledger's credit per top-up) refuses a second
+ * credit even if this check were skipped.
  */
 export function creditInTx(
   tx: Tx,
@@ -59,8 +65,18 @@ export function creditInTx(
   after: AfterCommit,
   args: { partnerId: number; currency: Currency; amount: number; network: string; txHash: string; source: string; actor: string },
 ): TopupResult {
-  const existing = topupByTxHash(tx, args.txHash);
+  const existing = topupByTx(tx, txAliases(args));
   if (existing) {
+    // (under another network it is the same 32-byte hash: the same transfer, src/domain/tx-hash.ts txAliases)
+    const same = existing.partnerId === args.partnerId && existing.currency === args.currency && existing.amount === args.amount;
+    if (!same)
+      fail('tx_already_credited', `This transaction was already credited as top-up ${existing.topupId}: ${formatAmount(existing.amount, existing.currency)} ${existing.currency} to partner ${existing.partnerId} (network ${existing.network}).`, {
+        topup_id: existing.topupId,
+        partner_id: existing.partnerId,
+        network: existing.network,
+        currency: existing.currency,
+        amount: formatAmount(existing.amount, existing.currency),
+      });
     const p = getPartner(tx, existing.partnerId)!;
     return {
       status: 200,

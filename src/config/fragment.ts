@@ -28,7 +28,8 @@ const percent = z
 const tonAddressList = csv.refine((items) => items.length > 0 && items.every(isTonAddress), 'must be a comma-separated list of TON addresses');
 
 const plainShape = {
-  FRAGMENT_WALLET_VERSION: z.enum(['v4r2', 'v5r1'], { error: 'must be "v4r2" or "v5r1"' }).default('v4r2'),
+  /** Unset: V5R1, unless this database already paid from the mnemonic's V4R2 wallet (docs/fragment.md). */
+  FRAGMENT_WALLET_VERSION: z.enum(['v4r2', 'v5r1'], { error: 'must be "v4r2" or "v5r1"' }).optional(),
   FRAGMENT_API_URL: httpUrl.default('https://fragment.com'),
   FRAGMENT_TONCENTER_URL: httpUrl.default('https://toncenter.com'),
   /** Where the TON/USD rate comes from: CoinGecko's simple price API (README "Prices"). */
@@ -49,13 +50,18 @@ const plainShape = {
   /** Kept on the wallet for network fees on top of each payment. */
   FRAGMENT_FEE_RESERVE_TON: tonAmount.default(50_000_000n),
   FRAGMENT_WALLET_MIN_TON: tonAmount.default(10_000_000_000n),
+  /** Most orders paid by one signed transfer (1: one order per transfer); the wallet's own limit applies too. */
+  FRAGMENT_BATCH_MAX: int(1, 255).default(255),
+  /** Fragment purchase requests (search, request, link) prepared at once. */
+  FRAGMENT_PREPARE_CONCURRENCY: int(1, 64).default(8),
 };
 
 /** Every FRAGMENT_* variable name, for the check that .env.example lists them (test/ops/env-example.test.ts). */
 export const FRAGMENT_VARIABLES: readonly string[] = [...Object.keys(plainShape), ...SECRET_NAMES.flatMap((n) => [n, `${n}_FILE`])];
 
 export interface FragmentConfig {
-  walletVersion: 'v4r2' | 'v5r1';
+  /** null: not set (V5R1 for a new wallet, V4R2 for one this database already paid from) */
+  walletVersion: 'v4r2' | 'v5r1' | null;
   mnemonic: string[];
   cookies: Record<string, string>;
   hash: string;
@@ -72,6 +78,8 @@ export interface FragmentConfig {
   lookupBoundSec: number;
   feeReserveNano: bigint;
   walletMinNano: bigint;
+  batchMax: number;
+  prepareConcurrency: number;
 }
 
 /**
@@ -152,7 +160,7 @@ export function loadFragmentConfig(env: Record<string, string | undefined>): { c
   return {
     lines,
     config: {
-      walletVersion: c.FRAGMENT_WALLET_VERSION,
+      walletVersion: c.FRAGMENT_WALLET_VERSION ?? null,
       mnemonic: words,
       cookies: cookies!,
       hash: hash!,
@@ -169,6 +177,8 @@ export function loadFragmentConfig(env: Record<string, string | undefined>): { c
       lookupBoundSec: c.FRAGMENT_LOOKUP_BOUND_SEC,
       feeReserveNano: c.FRAGMENT_FEE_RESERVE_TON,
       walletMinNano: c.FRAGMENT_WALLET_MIN_TON,
+      batchMax: c.FRAGMENT_BATCH_MAX,
+      prepareConcurrency: c.FRAGMENT_PREPARE_CONCURRENCY,
     },
   };
 }

@@ -13,7 +13,8 @@ export type Currency = (typeof CURRENCIES)[number];
 
 export const PARTNER_STATUSES = ['inactive', 'active'] as const;
 
-export const LEDGER_ENTRY_KINDS = ['topup', 'order_debit', 'order_refund'] as const;
+export const LEDGER_ENTRY_KINDS = ['topup', 'order_debit', 'order_refund', 'adjustment'] as const;
+export type LedgerEntryKind = (typeof LEDGER_ENTRY_KINDS)[number];
 
 export const BOT_ROLES = ['owner', 'staff'] as const;
 export type BotRole = (typeof BOT_ROLES)[number];

@@ -73,7 +73,7 @@ export const ERRORS = {
   topup_below_minimum: spec(400, 'flat', 'The amount is below the minimum top-up.'),
   bad_network: spec(400, 'flat', 'This currency is not accepted on that network.'),
   bad_amount: spec(400, 'flat', 'amount must be a positive decimal string.'),
-  tx_hash_conflict: spec(409, 'flat', 'This tx_hash was already credited with other values.'),
+  tx_already_credited: spec(409, 'flat', 'This transaction was already credited to another partner or with another amount.'),
   not_in_review: spec(409, 'flat', 'The order is not waiting for manual review.'),
   transfer_hash_required: spec(409, 'flat', 'The gift supplier has no record of the transfer: send transfer_hash to resolve the order as delivered.'),
   transfer_hash_mismatch: spec(409, 'flat', "transfer_hash differs from the gift supplier's record of the transfer."),

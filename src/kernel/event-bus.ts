@@ -34,6 +34,16 @@ export interface TopupCredited {
   activated?: boolean;
 }
 
+/**
+ * A top-up request was paid: its transfer was credited (matched automatically, or resolved by support to the
+ * request's partner). Told after the commit, beside `topup_credited`, so that a request's message can read "paid".
+ */
+export interface TopupRequestPaid {
+  partnerId: number;
+  requestId: string;
+  topupId: string;
+}
+
 /** A debit took a balance below its alert threshold (src/app/balance-alerts.ts), for the owners' chats. */
 export interface BalanceLow {
   partnerId: number;
@@ -47,6 +57,7 @@ export interface BusEvents {
   alert: [Alert];
   order: [OrderOutcome];
   topup_credited: [TopupCredited];
+  topup_request_paid: [TopupRequestPaid];
   balance_low: [BalanceLow];
   /** For metrics and the state-change log (src/ops/). */
   ops: [OpsEvent];

@@ -13,16 +13,17 @@ export function insertInvite(conn: Conn, row: typeof invites.$inferInsert): Invi
   return conn.insert(invites).values(row).returning().get();
 }
 
-export function getInvite(conn: Conn, code: string): InviteRow | undefined {
-  return conn.select().from(invites).where(eq(invites.code, code)).get();
+/** The invite whose code hashes to `codeHash` (src/domain/secret-hash.ts). */
+export function getInvite(conn: Conn, codeHash: string): InviteRow | undefined {
+  return conn.select().from(invites).where(eq(invites.codeHash, codeHash)).get();
 }
 
 /** Marks an unused invite used; false when it was used meanwhile (the update matched nothing). */
-export function markInviteUsed(conn: Conn, code: string, usedBy: number, now: number): boolean {
+export function markInviteUsed(conn: Conn, codeHash: string, usedBy: number, now: number): boolean {
   const r = conn
     .update(invites)
     .set({ usedAt: now, usedBy })
-    .where(and(eq(invites.code, code), isNull(invites.usedAt)))
+    .where(and(eq(invites.codeHash, codeHash), isNull(invites.usedAt)))
     .run();
   return r.changes === 1;
 }

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, lt, lte, sql } from 'drizzle-orm';
 import type { Currency } from '../domain/money.js';
-import { planEntry, type EntryKind } from '../domain/ledger-rules.js';
+import { DuplicateEntry, planEntry, type EntryKind } from '../domain/ledger-rules.js';
 import type { Conn } from './db.js';
 import { CommittedCache } from './committed-cache.js';
 import { prepared } from './prepared.js';
@@ -35,23 +35,18 @@ export function balancesOf(conn: Conn, partnerId: number): Record<Currency, numb
 }
 
 /**
- * Appends one entry and moves the balance, inside the caller's transaction. The domain rule refuses a
- * negative balance (InsufficientBalance); the CHECK constraints of the schema are the second guard.
+ * Appends one entry inside the caller's transaction; the entry moves the balance (the insert trigger of
+ * drizzle/0023_money_guards.sql sets accounts.balance to its balance_after: the service never writes a
+ * balance itself). The domain rule refuses a negative balance first (InsufficientBalance); the database's
+ * CHECK constraints, unique indexes and triggers are the second guard.
  */
 export function postEntry(
   conn: Conn,
-  args: { partnerId: number; currency: Currency; kind: EntryKind; amount: number; orderId?: string; topupId?: string; now: number },
+  args: { partnerId: number; currency: Currency; kind: EntryKind; amount: number; orderId?: string; topupId?: string; note?: string; now: number },
 ): LedgerEntryRow {
   shownBalances.drop(conn, args.partnerId);
   const balance = balanceOf(conn, args.partnerId, args.currency);
   const plan = planEntry(balance, args.currency, args.kind, args.amount);
-  prepared(conn, 'setBalance', () =>
-    conn
-      .update(accounts)
-      .set({ balance: sql.placeholder('b') as unknown as number })
-      .where(and(eq(accounts.partnerId, sql.placeholder('p')), eq(accounts.currency, sql.placeholder('c'))))
-      .prepare(),
-  ).run({ b: plan.balanceAfter, p: args.partnerId, c: args.currency });
   const entry = {
     partnerId: args.partnerId,
     currency: args.currency,
@@ -61,9 +56,10 @@ export function postEntry(
     topupId: args.topupId ?? null,
     balanceAfter: plan.balanceAfter,
     createdAt: args.now,
+    note: args.note ?? null,
   };
   // the entry as written, with its id (no read back)
-  const r = prepared(conn, 'insertEntry', () =>
+  const insert = prepared(conn, 'insertEntry', () =>
     conn
       .insert(ledgerEntries)
       .values({
@@ -75,9 +71,19 @@ export function postEntry(
         topupId: sql.placeholder('topupId'),
         balanceAfter: sql.placeholder('balanceAfter'),
         createdAt: sql.placeholder('createdAt'),
+        note: sql.placeholder('note'),
       })
       .prepare(),
-  ).run(entry);
+  );
+  let r: { lastInsertRowid: number | bigint };
+  try {
+    r = insert.run(entry);
+  } catch (e) {
+    // the unique indexes: a second debit or refund of one order, a second credit of one top-up
+    if (e instanceof Error && (e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' && /ledger_entries\.(order_id|topup_id)/.test(e.message))
+      throw new DuplicateEntry(entry.kind, entry.orderId ?? entry.topupId ?? '');
+    throw e;
+  }
   return { entryId: Number(r.lastInsertRowid), ...entry } as LedgerEntryRow;
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { openDatabase } from './db.js';
+import { makePrivateFile, openDatabase } from './db.js';
 import { checkDatabaseFile, fsyncPath, type FileCheck } from './snapshot.js';
 
 /**
@@ -49,6 +49,7 @@ export function restoreDatabase(backup: string, target: string, now: () => numbe
   for (const suffix of ['-wal', '-shm', '-journal']) fs.rmSync(dest + suffix, { force: true });
   const tmp = `${dest}.restore-tmp-${process.pid}`;
   fs.copyFileSync(src, tmp);
+  makePrivateFile(tmp);
   fsyncPath(tmp);
   fs.renameSync(tmp, dest);
   fsyncPath(path.dirname(dest));

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
-import type { Db } from './db.js';
+import { makePrivateFile, type Db } from './db.js';
 import { checkLedger } from './ledger-check.js';
 import * as schema from './schema.js';
 
@@ -22,7 +22,7 @@ import * as schema from './schema.js';
  * Cost: while it reads, the WAL cannot be checkpointed past its snapshot, so the -wal file grows for the
  * duration (it is reset afterwards).
  *
- * Every copy is checked before it is given its name: `PRAGMA integrity_check` and the ledger check of
+ * Every copy is created 0600 (whatever the umask), like the database itself, and checked before it is given its name: `PRAGMA integrity_check` and the ledger check of
  * operator-api.md (GET /ledger/check), then fsync and an atomic rename into place. The copy takes a few
  * seconds for a million orders; the check takes four times as long, so the backup command runs it in a
  * process held to BACKUP_CPU_SHARE of a CPU (src/ops/duty-cycle.ts), which touches only the copy.
@@ -56,6 +56,8 @@ export async function snapshotDatabase(
   const startedAt = now();
   try {
     src.pragma('busy_timeout = 5000');
+    // VACUUM INTO writes into an empty file that exists: made 0600 first, so the copy is never readable by others
+    makePrivateFile(tmp);
     src.prepare('VACUUM INTO ?').run(tmp);
   } catch (e) {
     fs.rmSync(tmp, { force: true });

@@ -1,17 +1,29 @@
-import { eq, or } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import type { ChainTx } from '../domain/tx-hash.js';
 import type { Conn } from './db.js';
+import { prepared } from './prepared.js';
 import { topups } from './schema.js';
 
-/** Credited top-ups: one row per credit, unique by tx_hash (the idempotency of crediting). */
+/**
+ * Credited top-ups: one row per credit, unique by network and canonical transaction hash (the idempotency
+ * of crediting; src/domain/tx-hash.ts). Rows are never changed (drizzle/0023_money_guards.sql).
+ */
 export type TopupRow = typeof topups.$inferSelect;
 
-export function topupByTxHash(conn: Conn, txHash: string): TopupRow | undefined {
-  return conn.select().from(topups).where(eq(topups.txHash, txHash)).get();
-}
-
-/** A top-up credited under either hash (a deposit's network-qualified key or its bare transaction hash). */
-export function topupByEitherHash(conn: Conn, a: string, b: string): TopupRow | undefined {
-  return conn.select().from(topups).where(or(eq(topups.txHash, a), eq(topups.txHash, b))).get();
+/** The top-up credited under the first of these spellings of one transaction (src/domain/tx-hash.ts txAliases). */
+export function topupByTx(conn: Conn, spellings: ChainTx[]): TopupRow | undefined {
+  const q = prepared(conn, 'topupByTx', () =>
+    conn
+      .select()
+      .from(topups)
+      .where(and(eq(topups.network, sql.placeholder('n')), eq(topups.txHash, sql.placeholder('h'))))
+      .prepare(),
+  );
+  for (const s of spellings) {
+    const row = q.get({ n: s.network, h: s.txHash });
+    if (row) return row;
+  }
+  return undefined;
 }
 
 export function getTopup(conn: Conn, topupId: string): TopupRow | undefined {

@@ -34,6 +34,7 @@ const ROUTES: [string, string, unknown?][] = [
   ['GET', '/operator/partners/1'],
   ['GET', '/operator/partners/1/orders'],
   ['GET', '/operator/partners/1/ledger'],
+  ['POST', '/operator/partners/1/adjustments', { currency: 'USD', amount: '-1.00', note: 'sneaky' }],
   ['POST', '/operator/partners/1/exports', { what: 'orders' }],
   ['GET', '/operator/reviews'],
   ['POST', '/operator/orders/ord_x/resolve', { outcome: 'refunded' }],
@@ -258,7 +259,7 @@ describe('Mini App API: the console for an operator', () => {
 
     const ledger = await op.call('POST', `/operator/partners/${p.id}/exports`, { what: 'ledger', filters: { currency: 'USD' } });
     const rows = (await t.app.inject({ method: 'GET', url: new URL(ledger.body.url).pathname })).body.split('\r\n').filter(Boolean);
-    expect(rows[0]).toBe('entry_id,created_at,currency,kind,amount,balance_after,order_id,topup_id');
+    expect(rows[0]).toBe('entry_id,created_at,currency,kind,amount,balance_after,order_id,topup_id,note');
     expect(rows.slice(1).map((l: string) => l.split(',').slice(2, 5))).toEqual([
       ['USD', 'order_debit', '-12.59'],
       ['USD', 'order_debit', '-1.58'],

@@ -56,7 +56,7 @@ describe('Mini App API: the ledger (owners)', () => {
       ['topup', 'TON', '1000.000', '1000.000', null],
       ['topup', 'USD', '1000.00', '1000.00', null],
     ]);
-    expect(r.body.items[0]).toEqual({ entry_id: expect.any(Number), kind: 'order_debit', currency: 'USD', amount: '-1.58', balance_after: '998.42', order_id: o.body.order_id, topup_id: null, created_at: '2026-03-01T12:00:00.000000+00:00' });
+    expect(r.body.items[0]).toEqual({ entry_id: expect.any(Number), kind: 'order_debit', currency: 'USD', amount: '-1.58', balance_after: '998.42', order_id: o.body.order_id, topup_id: null, note: null, created_at: '2026-03-01T12:00:00.000000+00:00' });
     // the same answer as the partner's own GET /ledger
     expect((await p.call('GET', '/ledger')).body).toEqual(r.body);
     expect((await owner.call('GET', '/ledger?currency=TON')).body.items.map((e: any) => e.kind)).toEqual(['topup']);

@@ -238,4 +238,75 @@ describe('unmatched deposits', () => {
     await settle(w);
     expect(op.fresh.some((m) => m.text.includes(d.deposit_id))).toBe(false);
   });
+
+  it('a transaction support already credited by hand to another partner: Credit is refused with the reason, nothing moves', async () => {
+    const a = await partnerNamed('Hashcorp A', '100.00');
+    const b = await partnerNamed('Hashcorp B', '100.00');
+    const op = await operatorChat();
+    const hash = `${'9c'.repeat(31)}${(++n).toString(16).padStart(2, '0')}`;
+    const r = await w.t.admin('POST', '/sandbox/deposits', { network: 'trc20', asset: 'USDT', amount: '41.00', to: SANDBOX_DEPOSIT_ADDRESSES.DEPOSIT_ADDRESS_USDT_TRC20, tx_hash: hash });
+    expect(r.body.status).toBe('unmatched');
+    const alert = await op.expectMenu(`Deposit ${r.body.deposit_id}`);
+    // meanwhile support credits the same transfer to A by its hash, in capitals with 0x
+    expect((await w.t.admin('POST', `/partners/${a}/topups`, { currency: 'USD', amount: '41.00', network: 'trc20', tx_hash: `0x${hash.toUpperCase()}` })).status).toBe(201);
+    await op.press(alert, button(alert, 'Credit to partner'));
+    await op.expectMenu('to which partner?');
+    await op.say('Hashcorp B');
+    const found = await op.expectMenu('Partners matching “Hashcorp B”: 1.');
+    await op.press(found, button(found, 'Hashcorp B'));
+    const sure = await op.expectMenu('to “Hashcorp B”');
+    await op.press(sure, button(sure, 'Yes, credit'));
+    await waitFor(() => current(sure.message_id).text === 'Not credited: this transaction was already credited, to another partner or with another amount. Close this deposit with a note.', 'the refusal');
+    expect((await w.t.admin('GET', `/partners/${b}`)).body.balances.USD).toBe('100.00');
+    expect((await w.t.admin('GET', `/partners/${a}`)).body.balances.USD).toBe('141.00');
+    expect(await depositsWith('unmatched')).toContain(r.body.deposit_id);
+  });
+
+  it('Correct a partner’s balance: a signed amount in the deposit’s currency and a note, "are you sure?", one adjustment entry; the deposit stays', async () => {
+    const id = await partnerNamed('Fixme Trading', '100.00');
+    const op = await operatorChat();
+    const d = await usdt('12.00');
+    const alert = await op.expectMenu(`Deposit ${d.deposit_id}`);
+    expect(labels(alert)).toEqual(['💰 Credit to partner…', '✖ Close', '± Correct a partner’s balance…']);
+    expect(button(alert, 'Correct a partner’s balance')).toBe(`dp:a:${d.deposit_id}`);
+    await op.press(alert, button(alert, 'Correct a partner’s balance'));
+    await op.expectMenu(`Correct the balance of which partner (deposit ${d.deposit_id})?`);
+    await op.say('fixme');
+    const found = await op.expectMenu('Partners matching “fixme”: 1.');
+    await op.press(found, button(found, 'Fixme Trading'));
+    await op.expectMenu(`By how much to correct the USD balance of “Fixme Trading” (#${id}) (now 100.00 USD)?`);
+    await op.say('0');
+    await op.expect('Send a signed amount in USD, not zero, with at most 2 decimals');
+    await op.say('-12.005');
+    await op.expect('Send a signed amount in USD, not zero');
+    await op.say('-12.00');
+    await op.expectMenu('Why? Send a short note');
+    await op.say('credited twice by hand');
+    const sure = await op.expectMenu(`Post a correction of -12.00 USD to the balance of “Fixme Trading” (#${id})?`);
+    expect((await w.t.admin('GET', `/partners/${id}`)).body.balances.USD).toBe('100.00'); // nothing moved before "yes"
+    await op.press(sure, button(sure, 'Yes, post it'));
+    await waitFor(() => current(sure.message_id).text === `✅ Balance of “Fixme Trading” (#${id}) corrected by -12.00 USD: now 88.00 USD.`, 'the adjustment');
+    expect((await w.t.admin('GET', `/partners/${id}`)).body.balances.USD).toBe('88.00');
+    const ledger = (await w.t.admin('GET', `/partners/${id}/ledger?currency=USD`)).body.items;
+    expect(ledger.at(-1)).toMatchObject({ kind: 'adjustment', amount: '-12.00', balance_after: '88.00', note: `credited twice by hand (deposit ${d.deposit_id})` });
+    const audit = w.t.db.$client.prepare("select actor, target from audit_log where action = 'ledger.adjust' order by audit_id desc limit 1").get();
+    expect(audit).toEqual({ actor: `telegram:${OPERATOR.id}`, target: String(id) });
+    // the deposit itself is not handled by a correction
+    expect(await depositsWith('unmatched')).toContain(d.deposit_id);
+    // more than the balance: refused with the balance, nothing posted
+    await op.press(alert, button(alert, 'Correct a partner’s balance'));
+    await op.expectMenu('Correct the balance of which partner');
+    await op.say('fixme');
+    const again = await op.expectMenu('Partners matching “fixme”: 1.');
+    await op.press(again, button(again, 'Fixme Trading'));
+    await op.expectMenu('(now 88.00 USD)');
+    await op.say('-100');
+    await op.expectMenu('Why?');
+    await op.say('too much');
+    const sure2 = await op.expectMenu('Post a correction of -100 USD');
+    await op.press(sure2, button(sure2, 'Yes, post it'));
+    await waitFor(() => current(sure2.message_id).text === 'Not posted: the USD balance is 88.00 USD, and this correction would make it negative.', 'the refusal');
+    expect((await w.t.admin('GET', `/partners/${id}`)).body.balances.USD).toBe('88.00');
+    expect((await w.t.admin('GET', '/ledger/check')).body).toEqual({ ok: true, problems: [] });
+  });
 });

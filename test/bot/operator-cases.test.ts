@@ -161,7 +161,7 @@ describe('/reviews and /deposits', () => {
     // a case opens as its card in the same message; ◀ List goes back
     await olga.press(w.current(list), button(w.current(list), /^\d+\. /));
     await waitFor(() => w.current(list).text.startsWith('💰 Deposit '), 'the card');
-    expect(labels(w.current(list))).toEqual(['💰 Credit to partner…', '✖ Close', '◀ List']);
+    expect(labels(w.current(list))).toEqual(['💰 Credit to partner…', '✖ Close', '± Correct a partner’s balance…', '◀ List']);
     await olga.press(w.current(list), button(w.current(list), '◀ List'));
     await waitFor(() => w.current(list).text.startsWith('Deposits not credited automatically:'), 'the list again');
   });

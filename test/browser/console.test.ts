@@ -217,7 +217,7 @@ describe.runIf(have)('the operator console in Chromium', { timeout: 120_000 }, (
         const [download] = await Promise.all([desk.waitForEvent('download'), desk.getByTestId('export-ledger').click()]);
         expect(download.suggestedFilename()).toMatch(new RegExp(`^ledger-${p.id}-\\d{4}-\\d\\d-\\d\\d\\.csv$`));
         const text = fs.readFileSync((await download.path())!, 'utf8');
-        expect(text.split('\r\n')[0]).toBe('entry_id,created_at,currency,kind,amount,balance_after,order_id,topup_id');
+        expect(text.split('\r\n')[0]).toBe('entry_id,created_at,currency,kind,amount,balance_after,order_id,topup_id,note');
         await desk.screenshot({ path: `${ARTIFACTS}/console-partner-desktop-${scheme}.png`, fullPage: true });
       }
       await context.close();
@@ -286,6 +286,43 @@ describe.runIf(have)('the operator console in Chromium', { timeout: 120_000 }, (
     // an owner who is not an operator has no console
     expect((await owner.call('GET', '/operator/overview')).status).toBe(403);
     void asUser;
+  });
+  it('the partner page corrects a balance: a signed amount and a note, asked once more, then the entry in its ledger', async () => {
+    const before = (await t.admin('GET', `/partners/${p.id}`)).body.balances.USD as string;
+    const entries = async () => (await t.admin('GET', `/partners/${p.id}/ledger?limit=500`)).body.items.length as number;
+    const n = await entries();
+    const app = await openInTelegram(browser, t, base, OPERATOR, 'light');
+    const { page } = app;
+    await page.getByTestId('tab-op-partners').click();
+    await page.getByTestId(`partner-${p.id}`).click();
+    await page.getByTestId('partner-name').getByText('Test partner').waitFor();
+    await page.getByTestId('adjust').click();
+    await page.getByTestId('adjust-amount').fill('-2.50');
+    expect(await page.getByTestId('adjust-confirm').isDisabled()).toBe(true); // no note yet
+    await page.getByTestId('adjust-note').fill('Fee agreed by mail');
+    await page.getByTestId('adjust-confirm').click();
+    expect((await app.answerPopup('')).message).toBe('Post a correction of -2.50 USD? The partner sees it in the ledger with your note.');
+    expect(await entries()).toBe(n);
+    await page.getByTestId('adjust-confirm').click();
+    await app.answerPopup('ok');
+    await page.getByTestId('adjust-form').waitFor({ state: 'detached' });
+    const after = (Number(before) - 2.5).toFixed(2);
+    await page.getByText(after, { exact: true }).waitFor();
+    expect(await entries()).toBe(n + 1);
+    const row = page.getByTestId('partner-ledger').locator('.row').filter({ hasText: 'Fee agreed by mail' });
+    expect(await row.innerText()).toMatch(/^Correction by support\n.* · Fee agreed by mail\n-2\.50 USD$/);
+    // more than the balance: refused in the form, nothing posted
+    await page.getByTestId('adjust').click();
+    await page.getByTestId('adjust-amount').fill('-100000');
+    await page.getByTestId('adjust-note').fill('too much');
+    await page.getByTestId('adjust-confirm').click();
+    await app.answerPopup('ok');
+    const refusal = page.getByTestId('adjust-form').locator('.error');
+    await refusal.waitFor();
+    expect(await refusal.innerText()).toBe(`Not posted: the USD balance is ${after} USD, and this correction would make it negative.`);
+    expect(await entries()).toBe(n + 1);
+    await app.shot('console-partner-adjust');
+    await app.context.close();
   });
 });
 

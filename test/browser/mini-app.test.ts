@@ -268,7 +268,7 @@ describe.runIf(have)('the Mini App in Chromium', { timeout: 120_000 }, () => {
     await page.getByTestId('request-status').getByText('Credited').waitFor({ timeout: 15_000 });
 
     // USDT: the network is chosen before anything else can be asked for; then only its address is shown
-    await page.getByText('New request').click();
+    await page.getByTestId('all-requests').click();
     await page.getByTestId('currency-USD').click();
     await page.getByTestId('topup-amount').fill('50');
     expect(await page.getByTestId('topup-request').isDisabled()).toBe(true);
@@ -286,7 +286,7 @@ describe.runIf(have)('the Mini App in Chromium', { timeout: 120_000 }, () => {
     await app.shot('topup-usdt');
 
     // the low-balance thresholds (the bot's /alerts) sit under the form: set one, then clear it
-    await page.getByText('New request').click();
+    await page.getByTestId('all-requests').click();
     await page.getByTestId('alert-USD').fill('250');
     await page.getByTestId('save-alerts').click();
     await page.getByTestId('alerts-saved').waitFor();
@@ -469,26 +469,41 @@ describe.runIf(have)('the Mini App in Chromium', { timeout: 120_000 }, () => {
     await context.close();
   });
 
-  it('past TOPUP_REQUESTS_MAX_OPEN open requests the Top up tab explains the refusal, in English and in Russian', async () => {
-    // fill the owner's USD places (3 by default) through the Mini App's API
+  it('past TOPUP_REQUESTS_MAX_OPEN open requests the Top up tab offers no new request and says why; a place taken meanwhile elsewhere is explained; in English and in Russian', async () => {
+    // fill the owner's USD places (3 by default) through the Mini App's API, then free one
+    let last = '';
     for (let i = 0; i < 5; i++) {
       const r = await owner.call('POST', '/topup-requests', { currency: 'USD', amount: '20' });
       if (r.status === 409) break;
       expect(r.status).toBe(201);
+      last = r.body.request_id;
     }
+    expect((await owner.call('DELETE', `/topup-requests/${last}`)).status).toBe(200);
+    // one place left: the form is offered; the bot (here the API) takes the place before the page asks
+    const app = await openInTelegram(browser, t, base, owner.id, 'light', { suffix: '-limit-en' });
+    await app.page.getByTestId('tab-topup').click();
+    await app.page.getByTestId('currency-USD').click();
+    await app.page.getByTestId('network-trc20').click();
+    await app.page.getByTestId('topup-amount').fill('20');
+    expect((await owner.call('POST', '/topup-requests', { currency: 'USD', amount: '20' })).status).toBe(201);
+    await app.page.getByTestId('topup-request').click();
+    await app.page
+      .getByRole('alert')
+      .getByText('You already have 3 open top-up requests in USD, the most at once. Pay one of them (the exact amount it shows), cancel one, or wait until one expires 24 hours after it was made, then ask again.', { exact: true })
+      .waitFor();
+    expect(await app.page.getByTestId('amount-to-send').count()).toBe(0);
+    await closeAll(app);
+    // opened with no place left: no form, the reason instead
     for (const [language, text] of [
-      ['en', 'You already have 3 open top-up requests in USD, the most at once. Pay one of them (the exact amount it shows), cancel one, or wait until one expires 24 hours after it was made, then ask again.'],
-      ['ru', 'У вас уже 3 открытых запроса на пополнение в USD — больше одновременно нельзя. Оплатите один из них (точной суммой из запроса), отмените один или дождитесь, пока он истечёт через 24 часа после создания, и запросите снова.'],
+      ['en', 'You have 3 open requests in USD, the most at once: pay or cancel one to ask for another.'],
+      ['ru', 'У вас 3 открытых запроса в USD — больше одновременно нельзя: оплатите или отмените один, чтобы создать новый.'],
     ] as const) {
       const app = await openInTelegram(browser, t, base, owner.id, 'light', { language, suffix: `-limit-${language}` });
       const { page } = app;
       await page.getByTestId('tab-topup').click();
       await page.getByTestId('currency-USD').click();
-      await page.getByTestId('network-trc20').click();
-      await page.getByTestId('topup-amount').fill('20');
-      await page.getByTestId('topup-request').click();
-      await page.getByRole('alert').getByText(text, { exact: true }).waitFor();
-      expect(await page.getByTestId('amount-to-send').count()).toBe(0);
+      await page.getByTestId('no-room').getByText(text, { exact: true }).waitFor();
+      expect(await page.getByTestId('topup-amount').count()).toBe(0);
       await closeAll(app);
     }
   });

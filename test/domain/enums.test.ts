@@ -25,7 +25,7 @@ describe('the lists', () => {
     // operator-api.md partner view: status inactive | active
     ['partner statuses', PARTNER_STATUSES, ['inactive', 'active']],
     // operator-api.md ledger items: kind
-    ['ledger entry kinds', LEDGER_ENTRY_KINDS, ['topup', 'order_debit', 'order_refund']],
+    ['ledger entry kinds', LEDGER_ENTRY_KINDS, ['topup', 'order_debit', 'order_refund', 'adjustment']],
     // operator-api.md invites: role owner | staff
     ['bot roles', BOT_ROLES, ['owner', 'staff']],
     // operator-api.md GET /deposits status filter (unmatched, credited, closed, ignored) plus pending

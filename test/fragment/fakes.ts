@@ -15,6 +15,8 @@ import { normalisedHash } from '../../src/suppliers/fragment/wallet.js';
 
 export const FRAGMENT_ADDRESS = new Address(0, Buffer.alloc(32, 0x5a));
 export const OTHER_ADDRESS = new Address(0, Buffer.alloc(32, 0x66));
+/** A second receiving address of Fragment with no contract: a bounceable payment to it comes back (a bounce). */
+export const BOUNCING_ADDRESS = new Address(0, Buffer.alloc(32, 0x5b));
 export const FRAGMENT_HASH = 'a1b2c3d4e5f60718293a';
 export const COOKIES = 'stel_ssid=ssid-SECRET-1; stel_dt=-180; stel_token=token-SECRET-2; stel_ton_token=tontoken-SECRET-3';
 export const PROBE = 'price_probe';
@@ -69,6 +71,15 @@ export interface FakeFragment {
   thousands: boolean;
   /** the confirm calls received (`confirmReq` with the signed boc) */
   confirmed: { id: string; boc: string }[];
+  /** where a recipient's payment goes (default FRAGMENT_ADDRESS): a request can name another receiving address */
+  payTo: Map<string, Address>;
+  /** each API answer waits this long (real time), so that calls made at once overlap */
+  delayMs: number;
+  /** API calls being answered now, and the most ever at once */
+  inFlight: number;
+  maxInFlight: number;
+  /** the requests opened: their reference, recipient and amount (to tell on chain which order a payment paid) */
+  requests: Map<string, { product: string; amountNano: bigint; quantity: string; ref: string; recipient: string }>;
   nowSec: () => number;
   close(): Promise<void>;
 }
@@ -89,16 +100,25 @@ export async function startFakeFragment(nowSec: () => number): Promise<FakeFragm
     searchError: null,
     thousands: false,
     confirmed: [],
+    payTo: new Map(),
+    delayMs: 0,
+    inFlight: 0,
+    maxInFlight: 0,
+    requests: new Map(),
     nowSec,
     close: async () => close(server),
   };
-  const requests = new Map<string, { product: string; amountNano: bigint; quantity: string; ref: string }>();
+  const requests = f.requests;
   const states = new Set<string>();
   const server = http.createServer(async (req, res) => {
     const text = await readBody(req);
     const params = Object.fromEntries(new URLSearchParams(text));
     const url = new URL(req.url!, 'http://x');
     f.calls.push({ method: params.method, params, cookie: String(req.headers.cookie ?? '') });
+    f.inFlight++;
+    f.maxInFlight = Math.max(f.maxInFlight, f.inFlight);
+    if (f.delayMs > 0) await new Promise((r) => setTimeout(r, f.delayMs));
+    res.once('finish', () => f.inFlight--);
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(typeof body === 'string' ? body : JSON.stringify(body));
@@ -146,7 +166,7 @@ export async function startFakeFragment(nowSec: () => number): Promise<FakeFragm
         if (!opened(stars ? 'stars' : 'premium') || params.payment_method !== 'ton') return send(200, { error: 'Bad request' });
         const amountTon = stars ? (Number(f.prices.stars1000) * Number(params.quantity)) / 1000 : Number(f.prices.premium[params.months]);
         const id = `req_${++reqSeq}`;
-        requests.set(id, { product: stars ? 'stars' : 'premium', amountNano: toNano(amountTon.toFixed(9)), quantity: stars ? params.quantity : params.months, ref: `Rf${reqSeq}x${(reqSeq * 7919).toString(36)}` });
+        requests.set(id, { product: stars ? 'stars' : 'premium', amountNano: toNano(amountTon.toFixed(9)), quantity: stars ? params.quantity : params.months, ref: `Rf${reqSeq}x${(reqSeq * 7919).toString(36)}`, recipient: params.recipient });
         const shown = amountTon.toFixed(4).replace(/0+$/, '').replace(/\.$/, '');
         return send(200, { req_id: id, myself: false, to_bot: false, amount: f.thousands ? shown.replace(/^(\d+?)(\d{3})(?=\.|$)/, '$1,$2') : shown, item_title: stars ? `${params.quantity} Telegram Stars` : `Telegram Premium for ${params.months} months`, content: '<div/>', button: '<button/>' });
       }
@@ -157,7 +177,8 @@ export async function startFakeFragment(nowSec: () => number): Promise<FakeFragm
         if (!r) return send(200, { error: 'Request not found' });
         // the comment as Fragment writes it: the quantity and the request's reference
         const payload = fragmentPayload(`${r.product === 'stars' ? `${r.quantity} Telegram Stars` : `Telegram Premium for ${r.quantity} months`} \n\nRef#${r.ref}`);
-        const tx = { validUntil: f.nowSec() + 300, messages: [{ address: FRAGMENT_ADDRESS.toString({ bounceable: true }), amount: r.amountNano.toString(), payload }] };
+        const to = f.payTo.get(r.recipient.replace(/^rcp_/, '')) ?? FRAGMENT_ADDRESS;
+        const tx = { validUntil: f.nowSec() + 300, messages: [{ address: to.toString({ bounceable: true }), amount: r.amountNano.toString(), payload }] };
         return send(200, { ok: true, transaction: f.linkOverride ? f.linkOverride(tx) : tx, confirm_method: 'confirmReq', confirm_params: { id: params.id } });
       }
       case 'confirmReq': {
@@ -199,17 +220,40 @@ export interface FakeToncenter {
   held: Message[];
   /** true: Fragment's address has no contract, so a bounceable payment comes back (a bounce) */
   fragmentBounces: boolean;
+  /** adjacentTransactions calls answered (the receipts of batches) */
+  adjacentCalls: number;
+  /** called when a receipts lookup (adjacentTransactions) arrives, before it is answered */
+  onAdjacent: (() => void) | null;
   execute(m: Message): Promise<Transaction | null>;
   fund(address: Address, ton: string): Promise<void>;
+  /** with block timing: the blocks made (real time, ms), the external messages each executed, how long that took (ms) */
+  blocks: { at: number; messages: number; tookMs: number }[];
   close(): Promise<void>;
+}
+
+/**
+ * A chain that makes blocks (the benchmark's): sent messages wait in a pool and are executed together every
+ * `blockMs` of real time, and the index shows a transaction `indexLagMs` after its block. Without it, a sent
+ * message is executed at once and indexed at once (the tests).
+ */
+export interface ChainTiming {
+  blockMs: number;
+  indexLagMs: number;
 }
 
 function messageHash(m: Message): string {
   return beginCell().store(storeMessage(m)).endCell().hash().toString('base64');
 }
 
-export async function startFakeToncenter(nowSec: () => number): Promise<FakeToncenter> {
+export async function startFakeToncenter(nowSec: () => number, timing?: ChainTiming): Promise<FakeToncenter> {
   let bounces = false;
+  /** real time (ms) from which the index shows a transaction (absent: at once) */
+  const visibleAt = new WeakMap<Transaction, number>();
+  const visible = (tx: Transaction | undefined): tx is Transaction => tx !== undefined && (visibleAt.get(tx) ?? 0) <= Date.now();
+  const mempool: Message[] = [];
+  let stopped = false;
+  /** the time of the block being made (real time, ms): its transactions are indexed from blockAt + indexLagMs */
+  let blockAt = 0;
   /** transactions caused by the wallet's messages (Fragment's receipt or bounce), by the received message's hash */
   const caused = new Map<string, Transaction>();
   const chain = await Blockchain.create();
@@ -218,6 +262,8 @@ export async function startFakeToncenter(nowSec: () => number): Promise<FakeTonc
   // Fragment's receiving address as an account that takes every message (empty code: the TVM returns at once)
   const acceptAll = createShardAccount({ address: FRAGMENT_ADDRESS, code: beginCell().endCell(), data: beginCell().endCell(), balance: 0n });
   await chain.setShardAccount(FRAGMENT_ADDRESS, acceptAll);
+  /** wallet transactions by their hash (base64), as adjacentTransactions finds them */
+  const byHash = new Map<string, Transaction>();
   const t: FakeToncenter = {
     url: '',
     chain,
@@ -230,6 +276,9 @@ export async function startFakeToncenter(nowSec: () => number): Promise<FakeTonc
     staleSeqno: null,
     onSend: null,
     held: [],
+    adjacentCalls: 0,
+    onAdjacent: null,
+    blocks: [],
     get fragmentBounces() {
       return bounces;
     },
@@ -240,11 +289,21 @@ export async function startFakeToncenter(nowSec: () => number): Promise<FakeTonc
     async execute(m: Message) {
       chain.now = nowSec();
       try {
-        const r = await chain.sendMessage(m);
-        const tx = r.transactions[0];
+        let txs: Transaction[];
+        if (timing) {
+          // a block's transactions one at a time, the HTTP server answering in between (the emulator takes
+          // ~10 ms a message: a transfer of 255 messages would otherwise hold every answer for seconds)
+          txs = [];
+          for await (const x of await chain.sendMessageIter(m)) {
+            visibleAt.set(x, blockAt + timing.indexLagMs);
+            txs.push(x);
+            await new Promise((r) => setImmediate(r));
+          }
+        } else txs = (await chain.sendMessage(m)).transactions;
+        const tx = txs[0];
         t.executed.set(normalisedHash(m).toString('hex'), tx);
         // the transactions its messages caused, by the hash of the message each received (as toncenter's index)
-        for (const x of r.transactions.slice(1)) if (x.inMessage) caused.set(messageHash(x.inMessage), x);
+        for (const x of txs.slice(1)) if (x.inMessage) caused.set(messageHash(x.inMessage), x);
         return tx;
       } catch {
         return null; // the wallet did not accept it (bad signature, seqno, expired): no transaction
@@ -254,8 +313,24 @@ export async function startFakeToncenter(nowSec: () => number): Promise<FakeTonc
       chain.now = nowSec();
       await treasury.send({ to: address, value: toNano(ton), bounce: false });
     },
-    close: async () => close(server),
+    close: async () => {
+      stopped = true;
+      await close(server);
+    },
   };
+  if (timing) {
+    // blocks on the real clock's multiples of blockMs: each executes what was sent since the last one
+    void (async () => {
+      for (let next = Math.ceil(Date.now() / timing.blockMs) * timing.blockMs; !stopped; next += timing.blockMs) {
+        await new Promise((r) => setTimeout(r, Math.max(0, next - Date.now())));
+        const batch = mempool.splice(0);
+        blockAt = next;
+        const began = Date.now();
+        for (const m of batch) await t.execute(m);
+        t.blocks.push({ at: next, messages: batch.length, tookMs: Date.now() - began });
+      }
+    })();
+  }
   const server = http.createServer(async (req, res) => {
     const body = await readBody(req);
     const url = new URL(req.url!, 'http://x');
@@ -280,6 +355,10 @@ export async function startFakeToncenter(nowSec: () => number): Promise<FakeTonc
         t.held.push(m);
         return send(500, { ok: false, error: 'timeout', code: 500 });
       }
+      if (timing) {
+        mempool.push(m); // executed by the next block
+        return send(200, { ok: true, result: { '@type': 'ok' } });
+      }
       const tx = await t.execute(m);
       if (t.sendMode === 'hang') return;
       if (t.sendMode === 'fail500') return send(500, { ok: false, error: 'timeout', code: 500 });
@@ -290,8 +369,21 @@ export async function startFakeToncenter(nowSec: () => number): Promise<FakeTonc
       if (t.indexDown) return send(503, { error: 'index unavailable' });
       const key = String(url.searchParams.get('msg_hash'));
       const tx = t.executed.get(key) ?? caused.get(key);
-      if (!tx) return send(200, { transactions: [], address_book: {} });
+      if (!visible(tx)) return send(200, { transactions: [], address_book: {} });
       return send(200, { transactions: [txJson(tx)], address_book: {} });
+    }
+    if (url.pathname === '/api/v3/adjacentTransactions') {
+      if (t.indexDown) return send(503, { error: 'index unavailable' });
+      const hash = String(url.searchParams.get('hash'));
+      if (url.searchParams.get('direction') !== 'out') return send(422, { error: 'only direction=out is faked' });
+      t.onAdjacent?.();
+      const limit = Number(url.searchParams.get('limit') ?? 128);
+      const offset = Number(url.searchParams.get('offset') ?? 0);
+      const parent = byHash.get(hash) ?? [...t.executed.values()].find((x) => x.hash().toString('base64') === hash);
+      if (parent) byHash.set(hash, parent);
+      const children = visible(parent) ? [...parent.outMessages.values()].map((m) => caused.get(messageHash(m))).filter(visible) : [];
+      t.adjacentCalls++;
+      return send(200, { transactions: children.slice(offset, offset + limit).map(txJson), address_book: {} });
     }
     send(404, { ok: false, error: 'not found' });
   });
@@ -307,16 +399,18 @@ function txJson(tx: Transaction) {
     hash: tx.hash().toString('base64'),
     lt: tx.lt.toString(),
     now: tx.now,
+    in_msg: tx.inMessage ? { hash: messageHash(tx.inMessage) } : null,
     description: {
       type: 'ord',
       aborted: d.aborted,
       compute_ph: d.computePhase.type === 'vm' ? { success: d.computePhase.success, exit_code: d.computePhase.exitCode } : { skipped: true },
-      action: d.actionPhase ? { success: d.actionPhase.success, result_code: d.actionPhase.resultCode } : undefined,
+      action: d.actionPhase ? { success: d.actionPhase.success, result_code: d.actionPhase.resultCode, skipped_actions: d.actionPhase.skippedActions } : undefined,
     },
     out_msgs: [...tx.outMessages.values()].map((m) => ({
       hash: messageHash(m),
       destination: m.info.dest instanceof Address ? m.info.dest.toRawString().toUpperCase() : '',
       value: m.info.type === 'internal' ? m.info.value.coins.toString() : '0',
+      message_content: { hash: m.body.hash().toString('base64'), body: m.body.toBoc().toString('base64') },
     })),
   };
 }

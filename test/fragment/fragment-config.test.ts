@@ -38,7 +38,7 @@ function lines(env: Record<string, string>): string[] {
 describe('FRAGMENT_* configuration', () => {
   it('accepts a complete set, and reads secrets from files', async () => {
     const env = await baseEnv();
-    expect(loadConfig(env).fragment).toMatchObject({ walletVersion: 'v4r2', hash: FRAGMENT_HASH, probeUsername: 'price_probe' });
+    expect(loadConfig(env).fragment).toMatchObject({ walletVersion: null, batchMax: 255, prepareConcurrency: 8, hash: FRAGMENT_HASH, probeUsername: 'price_probe' });
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-frag-cfg-'));
     fs.writeFileSync(path.join(dir, 'mnemonic'), `${env.FRAGMENT_MNEMONIC}\n`);
     fs.writeFileSync(path.join(dir, 'cookies'), COOKIES);
@@ -68,6 +68,9 @@ describe('FRAGMENT_* configuration', () => {
       [{ FRAGMENT_PAY_ADDRESSES: '' }, 'FRAGMENT_PAY_ADDRESSES'],
       [{ FRAGMENT_PRICE_PROBE_USERNAME: '' }, 'FRAGMENT_PRICE_PROBE_USERNAME'],
       [{ FRAGMENT_WALLET_MIN_TON: 'ten' }, 'FRAGMENT_WALLET_MIN_TON'],
+      [{ FRAGMENT_BATCH_MAX: '0' }, 'FRAGMENT_BATCH_MAX'],
+      [{ FRAGMENT_BATCH_MAX: '256' }, 'FRAGMENT_BATCH_MAX'],
+      [{ FRAGMENT_PREPARE_CONCURRENCY: '0' }, 'FRAGMENT_PREPARE_CONCURRENCY'],
     ];
     for (const [over, name] of cases) {
       const l = lines({ ...env, ...over });
@@ -113,13 +116,43 @@ describe('FRAGMENT_* configuration', () => {
     }
   });
 
+  it('FRAGMENT_WALLET_VERSION unset: V5R1 for a new wallet; a database that already paid from the V4R2 wallet of the mnemonic keeps it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-frag-ver-'));
+    try {
+      const { HotWallet } = await import('../../src/suppliers/fragment/wallet.js');
+      const env: Record<string, string> = { ...(await baseEnv()), DATABASE_PATH: path.join(dir, 'db.sqlite') };
+      const words = env.FRAGMENT_MNEMONIC.split(' ');
+      const v4 = await HotWallet.fromMnemonic(words, 'v4r2');
+      const open = async () => createService({ config: loadConfig(env), log: silentLogger, startWorkers: false });
+      let svc = await open();
+      expect(svc.fragment!.wallet.version).toBe('v5r1');
+      expect(svc.fragment!.wallet.maxMessages).toBe(255);
+      // a payment made from the V4R2 wallet before (the former default)
+      svc.db.$client
+        .prepare("insert into fragment_batches (batch_id, wallet, seqno, valid_until, norm_hash, boc, state, orders, messages, amount_nano, created_at, updated_at) values ('b', ?, 0, 0, 'h', 'x', 'done', 1, 1, '1', 0, 0)")
+        .run(v4.address.toRawString());
+      await svc.close();
+      svc = await open();
+      expect(svc.fragment!.wallet.version).toBe('v4r2');
+      expect(svc.fragment!.wallet.friendlyAddress).toBe(v4.friendlyAddress);
+      expect(svc.fragment!.wallet.maxMessages).toBe(4);
+      await svc.close();
+      env.FRAGMENT_WALLET_VERSION = 'v5r1';
+      svc = await open();
+      expect(svc.fragment!.wallet.version).toBe('v5r1');
+      await svc.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the operator API shows the hot wallet (address, balance, threshold) and no secret; sandbox routes are off', async () => {
     const e = await start({ fundTon: '12.5' });
     const w = await e.t.admin('GET', '/fragment/wallet');
     expect(w.status).toBe(200);
     expect(w.body).toMatchObject({
       address: e.t.fragment!.wallet.friendlyAddress,
-      version: 'v4r2',
+      version: 'v5r1',
       balance_ton: expect.stringMatching(/^12\.\d{9}$/),
       min_ton: '2.000000000',
       below_min: false,
@@ -152,7 +185,7 @@ describe('npm run fragment:check', () => {
     try {
       fragment.users.set('alice_fan', { name: 'Alice', premium: false });
       const mnemonic = await newMnemonic();
-      await ton.fund((await HotWallet.fromMnemonic(mnemonic, 'v4r2')).address, '3');
+      await ton.fund((await HotWallet.fromMnemonic(mnemonic, 'v5r1')).address, '3');
       const env: Record<string, string> = {};
       for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(FRAGMENT_.*|UPSTREAM|NODE_OPTIONS|VITEST.*)$/.test(k)) env[k] = v;
       Object.assign(env, fragmentEnvFor(fragment, ton, rate.url, mnemonic));

@@ -146,23 +146,6 @@ describe('Fragment adapter: delivery', () => {
     expect(e.ton.executed.size).toBe(1);
   });
 
-  it('one payment at a time per wallet: a second order waits until the first is settled, then uses the next seqno', async () => {
-    const e = await start();
-    const p = await e.t.newPartner();
-    const a = await p.order('stars', { quantity: 100, recipient: 'alice_fan' });
-    const b = await p.order('stars', { quantity: 200, recipient: 'carol_fan' });
-    await e.advance(0);
-    expect(e.ton.received).toHaveLength(1);
-    await e.advance(5);
-    await e.advance(5);
-    await e.advance(5);
-    expect(e.ton.received).toHaveLength(2);
-    expect((await p.call('GET', `/orders/${a.body.order_id}`)).body.status).toBe('completed');
-    expect((await p.call('GET', `/orders/${b.body.order_id}`)).body.status).toBe('completed');
-    expect(getPayment(e.t.db, b.body.order_id)!.seqno).toBe(1);
-    expect(e.ton.executed.size).toBe(2);
-  });
-
   it('Premium: already_premium at validation; an order for an account with Premium waits (deferred); one without is paid', async () => {
     const e = await start();
     const p = await e.t.newPartner();

@@ -16,6 +16,13 @@ async function balanceUsd(e: FragmentEnv, partnerId: number): Promise<string> {
   return (await e.t.admin('GET', `/partners/${partnerId}`)).body.balances.USD;
 }
 
+/** The wallet is drained between the balance check and the execution of its transfer (0.1 TON left). */
+function drainWhenSent(e: FragmentEnv): void {
+  e.ton.onSend = () => {
+    void e.ton.chain.getContract(e.t.fragment!.wallet.address).then((c) => (c.balance = toNano('0.1')));
+  };
+}
+
 async function expectUpstreamUnavailable(e: FragmentEnv, p: { order: (t: string, params: Record<string, unknown>) => Promise<any> }, retryAfter: string) {
   const r = await p.order('stars', { quantity: 100, recipient: 'carol_fan' });
   expect(r.status).toBe(503);
@@ -151,14 +158,26 @@ describe('Fragment adapter: failures map to the contract', () => {
     });
   }
 
+  it('a V5R1 wallet drained before its transfer executes skips the message it cannot pay (not a failed transaction): that order to manual review, nothing refunded', async () => {
+    const e = await start({ extra: { FRAGMENT_WALLET_VERSION: 'v5r1' } });
+    const p = await e.t.newPartner();
+    const r = await p.order('stars', { quantity: 100, recipient: 'alice_fan' });
+    drainWhenSent(e);
+    await e.advance(0);
+    await e.advance(5);
+    expect((await p.call('GET', `/orders/${r.body.order_id}`)).body).toMatchObject({ status: 'failed', refunded: false });
+    expect(getPayment(e.t.db, r.body.order_id)).toMatchObject({ state: 'review', detail: expect.stringMatching(/^no outgoing message carries its reference Ref#\w+ \(the wallet skipped 1 of its messages/) });
+    expect(await balanceUsd(e, p.id)).toBe('998.36');
+    await e.advance(600);
+    expect(e.ton.received).toHaveLength(1);
+  });
+
   it('failure after the payment left (the wallet transaction fails on chain) → manual review with an alert, no refund; the operator resolves it', async () => {
-    const e = await start({ extra: { TELEGRAM_BOT_TOKEN: BOT_TOKEN, ADMIN_CHAT_IDS: String(OPERATOR) } });
+    const e = await start({ extra: { TELEGRAM_BOT_TOKEN: BOT_TOKEN, ADMIN_CHAT_IDS: String(OPERATOR), FRAGMENT_WALLET_VERSION: 'v4r2' } });
     const p = await e.t.newPartner();
     const r = await p.order('stars', { quantity: 100, recipient: 'alice_fan' });
     // the wallet is drained between the balance check and the execution: its action phase fails
-    e.ton.onSend = () => {
-      void e.ton.chain.getContract(e.t.fragment!.wallet.address).then((c) => (c.balance = toNano('0.1')));
-    };
+    drainWhenSent(e);
     await e.advance(0);
     await e.advance(5);
     const o = await p.call('GET', `/orders/${r.body.order_id}`);

@@ -276,7 +276,7 @@ describe('Fragment adapter: KYC, prices, metrics, alerts', () => {
     const e = await start({ fundTon: '12.5', extra: { METRICS_TOKEN: 'metrics_token_0123456789abcdef' } });
     const scrape = async () => (await e.t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer metrics_token_0123456789abcdef' } })).body;
     let text = await scrape();
-    expect(text).toContain(`partner_service_supplier_hot_wallet_info{address="${e.t.fragment!.wallet.friendlyAddress}",version="v4r2"} 1`);
+    expect(text).toContain(`partner_service_supplier_hot_wallet_info{address="${e.t.fragment!.wallet.friendlyAddress}",version="v5r1"} 1`);
     expect(text).toMatch(/^partner_service_supplier_hot_wallet_balance_ton 12\.\d+$/m);
     expect(text).toMatch(/^partner_service_supplier_hot_wallet_min_ton 2$/m);
     expect(text).toMatch(/^partner_service_supplier_up 1$/m);

@@ -19,7 +19,7 @@ import { documentOf } from './openapi-doc.js';
 const { service, cleanup } = perTest();
 
 const ORDER_HEADER = 'order_id,created_at,type,status,partner_price,currency,price_usd_ref,quantity,recipient,label,completed_at,refunded,client_reference,gift,failure_stage,failure_reason';
-const LEDGER_HEADER = 'entry_id,created_at,currency,kind,amount,balance_after,order_id,topup_id';
+const LEDGER_HEADER = 'entry_id,created_at,currency,kind,amount,balance_after,order_id,topup_id,note';
 
 /** The CSV of an answer as records keyed by its header (every value a string; an empty field is ''). */
 function records(r: Res): Record<string, string>[] {
@@ -223,7 +223,8 @@ describe('streaming', () => {
     // … and going away closes the reader
     req.destroy();
     await vi.waitFor(() => expect(ExportReader.open).toBe(0));
-  });
+    // seeding 60,000 orders through the database's money guards takes a few seconds more on a loaded machine
+  }, 60_000);
 
   it('reads in pages: every row once, newest first, across page ends (orders and the merged ledger), newer rows not included', async () => {
     const t = await service();

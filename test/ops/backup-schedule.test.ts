@@ -34,7 +34,7 @@ describe('scheduled backups', { timeout: 150_000 }, () => {
     }
     expect(last).toBeGreaterThan(Date.now() / 1000 - 120);
     expect(await metric(Number(v1.METRICS_PORT), 'partner_service_backup_interval_seconds')).toBe(3600);
-    first.child.kill('SIGTERM');
+    first.signal('SIGTERM');
     expect(await first.exited).toBe(0);
     const kv = new Database(path.join(dir, 'service.db'), { readonly: true });
     const next = JSON.parse((kv.prepare("select value from kv where key = 'backup.next_at'").get() as { value: string }).value) as number;
@@ -48,7 +48,7 @@ describe('scheduled backups', { timeout: 150_000 }, () => {
     expect(snapshots(backups)).toHaveLength(1);
     expect(await metric(Number(v2.METRICS_PORT), 'partner_service_backup_last_success_timestamp_seconds')).toBe(last);
     expect(second.logLines().find((l) => l.msg === 'scheduled backups on')?.next_at).toBe(new Date(next).toISOString());
-    second.child.kill('SIGTERM');
+    second.signal('SIGTERM');
     expect(await second.exited).toBe(0);
   });
 });

@@ -102,6 +102,8 @@ describe('backup and restore drill', { timeout: 120_000 }, () => {
     const bad = path.join(tmp(), 'bad.db');
     fs.copyFileSync(t.env.DATABASE_PATH, bad);
     const raw = new Database(bad);
+    // (edited behind the database's own guards, which refuse such a write)
+    raw.exec('drop trigger accounts_follow_ledger_update');
     raw.prepare("update accounts set balance = balance + 1 where currency = 'USD'").run();
     raw.close();
     const target = path.join(tmp(), 'service.db');

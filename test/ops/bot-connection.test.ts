@@ -59,7 +59,7 @@ describe('the bot’s connection to the Bot API', { timeout: 120_000 }, () => {
     for (const until = Date.now() + 60_000; Date.now() < until && (await gauge(metricsPort)) !== 1; ) await new Promise((r) => setTimeout(r, 200));
     expect(await gauge(metricsPort)).toBe(1);
     expect(p.logLines().some((l) => l.msg === 'Bot API reachable again')).toBe(true);
-    p.child.kill('SIGTERM');
+    p.signal('SIGTERM');
     expect(await p.exited).toBe(0);
   });
 });

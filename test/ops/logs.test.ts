@@ -93,7 +93,7 @@ describe('logs', { timeout: 120_000 }, () => {
       const after = await (await fetch(`${proc.base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
       expect(after).toMatch(/^partner_service_bot_updates_total\{outcome="handled"\} 2$/m);
 
-      proc.child.kill('SIGTERM');
+      proc.signal('SIGTERM');
       expect(await proc.exited).toBe(0);
       const out = proc.output();
 

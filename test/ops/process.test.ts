@@ -24,7 +24,7 @@ describe('operations of the service process', { timeout: 90_000 }, () => {
       METRICS_PORT: String(metricsPort),
       SHUTDOWN_DRAIN_SECONDS: '2',
     });
-    const { child, base } = proc;
+    const { base } = proc;
     try {
       await proc.ready();
       const m = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
@@ -33,7 +33,7 @@ describe('operations of the service process', { timeout: 90_000 }, () => {
       expect(text).toMatch(/^partner_service_http_request_duration_seconds_count\{route="\/readyz",method="GET",status="200"\} \d+$/m);
       expect((await fetch(`${base}/metrics`)).status).toBe(404); // no METRICS_TOKEN: not on the API port
       const sent = Date.now();
-      child.kill('SIGTERM');
+      proc.signal('SIGTERM');
       await new Promise((r) => setTimeout(r, 300));
       const r = await fetch(`${base}/readyz`);
       expect(r.status).toBe(503);

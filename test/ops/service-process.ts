@@ -14,7 +14,8 @@ export function startProcess(cwd: string, vars: Record<string, string>, opts: { 
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !OURS.test(k)) env[k] = v;
   Object.assign(env, { HOST: '127.0.0.1', ...vars });
-  const child = spawn(TSX, [...(opts.nodeArgs ?? []), path.join(ROOT, 'src/main.ts')], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // a process group of its own: tsx runs the service in a child process, which a SIGKILL of tsx alone would orphan
+  const child = spawn(TSX, [...(opts.nodeArgs ?? []), path.join(ROOT, 'src/main.ts')], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   child.stdout.on('data', (c) => (out += c));
   child.stderr.on('data', (c) => (out += c));
@@ -45,8 +46,23 @@ export function startProcess(cwd: string, vars: Record<string, string>, opts: { 
         await new Promise((r) => setTimeout(r, 100));
       }
     },
+    /**
+     * Sends `signal` to the service itself (node, the pid of its `started` line), not to tsx: tsx relays a signal
+     * only if its child confirms within a few milliseconds, which a loaded machine misses (tsx then exits 143).
+     */
+    signal(signal: NodeJS.Signals = 'SIGTERM') {
+      const started = out.split('\n').find((l) => l.includes('"msg":"started"'));
+      const pid = started ? (JSON.parse(started) as { pid?: number }).pid : undefined;
+      if (pid) process.kill(pid, signal);
+      else child.kill(signal);
+    },
+    /** SIGKILL to tsx and the service under it (the whole group), if still running. */
     kill() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
     },
   };
 }

@@ -49,7 +49,7 @@ describe('one writer per database', { timeout: 120_000 }, () => {
     await first.exited;
     const third = await start(dir);
     await third.ready();
-    third.child.kill('SIGTERM');
+    third.signal('SIGTERM');
     expect(await third.exited).toBe(0);
   });
 
@@ -63,7 +63,7 @@ describe('one writer per database', { timeout: 120_000 }, () => {
     const r = await cli('restore', [backup], { DATABASE_PATH: path.join(dir, 'service.db') });
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/^restore refused: another instance holds the database .*service\.db \(pid \d+ on host/);
-    p.child.kill('SIGTERM');
+    p.signal('SIGTERM');
     expect(await p.exited).toBe(0);
   });
 });
@@ -84,7 +84,7 @@ describe('start-up', { timeout: 120_000 }, () => {
     // the start-up line: release, where it listens, mode
     const line = again.logLines().find((l) => l.msg === 'started')!;
     expect(line).toMatchObject({ version: expect.any(String), commit: expect.stringMatching(/^([0-9a-f]{40}|unknown)$/), bind: `127.0.0.1:${port}`, mode: 'sandbox', upstream: 'sandbox' });
-    again.child.kill('SIGTERM');
+    again.signal('SIGTERM');
     expect(await again.exited).toBe(0);
   });
 

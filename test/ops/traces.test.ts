@@ -105,7 +105,7 @@ describe('traces', { timeout: 120_000 }, () => {
     // the POST to the partner's receiver is an undici span inside the delivery's
     await until('the outgoing POST inside the delivery', () => otlp.spans.find((s) => s.traceId === delivery.traceId && s.parentSpanId === delivery.spanId && /POST/.test(s.name)));
     expect(otlp.resources.some((r) => r['service.name'] === 'partner-service-test' && typeof r['service.version'] === 'string')).toBe(true);
-    p.child.kill('SIGTERM');
+    p.signal('SIGTERM');
     expect(await p.exited).toBe(0);
   });
 

@@ -26,7 +26,7 @@ async function refused(dir: string, vars: Record<string, string>) {
 }
 
 async function stop(p: ReturnType<typeof startTracked>) {
-  p.child.kill('SIGTERM');
+  p.signal('SIGTERM');
   expect(await p.exited).toBe(0);
 }
 

@@ -21,11 +21,13 @@ afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
-/** The first ```sh block after a heading. */
-function block(heading: string, index = 0): string {
-  const section = README.slice(README.indexOf(`\n## ${heading}\n`));
-  const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
-  return blocks[index];
+/** The ```sh block of a section that holds `marker`. */
+function block(heading: string, marker: string): string {
+  const start = README.indexOf(`\n## ${heading}\n`);
+  const section = README.slice(start, README.indexOf('\n## ', start + 1));
+  const found = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes(marker));
+  if (!found) throw new Error(`no sh block with ${marker} under ${heading}`);
+  return found;
 }
 
 describe('the README on a fresh start', { timeout: 120_000 }, () => {
@@ -41,7 +43,7 @@ describe('the README on a fresh start', { timeout: 120_000 }, () => {
     const demoKey = /API key \(shown once\): (pk_live_\S+)/.exec(p.output())![1];
     const here = (sh: string) => sh.replaceAll('127.0.0.1:8080', `127.0.0.1:${port}`);
 
-    const operator = block('Quick start: operator', 1);
+    const operator = block('Quick start: operator', 'export ADMIN_TOKEN=');
     expect(operator).toContain('export ADMIN_TOKEN=adm_…');
     expect(operator).not.toMatch(/partners\/1\//);
     const run = (sh: string) => spawnSync('bash', ['-e', '-c', sh], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH } });
@@ -54,7 +56,7 @@ describe('the README on a fresh start', { timeout: 120_000 }, () => {
     const acmeKey = /"api_key":"(pk_live_[^"]+)"/.exec(op.stdout)![1];
     expect(op.stdout).toMatch(/"link":"/);
 
-    const integrator = block('Quick start: integrator');
+    const integrator = block('Quick start: integrator', 'K="Authorization: Bearer pk_live_…"');
     for (const key of [demoKey, acmeKey]) {
       const it = run(here(integrator.replace('pk_live_…', key)));
       expect(it.status, it.stderr).toBe(0);
@@ -62,7 +64,7 @@ describe('the README on a fresh start', { timeout: 120_000 }, () => {
       expect(it.stdout).toMatch(/"balances":\{"USD":"/);
       expect(it.stdout).toMatch(/"status":"(processing|completed)"/);
     }
-    p.child.kill('SIGTERM');
+    p.signal('SIGTERM');
     expect(await p.exited).toBe(0);
   });
 });

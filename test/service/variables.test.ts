@@ -54,7 +54,7 @@ describe('the service process', { timeout: 120_000 }, () => {
     const auth = (t: string) => fetch(`${p.base}/api/admin/v1/reviews`, { headers: { authorization: `Bearer ${t}` } }).then((r) => r.status);
     expect(await auth(token)).toBe(200);
     expect(await auth('adm_x')).toBe(401);
-    p.child.kill('SIGTERM');
+    p.signal('SIGTERM');
     expect(await p.exited).toBe(0);
 
     fs.writeFileSync(path.join(dir, 'admin-token'), 'adm_token_from_its_file_0123\n');
@@ -62,7 +62,7 @@ describe('the service process', { timeout: 120_000 }, () => {
     await q.ready();
     expect(q.output()).not.toContain('Operator API token (generated');
     expect(await fetch(`${q.base}/api/admin/v1/reviews`, { headers: { authorization: 'Bearer adm_token_from_its_file_0123' } }).then((r) => r.status)).toBe(200);
-    q.child.kill('SIGTERM');
+    q.signal('SIGTERM');
     expect(await q.exited).toBe(0);
   });
 });

@@ -45,7 +45,7 @@ describe('committed-value caches', () => {
     const db = open();
     const p = insertPartner(db, 'balances', 1);
     expect(cachedBalancesOf(db, p.partnerId)).toEqual({ USD: 0, TON: 0 });
-    inTx(db, (tx) => postEntry(tx, { partnerId: p.partnerId, currency: 'USD', kind: 'topup', amount: 1000, now: 2 }));
+    inTx(db, (tx) => postEntry(tx, { partnerId: p.partnerId, currency: 'USD', kind: 'adjustment', amount: 1000, note: 'opening balance', now: 2 }));
     expect(cachedBalancesOf(db, p.partnerId)).toEqual({ USD: 1000, TON: 0 });
     expect(() =>
       inTx(db, (tx) => {
@@ -57,6 +57,19 @@ describe('committed-value caches', () => {
     expect(cachedBalancesOf(db, p.partnerId)).toEqual({ USD: 1000, TON: 0 });
     expect(balancesOf(db, p.partnerId)).toEqual({ USD: 1000, TON: 0 });
   });
+
+  /** A partner with money for the orders below (an order is written only after its debit: the database refuses it otherwise). */
+  function fundedPartner(db: ReturnType<typeof open>, name: string) {
+    const p = insertPartner(db, name, 1);
+    inTx(db, (tx) => postEntry(tx, { partnerId: p.partnerId, currency: 'USD', kind: 'adjustment', amount: 100_000, note: 'test funds', now: 1 }));
+    return p;
+  }
+
+  /** The order's debit, then the order (what order creation does in its transaction). */
+  function insertDebitedOrder(tx: Parameters<typeof insertOrder>[0], o: NewOrder) {
+    postEntry(tx, { partnerId: o.partnerId, currency: o.currency, kind: 'order_debit', amount: -o.amount, orderId: o.orderId, now: o.createdAt });
+    return insertOrder(tx, o);
+  }
 
   function newOrder(partnerId: number, seq: number, extra: Partial<NewOrder> = {}): NewOrder {
     return {
@@ -85,13 +98,13 @@ describe('committed-value caches', () => {
 
   it('keep the next order number from the orders inserted, and nothing of a transaction that rolls back', () => {
     const db = open();
-    const p = insertPartner(db, 'orders', 1);
-    inTx(db, (tx) => insertOrder(tx, newOrder(p.partnerId, nextOrderSeq(tx))));
+    const p = fundedPartner(db, 'orders');
+    inTx(db, (tx) => insertDebitedOrder(tx, newOrder(p.partnerId, nextOrderSeq(tx))));
     expect(getOrder(db, 'PA-100001')?.seq).toBe(1);
     // a transaction that rolls back leaves nothing in memory, and its number is not used up
     expect(() =>
       inTx(db, (tx) => {
-        insertOrder(tx, newOrder(p.partnerId, nextOrderSeq(tx)));
+        insertDebitedOrder(tx, newOrder(p.partnerId, nextOrderSeq(tx)));
         expect(nextOrderSeq(tx)).toBe(3);
         throw new Error('roll back');
       }),
@@ -99,6 +112,7 @@ describe('committed-value caches', () => {
     expect(getOrder(db, 'PA-100002')).toBeUndefined();
     expect(inTx(db, (tx) => nextOrderSeq(tx))).toBe(2);
     // kept in memory: an order written behind the repository's back does not move it
+    inTx(db, (tx) => postEntry(tx, { partnerId: p.partnerId, currency: 'USD', kind: 'order_debit', amount: -1, orderId: 'PA-100007', now: 1 }));
     db.$client.exec(`insert into orders (seq, order_id, partner_id, type, status, amount, currency, quantity, recipient, account, stage, idempotency_key, created_at, updated_at)
       values (7, 'PA-100007', ${p.partnerId}, 'stars', 'processing', 1, 'USD', 50, '@x', 'x', 'deliver', 'behind', 1, 1)`);
     expect(inTx(db, (tx) => nextOrderSeq(tx))).toBe(2);
@@ -144,19 +158,19 @@ describe('committed-value caches', () => {
 
   it('forget what a transaction staged when one of its savepoints rolls back, so the next number is read again', () => {
     const db = open();
-    const p = insertPartner(db, 'numbers', 1);
-    inTx(db, (tx) => insertOrder(tx, newOrder(p.partnerId, nextOrderSeq(tx))));
+    const p = fundedPartner(db, 'numbers');
+    inTx(db, (tx) => insertDebitedOrder(tx, newOrder(p.partnerId, nextOrderSeq(tx))));
     const seqs: number[] = [];
     inTx(db, (tx) => {
-      seqs.push(insertOrder(tx, newOrder(p.partnerId, nextOrderSeq(tx))).seq);
+      seqs.push(insertDebitedOrder(tx, newOrder(p.partnerId, nextOrderSeq(tx))).seq);
       // a refused unit of a group commit: its savepoint rolls back, the transaction goes on
       expect(() =>
         inTx(db, (inner) => {
-          insertOrder(inner, newOrder(p.partnerId, nextOrderSeq(inner)));
+          insertDebitedOrder(inner, newOrder(p.partnerId, nextOrderSeq(inner)));
           throw new Error('refused');
         }),
       ).toThrow('refused');
-      seqs.push(insertOrder(tx, newOrder(p.partnerId, nextOrderSeq(tx))).seq);
+      seqs.push(insertDebitedOrder(tx, newOrder(p.partnerId, nextOrderSeq(tx))).seq);
     });
     // no number used twice (the insert would have failed) and none skipped by the refused one
     expect(seqs).toEqual([2, 3]);

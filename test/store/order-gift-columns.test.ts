@@ -5,39 +5,28 @@ import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_FOLDER } from '../../src/store/db.js';
+import { MIGRATIONS_FOLDER, registerSqlFunctions } from '../../src/store/db.js';
 import { milliToNano } from '../../src/domain/purchase-cap.js';
 import { getGiftPurchase } from '../../src/store/gift-purchases-repo.js';
 import { getOrder } from '../../src/store/orders-repo.js';
 import { settleOrder, startService, stopService } from '../helpers.js';
+import { migrationFolders } from './migrations-before.js';
 
 /**
  * The migration that gives an order's gift typed columns fills them for the orders made before it, from
  * the gift the order stored as JSON (its id, collection and the listing price as a TON string).
  */
 const TAG = '0019_order_gift_columns';
+const migrationsBefore = migrationFolders('gift-cols-');
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-
-/** A copy of the migrations folder with the journal cut before `tag`. */
-function migrationsBefore(tag: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gift-cols-'));
-  dirs.push(dir);
-  fs.cpSync(MIGRATIONS_FOLDER, dir, { recursive: true });
-  const journalFile = path.join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(fs.readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
-  const at = journal.entries.findIndex((e) => e.tag === tag);
-  expect(at).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, at);
-  fs.writeFileSync(journalFile, JSON.stringify(journal));
-  return dir;
-}
 
 describe('the order gift columns migration', () => {
   it('fills gift_id, gift_collection and gift_price_milli of existing NFT orders and leaves other orders null', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gift-cols-db-'));
     dirs.push(dir);
     const client = new Database(path.join(dir, 'db.sqlite'));
+    registerSqlFunctions(client);
     const db = drizzle(client);
     migrate(db, { migrationsFolder: migrationsBefore(TAG) });
     const insert = client.prepare(

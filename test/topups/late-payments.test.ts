@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SANDBOX_DEPOSIT_ADDRESSES } from '../../src/config/deposit-addresses.js';
+import type { TopupRequestPaid } from '../../src/kernel/event-bus.js';
 import type { Ids } from '../../src/kernel/ids.js';
 import { startService, stopService, type Res, type TestService } from '../helpers.js';
 
@@ -58,6 +59,8 @@ async function balances(s: TestService, id: number): Promise<{ USD: string; TON:
 describe('a late payment is never credited to another partner', () => {
   it("A's request expires, B asks for the same sum: A's late transfer is not credited to B (expired_request, A's partner)", async () => {
     t = await startService({}, { ids: lowestOffsets() });
+    const paid: TopupRequestPaid[] = [];
+    t.deps.bus.on('topup_request_paid', (e) => paid.push(e));
     const a = await partner(t, 'Alpha');
     const b = await partner(t, 'Beta');
     const ra = (await t.admin('POST', `/partners/${a}/topup-requests`, { currency: 'USD', amount: '100' })).body;
@@ -77,12 +80,19 @@ describe('a late payment is never credited to another partner', () => {
     expect(waiting).toEqual([expect.objectContaining({ deposit_id: late.body.deposit_id, reason: 'expired_request', partner_id: a })]);
 
     // B's own transfer is credited to B; support credits A's late one to A, once
-    expect((await usdt(t, rb.amount_to_send)).body).toMatchObject({ status: 'credited', partner_id: b, request_id: rb.request_id });
+    const own = await usdt(t, rb.amount_to_send);
+    expect(own.body).toMatchObject({ status: 'credited', partner_id: b, request_id: rb.request_id });
     const resolved = await t.admin('POST', `/deposits/${late.body.deposit_id}/resolve`, { action: 'credit', partner_id: a });
     expect(resolved.body).toMatchObject({ status: 'credited', partner_id: a });
     expect((await t.admin('POST', `/deposits/${late.body.deposit_id}/resolve`, { action: 'credit', partner_id: a })).status).toBe(409);
     expect(await balances(t, a)).toEqual({ USD: '110.01', TON: '10.000' });
     expect(await balances(t, b)).toEqual({ USD: '110.02', TON: '10.000' });
+    // each request is told paid once, to its own partner: B's by its transfer, A's by support's resolve
+    expect(paid).toEqual([
+      { partnerId: b, requestId: rb.request_id, topupId: own.body.topup_id },
+      { partnerId: a, requestId: ra.request_id, topupId: resolved.body.topup_id },
+    ]);
+    expect((await t.admin('GET', `/partners/${a}/topup-requests?status=paid`)).body.items.map((r: { request_id: string }) => r.request_id)).toEqual([ra.request_id]);
     expect((await t.admin('GET', '/ledger/check')).body).toEqual({ ok: true, problems: [] });
   });
 

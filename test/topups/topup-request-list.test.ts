@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_DEPOSIT_ADDRESSES } from '../../src/config/deposit-addresses.js';
-import { codeOf, startService, stopService, type Res, type TestService } from '../helpers.js';
+import { expectFlatError, startService, stopService, type Res, type TestService } from '../helpers.js';
 
 /**
  * The operator API's GET and DELETE /partners/{id}/topup-requests: a partner's requests by state, newest
@@ -35,11 +35,7 @@ const list = (id: number, query = '') => t.admin('GET', `/partners/${id}/topup-r
 const cancel = (id: number, requestId: string) => t.admin('DELETE', `/partners/${id}/topup-requests/${requestId}`);
 const ids = (r: Res) => r.body.items.map((i: { request_id: string }) => i.request_id);
 
-function expectError(r: Res, status: number, code: string) {
-  expect(r.status, r.raw).toBe(status);
-  expect(codeOf(r)).toBe(code);
-  expect(r.body).toMatchObject({ code, detail: expect.any(String) });
-}
+const expectError = expectFlatError;
 
 describe('GET /partners/{id}/topup-requests', () => {
   it('the open requests by default, newest first, each as POST answered it with its status and time left', async () => {

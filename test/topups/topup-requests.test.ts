@@ -4,7 +4,7 @@ import type { Alert, TopupCredited } from '../../src/kernel/event-bus.js';
 import { SANDBOX_DEPOSIT_ADDRESSES, depositAddresses } from '../../src/config/deposit-addresses.js';
 import { requestAddresses } from '../../src/app/topup-requests.js';
 import { ApiError } from '../../src/domain/errors.js';
-import { codeOf, startService, stopService, testConfig, type Res, type TestService } from '../helpers.js';
+import { expectFlatError, startService, stopService, testConfig, type Res, type TestService } from '../helpers.js';
 
 /**
  * Automatic top-ups through the operator API and the sandbox: exact-amount requests, deposits reported as
@@ -64,11 +64,7 @@ async function ledgerOk() {
   expect(c.body).toEqual({ ok: true, problems: [] });
 }
 
-function expectError(r: Res, status: number, code: string) {
-  expect(r.status, r.raw).toBe(status);
-  expect(codeOf(r)).toBe(code);
-  expect(r.body).toMatchObject({ code, detail: expect.any(String) });
-}
+const expectError = expectFlatError;
 
 describe('POST /partners/{id}/topup-requests', () => {
   it('USD: the exact amount to send, every USDT address, the expiry; no comment code', async () => {

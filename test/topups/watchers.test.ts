@@ -596,3 +596,82 @@ describe('watchers as durable jobs of the service', () => {
     expect(fake.requests.every((x) => x.headers['x-api-key'] === 'secret-key')).toBe(true);
   });
 });
+
+describe('one chain transaction is credited once, whatever path and spelling credit it', () => {
+  const topup = (t: TestService, id: number, body: Record<string, unknown>) => t.admin('POST', `/partners/${id}/topups`, { currency: 'USD', ...body });
+  const ledgerOf = (t: TestService, id: number) => t.db.$client.prepare('select kind, amount, topup_id from ledger_entries where partner_id = ? order by entry_id').all(id) as { kind: string; amount: number; topup_id: string }[];
+
+  it('TRC-20: support credits a watched transfer again by its bare hash (upper case, or network left at ton): 200 with the watcher’s top-up, no second credit', async () => {
+    const chain: TronChain = { headTs: TRON_T0, transfers: [] };
+    const fake = await fakeTrongrid(chain);
+    const t = await service({ DEPOSIT_ADDRESS_USDT_TRC20: TRC_ADDR, TRON_API_URL: fake.url });
+    await t.advance(0);
+    const p = await newPartnerWithRequest(t, 'USD', '10');
+    const hash = tronTransfer(chain, { ts: TRON_T0 + 3000, units: units(p.request.amount_to_send, 6) });
+    chain.headTs = TRON_T0 + 120_000;
+    await t.advance(30);
+    const [deposit] = (await t.admin('GET', '/deposits?status=credited')).body.items;
+    expect(deposit).toMatchObject({ tx_hash: hash, partner_id: p.id });
+    const balance = p.request.amount_to_send;
+
+    for (const spelling of [hash, hash.toUpperCase(), `0x${hash}`]) {
+      const again = await topup(t, p.id, { amount: balance, network: 'trc20', tx_hash: spelling });
+      expect(again.status, again.raw).toBe(200);
+      expect(again.body).toEqual({ topup_id: deposit.topup_id, currency: 'USD', amount: balance, balance, status: 'active' });
+    }
+    // the network left at its default (ton): the same 32-byte hash, the same transfer
+    const noNetwork = await t.admin('POST', `/partners/${p.id}/topups`, { currency: 'USD', amount: balance, tx_hash: hash.toUpperCase() });
+    expect(noNetwork.status, noNetwork.raw).toBe(200);
+    expect(noNetwork.body.topup_id).toBe(deposit.topup_id);
+    // another amount or another partner: 409 tx_already_credited, nothing credited
+    const other = await topup(t, p.id, { amount: '500.00', network: 'trc20', tx_hash: hash.toUpperCase() });
+    expect(other.status).toBe(409);
+    expect(other.body).toMatchObject({ code: 'tx_already_credited', topup_id: deposit.topup_id, partner_id: p.id, network: 'trc20', amount: balance });
+    const b = (await t.admin('POST', '/partners', { name: 'B' })).body.partner_id as number;
+    const toB = await topup(t, b, { amount: balance, network: 'trc20', tx_hash: hash });
+    expect(toB.status).toBe(409);
+    expect(toB.body.code).toBe('tx_already_credited');
+
+    expect(ledgerOf(t, p.id)).toEqual([{ kind: 'topup', amount: Math.round(Number(balance) * 100), topup_id: deposit.topup_id }]);
+    expect(ledgerOf(t, b)).toEqual([]);
+    expect((await t.admin('GET', `/partners/${p.id}`)).body.balances.USD).toBe(balance);
+    expect((await t.admin('GET', '/ledger/check')).body).toEqual({ ok: true, problems: [] });
+  });
+
+  it('BSC: an upper-case hash with 0X credited by support before the watcher sees it in lower case is credited once', async () => {
+    const chain: BscChain = { head: 5000, logs: [] };
+    const fake = await fakeBsc(chain);
+    const t = await service({ DEPOSIT_ADDRESS_USDT_BEP20: BEP_ADDR, BSC_RPC_URL: fake.url, BSC_CONFIRMATIONS: '3' });
+    await t.advance(0);
+    const p = await newPartnerWithRequest(t, 'USD', '10');
+    const hash = `0x${tonHash().hex}`;
+    const manual = await topup(t, p.id, { amount: p.request.amount_to_send, network: 'bep20', tx_hash: `0X${hash.slice(2).toUpperCase()}` });
+    expect(manual.status, manual.raw).toBe(201);
+    bscLog(chain, { block: 5001, wei: BigInt(units(p.request.amount_to_send, 18)), tx: hash });
+    chain.head = 5005;
+    await t.advance(30);
+    const items = (await t.admin('GET', '/deposits')).body.items;
+    expect(items).toEqual([expect.objectContaining({ tx_hash: hash, status: 'credited', partner_id: p.id, topup_id: manual.body.topup_id })]);
+    expect(ledgerOf(t, p.id)).toHaveLength(1);
+    expect((await t.admin('GET', `/partners/${p.id}`)).body.balances.USD).toBe(p.request.amount_to_send);
+    expect(t.db.$client.prepare('select network, tx_hash from topups').all()).toEqual([{ network: 'bep20', tx_hash: hash }]);
+    expect((await t.admin('GET', '/ledger/check')).body).toEqual({ ok: true, problems: [] });
+  });
+
+  it('TON: a hash credited by support in base64 (as an explorer shows it) is the watcher’s hex hash', async () => {
+    const chain: TonChain = { seqno: 10, utime: Math.floor(Date.parse('2026-03-01T12:00:00Z') / 1000), txs: [], jettons: [] };
+    const fake = await fakeToncenter(chain);
+    const t = await service({ DEPOSIT_ADDRESS_TON: TON_ADDR, TON_API_URL: fake.url });
+    await t.advance(0);
+    const p = await newPartnerWithRequest(t, 'TON', '10');
+    chain.seqno = 11;
+    const hex = coinTx(chain, TON_ADDR, { now: chain.utime + 5, nanoton: units(p.request.amount_to_send, 9) });
+    const b64url = Buffer.from(hex, 'hex').toString('base64url');
+    const manual = await topup(t, p.id, { currency: 'TON', amount: p.request.amount_to_send, network: 'ton', tx_hash: b64url });
+    expect(manual.status, manual.raw).toBe(201);
+    await t.advance(30);
+    expect((await t.admin('GET', '/deposits')).body.items).toEqual([expect.objectContaining({ tx_hash: hex, status: 'credited', topup_id: manual.body.topup_id })]);
+    expect(ledgerOf(t, p.id)).toHaveLength(1);
+    expect((await t.admin('GET', `/partners/${p.id}`)).body.balances.TON).toBe(p.request.amount_to_send);
+  });
+});

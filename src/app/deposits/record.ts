@@ -5,7 +5,8 @@ import type { Config } from '../../config/env.js';
 import { audit } from '../../store/audit-repo.js';
 import type { Tx } from '../../store/db.js';
 import { candidateRequests, depositByTx, expireTopupRequests, getDeposit, insertDeposit, markRequestCredited, updateDeposit, type DepositRow, type TopupRequestRow } from '../../store/deposits-repo.js';
-import { topupByEitherHash } from '../../store/topups-repo.js';
+import { canonicalTxHash, txAliases } from '../../domain/tx-hash.js';
+import { topupByTx } from '../../store/topups-repo.js';
 import type { Deps } from '../deps.js';
 import { depositAddresses } from '../../config/deposit-addresses.js';
 import { creditInTx } from '../topups.js';
@@ -16,9 +17,10 @@ import { depositView, type DepositView } from './view.js';
  * Chain deposits: recording what a watcher (or the sandbox) saw, matching it to a top-up request and
  * crediting it in the same transaction, and the operator's manual handling of what did not match.
  *
- * One deposit per (network, tx_hash): a repeated report of the same transfer is answered with the
- * deposit already recorded and never credits twice. The ledger credit itself goes through creditInTx
- * keyed by `${network}:${tx_hash}` (minimums, activation, idempotency of src/app/topups.ts).
+ * One deposit per (network, tx_hash), the hash in its network's canonical form (src/domain/tx-hash.ts,
+ * whoever reports it): a repeated report of the same transfer is answered with the deposit already
+ * recorded and never credits twice. The ledger credit itself goes through creditInTx, keyed by the same
+ * network and hash as support's credits (minimums, activation, idempotency of src/app/topups.ts).
  */
 
 export type DepositSource = 'watcher' | 'sandbox';
@@ -27,10 +29,6 @@ export function requiredConfirmations(config: Pick<Config, 'TON_CONFIRMATIONS' |
   if (network === 'ton') return config.TON_CONFIRMATIONS;
   if (network === 'trc20') return config.TRON_CONFIRMATIONS;
   return config.BSC_CONFIRMATIONS;
-}
-
-export function creditKey(network: string, txHash: string): string {
-  return `${network}:${txHash}`;
 }
 
 function toRequestLike(r: TopupRequestRow): RequestLike {
@@ -60,7 +58,8 @@ export function madeAt(row: Pick<DepositRow, 'chainTime' | 'createdAt'>, now: nu
  * Records one observed transfer in an open transaction and, once it has the confirmations its network
  * requires, matches and credits it. Returns the deposit and whether this report created it.
  */
-export function recordDepositInTx(tx: Tx, deps: Pick<Deps, 'clock' | 'config' | 'ids' | 'bus'>, t: ObservedTransfer, source: DepositSource, after: AfterCommit): { row: DepositRow; created: boolean } {
+export function recordDepositInTx(tx: Tx, deps: Pick<Deps, 'clock' | 'config' | 'ids' | 'bus'>, observed: ObservedTransfer, source: DepositSource, after: AfterCommit): { row: DepositRow; created: boolean } {
+  const t = { ...observed, txHash: canonicalTxHash(observed.network, observed.txHash) };
   const now = deps.clock.now();
   const required = requiredConfirmations(deps.config, t.network);
   const confirmations = Math.max(0, Math.floor(t.confirmations));
@@ -112,7 +111,7 @@ export function recordDeposit(deps: RecordDepositDeps, t: ObservedTransfer, sour
     if (auditActor)
       audit(tx, deps.clock.now(), auditActor, 'deposit.report', res.row.depositId, {
         network: t.network,
-        tx_hash: t.txHash,
+        tx_hash: res.row.txHash,
         confirmations: t.confirmations,
         status: res.row.status,
         created: res.created,
@@ -126,11 +125,10 @@ export function recordDeposit(deps: RecordDepositDeps, t: ObservedTransfer, sour
 function processInTx(tx: Tx, deps: Pick<Deps, 'clock' | 'config' | 'ids' | 'bus'>, row: DepositRow, source: DepositSource, after: AfterCommit): DepositRow {
   const now = deps.clock.now();
   const asset = knownAsset(row.asset);
-  const key = creditKey(row.network, row.txHash);
 
-  // Already credited by support through POST /partners/{id}/topups with this transaction's hash.
+  // Already credited by support (POST /partners/{id}/topups, in whatever spelling of this transaction's hash).
   if (asset) {
-    const prior = topupByEitherHash(tx, key, row.txHash);
+    const prior = topupByTx(tx, txAliases({ network: row.network, txHash: row.txHash }));
     if (prior)
       return updateDeposit(tx, row.depositId, {
         status: 'credited',
@@ -158,11 +156,13 @@ function processInTx(tx: Tx, deps: Pick<Deps, 'clock' | 'config' | 'ids' | 'bus'
         currency: m.currency,
         amount: m.amountMinor,
         network: row.network,
-        txHash: key,
+        txHash: row.txHash,
         source,
         actor: source,
       });
       markRequestCredited(tx, m.request.requestId, row.depositId);
+      const paid = { partnerId: m.request.partnerId, requestId: m.request.requestId, topupId: r.body.topup_id };
+      after(() => deps.bus.emit('topup_request_paid', paid));
       const updated = updateDeposit(tx, row.depositId, {
         status: 'credited',
         partnerId: m.request.partnerId,

@@ -6,13 +6,11 @@ import { formatAmount } from '../../domain/money.js';
 import { audit } from '../../store/audit-repo.js';
 import { getDeposit, getTopupRequest, markRequestCredited, updateDeposit } from '../../store/deposits-repo.js';
 import { getPartner } from '../../store/partners-repo.js';
-import { getTopup } from '../../store/topups-repo.js';
 import type { Deps } from '../deps.js';
 import { creditInTx } from '../topups.js';
 import { unitOfWork } from '../unit-of-work.js';
 import { parseOrFail } from '../validation.js';
 
-import { creditKey } from './record.js';
 import { depositView, type DepositView } from './view.js';
 
 const resolveSchema = z.discriminatedUnion(
@@ -57,16 +55,19 @@ export function resolveDeposit(deps: ResolveDepositDeps, depositId: string, body
       currency,
       amount,
       network: row.network,
-      txHash: creditKey(row.network, row.txHash),
+      txHash: row.txHash,
       source: 'operator',
       actor,
     });
-    const topup = getTopup(tx, credited.body.topup_id)!;
-    if (topup.partnerId !== input.partner_id) fail('tx_hash_conflict', `This transaction was already credited to partner ${topup.partnerId}.`);
+    // (a transaction already credited to another partner or with another amount was 409 tx_already_credited)
     // The request the deposit was meant for (same partner) is settled by this credit.
     if (row.requestId) {
       const req = getTopupRequest(tx, row.requestId);
-      if (req && req.partnerId === input.partner_id && req.status !== 'credited') markRequestCredited(tx, req.requestId, row.depositId);
+      if (req && req.partnerId === input.partner_id && req.status !== 'credited') {
+        markRequestCredited(tx, req.requestId, row.depositId);
+        const paid = { partnerId: req.partnerId, requestId: req.requestId, topupId: credited.body.topup_id };
+        after(() => deps.bus.emit('topup_request_paid', paid));
+      }
     }
     const note =
       input.note?.trim() ||

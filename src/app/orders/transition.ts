@@ -1,4 +1,5 @@
 import { fail } from '../../domain/errors.js';
+import { DuplicateEntry } from '../../domain/ledger-rules.js';
 import { findTransition, isFinal, phaseOf, refundReason, type Trigger } from '../../domain/order-machine.js';
 import { refundData, webhookOrderData } from '../../domain/order-view.js';
 import type { Tx } from '../../store/db.js';
@@ -39,7 +40,13 @@ export function applyTransition(
   if (tr.to !== 'processing') set.stage = patch.stage ?? 'done';
   if (tr.refund) {
     if (order.refunded) throw new TransitionRefused(`${order.orderId} is already refunded`);
-    postEntry(tx, { partnerId: order.partnerId, currency: order.currency, kind: 'order_refund', amount: order.amount, orderId: order.orderId, now });
+    try {
+      postEntry(tx, { partnerId: order.partnerId, currency: order.currency, kind: 'order_refund', amount: order.amount, orderId: order.orderId, now });
+    } catch (e) {
+      // the database's unique index holds one refund per order, whatever the row said: refused as above
+      if (e instanceof DuplicateEntry) throw new TransitionRefused(`${order.orderId} is already refunded`);
+      throw e;
+    }
     set.refunded = true;
   }
   const updated = updateOrder(tx, order.orderId, set);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { fail } from '../../domain/errors.js';
 import type { Deps } from '../../app/deps.js';
+import { adjustBalance } from '../../app/adjustments.js';
 import { alertsView, setAlerts } from '../../app/balance-alerts.js';
 import { issueKey, type KeyCache } from '../../app/keys.js';
 import { ledgerCheck, ledgerPage } from '../../app/ledger.js';
@@ -57,6 +58,11 @@ export function operatorRoutes(deps: OperatorRoutesDeps, keys: KeyCache) {
     app.get<P>('/partners/:partner_id/alerts', async (req) => alertsView(deps, pid(req.params.partner_id)));
     app.put<P>('/partners/:partner_id/alerts', async (req) => setAlerts(deps, pid(req.params.partner_id), body(req), ACTOR));
     app.get<P>('/partners/:partner_id/ledger', async (req) => ledgerPage(deps, pid(req.params.partner_id), req.query as Record<string, unknown>));
+    app.post<P>('/partners/:partner_id/adjustments', async (req, reply) => {
+      const r = adjustBalance(deps, pid(req.params.partner_id), req.body ?? {}, ACTOR);
+      reply.code(201);
+      return r;
+    });
 
     app.put('/settings', async (req) => {
       return deps.settings.update(parseOrFail(settingsPatchSchema, body(req)), deps.clock.now(), ACTOR);

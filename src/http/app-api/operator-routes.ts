@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { adjustBalance } from '../../app/adjustments.js';
 import { resolveDeposit } from '../../app/deposits/resolve.js';
 import { listDeposits } from '../../app/deposits/view.js';
 import { requireOperator } from '../../app/operator/access.js';
@@ -17,7 +18,7 @@ import { sendJson } from '../frozen-json.js';
 import { callerOf } from './auth.js';
 import { actorOf, objectBody } from './body.js';
 import type { AppApiDeps } from './context.js';
-import type { ExportLink, InviteAnswer, OperatorPartnerCreated, OperatorPartnersAnswer, OperatorProductsAnswer, OverviewAnswer, ProductSwitch, ReviewEvidence } from './types.js';
+import type { ExportLink, InviteAnswer, LedgerEntryAnswer, OperatorPartnerCreated, OperatorPartnersAnswer, OperatorProductsAnswer, OverviewAnswer, ProductSwitch, ReviewEvidence } from './types.js';
 
 type P = { Params: { partner_id: string } };
 
@@ -73,6 +74,13 @@ export function operatorRoutes(app: FastifyInstance, { deps, supplierFunds }: Ap
   app.get<P>('/operator/partners/:partner_id/ledger', async (req) => {
     operator(req);
     return ledgerPage(deps, partnerIdOf(req.params.partner_id), req.query as Record<string, unknown>);
+  });
+  // support's correction of a mistaken credit or debit: the operator API's adjustment, audited as this operator
+  app.post<P>('/operator/partners/:partner_id/adjustments', async (req, reply): Promise<LedgerEntryAnswer> => {
+    const o = operator(req);
+    const r = adjustBalance(deps, partnerIdOf(req.params.partner_id), objectBody(req), o.actor);
+    reply.code(201);
+    return r;
   });
 
   // a partner's exports: a short-lived link (a download cannot carry the header), then the CSV behind it

@@ -174,6 +174,23 @@ export interface ExportLink {
   expires_at: string;
 }
 
+/**
+ * An entry of a partner's ledger as the operator API shows it (GET /partners/{id}/ledger): the answer of
+ * POST /operator/partners/{id}/adjustments, `kind: "adjustment"` with the operator's `note`.
+ */
+export interface LedgerEntryAnswer {
+  entry_id: number;
+  currency: 'USD' | 'TON';
+  /** signed */
+  amount: string;
+  kind: string;
+  order_id?: string;
+  topup_id?: string;
+  note?: string;
+  balance_after: string;
+  created_at: string;
+}
+
 export interface OperatorPartnerItem {
   partner_id: number;
   name: string;

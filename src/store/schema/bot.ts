@@ -7,11 +7,14 @@ import { BOT_ROLES } from '../../domain/enums.js';
  * session and conversation state. Times are service-clock milliseconds.
  */
 
-/** One-time codes that link a messenger account to a partner (`/start <code>`), valid 24 h. */
+/**
+ * One-time codes that link a messenger account to a partner (`/start <code>`), valid 24 h. Only the code's
+ * SHA-256 (hex) is kept, like API keys and sign-in links: the code itself is shown once, when it is made.
+ */
 export const invites = sqliteTable(
   'invites',
   {
-    code: text('code').primaryKey(),
+    codeHash: text('code_hash').primaryKey(),
     partnerId: integer('partner_id')
       .notNull()
       .references(() => partners.partnerId),

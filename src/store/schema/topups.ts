@@ -16,11 +16,13 @@ export const topups = sqliteTable(
     currency: text('currency', { enum: CURRENCIES }).notNull(),
     amount: integer('amount').notNull(),
     network: text('network').notNull(),
+    /** The transaction hash in its network's canonical form (src/domain/tx-hash.ts). */
     txHash: text('tx_hash').notNull(),
     source: text('source').notNull(),
     createdAt: integer('created_at').notNull(),
   },
-  (t) => [uniqueIndex('topups_tx_hash').on(t.txHash)],
+  // one credit per chain transaction: the hash in its network's canonical form (src/domain/tx-hash.ts)
+  (t) => [uniqueIndex('topups_network_tx').on(t.network, t.txHash)],
 );
 
 export const topupRequests = sqliteTable(
@@ -69,6 +71,7 @@ export const deposits = sqliteTable(
     currency: text('currency', { enum: CURRENCIES }),
     /** Minor units of `currency` when the amount is a whole number of them, else null. */
     amountMinor: integer('amount_minor'),
+    /** The transaction hash in its network's canonical form (src/domain/tx-hash.ts). */
     txHash: text('tx_hash').notNull(),
     fromAddress: text('from_address'),
     toAddress: text('to_address').notNull(),

@@ -1,4 +1,5 @@
 import { unitsToDecimal } from '../../domain/deposit-matching.js';
+import { canonicalTxHash } from '../../domain/tx-hash.js';
 import { httpJson, type ChainWatcher, type ObservedTransfer } from './chain-watcher.js';
 
 /**
@@ -58,7 +59,7 @@ export class BscWatcher implements ChainWatcher {
         if (log.removed === true) continue;
         if (!Array.isArray(log.topics) || log.topics.length !== 3 || String(log.topics[0]).toLowerCase() !== TRANSFER_TOPIC) continue;
         if (String(log.topics[2]).toLowerCase() !== toTopic) continue;
-        const hash = String(log.transactionHash).toLowerCase();
+        const hash = canonicalTxHash('bep20', String(log.transactionHash));
         const key = firstOfTx.has(hash) ? `${hash}:${Number(BigInt(log.logIndex))}` : hash;
         firstOfTx.add(hash);
         const data = String(log.data);

@@ -109,13 +109,3 @@ export class OccurrenceKeys {
     return n === 1 ? id : `${id}:${n}`;
   }
 }
-
-/** A transaction hash as lower-case hex when it is 32 bytes in base64/base64url or hex; otherwise as given. */
-export function hashHex(h: string): string {
-  if (/^(0x)?[0-9a-fA-F]{64}$/.test(h)) return h.replace(/^0x/, '').toLowerCase();
-  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(h)) {
-    const b = Buffer.from(h.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-    if (b.length === 32) return b.toString('hex');
-  }
-  return h;
-}

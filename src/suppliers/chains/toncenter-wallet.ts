@@ -19,11 +19,27 @@ export interface ChainTransaction {
   hash: string;
   lt: string;
   utime: number;
-  /** the wallet accepted the message and every outgoing message was sent */
+  /** the wallet accepted the message and its action phase succeeded */
   success: boolean;
-  /** `hash`: the message's hash as the index gives it, to look up its transaction at the destination */
-  outMessages: { destination: string; valueNano: bigint; hash?: string }[];
+  /** actions the action phase skipped (a V5R1 wallet skips a message it cannot pay instead of failing) */
+  skippedActions: number;
+  /**
+   * `hash`: the message's hash as the index gives it, to find its transaction at the destination; `body`:
+   * its body cell (base64 BOC), which carries the payment's comment
+   */
+  outMessages: { destination: string; valueNano: bigint; hash?: string; body?: string }[];
 }
+
+/** A transaction caused by one of a transaction's outgoing messages (its receipt at the destination). */
+export interface ChildTransaction {
+  /** hash of the message it received */
+  inMessageHash: string;
+  /** computed and not aborted: the destination took the message (false: it bounced it back) */
+  success: boolean;
+}
+
+/** toncenter's v3 index answers at most this many transactions per page. */
+const PAGE = 128;
 
 export class Toncenter {
   constructor(
@@ -63,18 +79,43 @@ export class Toncenter {
     }
     const t = Array.isArray(j?.transactions) ? j.transactions[0] : undefined;
     if (!t) return null;
-    const d = t.description ?? {};
-    const success = d.aborted === false && d.compute_ph?.success === true && (d.action?.success ?? true) === true;
     return {
       hash: String(t.hash),
       lt: String(t.lt),
       utime: Number(t.now ?? 0),
-      success,
-      outMessages: (Array.isArray(t.out_msgs) ? t.out_msgs : []).map((m: Record<string, unknown>) => ({
-        destination: String(m.destination ?? ''),
-        valueNano: BigInt(String(m.value ?? '0')),
-        ...(typeof m.hash === 'string' && m.hash ? { hash: m.hash } : {}),
-      })),
+      success: succeeded(t),
+      skippedActions: Number(t.description?.action?.skipped_actions ?? 0) || 0,
+      outMessages: (Array.isArray(t.out_msgs) ? t.out_msgs : []).map((m: Record<string, unknown>) => {
+        const body = (m.message_content as { body?: unknown } | undefined)?.body;
+        return {
+          destination: String(m.destination ?? ''),
+          valueNano: BigInt(String(m.value ?? '0')),
+          ...(typeof m.hash === 'string' && m.hash ? { hash: m.hash } : {}),
+          ...(typeof body === 'string' && body ? { body } : {}),
+        };
+      }),
     };
   }
+
+  /**
+   * The transactions caused by a transaction's outgoing messages (`/api/v3/adjacentTransactions`,
+   * direction `out`), page by page: one call for a batch's receipts rather than one per message.
+   */
+  async childTransactions(txHash: string): Promise<ChildTransaction[]> {
+    const out: ChildTransaction[] = [];
+    for (let offset = 0; ; offset += PAGE) {
+      const j = await httpJson(joinUrl(this.baseUrl, '/api/v3/adjacentTransactions', { hash: txHash, direction: 'out', limit: PAGE, offset }), { headers: this.headers() });
+      const list: Record<string, any>[] = Array.isArray(j?.transactions) ? j.transactions : [];
+      for (const t of list) {
+        const h = t.in_msg?.hash;
+        if (typeof h === 'string' && h) out.push({ inMessageHash: h, success: succeeded(t) });
+      }
+      if (list.length < PAGE) return out;
+    }
+  }
+}
+
+function succeeded(t: Record<string, any>): boolean {
+  const d = t.description ?? {};
+  return d.aborted === false && d.compute_ph?.success === true && (d.action?.success ?? true) === true;
 }

@@ -1,6 +1,7 @@
 import { tonRawAddress } from '../../domain/chain-address.js';
 import { unitsToDecimal } from '../../domain/deposit-matching.js';
-import { CursorWalk, hashHex, httpJson, joinUrl, type ChainWatcher, type ObservedTransfer, type TimeCursor } from './chain-watcher.js';
+import { canonicalTxHash } from '../../domain/tx-hash.js';
+import { CursorWalk, httpJson, joinUrl, type ChainWatcher, type ObservedTransfer, type TimeCursor } from './chain-watcher.js';
 
 /**
  * TON through a toncenter-v3-style index API:
@@ -103,7 +104,7 @@ export class TonWatcher implements ChainWatcher {
       const txs: any[] = Array.isArray(r?.transactions) ? r.transactions : [];
       const book: Record<string, { user_friendly?: string }> = r?.address_book ?? {};
       for (const tx of txs) {
-        const key = hashHex(String(tx.hash));
+        const key = canonicalTxHash('ton', String(tx.hash));
         const time = Number(tx.now);
         if (walk.seen(key) || walk.beforeFloor(time)) continue;
         const conf = tx.mc_block_seqno == null ? 0 : lastSeqno - Number(tx.mc_block_seqno) + 1;
@@ -148,7 +149,7 @@ export class TonWatcher implements ChainWatcher {
       const items: any[] = Array.isArray(r?.jetton_transfers) ? r.jetton_transfers : [];
       const book: Record<string, { user_friendly?: string }> = r?.address_book ?? {};
       for (const it of items) {
-        const key = hashHex(String(it.transaction_hash));
+        const key = canonicalTxHash('ton', String(it.transaction_hash));
         const time = Number(it.transaction_now);
         if (walk.seen(key) || walk.beforeFloor(time)) continue;
         let conf = 1;

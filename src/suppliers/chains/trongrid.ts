@@ -1,4 +1,5 @@
 import { unitsToDecimal } from '../../domain/deposit-matching.js';
+import { canonicalTxHash } from '../../domain/tx-hash.js';
 import { CursorWalk, OccurrenceKeys, httpJson, joinUrl, type ChainWatcher, type ObservedTransfer, type TimeCursor } from './chain-watcher.js';
 
 /**
@@ -70,7 +71,7 @@ export class TronWatcher implements ChainWatcher {
       if (r?.success === false) throw new Error(`trc20 listing failed: ${JSON.stringify(r).slice(0, 200)}`);
       const items: any[] = Array.isArray(r?.data) ? r.data : [];
       for (const it of items) {
-        const key = keys.key(String(it.transaction_id));
+        const key = keys.key(canonicalTxHash('trc20', String(it.transaction_id)));
         const time = Number(it.block_timestamp);
         if (walk.seen(key) || walk.beforeFloor(time)) continue;
         const conf = Math.floor((headTs - time) / BLOCK_MS) + 1;

@@ -32,8 +32,10 @@ async function main(): Promise<number> {
     if (!good) ok = false;
     process.stdout.write(`${good ? 'ok  ' : 'FAIL'} ${text}\n`);
   };
-  const wallet = await HotWallet.fromMnemonic(c.mnemonic, c.walletVersion);
-  say(true, `hot wallet ${c.walletVersion}: ${wallet.friendlyAddress}`);
+  const wallet = await HotWallet.fromMnemonic(c.mnemonic, c.walletVersion ?? 'v5r1');
+  say(true, `hot wallet ${wallet.version}: ${wallet.friendlyAddress}`);
+  // unset version: V5R1 for a new wallet, but the service keeps V4R2 where its database already paid from it
+  if (c.walletVersion === null) say(true, `(FRAGMENT_WALLET_VERSION unset: a service whose database already paid from this mnemonic's v4r2 wallet ${(await HotWallet.fromMnemonic(c.mnemonic, 'v4r2')).friendlyAddress} keeps it)`);
   try {
     const w = await new Toncenter(c.toncenterUrl, c.toncenterApiKey).wallet(wallet.address.toString());
     say(w.balanceNano >= c.walletMinNano, `balance ${fromNano(w.balanceNano)} TON (FRAGMENT_WALLET_MIN_TON ${fromNano(c.walletMinNano)}), seqno ${w.seqno}, ${w.deployed ? 'deployed' : 'not deployed yet (the first payment deploys it)'}`);

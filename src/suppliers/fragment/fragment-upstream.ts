@@ -1,8 +1,9 @@
+import pLimit from 'p-limit';
 import type { Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../kernel/event-bus.js';
 import type { SupplierCosts } from '../../domain/pricing.js';
 import type { Db } from '../../store/db.js';
-import { getPayment, orderCostNano } from '../../store/fragment-payments-repo.js';
+import { getBatch, getPayment, orderCostNano } from '../../store/fragment-payments-repo.js';
 import type { Logger } from '../../kernel/log.js';
 import type { GoodsSide } from '../compose.js';
 import { UpstreamUnavailable, type DeliveryOutcome, type DeliveryRequest, type GoodsProduct } from '../types.js';
@@ -12,30 +13,39 @@ import { FragmentDown, type FragmentApi } from './fragment-api.js';
 import { DOWN_RETRY_SEC, FragmentHealth } from './fragment-health.js';
 import { FragmentResolver } from './fragment-resolver.js';
 import { HotWalletState } from './hot-wallet-state.js';
-import { PaymentMaker } from './payment-maker.js';
-import { PaymentSettler } from './payment-settler.js';
+import { BatchPayer } from './batch-payer.js';
+import { BatchSettler, SETTLE_POLL_MS } from './batch-settler.js';
+import { PurchasePreparer } from './purchase-preparer.js';
 import { costOf, FragmentPrices } from './prices.js';
 import type { HotWallet } from './wallet.js';
+
+/** An order waiting for a batch asks again this often (a batch forms as soon as the one in flight lands). */
+const WAIT_POLL_MS = 1_000;
+/** An order the whole wallet cannot pay waits this long (a top-up), its product refused meanwhile. */
+const FUNDS_RETRY_SEC = 300;
 
 /**
  * UPSTREAM=fragment: Stars and Premium bought on Fragment and paid from the operator's hot wallet (gifts
  * come from GIFTS_UPSTREAM, composed beside it in src/service.ts). This file wires the adapter's parts:
  *
- *   prices.ts            Fragment's prices for the probe account and the TON/USD rate (the catalog's costs)
- *   hot-wallet-state.ts  the wallet's balance and seqno, its money alerts
- *   fragment-health.ts   session / KYC / reachability problems and the operators' alerts
- *   fragment-resolver.ts recipients
- *   payment-maker.ts     a new payment: checks, sign, ROW COMMITTED, send
- *   payment-settler.ts   settling by the chain: paid | bounced | review | void (provably unpaid)
+ *   prices.ts             Fragment's prices for the probe account and the TON/USD rate (the catalog's costs)
+ *   hot-wallet-state.ts   the wallet's balance and seqno, its money alerts
+ *   fragment-health.ts    session / KYC / reachability problems and the operators' alerts
+ *   fragment-resolver.ts  recipients
+ *   purchase-preparer.ts  an order's Fragment request, checked (many at once, under a limit)
+ *   batch-payer.ts        prepared payments gathered into one signed transfer: ROWS COMMITTED, then sent
+ *   batch-settler.ts      settling by the chain: executed (per order by its Ref#) | void | review; receipts
  *
- *   no row / void → search recipient → init → link → check → sign → ROW WRITTEN (signed) → send → sent
- *                 → Fragment's confirm call (advisory)
- *   signed / sent → on-chain lookup by normalised hash → Fragment's receipt → paid (delivered) | review
- *                 → expired with the seqno unused → void (provably unpaid: a fresh attempt may pay)
+ *   no row / void → search recipient → init → link → check → waits for a batch
+ *                 → batch: sign → BATCH AND ROWS WRITTEN (signed) → send → sent → Fragment's confirm calls
+ *   signed / sent → lookup by normalised hash → executed: each order matched to its own messages by Ref#
+ *                 → receipts at Fragment's address → paid (delivered) | bounced → review (that order only)
+ *                 → expired with the seqno unused → void (provably unpaid: a fresh batch may pay)
  *
- * The row is committed before the message leaves, so a crash or a timeout after sending never pays twice.
- * One payment at a time per wallet (its seqno): others wait while one is unsettled. Every payment of an
- * order is checked against the order's own TON cost (fixed at its first delivery step) plus the tolerance.
+ * The rows are committed before the transfer leaves, so a crash or a timeout after sending never pays
+ * twice. One batch in flight per wallet (its seqno); the next forms as soon as it is found on chain. Every
+ * payment of an order is checked against the order's own TON cost (fixed at its first delivery step) plus
+ * the tolerance.
  */
 
 export interface FragmentDeps {
@@ -51,9 +61,9 @@ export class FragmentUpstream implements GoodsSide {
   private readonly health: FragmentHealth;
   private readonly prices: FragmentPrices;
   private readonly walletState: HotWalletState;
-  private readonly settler: PaymentSettler;
-  private readonly maker: PaymentMaker;
-  private payQueue: Promise<unknown> = Promise.resolve();
+  private readonly preparer: PurchasePreparer;
+  private readonly payer: BatchPayer;
+  private readonly settler: BatchSettler;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -67,8 +77,13 @@ export class FragmentUpstream implements GoodsSide {
     this.prices = new FragmentPrices(deps.clock, cfg, api);
     this.walletState = new HotWalletState(deps.clock, cfg, wallet, chain, this.health);
     this.resolver = new FragmentResolver(api, this.health);
-    this.settler = new PaymentSettler(deps, cfg, wallet, api, chain, this.health, this.walletState);
-    this.maker = new PaymentMaker(deps, cfg, wallet, api, chain, this.health, this.walletState, this.settler);
+    this.preparer = new PurchasePreparer(deps, cfg, wallet, api, this.health, (ref, orderId) => this.payer.refHeld(ref, orderId));
+    this.payer = new BatchPayer(deps, cfg, wallet, chain, this.walletState, (capMs) => this.preparer.settled(capMs));
+    this.settler = new BatchSettler(deps, cfg, wallet, api, chain, this.health, this.walletState, pLimit(cfg.prepareConcurrency), async (voided) => {
+      // a void batch's orders prepare again at their next step: the next batch waits for them
+      if (voided) this.payer.hold(WAIT_POLL_MS + 500);
+      else await this.kick(false);
+    });
   }
 
   // --- background refresh: prices, rate, wallet ---------------------------------------------------
@@ -137,6 +152,7 @@ export class FragmentUpstream implements GoodsSide {
   paymentView(orderId: string) {
     const p = getPayment(this.deps.db, orderId);
     if (!p) return null;
+    const b = getBatch(this.deps.db, p.batchId);
     return {
       order_id: p.orderId,
       state: p.state,
@@ -149,6 +165,7 @@ export class FragmentUpstream implements GoodsSide {
       confirmed_at: p.confirmedAt === null ? null : new Date(p.confirmedAt).toISOString(),
       detail: p.detail,
       attempts: p.attempts,
+      batch: b ? { batch_id: b.batchId, state: b.state, orders: b.orders, messages: b.messages, amount_ton: fromNano(BigInt(b.amountNano)) } : null,
     };
   }
 
@@ -159,28 +176,69 @@ export class FragmentUpstream implements GoodsSide {
     costs: (): SupplierCosts | null => this.prices.costs(),
     status: (product: GoodsProduct) => {
       if (this.health.problem) return { up: false, retryAfterSec: DOWN_RETRY_SEC } as const;
-      if (this.walletState.fundsLow[product]) return { up: false, retryAfterSec: 300 } as const;
+      if (this.walletState.fundsLow[product]) return { up: false, retryAfterSec: FUNDS_RETRY_SEC } as const;
       return { up: true } as const;
     },
     deliver: (req: DeliveryRequest): Promise<DeliveryOutcome> => this.deliver(req),
-    // a payment that may have left (or did) and whose order has no outcome yet: support must not cancel it
+    /**
+     * A payment that may have left (or did) and whose order has no outcome yet: support must not cancel it.
+     * A payment only prepared (waiting for a batch, never signed) is withdrawn here, so the cancellation that
+     * asks can go ahead: nothing of it will be signed.
+     */
     paymentInFlight: (orderId: string): boolean => {
       const row = getPayment(this.deps.db, orderId);
-      return row !== undefined && row.state !== 'void';
+      if (row !== undefined && row.state !== 'void') return true;
+      this.payer.drop(orderId);
+      return false;
     },
   };
 
+  /**
+   * Forms the next batch when none is in flight, then makes Fragment's confirm calls for it. `gather`: the
+   * wallet was idle, so the batch waits briefly for the purchases being prepared now.
+   */
+  private async kick(gather: boolean): Promise<void> {
+    const run = this.payer.kick({ gather });
+    const sent = run ? await run : null;
+    if (sent) await this.settler.confirmAll(sent.batchId);
+  }
+
   private async deliver(req: DeliveryRequest): Promise<DeliveryOutcome> {
     const row = getPayment(this.deps.db, req.orderId);
-    if (row && row.state !== 'void') return this.settler.settled(row);
+    if (row && row.state !== 'void') {
+      const outcome = await this.settler.outcome(row);
+      if (outcome) return outcome;
+      // its batch was just proven never executable: a fresh payment, in a new batch
+    }
+    const held = this.payer.held(req.orderId);
+    if (held && this.payer.fresh(held)) {
+      await this.kick(true);
+      return this.waiting(req.orderId);
+    }
+    if (held) this.payer.drop(req.orderId); // Fragment's request went stale while it waited: a fresh one
     // The order's cost is fixed now, before it waits for its turn: the first call comes right after the
     // order was accepted, so this is the cost its price was made from.
     const prices = this.prices.current;
     if (!prices) throw new UpstreamUnavailable(DOWN_RETRY_SEC, 'Fragment prices not known yet');
     const costNano = orderCostNano(this.deps.db, req.orderId, costOf(prices, req.product, req.quantity), this.deps.clock.now());
-    // a new payment: one at a time per wallet, so the seqno read below is the one the chain will expect
-    const run = this.payQueue.then(() => this.maker.pay(req, costNano));
-    this.payQueue = run.catch(() => undefined);
-    return run;
+    const prepared = await this.preparer.prepare(req, costNano);
+    if ('kind' in prepared) return prepared;
+    this.payer.add(prepared);
+    await this.kick(true);
+    return this.waiting(req.orderId);
+  }
+
+  /** After a batch was (maybe) formed: in it, the chain settles the order; else it waits for the next one. */
+  private waiting(orderId: string): DeliveryOutcome {
+    const row = getPayment(this.deps.db, orderId);
+    if (row && row.state !== 'void') return this.settler.pending(SETTLE_POLL_MS);
+    const held = this.payer.held(orderId);
+    const w = this.walletState.last;
+    if (held && w && held.totalNano + this.cfg.feeReserveNano > w.balanceNano) {
+      // the whole wallet cannot pay it: it waits for a top-up (its product refuses new orders meanwhile)
+      this.payer.drop(orderId);
+      throw new UpstreamUnavailable(FUNDS_RETRY_SEC, 'hot wallet balance too low');
+    }
+    return this.settler.pending(WAIT_POLL_MS);
   }
 }

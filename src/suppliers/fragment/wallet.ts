@@ -2,6 +2,7 @@ import { Address, beginCell, Cell, external, internal, SendMode, storeMessage, s
 import { mnemonicToPrivateKey, type KeyPair } from '@ton/crypto';
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import type { LinkMessage, WalletAccount } from './fragment-api.js';
+import { WALLET_MAX_MESSAGES } from './payment-checks.js';
 
 /**
  * The operator's hot wallet (V4R2 or V5R1 from a 24-word mnemonic): signs transfers offline. The secret key
@@ -22,12 +23,20 @@ export class HotWallet {
   ) {}
 
   static async fromMnemonic(words: string[], version: 'v4r2' | 'v5r1'): Promise<HotWallet> {
-    const keys = await mnemonicToPrivateKey(words);
+    return HotWallet.fromKeys(await mnemonicToPrivateKey(words), version);
+  }
+
+  static fromKeys(keys: KeyPair, version: 'v4r2' | 'v5r1'): HotWallet {
     const contract =
       version === 'v4r2'
         ? WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey })
         : WalletContractV5R1.create({ workchain: 0, publicKey: keys.publicKey });
     return new HotWallet(keys, contract, version);
+  }
+
+  /** Messages one transfer of this contract carries at most (V4R2 4, V5R1 255). */
+  get maxMessages(): number {
+    return WALLET_MAX_MESSAGES[this.version];
   }
 
   get address(): Address {
@@ -45,7 +54,10 @@ export class HotWallet {
     return { address: this.contract.address.toRawString(), chain: '-239', walletStateInit: init.toBoc().toString('base64'), publicKey: this.keys.publicKey.toString('hex') };
   }
 
-  /** Signs one transfer carrying `messages`, valid until `validUntil` (unix seconds), at `seqno`. */
+  /**
+   * Signs one transfer carrying `messages` (the payments of a batch: each order's own messages, with its own
+   * destination, amount and payload), valid until `validUntil` (unix seconds), at `seqno`.
+   */
   sign(messages: LinkMessage[], seqno: number, validUntil: number, deployed: boolean): SignedTransfer {
     const out = messages.map((m) => {
       const friendly = Address.isFriendly(m.address) ? Address.parseFriendly(m.address) : null;

@@ -39,8 +39,13 @@ export const OUTCOME_STAGE: Record<string, NftStage> = {
 /**
  * `stuck_transfer`: bought, the transfer fails (review at transfer). `purchase_unconfirmed`: the market takes
  * the payment and never confirms or denies it (review at purchase, never refunded automatically).
+ * The paid call's answer lost on the way back, for the next purchase of the gift (once):
+ * `purchase_answer_lost` (the market took the payment; asked again, it says paid), `purchase_not_sent` (the
+ * call never reached the market; asked again, it has no sale) and `purchase_timeout` (the call throws, as a
+ * connection cut after the market took the payment). The simulation (sim/) draws them with the others.
  */
-export const SANDBOX_OUTCOMES = ['ok', 'stuck_transfer', 'purchase_unconfirmed', ...Object.keys(OUTCOME_STAGE)];
+export const LOST_ANSWER_OUTCOMES = ['purchase_answer_lost', 'purchase_not_sent', 'purchase_timeout'] as const;
+export const SANDBOX_OUTCOMES = ['ok', 'stuck_transfer', 'purchase_unconfirmed', ...LOST_ANSWER_OUTCOMES, ...Object.keys(OUTCOME_STAGE)];
 
 /** Each stage takes this long of service clock (7 stages: about half a minute per gift). */
 export const STAGE_MS = 4_000;
@@ -48,13 +53,30 @@ const SLOW_QUEUE_MS = 600_000;
 const TRANSFER_KEY = 'sandbox.transfer.';
 /** A sale of the market, by order: `paid` (with its payment id) or `unconfirmed` (taken, never answered). */
 const SALE_KEY = 'sandbox.sale.';
+interface SandboxSale {
+  state: 'paid' | 'unconfirmed';
+  paymentId: string;
+}
 
 export interface SandboxGiftControl {
   fundsLow(): boolean;
   onChange(): void;
   /** Where the service serves the sandbox's gift pictures (PUBLIC_BASE_URL + /sandbox/gifts/); unset: Fragment's address. */
   imageBase?: string;
+  /** Told of every payment taken and every transfer sent (SandboxUpstream.onSupplied). */
+  supplied?(e: SuppliedEvent): void;
 }
+
+/**
+ * What the simulated suppliers did, as their own books would say: goods sent (delivered, or sent without a
+ * confirmation), a gift's payment taken (with its amount) and a gift's transfer sent. The seeded simulation
+ * (sim/) keeps them, as a real supplier's records outlive a crash of the service, and checks the service's
+ * ledger against them (nothing refunded that was sent without an operator, nothing paid above the cap).
+ */
+export type SuppliedEvent =
+  | { kind: 'goods'; orderId: string; product: 'stars' | 'premium'; outcome: 'delivered' | 'unconfirmed' }
+  | { kind: 'gift_payment'; orderId: string; gift: string; amountNano: string; confirmed: boolean }
+  | { kind: 'gift_transfer'; orderId: string; transferHash: string; confirmed: boolean };
 
 /**
  * The sandbox gift market: seeded listings plus the changes recorded in `sandbox_gifts` (price,
@@ -139,9 +161,10 @@ export class SandboxGiftMarket implements GiftMarket {
     return hash === undefined ? null : { transferHash: hash };
   }
 
-  private sendTransfer(orderId: string): string {
+  private sendTransfer(orderId: string, confirmed: boolean): string {
     const hash = crypto.createHash('sha256').update(`transfer:${orderId}`).digest('hex');
     kvSet(this.db, `${TRANSFER_KEY}${orderId}`, hash, this.clock.now());
+    this.control.supplied?.({ kind: 'gift_transfer', orderId, transferHash: hash, confirmed });
     return hash;
   }
 
@@ -184,22 +207,33 @@ export class SandboxGiftMarket implements GiftMarket {
 
   /** The paid call: the listing is sold to the order (once), or taken and never answered (`purchase_unconfirmed`). */
   async pay(p: GiftPurchase, form: PurchaseForm): Promise<PayOutcome> {
-    const sale = kvGet<{ state: 'paid' | 'unconfirmed'; paymentId: string }>(this.db, `${SALE_KEY}${p.orderId}`);
+    const sale = kvGet<SandboxSale>(this.db, `${SALE_KEY}${p.orderId}`);
     if (sale) return sale.state === 'paid' ? { kind: 'paid', receipt: sale.paymentId } : { kind: 'unknown', detail: 'the market has not answered' };
     const listing = await this.gift(p.gift);
     if (!listing || !listing.available) return { kind: 'unpaid', reason: 'gift_not_for_sale', detail: 'the listing is gone' };
     // the simulator honours the form it gave: a price changed since is the form's problem (re-read it)
     if (form.amount !== (BigInt(listing.priceMilli) * 1_000_000n).toString()) return { kind: 'unpaid', detail: 'the form no longer matches the listing' };
     const outcome = this.db.select().from(sandboxGifts).where(eq(sandboxGifts.gift, p.gift)).get()?.outcome ?? null;
+    if (outcome === 'purchase_not_sent') {
+      // nothing reached the market: no sale, the listing stays; only the answer is missing
+      this.setOutcome(p.gift, null);
+      return { kind: 'unknown', detail: 'the paid call got no answer' };
+    }
     const paymentId = `sandbox-payment-${crypto.createHash('sha256').update(`pay:${p.orderId}`).digest('hex').slice(0, 16)}`;
     const unconfirmed = outcome === 'purchase_unconfirmed';
-    kvSet(this.db, `${SALE_KEY}${p.orderId}`, { state: unconfirmed ? 'unconfirmed' : 'paid', paymentId }, this.clock.now());
-    this.setOutcome(p.gift, unconfirmed ? null : outcome, { available: false }); // sold
-    return unconfirmed ? { kind: 'unknown', detail: 'the market took the payment and has not confirmed it' } : { kind: 'paid', receipt: paymentId };
+    const lost = outcome === 'purchase_answer_lost' || outcome === 'purchase_timeout';
+    const record: SandboxSale = { state: unconfirmed ? 'unconfirmed' : 'paid', paymentId };
+    kvSet(this.db, `${SALE_KEY}${p.orderId}`, record, this.clock.now());
+    this.control.supplied?.({ kind: 'gift_payment', orderId: p.orderId, gift: p.gift, amountNano: form.amount, confirmed: !unconfirmed && !lost });
+    this.setOutcome(p.gift, unconfirmed || lost ? null : outcome, { available: false }); // sold
+    if (outcome === 'purchase_timeout') throw new Error('the paid call timed out');
+    if (unconfirmed) return { kind: 'unknown', detail: 'the market took the payment and has not confirmed it' };
+    if (lost) return { kind: 'unknown', detail: 'the paid call got no answer' };
+    return { kind: 'paid', receipt: paymentId };
   }
 
   async reconcile(p: GiftPurchase): Promise<ReconcileOutcome> {
-    const sale = kvGet<{ state: 'paid' | 'unconfirmed'; paymentId: string }>(this.db, `${SALE_KEY}${p.orderId}`);
+    const sale = kvGet<SandboxSale>(this.db, `${SALE_KEY}${p.orderId}`);
     if (!sale) return { kind: 'unpaid', detail: 'the market has no sale for this order' };
     return sale.state === 'paid' ? { kind: 'paid', receipt: sale.paymentId } : { kind: 'unknown', detail: 'the market neither confirms nor denies the payment' };
   }
@@ -235,10 +269,10 @@ export class SandboxGiftMarket implements GiftMarket {
           return { kind: 'stuck' };
         }
         if (p.username.startsWith('stuck_')) {
-          this.sendTransfer(p.orderId);
+          this.sendTransfer(p.orderId, false);
           return { kind: 'stuck' };
         }
-        return { kind: 'done', transferHash: this.sendTransfer(p.orderId) };
+        return { kind: 'done', transferHash: this.sendTransfer(p.orderId, true) };
       default:
         return { kind: 'done' };
     }

@@ -5,7 +5,7 @@ import type { SupplierCosts } from '../../domain/pricing.js';
 import type { Db } from '../../store/db.js';
 import { kvGet, kvSet } from '../../store/kv-repo.js';
 import { sandboxAccounts, sandboxDns } from '../../store/schema.js';
-import { SandboxGiftMarket } from './gift-market.js';
+import { SandboxGiftMarket, type SuppliedEvent } from './gift-market.js';
 import { normaliseUsername } from '../username.js';
 import {
   type DeliveryOutcome,
@@ -58,6 +58,7 @@ export class SandboxUpstream implements Suppliers {
   private faultState: SandboxFaults;
   readonly gifts: SandboxGiftMarket;
   private readonly giftListeners: (() => void)[] = [];
+  private readonly suppliedListeners: ((e: SuppliedEvent) => void)[] = [];
 
   constructor(
     private readonly db: Db,
@@ -70,6 +71,7 @@ export class SandboxUpstream implements Suppliers {
     this.gifts = new SandboxGiftMarket(db, clock, {
       fundsLow: () => this.faultState.purchase_funds_low,
       onChange: () => this.giftListeners.forEach((f) => f()),
+      supplied: (e) => this.supplied(e),
       imageBase: publicBaseUrl ? `${publicBaseUrl}/sandbox/gifts/` : undefined,
     });
   }
@@ -77,6 +79,15 @@ export class SandboxUpstream implements Suppliers {
   /** Called whenever a sandbox listing changes (the catalog cache drops its copy). */
   onGiftChange(fn: () => void): void {
     this.giftListeners.push(fn);
+  }
+
+  /** Called with everything the simulated suppliers send or take (the simulation's record of them; gift-market.ts). */
+  onSupplied(fn: (e: SuppliedEvent) => void): void {
+    this.suppliedListeners.push(fn);
+  }
+
+  private supplied(e: SuppliedEvent): void {
+    for (const f of this.suppliedListeners) f(e);
   }
 
   // --- control (sandbox routes only) ------------------------------------------------------------
@@ -168,15 +179,20 @@ export class SandboxUpstream implements Suppliers {
       if (now < readyAt) return { kind: 'pending', retryAt: readyAt };
       if (req.product === 'stars') {
         if (u.startsWith('failstars_')) return { kind: 'failed', detail: 'star transfer failed' };
-        if (u.startsWith('unconfirmed_')) return { kind: 'unconfirmed' };
-        return { kind: 'delivered' };
+        if (u.startsWith('unconfirmed_')) return this.sent(req, { kind: 'unconfirmed' });
+        return this.sent(req, { kind: 'delivered' });
       }
       if (u.startsWith('failpremium_')) return { kind: 'failed', detail: 'premium gift failed' };
       const acct = this.firstSeen(u);
       if (acct.premiumUntil !== null && acct.premiumUntil > now) return { kind: 'deferred' };
-      return { kind: 'delivered' };
+      return this.sent(req, { kind: 'delivered' });
     },
   };
+
+  private sent<T extends { kind: 'delivered' | 'unconfirmed' }>(req: DeliveryRequest, outcome: T): T {
+    if (this.suppliedListeners.length) this.supplied({ kind: 'goods', orderId: req.orderId, product: req.product, outcome: outcome.kind });
+    return outcome;
+  }
 
   /** Accounts seen so far, kept in memory too: the simulated resolver runs for every order. */
   private readonly accounts = new Map<string, { premiumUntil: number | null }>();

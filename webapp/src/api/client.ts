@@ -133,6 +133,8 @@ export const api = {
   funding: () => get<A.FundingAnswer>('/funding'),
   createTopupRequest: (body: { currency: string; amount: string }) => request<A.TopupRequestAnswer>('POST', '/topup-requests', body),
   topupRequest: (id: string) => get<A.TopupRequestAnswer>(`/topup-requests/${enc(id)}`),
+  openTopupRequests: () => get<A.OpenTopupRequestsAnswer>('/topup-requests'),
+  cancelTopupRequest: (id: string) => request<A.TopupRequestAnswer>('DELETE', `/topup-requests/${enc(id)}`),
   apiKey: () => get<{ key: A.ApiKeyView | null }>('/api-key'),
   issueKey: (ip_whitelist: string[]) => request<{ key_id: string; api_key: string; ip_whitelist: string[] }>('POST', '/api-key', { ip_whitelist }),
   webhook: () => get<A.WebhookView>('/webhook'),
@@ -153,6 +155,7 @@ export const api = {
   partner: (id: number) => get<OperatorPartnerView>(`/operator/partners/${id}`),
   partnerOrders: (id: number, q: Query) => get<OrderList>(`/operator/partners/${id}/orders`, q),
   partnerLedger: (id: number, q: Query) => get<{ items: LedgerEntry[]; next_cursor: string | null }>(`/operator/partners/${id}/ledger`, q),
+  adjust: (id: number, body: { currency: 'USD' | 'TON'; amount: string; note: string }) => request<A.LedgerEntryAnswer>('POST', `/operator/partners/${id}/adjustments`, body),
   exportLink: (id: number, what: 'orders' | 'ledger', filters: Record<string, string> = {}) =>
     request<A.ExportLink>('POST', `/operator/partners/${id}/exports`, { what, filters }),
   reviews: () => get<{ items: ReviewItem[] }>('/operator/reviews'),

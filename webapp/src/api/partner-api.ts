@@ -254,7 +254,7 @@ export interface paths {
         };
         /**
          * Export the ledger as CSV
-         * @description Every entry that GET /ledger would list with the same filters (no paging). Columns: entry_id, created_at, currency, kind, amount, balance_after, order_id, topup_id; amount is signed, created_at has +00:00. RFC 4180 CSV in UTF-8 (`text/csv; charset=utf-8`, a `Content-Disposition` filename): a header line, CRLF line ends, a field quoted when it holds a comma, a quote or a line break, quotes doubled; an empty field is null. Money as decimal strings (2 places USD, 3 TON), times as in the JSON answers. Newest first, read in short pages and streamed as it is read, so any number of rows can be exported (not one snapshot: an order created after the export began is not in it, and one whose status changes meanwhile shows the status of the moment it was read); a range with no rows is the header line alone (200). Bad filters are refused with the JSON errors of the list endpoint before any row is sent. Spreadsheet-safe: a text cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`, so a spreadsheet shows it as text and never runs it as a formula (recipients too: `'@durov`; strip the `'` when reading the file as data); plain numbers such as `-12.50` stay as they are.
+         * @description Every entry that GET /ledger would list with the same filters (no paging). Columns: entry_id, created_at, currency, kind, amount, balance_after, order_id, topup_id, note; amount is signed, created_at has +00:00. RFC 4180 CSV in UTF-8 (`text/csv; charset=utf-8`, a `Content-Disposition` filename): a header line, CRLF line ends, a field quoted when it holds a comma, a quote or a line break, quotes doubled; an empty field is null. Money as decimal strings (2 places USD, 3 TON), times as in the JSON answers. Newest first, read in short pages and streamed as it is read, so any number of rows can be exported (not one snapshot: an order created after the export began is not in it, and one whose status changes meanwhile shows the status of the moment it was read); a range with no rows is the header line alone (200). Bad filters are refused with the JSON errors of the list endpoint before any row is sent. Spreadsheet-safe: a text cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`, so a spreadsheet shows it as text and never runs it as a formula (recipients too: `'@durov`; strip the `'` when reading the file as data); plain numbers such as `-12.50` stay as they are.
          */
         get: operations["exportLedger"];
         put?: never;
@@ -1037,10 +1037,10 @@ export interface components {
         LedgerEntry: {
             entry_id: number;
             /**
-             * @description topup: a credited deposit; order_debit: an order's price; order_refund: its return
+             * @description topup: a credited deposit; order_debit: an order's price; order_refund: its return; adjustment: support's correction of a mistaken credit or debit, either sign, with its `note`
              * @enum {string}
              */
-            kind: "topup" | "order_debit" | "order_refund";
+            kind: "topup" | "order_debit" | "order_refund" | "adjustment";
             /** @enum {string} */
             currency: "USD" | "TON";
             /**
@@ -1057,6 +1057,8 @@ export interface components {
             order_id: string | null;
             /** @description the top-up of a credit */
             topup_id: string | null;
+            /** @description why support adjusted the balance (an adjustment only; null otherwise) */
+            note: string | null;
             /**
              * @description ISO 8601 with UTC offset
              * @example 2026-03-01T12:00:03.000000+00:00
@@ -4021,7 +4023,7 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example entry_id,created_at,currency,kind,amount,balance_after,order_id,topup_id
+                     * @example entry_id,created_at,currency,kind,amount,balance_after,order_id,topup_id,note
                      *     3,2026-03-01T12:00:00.000000+00:00,USD,order_debit,-1.58,48.42,PA-100001,
                      *     1,2026-03-01T11:00:00.000000+00:00,USD,topup,50.00,50.00,,tp_0a1b2c
                      */

@@ -1,21 +1,103 @@
 import { useState } from 'preact/hooks';
-import { api } from '../api/client';
+import { api, ApiError } from '../api/client';
 import { InviteCard } from '../components/invite-card';
 import { Button, ErrorNote, Loading, Row, Section, Status } from '../components/ui';
 import { useLoad } from '../hooks/use-load';
+import { useUnsavedInput } from '../hooks/use-unsaved-input';
 import { t, words } from '../i18n';
 import { fmtTime } from '../lib/format';
 import { orderTitle } from '../lib/order-title';
 import type { Nav } from '../nav';
-import { downloadFile, haptic } from '../tg';
+import { confirmDialog, downloadFile, haptic } from '../tg';
 import { usePaged } from '../hooks/use-paged';
+
+/**
+ * Support's correction of a mistaken credit or debit: a signed amount and a note, asked once more before it
+ * is posted (the operator API's adjustment: a ledger entry of its own, audited).
+ */
+function AdjustBalance({ id, onDone }: { id: number; onDone: () => void }) {
+  const c = t.console;
+  const [open, setOpen] = useState(false);
+  const [currency, setCurrency] = useState<'USD' | 'TON'>('USD');
+  const [amount, setAmount] = useState('');
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  useUnsavedInput(amount.trim() !== '' || note.trim() !== '');
+  const submit = async () => {
+    if (!(await confirmDialog(c.adjustConfirm(`${amount.trim()} ${currency}`)))) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api.adjust(id, { currency, amount: amount.trim(), note: note.trim() });
+      haptic('success');
+      setAmount('');
+      setNote('');
+      setOpen(false);
+      onDone();
+    } catch (e) {
+      haptic('error');
+      // the app's own words for insufficient_balance speak to a partner: an operator is told the balance
+      setError(e instanceof ApiError && e.code === 'insufficient_balance' ? c.adjustNegative(currency, String(e.body.balance ?? '')) : e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (!open)
+    return (
+      <div class="actions">
+        <Button kind="plain" onClick={() => (haptic('tap'), setOpen(true))} testid="adjust">
+          {c.adjust}
+        </Button>
+      </div>
+    );
+  return (
+    <Section title={c.adjust}>
+      <div class="pad" data-testid="adjust-form">
+        <p class="muted">{c.adjustHint}</p>
+        <div class="segmented" role="tablist">
+          {(['USD', 'TON'] as const).map((cur) => (
+            <button class={currency === cur ? 'on' : ''} onClick={() => setCurrency(cur)} role="tab" data-testid={`adjust-${cur}`}>
+              {cur}
+            </button>
+          ))}
+        </div>
+        <label class="field">
+          <span>{c.adjustAmount}</span>
+          <input value={amount} onInput={(e) => setAmount(e.currentTarget.value)} placeholder="-10.00" data-testid="adjust-amount" />
+        </label>
+        <label class="field">
+          <span>{c.note}</span>
+          <input value={note} onInput={(e) => setNote(e.currentTarget.value)} maxLength={500} data-testid="adjust-note" />
+        </label>
+        {typeof error === 'string' ? (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        ) : (
+          <ErrorNote error={error} />
+        )}
+        <div class="actions">
+          <Button onClick={submit} disabled={busy || !amount.trim() || !note.trim()} testid="adjust-confirm">
+            {c.adjustSave}
+          </Button>
+          <Button kind="plain" onClick={() => setOpen(false)}>
+            {c.cancel}
+          </Button>
+        </div>
+      </div>
+    </Section>
+  );
+}
 
 /** One partner in the console: balances, status, key and webhook, invites, its orders and ledger (paged), CSV exports. */
 export function ConsolePartnerPage({ id }: { nav: Nav; id: number }) {
   const c = t.console;
-  const v = useLoad(() => api.partner(id), [id]);
+  // bumped by an adjustment: the balances and the ledger are read again
+  const [version, setVersion] = useState(0);
+  const v = useLoad(() => api.partner(id), [id, version]);
   const orders = usePaged((cursor) => api.partnerOrders(id, { limit: 10, cursor }), [id]);
-  const ledger = usePaged((cursor) => api.partnerLedger(id, { limit: 10, cursor }), [id]);
+  const ledger = usePaged((cursor) => api.partnerLedger(id, { limit: 10, cursor }), [id, version]);
   const [exporting, setExporting] = useState<string | null>(null);
   const [exportError, setExportError] = useState<unknown>(null);
   const export_ = async (what: 'orders' | 'ledger') => {
@@ -76,6 +158,7 @@ export function ConsolePartnerPage({ id }: { nav: Nav; id: number }) {
         </Button>
       </div>
       <ErrorNote error={error} />
+      <AdjustBalance id={id} onDone={() => setVersion((n) => n + 1)} />
       {invite && <InviteCard title={`${words.role[invite.role] ?? invite.role}: ${t.inviteLink}`} link={invite.link} />}
       <Section title={c.orders}>
         <div data-testid="partner-orders">
@@ -117,7 +200,10 @@ export function ConsolePartnerPage({ id }: { nav: Nav; id: number }) {
                 label={
                   <>
                     {t.kind[e.kind] ?? e.kind}
-                    <small class="muted block">{fmtTime(e.created_at)}</small>
+                    <small class="muted block">
+                      {fmtTime(e.created_at)}
+                      {e.note ? ` · ${e.note}` : ''}
+                    </small>
                   </>
                 }
                 value={<b>{`${e.amount} ${e.currency}`}</b>}

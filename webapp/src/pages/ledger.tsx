@@ -50,7 +50,7 @@ export function LedgerPage({ nav }: { nav: Nav }) {
                   <>
                     {t.kind[e.kind] ?? e.kind}
                     <small class="muted block">
-                      {fmtTime(e.created_at)} · {e.order_id ?? e.topup_id}
+                      {fmtTime(e.created_at)} · {e.order_id ?? e.topup_id ?? e.note}
                     </small>
                   </>
                 }
