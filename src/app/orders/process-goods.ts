@@ -37,10 +37,12 @@ async function runGoodsOrder(deps: GoodsDeps, job: Job, order: OrderRow | undefi
     return 'completed';
   }
   // The kind's give-up time, checked on every run: past it, an order with no payment in flight ends without
-  // asking the supplier again; one whose payment may have left asks once more, for a definite outcome.
+  // asking the supplier again; one whose payment may have left asks once more, for a definite outcome,
+  // and the supplier may only report on that payment (mayPay false), never make a new one.
   const giveUpAt = order.createdAt + ORDER_KINDS[order.type].giveUpMs;
   const inFlight = () => deps.suppliers.goods.paymentInFlight?.(order.orderId) ?? false;
-  if (deps.clock.now() >= giveUpAt && !inFlight()) return giveUp(deps, job, order);
+  const late = deps.clock.now() >= giveUpAt;
+  if (late && !inFlight()) return giveUp(deps, job, order);
   let outcome: DeliveryOutcome;
   try {
     outcome = await deps.suppliers.goods.deliver({
@@ -49,6 +51,7 @@ async function runGoodsOrder(deps: GoodsDeps, job: Job, order: OrderRow | undefi
       quantity: order.quantity,
       username: order.account,
       createdAt: order.createdAt,
+      mayPay: !late,
     });
   } catch (e) {
     if (e instanceof UpstreamUnavailable) {
