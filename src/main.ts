@@ -10,6 +10,7 @@ import { acquireInstanceLock, InstanceLocked } from './ops/instance-lock.js';
 import { listenOrRefuse, StartupRefused } from './ops/listen.js';
 import { backupBeforeMigrations } from './ops/pre-migration-backup.js';
 import { startupFields } from './ops/startup-line.js';
+import { refuseOtherModeEarly } from './ops/database-mode.js';
 import { otlpEndpointSet } from './config/otel.js';
 
 /** A refusal with a known cause: its line(s) on stderr, exit 1, no stack trace. */
@@ -38,6 +39,8 @@ async function main(): Promise<void> {
   let preMigration;
   try {
     if (config.DATABASE_PATH !== ':memory:') acquireInstanceLock(config.DATABASE_PATH);
+    // a database of the other mode is refused before it is backed up or migrated (src/ops/database-mode.ts)
+    refuseOtherModeEarly(config);
     // a database with data is backed up before this build's migrations change it
     preMigration = await backupBeforeMigrations(config, log);
   } catch (e) {

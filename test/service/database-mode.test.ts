@@ -4,6 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, freePort } from '../helpers.js';
 import { processFixtures } from '../ops/service-process.js';
 import { COOKIES, FRAGMENT_ADDRESS, FRAGMENT_HASH, PROBE, newMnemonic } from '../fragment/fakes.js';
+import Database from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { MIGRATIONS_FOLDER, registerSqlFunctions } from '../../src/store/db.js';
+import { migrationFolders } from '../store/migrations-before.js';
 
 /**
  * Money that cannot go to the wrong place, at start-up (operator-api.md §1), through the real process: one mode
@@ -12,6 +17,7 @@ import { COOKIES, FRAGMENT_ADDRESS, FRAGMENT_HASH, PROBE, newMnemonic } from '..
  */
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const { tmp, start: startTracked } = processFixtures('pos-mode-');
+const migrationsBefore = migrationFolders('pos-mode-migrations-');
 
 async function run(dir: string, vars: Record<string, string>) {
   const p = startTracked(dir, { PORT: String(await freePort()), DATABASE_PATH: path.join(dir, 'service.db'), ADMIN_TOKEN, SANDBOX_DEMO: '0', ...vars });
@@ -73,6 +79,30 @@ describe('one mode per database', { timeout: 120_000 }, () => {
     expect(sandbox.code).toBe(1);
     expect(sandbox.lines).toHaveLength(1);
     expect(sandbox.lines[0]).toMatch(/^invalid configuration: UPSTREAM: the database .*service\.db is a live database \(real balances\); UPSTREAM=sandbox never opens it/);
+  });
+
+  it("a database of the other mode made by an earlier build is refused before it is backed up or migrated", async () => {
+    const dir = tmp();
+    const file = path.join(dir, 'service.db');
+    // a sandbox database one migration behind this build, with data (a start in its own mode would back it up)
+    const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+    const client = new Database(file);
+    registerSqlFunctions(client);
+    migrate(drizzle(client), { migrationsFolder: migrationsBefore(journal.entries.at(-1)!.tag) });
+    client.prepare("insert into partners (name, status, created_at) values ('Old', 'active', 1)").run();
+    client.prepare("insert into kv (key, value, updated_at) values ('database.mode', '\"sandbox\"', 1)").run();
+    const applied = () => (client.prepare('select count(*) n from __drizzle_migrations').get() as { n: number }).n;
+    const before = applied();
+    client.close();
+    const live = await refused(dir, await fragmentEnv());
+    expect(live.code).toBe(1);
+    expect(live.lines).toEqual([
+      `invalid configuration: UPSTREAM: the database ${file} is a sandbox database (play money, made with UPSTREAM=sandbox); UPSTREAM=fragment never opens it: set UPSTREAM=sandbox, or give the live service a database of its own (DATABASE_PATH)`,
+    ]);
+    expect(fs.existsSync(path.join(dir, 'backups'))).toBe(false);
+    const after = new Database(file, { readonly: true });
+    expect((after.prepare('select count(*) n from __drizzle_migrations').get() as { n: number }).n).toBe(before);
+    after.close();
   });
 
   it('GIFTS_UPSTREAM=telegram beside the sandbox stops start-up in one line, before the database is made', async () => {
