@@ -16,7 +16,7 @@ import { jobTable } from './workers/jobs.js';
 import { createWebhookTransport } from './http-out/webhook-transport.js';
 import type { WebhookTransport } from './app/webhooks/transport.js';
 import { buildHttpApp } from './http/app.js';
-import { BotWebhook } from './http/bot-webhook.js';
+import { BotWebhook } from './app/bot-webhook.js';
 import { setupWatchers } from './workers/deposit-watchers.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { openDatabase, type Db } from './store/db.js';
@@ -25,7 +25,6 @@ import { kvGet, kvSet } from './store/kv-repo.js';
 import { SandboxUpstream } from './suppliers/sandbox/sandbox-upstream.js';
 import type { FragmentUpstream } from './suppliers/fragment/index.js';
 import { composeSuppliers } from './suppliers/compose.js';
-import { giftsWithSimulatedFaults, goodsWithSimulatedFaults } from './suppliers/sandbox/faults.js';
 import { giftsOff } from './suppliers/gifts-off.js';
 import type { GiftMarket } from './suppliers/types.js';
 import type { GiftGateway } from './suppliers/telegram-gifts/gateway.js';
@@ -33,6 +32,7 @@ import type { TelegramGiftMarket } from './suppliers/telegram-gifts/index.js';
 import { Scheduler } from './workers/scheduler.js';
 import type { Logger } from './kernel/log.js';
 import { openOps, type Ops } from './ops/wiring.js';
+import { supplierFundsReader } from './app/operator/supplier-funds.js';
 import { checkDatabaseMode } from './ops/database-mode.js';
 
 /**
@@ -97,7 +97,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     throw e;
   }
   const clock = new ServiceClock(realNow, kvGet<number>(db, CLOCK_KEY) ?? 0, (offset) => kvSet(db, CLOCK_KEY, offset, realNow() + offset));
-  const sandbox = new SandboxUpstream(db, clock, config.publicBaseUrl);
+  const sandbox = new SandboxUpstream(db, clock, { publicBaseUrl: config.publicBaseUrl, sellsGifts: config.gifts.upstream === 'sandbox' });
   const bus = new EventBus();
   bus.setMaxListeners(50);
   // imported only in this mode: the TON libraries take a while to load
@@ -107,8 +107,8 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   // imported only in this mode: MTProto takes a while to load
   const telegram = config.gifts.upstream === 'telegram' ? await (await import('./suppliers/telegram-gifts/index.js')).createTelegramGifts(config, { db, clock, log, bus }, opts.giftGateway) : null;
   // the sandbox's simulated faults (PUT /sandbox/faults) are decorators around its own suppliers only
-  const faults = () => sandbox.getFaults();
-  const gifts: GiftMarket = config.gifts.upstream === 'sandbox' ? giftsWithSimulatedFaults(sandbox.gifts, faults) : (telegram?.market ?? giftsOff);
+  const simulated = sandbox.withFaults();
+  const gifts: GiftMarket = config.gifts.upstream === 'sandbox' ? simulated.gifts : (telegram?.market ?? giftsOff);
   const ops = await openOps({ db, bus, clock, config, log, realNow, traced: opts.traced, hotWallet: fragment ? () => fragment.walletGauge() : undefined, giftsAccount: telegram ? () => telegram.market.balanceGauge() : undefined });
   let scheduler: Scheduler | null = null;
   const deps: Deps = {
@@ -117,9 +117,9 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     config,
     ids: opts.ids ?? cryptoIds,
     log,
-    suppliers: ops.instrumentSuppliers(composeSuppliers(fragment ?? goodsWithSimulatedFaults(sandbox, faults), gifts)),
+    suppliers: ops.instrumentSuppliers(composeSuppliers(fragment ?? simulated.goods, gifts)),
     // the sandbox's ledger_unavailable switch only when it is the upstream
-    keyLedger: { available: () => Boolean(fragment) || !faults().ledger_unavailable },
+    keyLedger: fragment ? { available: () => true } : sandbox.keyLedger,
     secrets,
     settings: new SettingsStore(db),
     bus,
@@ -157,9 +157,10 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     catalog,
     sender: dispatcher,
     sandbox,
-    scheduler,
-    fragment,
-    giftAccount: telegram ? () => telegram.market.fundsView() : undefined,
+    advanceClock: scheduler.advance.bind(scheduler),
+    payingWallet: fragment,
+    // the accounts that pay: the Stars and Premium supplier's, then the gift account's when it is Telegram's
+    supplierFunds: supplierFundsReader([fragment ?? sandbox, ...(telegram ? [telegram.market] : [])]),
     ready: () => ready,
     ops: ops.httpInstallers,
     observeError: (e, reqId) => ops.observeError(e, reqId),

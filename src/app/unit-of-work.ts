@@ -1,4 +1,6 @@
+import { ApiError } from '../domain/errors.js';
 import { inTx, type Tx } from '../store/db.js';
+import { classifyStorageError } from '../store/storage-health.js';
 import type { Deps } from './deps.js';
 
 /**
@@ -35,4 +37,17 @@ function runHooks(deps: Pick<Deps, 'log'>, hooks: (() => void)[]): void {
       deps.log.error({ err: e }, 'after-commit hook failed');
     }
   }
+}
+
+/** Seconds a client is asked to wait after 503 storage_unavailable. */
+export const STORAGE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * A write the storage could not take (disk full, I/O error, read-only, busy: src/store/storage-health.ts)
+ * fails its whole unit of work; whoever asked gets 503 `storage_unavailable` with its reason and a
+ * Retry-After. null for any other error.
+ */
+export function storageUnavailable(err: unknown): ApiError | null {
+  const fault = classifyStorageError(err);
+  return fault ? new ApiError('storage_unavailable', undefined, { reason: fault }, { 'Retry-After': String(STORAGE_RETRY_AFTER_SECONDS) }) : null;
 }

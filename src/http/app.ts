@@ -3,21 +3,20 @@ import type { Deps } from '../app/deps.js';
 import type { KeyCache } from '../app/keys.js';
 import type { GiftCatalog } from '../app/nft/gift-catalog.js';
 import type { DeliverySender } from '../app/webhooks/sender.js';
-import type { FragmentUpstream } from '../suppliers/fragment/fragment-upstream.js';
-import type { SandboxControl } from './admin/sandbox-routes.js';
-import type { Scheduler } from '../workers/scheduler.js';
+import type { PayingWallet, SupplierFundsReader } from '../app/operator/supplier-funds.js';
+import type { SandboxControl } from '../app/sandbox-control.js';
 import { adminApi } from './admin/index.js';
-import type { BotWebhook } from './bot-webhook.js';
+import type { AdvanceClock } from './admin/sandbox-routes.js';
+import type { BotWebhook } from '../app/bot-webhook.js';
 import { appApi } from './app-api/index.js';
 import { frameworkErrors, installErrorHandling, OPERATOR_API_PREFIX } from './errors.js';
 import { installJsonBodyParser } from './json-body.js';
 import { registerOpenApi } from './openapi/routes.js';
 import { partnerApi } from './partner/index.js';
-import { installResponseHeaders, requestIdFor } from './request-id.js';
+import { authChallenge, installResponseHeaders, requestIdFor } from './request-id.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { sandboxPictureRoutes } from './sandbox-pictures.js';
 import { slowClientOptions, trustProxyHops } from './server-options.js';
-import { supplierFundsReader, type GiftAccountFunds } from './supplier-funds.js';
 import { webappRoutes } from './webapp.js';
 
 export interface HttpDeps {
@@ -31,11 +30,12 @@ export interface HttpDeps {
   adminToken: string | undefined;
   /** The sandbox market: gift pictures in every mode (gifts stay on it), its operator routes with UPSTREAM=sandbox. */
   sandbox: SandboxControl;
-  /** The sandbox clock routes run the jobs that fall due. */
-  scheduler: Scheduler;
-  fragment: FragmentUpstream | null;
-  /** The Telegram gift account's balances for the console's supplier funds (GIFTS_UPSTREAM=telegram). */
-  giftAccount?: GiftAccountFunds;
+  /** The sandbox clock: moves it forward and runs the jobs that fall due (the scheduler's). */
+  advanceClock: AdvanceClock;
+  /** The wallet that pays for Stars and Premium when UPSTREAM=fragment: its operator routes. */
+  payingWallet: PayingWallet | null;
+  /** What the supplier accounts hold (the console's overview). */
+  supplierFunds: SupplierFundsReader;
   /** Marks the service as ready for /healthz. */
   ready: () => boolean;
   /** Operations: request hooks (metrics, request log), /readyz, /metrics (src/ops/); run before the API routes. */
@@ -44,7 +44,7 @@ export interface HttpDeps {
   observeError?: (err: unknown, reqId: string) => void;
   /** Hooks added before any route (the tests check every answer against the OpenAPI document with one). */
   instrument?: (app: FastifyInstance) => void;
-  /** The bot's webhook route when TELEGRAM_WEBHOOK_URL is set (src/http/bot-webhook.ts). */
+  /** The bot's webhook door when TELEGRAM_WEBHOOK_URL is set (src/app/bot-webhook.ts): served at its path. */
   botWebhook?: BotWebhook | null;
 }
 
@@ -83,11 +83,28 @@ export async function buildHttpApp(h: HttpDeps): Promise<FastifyInstance> {
 
   await registerOpenApi(app, deps.config.publicBaseUrl);
   await app.register(partnerApi({ deps, keys, limiter, catalog, sender: h.sender }), { prefix: '/api/partner/v1' });
-  await app.register(adminApi({ deps, keys, adminToken: h.adminToken, scheduler: h.scheduler, sandbox: h.sandbox, fragment: h.fragment }), { prefix: OPERATOR_API_PREFIX });
-  const supplierFunds = supplierFundsReader(deps, h.fragment, () => h.sandbox.getFaults(), h.giftAccount);
-  await app.register(appApi({ deps, keys, limiter, catalog, sender: h.sender, supplierFunds }), { prefix: '/api/app/v1' });
+  await app.register(adminApi({ deps, keys, adminToken: h.adminToken, advanceClock: h.advanceClock, sandbox: h.sandbox, payingWallet: h.payingWallet }), { prefix: OPERATOR_API_PREFIX });
+  await app.register(appApi({ deps, keys, limiter, catalog, sender: h.sender, supplierFunds: h.supplierFunds }), { prefix: '/api/app/v1' });
   await app.register(webappRoutes());
   await app.register(sandboxPictureRoutes(h.sandbox));
-  h.botWebhook?.register(app);
+  if (h.botWebhook) botWebhookRoute(app, h.botWebhook);
   return app;
+}
+
+const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
+
+/** POST at the bot's webhook path: the secret checked, then the update handed to the bot. */
+function botWebhookRoute(app: FastifyInstance, hook: BotWebhook): void {
+  app.post(hook.path, async (req, reply) => {
+    const secret = req.headers[SECRET_HEADER];
+    // no detail: a caller without the secret learns nothing
+    if (!hook.authentic(secret)) return reply.code(401).header('www-authenticate', authChallenge(req.url)).send();
+    const handled = hook.handle(req.body, (json) => reply.type('application/json').send(json), secret);
+    // Telegram retries later: the bot is starting or stopping
+    if (!handled) return reply.code(503).send();
+    await handled;
+    // handled without a webhook reply: an empty answer
+    if (!reply.sent) reply.send('');
+    return reply;
+  });
 }

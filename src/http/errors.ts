@@ -1,11 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorBody, type ErrorCode } from '../domain/errors.js';
-import { classifyStorageError } from '../store/storage-health.js';
+import { storageUnavailable } from '../app/unit-of-work.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { authChallenge } from './request-id.js';
-
-/** Seconds a client is asked to wait after 503 storage_unavailable. */
-export const STORAGE_RETRY_AFTER_SECONDS = 5;
 
 /** The one error mechanism: every failure becomes an ApiError and one of the contract's two body formats. */
 export function toApiError(err: unknown): ApiError {
@@ -18,8 +15,8 @@ export function toApiError(err: unknown): ApiError {
     FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
     FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad_request',
   };
-  const fault = classifyStorageError(err);
-  if (fault) return new ApiError('storage_unavailable', undefined, { reason: fault }, { 'Retry-After': String(STORAGE_RETRY_AFTER_SECONDS) });
+  const storage = storageUnavailable(err);
+  if (storage) return storage;
   const code = fe?.code ? byCode[fe.code] : undefined;
   if (code) return new ApiError(code);
   if (fe && (fe as { statusCode?: number }).statusCode === 400) return new ApiError(fe instanceof SyntaxError ? 'bad_json' : 'bad_request');

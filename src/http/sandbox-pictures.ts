@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { fail } from '../domain/errors.js';
-import type { SandboxControl } from './admin/sandbox-routes.js';
+import type { SandboxControl } from '../app/sandbox-control.js';
 
 /** GET /sandbox/gifts/<gift>.svg (sandbox mode, no auth): the picture a sandbox gift's `image` points to. */
 export function sandboxPictureRoutes(sandbox: Pick<SandboxControl, 'gifts'>) {

@@ -6,7 +6,7 @@ import type { Logger } from '../kernel/log.js';
  * Storage faults: SQLite answering SQLITE_FULL, SQLITE_IOERR*, SQLITE_READONLY* or SQLITE_BUSY* (busy past
  * its timeout) means the database cannot take a write right now. Every write that meets one fails whole
  * (its transaction rolls back, so nothing acknowledged is lost), the request answers 503
- * `storage_unavailable` (src/http/errors.ts), reads keep working, and this monitor:
+ * `storage_unavailable` (storageUnavailable, src/app/unit-of-work.ts), reads keep working, and this monitor:
  * - raises one operator alert when the fault starts and one when it clears;
  * - probes with a real write every few seconds while faulted, and clears the fault by itself when a write
  *   of the size of a few orders commits again (a tiny write can fit in WAL space already on disk while

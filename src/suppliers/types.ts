@@ -104,6 +104,28 @@ export interface Suppliers {
   gifts: GiftMarket;
 }
 
+// --- what the supplier accounts hold --------------------------------------------------------------
+
+/**
+ * What a supplier account holds, as the console's overview shows it. `pays` says which partner balance it
+ * pays for: the Fragment hot wallet pays in TON for Stars and Premium sold for USD, the gift account pays
+ * for gifts sold for TON.
+ */
+export interface SupplierFund {
+  supplier: string;
+  currency: 'TON' | 'STARS' | 'USD';
+  /** Decimal string in `currency`. */
+  amount: string;
+  /** When the figure was read (ISO 8601 with offset). */
+  updated_at: string;
+  pays?: 'USD' | 'TON';
+}
+
+/** An adapter that holds money reports its accounts (as last known: the overview never waits for a supplier). */
+export interface SupplierAccount {
+  funds(): SupplierFund[];
+}
+
 /** DNS entries consulted before real DNS by the webhook resolver (sandbox only). */
 export interface HostTable {
   lookup(hostname: string): string[] | undefined;
@@ -232,4 +254,21 @@ export interface GiftMarket {
 export interface ChainWatcher {
   readonly network: DepositNetwork;
   poll(position: string | null): Promise<{ transfers: ObservedTransfer[]; position: string }>;
+}
+
+// --- the sandbox's switches (the operator API's sandbox routes) ------------------------------------
+
+/** The simulated market's figures (PUT /sandbox/market). */
+export interface SandboxMarket {
+  stars_per_1000_cost: number; // cents
+  premium_cost: { '3': number; '6': number; '12': number }; // cents
+  unavailable: boolean;
+}
+
+/** The simulated faults (PUT /sandbox/faults). */
+export interface SandboxFaults {
+  ledger_unavailable: boolean;
+  resolver_error: boolean;
+  upstream_unavailable: { stars: boolean; premium: boolean; nft: boolean };
+  purchase_funds_low: boolean;
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/env.js';
-import { BotWebhook } from '../../src/http/bot-webhook.js';
+import { BotWebhook } from '../../src/app/bot-webhook.js';
 import { newUser, World } from './harness.js';
 import { waitFor, type TgUser } from './fake-telegram.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { fail } from '../../domain/errors.js';
-import type { FragmentUpstream } from '../../suppliers/fragment/fragment-upstream.js';
+import type { PayingWallet } from '../../app/operator/supplier-funds.js';
 
 /**
  * Operator routes of UPSTREAM=fragment (under /api/admin/v1, operator token):
@@ -9,7 +9,7 @@ import type { FragmentUpstream } from '../../suppliers/fragment/fragment-upstrea
  * GET /fragment/payments/{order_id}: the order's payment and its on-chain evidence.
  * Nothing here returns a secret (mnemonic, cookies, api hash).
  */
-export function fragmentAdminRoutes(upstream: FragmentUpstream) {
+export function fragmentAdminRoutes(upstream: PayingWallet) {
   return (app: FastifyInstance) => {
     app.get('/fragment/wallet', async () => {
       await upstream.refreshWallet().catch(() => undefined);

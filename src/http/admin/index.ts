@@ -3,25 +3,26 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../app/deps.js';
 import type { KeyCache } from '../../app/keys.js';
 import { fail } from '../../domain/errors.js';
-import type { FragmentUpstream } from '../../suppliers/fragment/fragment-upstream.js';
-import type { Scheduler } from '../../workers/scheduler.js';
+import type { PayingWallet } from '../../app/operator/supplier-funds.js';
+import type { SandboxControl } from '../../app/sandbox-control.js';
 import { exportRoutes } from './export-routes.js';
 import { fragmentAdminRoutes } from './fragment-routes.js';
 import { inviteRoutes } from './invite-routes.js';
 import { operatorRoutes } from './operator-routes.js';
 import { sandboxDepositRoutes } from './sandbox-deposit-routes.js';
-import { sandboxRoutes, type SandboxControl } from './sandbox-routes.js';
+import { sandboxRoutes, type AdvanceClock } from './sandbox-routes.js';
 import { topupRoutes } from './topup-routes.js';
 
 export interface AdminContext {
   deps: Deps;
   keys: KeyCache;
   adminToken: string | undefined;
-  scheduler: Scheduler;
+  /** The sandbox clock routes move the clock and run the jobs that fall due. */
+  advanceClock: AdvanceClock;
   /** The sandbox supplier: its routes exist only when it is the upstream (UPSTREAM=sandbox). */
   sandbox: SandboxControl;
-  /** The Fragment adapter when UPSTREAM=fragment: its wallet and payment views. */
-  fragment: FragmentUpstream | null;
+  /** The Fragment hot wallet when UPSTREAM=fragment: its wallet and payment views. */
+  payingWallet: PayingWallet | null;
 }
 
 function tokenMatches(given: string | undefined, expected: string | undefined): boolean {
@@ -45,9 +46,9 @@ export function adminApi(ctx: AdminContext) {
     inviteRoutes(deps)(app);
     topupRoutes(deps)(app);
     exportRoutes(deps)(app);
-    if (ctx.fragment) fragmentAdminRoutes(ctx.fragment)(app);
+    if (ctx.payingWallet) fragmentAdminRoutes(ctx.payingWallet)(app);
     if (deps.config.UPSTREAM === 'sandbox') {
-      sandboxRoutes(deps, ctx.sandbox, (ms) => ctx.scheduler.advance(ms))(app);
+      sandboxRoutes(deps, ctx.sandbox, ctx.advanceClock)(app);
       sandboxDepositRoutes(deps)(app);
     }
   };

@@ -5,32 +5,10 @@ import { fail } from '../../domain/errors.js';
 import ipaddr from 'ipaddr.js';
 import { offsetIso } from '../../domain/time-format.js';
 import { parseAmount } from '../../domain/money.js';
-import type { SandboxFaults, SandboxMarket } from '../../suppliers/sandbox/sandbox-upstream.js';
-import type { GiftListing } from '../../suppliers/types.js';
-import { SANDBOX_OUTCOMES } from '../../suppliers/sandbox/gift-market.js';
+import type { SandboxControl } from '../../app/sandbox-control.js';
 import { parseOrFail } from '../../app/validation.js';
 
-/** Sandbox-only operator routes (operator-api.md section 2, second table). */
-
-/**
- * What the sandbox routes may do to the simulator (src/suppliers/sandbox/sandbox-upstream.ts implements it):
- * its market, fault switches, gift listings, DNS table and accounts. Nothing else of it reaches HTTP.
- */
-export interface SandboxControl {
-  getMarket(): SandboxMarket;
-  setMarket(m: SandboxMarket): void;
-  getFaults(): SandboxFaults;
-  setFaults(f: SandboxFaults): void;
-  setDns(hostname: string, addresses: string[]): void;
-  deleteDns(hostname: string): boolean;
-  setPremiumUntil(username: string, until: number | null): void;
-  gifts: {
-    gift(gift: string): Promise<GiftListing | null>;
-    update(gift: string, change: { priceMilli?: number; available?: boolean; reserved?: boolean; outcome?: string }): boolean;
-    /** The SVG picture of a sandbox gift (GET /sandbox/gifts/<gift>.svg). */
-    picture(gift: string): string | null;
-  };
-}
+/** Sandbox-only operator routes (operator-api.md section 2, second table), on the simulator's controls (SandboxControl). */
 
 /** The sandbox clock: moves forward, running the jobs that fall due (the scheduler's `advance`). */
 export type AdvanceClock = (ms: number) => Promise<number>;
@@ -69,14 +47,15 @@ const tonAmount = z.union([z.string(), z.number()]).transform((v, ctx) => {
   }
   return m;
 });
-const giftSchema = z
-  .object({
-    price_ton: tonAmount.optional(),
-    available: z.boolean().optional(),
-    reserved: z.boolean().optional(),
-    outcome: z.string().refine((o) => SANDBOX_OUTCOMES.includes(o), `must be one of ${SANDBOX_OUTCOMES.join(', ')}`).optional(),
-  })
-  .strict();
+const giftSchema = (outcomes: readonly string[]) =>
+  z
+    .object({
+      price_ton: tonAmount.optional(),
+      available: z.boolean().optional(),
+      reserved: z.boolean().optional(),
+      outcome: z.string().refine((o) => outcomes.includes(o), `must be one of ${outcomes.join(', ')}`).optional(),
+    })
+    .strict();
 
 const advanceSchema = z.object({ seconds: z.number().min(0).max(400 * 86_400) }).strict();
 const dnsSchema = z.object({ addresses: z.array(z.string().refine((s) => ipaddr.isValid(s), 'must be an IP address')).min(1) }).strict();
@@ -87,6 +66,7 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
 }
 
 export function sandboxRoutes(deps: Pick<Deps, 'clock'>, sandbox: SandboxControl, advance: AdvanceClock) {
+  const gift = giftSchema(sandbox.gifts.outcomes);
   return (app: FastifyInstance) => {
     app.get('/sandbox/clock', async () => ({ now: offsetIso(deps.clock.now()) }));
     app.post('/sandbox/clock/advance', async (req) => {
@@ -125,7 +105,7 @@ export function sandboxRoutes(deps: Pick<Deps, 'clock'>, sandbox: SandboxControl
     app.get('/sandbox/faults', async () => sandbox.getFaults());
 
     app.put<{ Params: { gift: string } }>('/sandbox/gifts/:gift', async (req) => {
-      const p = parse(giftSchema, req.body);
+      const p = parse(gift, req.body);
       const ok = sandbox.gifts.update(req.params.gift, {
         priceMilli: p.price_ton,
         available: p.available,

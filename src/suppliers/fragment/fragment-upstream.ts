@@ -6,7 +6,8 @@ import type { Db } from '../../store/db.js';
 import { getBatch, getPayment, orderCostNano } from '../../store/fragment-payments-repo.js';
 import type { Logger } from '../../kernel/log.js';
 import type { GoodsSide } from '../compose.js';
-import { UpstreamUnavailable, type DeliveryOutcome, type DeliveryRequest, type GoodsProduct } from '../types.js';
+import { UpstreamUnavailable, type DeliveryOutcome, type DeliveryRequest, type GoodsProduct, type SupplierAccount, type SupplierFund } from '../types.js';
+import { offsetIso } from '../../domain/time-format.js';
 import type { Toncenter, WalletState } from '../chains/toncenter-wallet.js';
 import { fromNano, type FragmentConfig } from '../../config/fragment.js';
 import { FragmentDown, type FragmentApi } from './fragment-api.js';
@@ -55,7 +56,7 @@ export interface FragmentDeps {
   bus: EventBus;
 }
 
-export class FragmentUpstream implements GoodsSide {
+export class FragmentUpstream implements GoodsSide, SupplierAccount {
   readonly name = 'fragment';
   readonly resolver: FragmentResolver;
   private readonly health: FragmentHealth;
@@ -135,6 +136,13 @@ export class FragmentUpstream implements GoodsSide {
       fragment: p ? { ok: false, problem: p.kind, since: new Date(p.since).toISOString() } : { ok: true, problem: null, since: null },
       prices_at: this.prices.current ? new Date(this.prices.current.at).toISOString() : null,
     };
+  }
+
+  /** The console's supplier funds: the hot wallet's last known balance, refreshed in the background (the overview never waits for toncenter). */
+  funds(): SupplierFund[] {
+    this.refreshWallet().catch(() => undefined);
+    const w = this.walletView();
+    return w.balance_ton !== null && w.checked_at !== null ? [{ supplier: 'fragment', currency: 'TON', amount: w.balance_ton, updated_at: offsetIso(Date.parse(w.checked_at)), pays: 'USD' }] : [];
   }
 
   /** For /metrics (src/ops/metrics.ts): the hot wallet's address and last known balance. */

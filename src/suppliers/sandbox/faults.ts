@@ -1,6 +1,5 @@
 import type { GoodsSide } from '../compose.js';
-import { UpstreamUnavailable, type GiftMarket } from '../types.js';
-import type { SandboxFaults } from './sandbox-upstream.js';
+import { UpstreamUnavailable, type GiftMarket, type SandboxFaults } from '../types.js';
 
 /** Seconds a simulated outage asks callers to wait (503 Retry-After, the job's next try). */
 const RETRY_AFTER = 30;
@@ -11,7 +10,7 @@ const RETRY_AFTER = 30;
  * (UpstreamUnavailable thrown, a `status` that is down). The simulator itself knows nothing of outages.
  * `purchase_funds_low` is a market answer, not an outage: the sandbox market gives it itself.
  * `ledger_unavailable` concerns the service's own idempotency check, not a supplier: it comes in as
- * `Deps.keyLedger` (src/service.ts).
+ * `Deps.keyLedger` (SandboxUpstream.keyLedger). SandboxUpstream.withFaults puts them around its suppliers.
  */
 
 /** `resolver_error` and `upstream_unavailable.stars|premium` around the Stars and Premium side and its resolver. */

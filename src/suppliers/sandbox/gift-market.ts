@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { Clock } from '../../kernel/clock.js';
 import type { Db } from '../../store/db.js';
 import { kvGet, kvSet } from '../../store/kv-repo.js';
-import { sandboxGifts } from '../../store/schema.js';
+import { sandboxGiftRow, sandboxGiftRows, upsertSandboxGift, type SandboxGiftRow } from '../../store/sandbox-repo.js';
 import {
   type GiftCollection,
   type GiftListing,
@@ -83,6 +82,8 @@ export type SuppliedEvent =
  * availability, reservation, the outcome of the next purchase, sales).
  */
 export class SandboxGiftMarket implements GiftMarket {
+  /** The outcomes a listing can be told to meet (PUT /sandbox/gifts/{gift}). */
+  readonly outcomes: readonly string[] = SANDBOX_OUTCOMES;
   private readonly seed: Map<string, SeedGift>;
   private readonly byCollection = new Map<string, SeedGift[]>();
 
@@ -100,11 +101,11 @@ export class SandboxGiftMarket implements GiftMarket {
     }
   }
 
-  private overrides(): Map<string, typeof sandboxGifts.$inferSelect> {
-    return new Map(this.db.select().from(sandboxGifts).all().map((r) => [r.gift, r]));
+  private overrides(): Map<string, SandboxGiftRow> {
+    return new Map(sandboxGiftRows(this.db).map((r) => [r.gift, r]));
   }
 
-  private toListing(g: SeedGift, o: typeof sandboxGifts.$inferSelect | undefined): GiftListing {
+  private toListing(g: SeedGift, o: SandboxGiftRow | undefined): GiftListing {
     return {
       gift: g.gift,
       name: g.name,
@@ -137,7 +138,7 @@ export class SandboxGiftMarket implements GiftMarket {
   async gift(gift: string): Promise<GiftListing | null> {
     const g = this.seed.get(gift);
     if (!g) return null;
-    const o = this.db.select().from(sandboxGifts).where(eq(sandboxGifts.gift, gift)).get();
+    const o = sandboxGiftRow(this.db, gift);
     return this.toListing(g, o);
   }
 
@@ -176,7 +177,7 @@ export class SandboxGiftMarket implements GiftMarket {
   update(gift: string, change: { priceMilli?: number; available?: boolean; reserved?: boolean; outcome?: string }): boolean {
     if (!this.seed.has(gift)) return false;
     const now = this.clock.now();
-    const cur = this.db.select().from(sandboxGifts).where(eq(sandboxGifts.gift, gift)).get();
+    const cur = sandboxGiftRow(this.db, gift);
     const row = {
       gift,
       priceMilli: change.priceMilli ?? cur?.priceMilli ?? null,
@@ -185,16 +186,16 @@ export class SandboxGiftMarket implements GiftMarket {
       outcome: change.outcome ?? cur?.outcome ?? null,
       updatedAt: now,
     };
-    this.db.insert(sandboxGifts).values(row).onConflictDoUpdate({ target: sandboxGifts.gift, set: row }).run();
+    upsertSandboxGift(this.db, row);
     this.control.onChange();
     return true;
   }
 
   private setOutcome(gift: string, outcome: string | null, extra: { available?: boolean } = {}): void {
     const now = this.clock.now();
-    const cur = this.db.select().from(sandboxGifts).where(eq(sandboxGifts.gift, gift)).get();
+    const cur = sandboxGiftRow(this.db, gift);
     const row = { gift, priceMilli: cur?.priceMilli ?? null, available: extra.available ?? cur?.available ?? null, reserved: cur?.reserved ?? null, outcome, updatedAt: now };
-    this.db.insert(sandboxGifts).values(row).onConflictDoUpdate({ target: sandboxGifts.gift, set: row }).run();
+    upsertSandboxGift(this.db, row);
     this.control.onChange();
   }
 
@@ -213,7 +214,7 @@ export class SandboxGiftMarket implements GiftMarket {
     if (!listing || !listing.available) return { kind: 'unpaid', reason: 'gift_not_for_sale', detail: 'the listing is gone' };
     // the simulator honours the form it gave: a price changed since is the form's problem (re-read it)
     if (form.amount !== (BigInt(listing.priceMilli) * 1_000_000n).toString()) return { kind: 'unpaid', detail: 'the form no longer matches the listing' };
-    const outcome = this.db.select().from(sandboxGifts).where(eq(sandboxGifts.gift, p.gift)).get()?.outcome ?? null;
+    const outcome = sandboxGiftRow(this.db, p.gift)?.outcome ?? null;
     if (outcome === 'purchase_not_sent') {
       // nothing reached the market: no sale, the listing stays; only the answer is missing
       this.setOutcome(p.gift, null);
@@ -244,7 +245,7 @@ export class SandboxGiftMarket implements GiftMarket {
     if (now < readyAt) return { kind: 'wait', retryAt: readyAt };
     const listing = await this.gift(p.gift);
     if (!listing) return { kind: 'fail', reason: 'gift_not_for_sale' };
-    const outcome = this.db.select().from(sandboxGifts).where(eq(sandboxGifts.gift, p.gift)).get()?.outcome ?? null;
+    const outcome = sandboxGiftRow(this.db, p.gift)?.outcome ?? null;
     // A scripted failure meets the next purchase attempt at its stage, once.
     if (outcome && OUTCOME_STAGE[outcome] === stage) {
       this.setOutcome(p.gift, null);

@@ -1,37 +1,33 @@
-import { eq, sql } from 'drizzle-orm';
-import { prepared } from '../../store/prepared.js';
 import type { Clock } from '../../kernel/clock.js';
 import type { SupplierCosts } from '../../domain/pricing.js';
+import { offsetIso } from '../../domain/time-format.js';
 import type { Db } from '../../store/db.js';
 import { kvGet, kvSet } from '../../store/kv-repo.js';
-import { sandboxAccounts, sandboxDns } from '../../store/schema.js';
+import { deleteSandboxDns, insertSandboxAccount, sandboxAccount, sandboxDnsLookup, setSandboxDns, setSandboxPremiumUntil } from '../../store/sandbox-repo.js';
+import type { GoodsSide } from '../compose.js';
 import { SandboxGiftMarket, type SuppliedEvent } from './gift-market.js';
+import { giftsWithSimulatedFaults, goodsWithSimulatedFaults } from './faults.js';
 import { normaliseUsername } from '../username.js';
 import {
   type DeliveryOutcome,
   type DeliveryRequest,
+  type GiftMarket,
   type GoodsProduct,
   type Recipient,
+  type SandboxFaults,
+  type SandboxMarket,
+  type SupplierAccount,
+  type SupplierFund,
   type Suppliers,
 } from '../types.js';
 
 /**
  * The built-in simulator of the suppliers (operator-api.md section 3): deterministic, driven by the
  * service clock, its state kept in the database so it survives a restart. Magic username prefixes
- * choose the behaviour.
+ * choose the behaviour. Its controls (market, faults, listings, DNS, accounts) are the operator API's
+ * sandbox routes (src/app/sandbox-control.ts).
  */
-export interface SandboxMarket {
-  stars_per_1000_cost: number; // cents
-  premium_cost: { '3': number; '6': number; '12': number }; // cents
-  unavailable: boolean;
-}
-
-export interface SandboxFaults {
-  ledger_unavailable: boolean;
-  resolver_error: boolean;
-  upstream_unavailable: { stars: boolean; premium: boolean; nft: boolean };
-  purchase_funds_low: boolean;
-}
+export type { SandboxFaults, SandboxMarket };
 
 export const DEFAULT_MARKET: SandboxMarket = {
   stars_per_1000_cost: 1500,
@@ -52,7 +48,24 @@ export const SANDBOX_DELIVERY_MS = 3_000;
 /** `slow_` recipients wait this long in the queue first. */
 export const SANDBOX_SLOW_MS = 600_000;
 
-export class SandboxUpstream implements Suppliers {
+/**
+ * What the simulated supplier accounts hold (the console's overview): a hot wallet of 2500 TON for Stars and
+ * Premium and, when the simulator sells the gifts, a gift account of 10000 TON (0 while `purchase_funds_low`
+ * is on) and 50000 Stars.
+ */
+export const SANDBOX_FUNDS = { fragment_ton: '2500.000', gifts_ton: '10000.000', gifts_stars: '50000' } as const;
+
+export interface SandboxOptions {
+  /** PUBLIC_BASE_URL: gift `image` fields point at the service's own pictures (GET /sandbox/gifts/<gift>.svg). */
+  publicBaseUrl?: string;
+  /**
+   * GIFTS_UPSTREAM=sandbox: the simulated gift account is shown among the supplier funds. Beside a real gift
+   * account it would count twice in the TON coverage and hide a shortfall of the account that really pays.
+   */
+  sellsGifts?: boolean;
+}
+
+export class SandboxUpstream implements Suppliers, SupplierAccount {
   readonly name = 'sandbox';
   private market: SandboxMarket;
   private faultState: SandboxFaults;
@@ -60,12 +73,14 @@ export class SandboxUpstream implements Suppliers {
   private readonly giftListeners: (() => void)[] = [];
   private readonly suppliedListeners: ((e: SuppliedEvent) => void)[] = [];
 
+  private readonly sellsGifts: boolean;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    /** PUBLIC_BASE_URL: gift `image` fields point at the service's own pictures (GET /sandbox/gifts/<gift>.svg). */
-    publicBaseUrl?: string,
+    { publicBaseUrl, sellsGifts = true }: SandboxOptions = {},
   ) {
+    this.sellsGifts = sellsGifts;
     this.market = { ...DEFAULT_MARKET, ...(kvGet<SandboxMarket>(db, 'sandbox.market') ?? {}) };
     this.faultState = { ...DEFAULT_FAULTS, ...(kvGet<SandboxFaults>(db, 'sandbox.faults') ?? {}) };
     this.gifts = new SandboxGiftMarket(db, clock, {
@@ -74,6 +89,32 @@ export class SandboxUpstream implements Suppliers {
       supplied: (e) => this.supplied(e),
       imageBase: publicBaseUrl ? `${publicBaseUrl}/sandbox/gifts/` : undefined,
     });
+  }
+
+  /**
+   * The simulated suppliers as the service runs them: the switches of PUT /sandbox/faults wrapped around
+   * them (faults.ts), so that a fault reaches the use cases the way a real outage would.
+   */
+  withFaults(): { goods: GoodsSide; gifts: GiftMarket } {
+    const faults = () => this.faultState;
+    return { goods: goodsWithSimulatedFaults(this, faults), gifts: giftsWithSimulatedFaults(this.gifts, faults) };
+  }
+
+  /**
+   * The idempotency-reuse check of order creation (Deps.keyLedger): `ledger_unavailable` takes it down. It
+   * concerns the service's own check, not a supplier, so it is no decorator.
+   */
+  readonly keyLedger = { available: () => !this.faultState.ledger_unavailable };
+
+  /** The simulated supplier accounts (SANDBOX_FUNDS), read now. */
+  funds(): SupplierFund[] {
+    const at = offsetIso(this.clock.now());
+    const funds: SupplierFund[] = [{ supplier: 'sandbox_fragment', currency: 'TON', amount: SANDBOX_FUNDS.fragment_ton, updated_at: at, pays: 'USD' }];
+    if (this.sellsGifts) {
+      funds.push({ supplier: 'sandbox_gifts', currency: 'TON', amount: this.faultState.purchase_funds_low ? '0.000' : SANDBOX_FUNDS.gifts_ton, updated_at: at, pays: 'TON' });
+      funds.push({ supplier: 'sandbox_gifts', currency: 'STARS', amount: SANDBOX_FUNDS.gifts_stars, updated_at: at });
+    }
+    return funds;
   }
 
   /** Called whenever a sandbox listing changes (the catalog cache drops its copy). */
@@ -111,15 +152,11 @@ export class SandboxUpstream implements Suppliers {
   }
 
   setDns(hostname: string, addresses: string[]): void {
-    this.db
-      .insert(sandboxDns)
-      .values({ hostname: hostname.toLowerCase(), addresses })
-      .onConflictDoUpdate({ target: sandboxDns.hostname, set: { addresses } })
-      .run();
+    setSandboxDns(this.db, hostname.toLowerCase(), addresses);
   }
 
   deleteDns(hostname: string): boolean {
-    return this.db.delete(sandboxDns).where(eq(sandboxDns.hostname, hostname.toLowerCase())).run().changes > 0;
+    return deleteSandboxDns(this.db, hostname.toLowerCase());
   }
 
   /** Sets when an account's Premium subscription ends (a sandbox extension for testing long deferrals). */
@@ -127,17 +164,14 @@ export class SandboxUpstream implements Suppliers {
     const u = normaliseUsername(username);
     if (!u) throw new Error('bad username');
     this.firstSeen(u);
-    this.db.update(sandboxAccounts).set({ premiumUntil: until }).where(eq(sandboxAccounts.username, u)).run();
+    setSandboxPremiumUntil(this.db, u, until);
     this.accounts.set(u, { premiumUntil: until });
   }
 
   // --- Suppliers ------------------------------------------------------------------------------
 
   readonly hosts = {
-    lookup: (hostname: string): string[] | undefined => {
-      const row = this.db.select().from(sandboxDns).where(eq(sandboxDns.hostname, hostname.toLowerCase())).get();
-      return row?.addresses;
-    },
+    lookup: (hostname: string): string[] | undefined => sandboxDnsLookup(this.db, hostname.toLowerCase()),
   };
 
   readonly resolver = {
@@ -202,16 +236,14 @@ export class SandboxUpstream implements Suppliers {
     const known = this.accounts.get(u);
     if (known) return known;
     if (this.accounts.size >= 50_000) this.accounts.clear();
-    const row = prepared(this.db, 'sandboxAccount', () =>
-      this.db.select().from(sandboxAccounts).where(eq(sandboxAccounts.username, sql.placeholder('u'))).prepare(),
-    ).get({ u });
+    const row = sandboxAccount(this.db, u);
     if (row) {
       this.accounts.set(u, { premiumUntil: row.premiumUntil });
       return row;
     }
     const now = this.clock.now();
     const premiumUntil = u.startsWith('premium_') ? now + 30 * DAY : null;
-    this.db.insert(sandboxAccounts).values({ username: u, firstSeenAt: now, premiumUntil }).onConflictDoNothing().run();
+    insertSandboxAccount(this.db, { username: u, firstSeenAt: now, premiumUntil });
     this.accounts.set(u, { premiumUntil });
     return { premiumUntil };
   }

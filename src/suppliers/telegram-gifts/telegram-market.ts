@@ -1,4 +1,5 @@
 import type { Clock } from '../../kernel/clock.js';
+import { offsetIso } from '../../domain/time-format.js';
 import type { EventBus } from '../../kernel/event-bus.js';
 import type { TelegramGiftsConfig } from '../../config/gifts.js';
 import type { Logger } from '../../kernel/log.js';
@@ -17,6 +18,8 @@ import {
   type QuoteOutcome,
   type ReconcileOutcome,
   type StageOutcome,
+  type SupplierAccount,
+  type SupplierFund,
   type SupplyStatus,
 } from '../types.js';
 import { GatewayError, type GatewayGift, type GiftGateway } from './gateway.js';
@@ -57,7 +60,7 @@ interface OfferedCollection {
   giftId: string;
 }
 
-export class TelegramGiftMarket implements GiftMarket {
+export class TelegramGiftMarket implements GiftMarket, SupplierAccount {
   /** No call to Telegram before this (service clock): it asked to wait (FLOOD_WAIT). */
   private pausedUntil = 0;
   private sessionProblem: string | null = null;
@@ -119,9 +122,20 @@ export class TelegramGiftMarket implements GiftMarket {
     return { balanceTon: b ? Number(ton(b.tonNano)) : null, balanceStars: b ? Number(b.stars) : null, minTon: Number(ton(this.cfg.balanceMinNano)), up: this.status().up };
   }
 
-  /** For the console's supplier funds: the account's last known balances and when they were read (service clock), null until Telegram first answered. */
-  fundsView(): { tonNano: bigint; stars: string; at: number } | null {
-    return this.balance;
+  /**
+   * The console's supplier funds: the account's TON (to the milli-TON, rounded down: never more than it
+   * holds; it pays for gifts sold for TON) and Stars, as last read (every minute); none until Telegram first answered.
+   */
+  funds(): SupplierFund[] {
+    const b = this.balance;
+    if (!b) return [];
+    const at = offsetIso(b.at);
+    const milli = b.tonNano / 1_000_000n;
+    const tonDown = `${milli / 1000n}.${(milli % 1000n).toString().padStart(3, '0')}`;
+    return [
+      { supplier: 'telegram_gifts', currency: 'TON', amount: tonDown, updated_at: at, pays: 'TON' },
+      { supplier: 'telegram_gifts', currency: 'STARS', amount: b.stars, updated_at: at },
+    ];
   }
 
   private alert(problem: string, detail: string, extra: { balance_ton?: string; need_ton?: string } = {}): void {

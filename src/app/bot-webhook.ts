@@ -1,16 +1,18 @@
 import crypto from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/env.js';
-import { authChallenge } from './request-id.js';
-
-/** Hands one update to the bot (grammY's `webhookCallback(bot, 'fastify')`). */
-export type BotUpdateHandler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
-
-const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
 
 /**
- * The bot's webhook door when TELEGRAM_WEBHOOK_URL is set: a POST route at the URL's path, registered with
- * the API's routes (the app is ready before the bot starts), to which the bot attaches its handler.
+ * Hands one update to the bot: the update as Telegram posted it, how to answer Telegram with a method call
+ * (a webhook reply), and the secret header the request carried. Resolves once the update is handled (or
+ * the bot stops waiting for it).
+ */
+export type BotUpdateHandler = (update: unknown, respond: (json: string) => unknown, secretHeader: string) => Promise<unknown>;
+
+/**
+ * The bot's webhook door when TELEGRAM_WEBHOOK_URL is set: the address and secret Telegram is given, and the
+ * slot where the running bot attaches its handler (bot/runner.ts). The HTTP app serves the door at the
+ * URL's path with the API's routes (src/http/app.ts: the app is ready before the bot starts): it checks
+ * the secret and hands each update through.
  */
 export class BotWebhook {
   private handler: BotUpdateHandler | null = null;
@@ -44,20 +46,14 @@ export class BotWebhook {
   }
 
   /** Whether a request carries the secret; compared in constant time (digests of equal length). */
-  authentic(header: string | string[] | undefined): boolean {
+  authentic(header: string | string[] | undefined): header is string {
     if (typeof header !== 'string') return false;
     return crypto.timingSafeEqual(digest(header), this.secretDigest);
   }
 
-  register(app: FastifyInstance): void {
-    app.post(this.path, async (req, reply) => {
-      // no detail: a caller without the secret learns nothing
-      if (!this.authentic(req.headers[SECRET_HEADER])) return reply.code(401).header('www-authenticate', authChallenge(req.url)).send();
-      // Telegram retries later: the bot is starting or stopping
-      if (!this.handler) return reply.code(503).send();
-      await this.handler(req, reply);
-      return reply;
-    });
+  /** Hands an authentic update to the bot; null while no bot is attached (starting or stopping). */
+  handle(update: unknown, respond: (json: string) => unknown, secretHeader: string): Promise<unknown> | null {
+    return this.handler ? this.handler(update, respond, secretHeader) : null;
   }
 }
 
