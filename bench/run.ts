@@ -142,8 +142,8 @@ async function main() {
   receiver.close();
   const rss = rssMb(svc.proc.pid!);
   // The same process left idle: V8 gives its garbage back only when its memory reducer runs, 8 s or more
-  // after the last full collection (bench/memory.ts --idle prints the curve). Shown beside the target's
-  // figure, which stays the one at the end of the run.
+  // after the last full collection (bench/memory.ts --idle prints the curve). Each figure has its target:
+  // the idle one (the memory the service keeps), and a looser one at the end of the run (garbage included).
   await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
   const rssIdle = rssMb(svc.proc.pid!);
   svc.proc.kill('SIGTERM');
@@ -253,12 +253,12 @@ async function main() {
   for (const r of results) console.log(line(r));
   const check = (ok: boolean) => (ok ? 'met' : 'NOT met');
   console.log(`
-create order: ${summary.create_pct_of_limit.toFixed(0)} % of the machine's durable-write limit (deliveries due and not yet run at the end: ${backlog.jobs}, the oldest ${backlog.oldestSeconds.toFixed(1)} s overdue) (target ≥ 75 %: ${check(summary.create_pct_of_limit >= 75)}), p99 ${create.p99.toFixed(1)} ms (target ≤ 15 ms: ${check(create.p99 <= 15)})
-read one order: ${summary.read_pct_of_bare_same_json.toFixed(0)} % of bare Fastify serving the same JSON (${summary.read_pct_of_bare.toFixed(0)} % of the small bare GET) (target ≥ 100 %: ${check(summary.read_pct_of_bare_same_json >= 100)})
-GET /me: ${summary.me_pct_of_bare_same_json.toFixed(0)} % of bare Fastify serving the same JSON (${summary.me_pct_of_bare.toFixed(0)} % of the small bare GET) (target ≥ 100 %: ${check(summary.me_pct_of_bare_same_json >= 100)})
-replay: ${summary.replay_pct_of_bare_post.toFixed(0)} % of a bare route parsing the same body (${summary.replay_pct_of_bare_get.toFixed(0)} % of the bare GET) (target ≥ 90 %: ${check(summary.replay_pct_of_bare_post >= 90)}); the reads and the replay: medians of ${READ_ROUNDS} alternating rounds
-webhooks: ${delivered} signed order.completed in ${webhookSeconds.toFixed(2)} s = ${webhooksPerSecond.toFixed(0)}/s (target ≥ 1500/s: ${check(webhooksPerSecond >= 1500)}), bad signatures ${badSignature}
-service RSS after the run: ${rss.toFixed(0)} MB (target ≤ 150 MB: ${check(rss <= 150)}); ${rssIdle.toFixed(0)} MB after ${IDLE_SECONDS} s idle
+create order: ${summary.create_pct_of_limit.toFixed(0)} % of the machine's durable-write limit (deliveries due and not yet run at the end: ${backlog.jobs}, the oldest ${backlog.oldestSeconds.toFixed(1)} s overdue) (target ≥ 45 %: ${check(summary.create_pct_of_limit >= 45)}), p99 ${create.p99.toFixed(1)} ms (target ≤ 20 ms: ${check(create.p99 <= 20)})
+read one order: ${summary.read_pct_of_bare_same_json.toFixed(0)} % of bare Fastify serving the same JSON (${summary.read_pct_of_bare.toFixed(0)} % of the small bare GET) (target ≥ 90 %: ${check(summary.read_pct_of_bare_same_json >= 90)})
+GET /me: ${summary.me_pct_of_bare_same_json.toFixed(0)} % of bare Fastify serving the same JSON (${summary.me_pct_of_bare.toFixed(0)} % of the small bare GET) (target ≥ 90 %: ${check(summary.me_pct_of_bare_same_json >= 90)})
+replay: ${summary.replay_pct_of_bare_post.toFixed(0)} % of a bare route parsing the same body (${summary.replay_pct_of_bare_get.toFixed(0)} % of the bare GET) (target ≥ 80 %: ${check(summary.replay_pct_of_bare_post >= 80)}); the reads and the replay: medians of ${READ_ROUNDS} alternating rounds
+webhooks: ${delivered} signed order.completed in ${webhookSeconds.toFixed(2)} s = ${webhooksPerSecond.toFixed(0)}/s (target ≥ 2000/s: ${check(webhooksPerSecond >= 2000)}), bad signatures ${badSignature}
+service RSS after the run: ${rss.toFixed(0)} MB (target ≤ 180 MB: ${check(rss <= 180)}); ${rssIdle.toFixed(0)} MB after ${IDLE_SECONDS} s idle (target ≤ 150 MB: ${check(rssIdle <= 150)})
 metrics on: create at ${metrics.ratioPct.toFixed(1)} % of the rate with metrics off (median of ${metrics.roundsPct.length} alternating rounds: ${metrics.roundsPct.map((x) => x.toFixed(1)).join(', ')} %) (target ≥ 97 %: ${check(metrics.ratioPct >= 97)}); service CPU per order ${metrics.cpuUsPerOrder.off.toFixed(0)} µs off, ${metrics.cpuUsPerOrder.on.toFixed(0)} µs on: the rate it allows is ${metrics.cpuRatioPct.toFixed(1)} %${bigResults ? `
 1,000,000 orders: creation ${bigResults.create_slowdown_pct.toFixed(1)} % slower than on a small database (target ≤ 5 %: ${check(bigResults.create_slowdown_pct <= 5)}), GET /orders at ${bigResults.list_vs_small_pct.toFixed(0)} % of the small-database rate (as fast: ${check(bigResults.list_vs_small_pct >= 90)}); medians of ${BIG_ROUNDS} alternating rounds (seeded in ${bigResults.seed_seconds.toFixed(0)} s)
 during a snapshot of the 1M-order database (${bigResults.snapshot_seconds.toFixed(1)} s): create ${bigResults.create_during_snapshot_rps.toFixed(0)}/s against ${bigResults.create_before_snapshot_rps.toFixed(0)}/s before and ${bigResults.create_after_snapshot_rps.toFixed(0)}/s after: ${bigResults.create_slowdown_during_snapshot_pct.toFixed(1)} % lower (target ≤ 20 %: ${check(bigResults.create_slowdown_during_snapshot_pct <= 20)})
