@@ -18,6 +18,7 @@ import type { WebhookTransport } from './app/webhooks/transport.js';
 import { buildHttpApp } from './http/app.js';
 import { BotWebhook } from './app/bot-webhook.js';
 import { setupWatchers } from './workers/deposit-watchers.js';
+import { buildWatchers } from './suppliers/chains/watchers.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { openDatabase, type Db } from './store/db.js';
 import { GroupCommit } from './store/group-commit.js';
@@ -131,7 +132,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   };
 
   const dispatcher = new WebhookDispatcher(deps, opts.webhookTransport ?? createWebhookTransport({ allowSubnets: config.WEBHOOK_ALLOW_SUBNETS, hosts: fragment ? undefined : sandbox.hosts }));
-  scheduler = new Scheduler(jobQueue(db), clock, jobTable(deps, dispatcher, setupWatchers(deps).handlers), log);
+  scheduler = new Scheduler(jobQueue(db), clock, jobTable(deps, dispatcher, setupWatchers(deps, buildWatchers(config)).handlers), log);
 
   const keys = new KeyCache();
   const limiter = new RateLimiter(clock, {
