@@ -106,7 +106,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   const fragment = fragmentModule ? await fragmentModule.createFragmentUpstream(config, { db, clock, log, bus }) : null;
   // the simulator's gifts only in sandbox mode (the configuration refuses GIFTS_UPSTREAM=sandbox otherwise)
   // imported only in this mode: MTProto takes a while to load
-  const telegram = config.gifts.upstream === 'telegram' ? await (await import('./suppliers/telegram-gifts/index.js')).createTelegramGifts(config, { db, clock, log, bus }, opts.giftGateway) : null;
+  const telegram = config.gifts.upstream === 'telegram' ? await (await import('./suppliers/telegram-gifts/index.js')).createTelegramGifts(config, { clock, log, bus }, opts.giftGateway) : null;
   // the sandbox's simulated faults (PUT /sandbox/faults) are decorators around its own suppliers only
   const simulated = sandbox.withFaults();
   const gifts: GiftMarket = config.gifts.upstream === 'sandbox' ? simulated.gifts : (telegram?.market ?? giftsOff);

@@ -123,6 +123,31 @@ export function sandboxLeaks(files: Map<string, string>, imports: Map<string, st
   return out;
 }
 
+/**
+ * Suppliers behind their port, both ways: a supplier's own records and settings (its repository in the store,
+ * its configuration file) are used by its own folder, the configuration and the composition root only, so no use case knows a
+ * particular supplier; and an adapter reads nothing of the application's records (the purchase record, the
+ * orders, the ledger): the application passes what it needs. The store files any adapter may use are the
+ * handle, the key-value table and prepared statements.
+ */
+const SUPPLIER_OWN: Record<string, string> = {
+  'src/store/fragment-payments-repo.ts': 'src/suppliers/fragment/',
+  'src/config/fragment.ts': 'src/suppliers/fragment/',
+  'src/store/sandbox-repo.ts': 'src/suppliers/sandbox/',
+};
+const STORE_FOR_SUPPLIERS = ['src/store/db.ts', 'src/store/kv-repo.ts', 'src/store/prepared.ts'];
+export function supplierRecordLeaks(imports: Map<string, string[]>): string[] {
+  const out: string[] = [];
+  for (const [file, targets] of imports) {
+    for (const t of targets) {
+      const owner = SUPPLIER_OWN[t];
+      if (owner !== undefined ? !file.startsWith(owner) && !file.startsWith('src/config/') && file !== 'src/service.ts' : file.startsWith('src/suppliers/') && t.startsWith('src/store/') && !STORE_FOR_SUPPLIERS.includes(t))
+        out.push(`${file} → ${t}`);
+    }
+  }
+  return out;
+}
+
 describe('layers', () => {
   const imports = importsOf([...sourceFiles('src'), ...sourceFiles('bot')]);
 
@@ -181,6 +206,23 @@ describe('layers', () => {
     expect(identifiersOf(texts.get('src/http/app.ts')!)).toContain('SandboxControl');
     // the fault switch is the sandbox's own: the composition root wires what the simulator gives, it builds no switch
     expect([...identifiersOf(texts.get('src/service.ts')!)].filter((id) => /fault/i.test(id))).toEqual(['withFaults']);
+  });
+
+  it('suppliers behind their port: no use case reaches a particular supplier\'s records or settings, no adapter reads the application\'s records', () => {
+    expect(imports.get('src/suppliers/fragment/fragment-upstream.ts')).toContain('src/store/fragment-payments-repo.ts');
+    expect(supplierRecordLeaks(imports)).toEqual([]);
+    const bad = new Map([
+      ['src/app/operator/review-evidence.ts', ['src/config/fragment.ts', 'src/store/fragment-payments-repo.ts', 'src/store/gift-purchases-repo.ts']],
+      ['src/suppliers/telegram-gifts/telegram-market.ts', ['src/store/gift-purchases-repo.ts', 'src/store/db.ts']],
+      ['src/suppliers/sandbox/gift-market.ts', ['src/store/sandbox-repo.ts', 'src/store/kv-repo.ts', 'src/store/fragment-payments-repo.ts']],
+      ['src/service.ts', ['src/config/fragment.ts']],
+    ]);
+    expect(supplierRecordLeaks(bad)).toEqual([
+      'src/app/operator/review-evidence.ts → src/config/fragment.ts',
+      'src/app/operator/review-evidence.ts → src/store/fragment-payments-repo.ts',
+      'src/suppliers/telegram-gifts/telegram-market.ts → src/store/gift-purchases-repo.ts',
+      'src/suppliers/sandbox/gift-market.ts → src/store/fragment-payments-repo.ts',
+    ]);
   });
 
   it('the sandbox check sees a sandbox member of a use case\'s dependencies and the concrete class in the HTTP app', () => {
