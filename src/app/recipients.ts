@@ -4,14 +4,12 @@ import type { Deps } from './deps.js';
 import { requireProductAvailable } from './products.js';
 import { resolveRecipient } from './orders/recipient.js';
 import { ValidateGameRequest, ValidateRecipientRequest } from './requests/validate.js';
-import { parseRequest, VALIDATE_GAME_RULES, VALIDATE_RECIPIENT_RULES } from './requests/parse.js';
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isJsonObject, parseRequest, VALIDATE_GAME_RULES, VALIDATE_RECIPIENT_RULES } from './requests/parse.js';
 
 /** POST /validate/recipient: the same resolution the order path uses. */
 export async function validateRecipient(deps: Pick<Deps, 'suppliers'>, body: unknown) {
   // `recipient` is taken for a missing `username` (as the order's params name it); clients have relied on it
-  const b = isRecord(body) && (body.username === undefined || body.username === null) && body.recipient !== undefined ? { ...body, username: body.recipient } : body;
+  const b = isJsonObject(body) && (body.username === undefined || body.username === null) && body.recipient !== undefined ? { ...body, username: body.recipient } : body;
   const { type, username } = parseRequest(ValidateRecipientRequest, b, VALIDATE_RECIPIENT_RULES);
   const r = await resolveRecipient(deps, username);
   return {

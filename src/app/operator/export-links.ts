@@ -6,6 +6,7 @@ import { putGrant, readGrant, sweepGrants } from '../../store/app-repo.js';
 import { keyOf } from '../app-access.js';
 import type { Deps } from '../deps.js';
 import { exportPartnerLedger, exportPartnerOrders, type CsvExport } from '../exports.js';
+import { LEDGER_EXPORT_QUERY, ORDER_EXPORT_QUERY } from '../requests/queries.js';
 import { requireOperator } from './access.js';
 
 /**
@@ -23,7 +24,7 @@ const WHAT = ['orders', 'ledger'] as const;
 type What = (typeof WHAT)[number];
 
 function exportOf(deps: Pick<Deps, 'db' | 'clock' | 'config'>, partnerId: number, what: What, filters: Record<string, string>): CsvExport {
-  return what === 'orders' ? exportPartnerOrders(deps, partnerId, filters) : exportPartnerLedger(deps, partnerId, filters);
+  return what === 'orders' ? exportPartnerOrders(deps, partnerId, ORDER_EXPORT_QUERY.read(filters)) : exportPartnerLedger(deps, partnerId, LEDGER_EXPORT_QUERY.read(filters));
 }
 
 export function createExportLink(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'ids'>, operatorId: number, partnerId: number, body: Record<string, unknown>, actor: string) {

@@ -14,6 +14,9 @@ import { ApiError, type ErrorCode } from '../../domain/errors.js';
 export type IssueRule = ErrorCode | ((issue: z.core.$ZodIssue) => ApiError);
 export type IssueRules = Readonly<Record<string, IssueRule>>;
 
+/** A JSON object (not null, not an array): what a request body must be before its fields are read. */
+export const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** An input that is missing or null (zod reports it as invalid_type; `input` is there with reportInput). */
 const missing = (i: z.core.$ZodIssue) => i.input === undefined || i.input === null;
 
@@ -78,4 +81,19 @@ export function parseRequest<S extends z.ZodType>(schema: S, value: unknown, rul
   const r = schema.safeParse(value, { reportInput: true });
   if (r.success) return r.data;
   throw issueError(r.error.issues, rules)!;
+}
+
+/**
+ * How a route reads one part of a request (its query string): the zod schema, which the OpenAPI document
+ * shows too, and `read`, which parses with it and throws the contract's error for the first issue. The
+ * route helper (src/http/openapi/endpoint.ts) reads before the handler, which gets the parsed, typed value.
+ */
+export interface RequestReader<T> {
+  readonly schema: z.ZodObject;
+  read(value: unknown): T;
+}
+
+/** The reader of a schema whose issues the `rules` name (./queries.ts). */
+export function requestReader<S extends z.ZodObject>(schema: S, rules: IssueRules): RequestReader<z.output<S>> {
+  return { schema, read: (value) => parseRequest(schema, value, rules) };
 }

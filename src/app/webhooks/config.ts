@@ -8,6 +8,7 @@ import { setWebhook } from '../../store/partners-repo.js';
 import type { Config } from '../../config/env.js';
 import type { Deps } from '../deps.js';
 import { requirePartner } from '../partners.js';
+import { isJsonObject } from '../requests/parse.js';
 
 /** The loopback ranges: WEBHOOK_ALLOW_SUBNETS with them lets a webhook receiver on this machine in. */
 export const LOCAL_RECEIVER_SUBNETS = ['127.0.0.0/8', '::1/128'];
@@ -63,7 +64,8 @@ export type SaveWebhookDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'ids' | 'se
  * a kind it did not ask for (`balance.low` is opt-in).
  */
 export function saveWebhook(deps: SaveWebhookDeps, partnerId: number, body: unknown, actor: string): { url: string; events: string[]; secret?: string } {
-  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  // anything but an object reads as one without these fields (an array has none of them either)
+  const b = isJsonObject(body) ? body : {};
   const partner = requirePartner(deps, partnerId);
   if (typeof b.url !== 'string') fail('bad_webhook_url', 'url must be a string ("" for none).', { reason: 'bad_url' });
   if (b.regenerate_secret !== undefined && typeof b.regenerate_secret !== 'boolean') fail('validation_error', 'regenerate_secret must be a boolean.');

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { fail } from '../../domain/errors.js';
+import { isJsonObject } from '../../app/requests/parse.js';
+import type { RawQuery } from '../openapi/endpoint.js';
 import type { Deps } from '../../app/deps.js';
 import { adjustBalance } from '../../app/adjustments.js';
 import { alertsView, setAlerts } from '../../app/balance-alerts.js';
@@ -16,14 +18,15 @@ import { parseOrFail } from '../../app/validation.js';
 
 type P = { Params: { partner_id: string } };
 type O = { Params: { order_id: string } };
+/** A query string read by its use case (src/app/ledger.ts, webhooks/deliveries.ts). */
+type Q = { Querystring: RawQuery };
 
 const ACTOR = 'operator';
 
 function body(req: { body: unknown }): Record<string, unknown> {
   const b = req.body;
   if (b === undefined || b === null) return {};
-  if (typeof b !== 'object' || Array.isArray(b)) fail('validation_error', 'The body must be a JSON object.');
-  return b as Record<string, unknown>;
+  return isJsonObject(b) ? b : fail('validation_error', 'The body must be a JSON object.');
 }
 
 export function pid(raw: string): number {
@@ -57,7 +60,7 @@ export function operatorRoutes(deps: OperatorRoutesDeps, keys: KeyCache) {
     app.put<P>('/partners/:partner_id/webhook', async (req) => saveWebhook(deps, pid(req.params.partner_id), body(req), ACTOR));
     app.get<P>('/partners/:partner_id/alerts', async (req) => alertsView(deps, pid(req.params.partner_id)));
     app.put<P>('/partners/:partner_id/alerts', async (req) => setAlerts(deps, pid(req.params.partner_id), body(req), ACTOR));
-    app.get<P>('/partners/:partner_id/ledger', async (req) => ledgerPage(deps, pid(req.params.partner_id), req.query as Record<string, unknown>));
+    app.get<P & Q>('/partners/:partner_id/ledger', async (req) => ledgerPage(deps, pid(req.params.partner_id), req.query));
     app.post<P>('/partners/:partner_id/adjustments', async (req, reply) => {
       const r = adjustBalance(deps, pid(req.params.partner_id), req.body ?? {}, ACTOR);
       reply.code(201);
@@ -74,7 +77,7 @@ export function operatorRoutes(deps: OperatorRoutesDeps, keys: KeyCache) {
     app.post<O>('/orders/:order_id/resolve', async (req) => resolveReview(deps, req.params.order_id, body(req), ACTOR));
     app.post<O>('/orders/:order_id/cancel', async (req) => cancelPremium(deps, req.params.order_id, body(req).note, ACTOR));
 
-    app.get('/webhook-deliveries', async (req) => listDeliveries(deps, req.query as Record<string, unknown>));
+    app.get<Q>('/webhook-deliveries', async (req) => listDeliveries(deps, req.query));
     app.get('/ledger/check', async () => ledgerCheck(deps));
   };
 }

@@ -1,8 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RequestReader } from '../../app/requests/parse.js';
 import type { ErrorCode } from '../../domain/errors.js';
+import { queryParameters } from './parameters.js';
 
 /** What the OpenAPI document says of one partner endpoint. Error codes beyond authentication and the key limit. */
-export interface Endpoint {
+export interface Endpoint<Q = unknown> {
   method: 'get' | 'post';
   /** OpenAPI path template (`/orders/{order_id}`), relative to /api/partner/v1. */
   path: string;
@@ -10,7 +12,10 @@ export interface Endpoint {
   tag: string;
   summary: string;
   description: string;
+  /** Path parameters (the query string's come from `query`). */
   parameters?: Record<string, unknown>[];
+  /** The query string's reader: the route parses with it, the document lists its schema's fields. */
+  query?: RequestReader<Q>;
   body?: string;
   bodyExamples?: Record<string, unknown>;
   /** The component schema of the JSON answer (absent for a CSV answer). */
@@ -31,18 +36,64 @@ export const q = (name: string, description: string, schema: Record<string, unkn
 export const pathParam = (name: string, example?: string) => ({ name, in: 'path', required: true, schema: { type: 'string' }, ...(example ? { example } : {}) });
 
 /**
- * Registers a route whose method and URL come from its documentation entry, so that the two cannot
- * disagree; the entry sits next to the route in each route file (test/http/routes-documented.test.ts
- * checks that no partner route is registered without one).
+ * A query string before a route reads it: what Fastify's parser makes of it, text or, for a name given
+ * more than once, a list of texts.
  */
-export function documented<G extends RouteGenericInterface = RouteGenericInterface>(
+export type RawQuery = Readonly<Record<string, string | string[] | undefined>>;
+
+/** The request a handler gets: its path parameters (text), and its query string as the route's reader gave it. */
+export type TypedRequest<Q> = FastifyRequest<{ Params: Record<string, string>; Querystring: Q }>;
+export type Handler<Q> = (req: TypedRequest<Q>, reply: FastifyReply) => unknown;
+
+/** What a route reads before its handler runs, in this order. */
+export interface Reading<Q> {
+  /**
+   * The checks that come before the request is read in the contract's order of checks (who asks, their
+   * rate limit): a bad query string from a caller refused here is still refused for who they are.
+   */
+  first?: (req: TypedRequest<unknown>) => void;
+  /** The query string's reader (src/app/requests/queries.ts): the handler gets its parsed value. */
+  query?: RequestReader<Q>;
+}
+
+/**
+ * Registers a route that reads its query string with the reader's zod schema before the handler, so the
+ * handler gets it parsed and typed (`req.query`) and the contract's error for a bad one comes from the
+ * schema's rules; without a reader `req.query` is the raw query string. Not async: a handler that answers
+ * at once is not made to wait a microtask.
+ */
+export function route<Q = RawQuery>(
   app: FastifyInstance,
-  doc: Endpoint,
-  handler: (req: FastifyRequest<G>, reply: FastifyReply) => unknown,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  reading: Reading<Q>,
+  handler: Handler<Q>,
 ): void {
-  app.route<G>({
-    method: doc.method === 'get' ? 'GET' : 'POST',
-    url: doc.path.replace(/\{(\w+)\}/g, ':$1'),
-    handler: handler as never,
+  const { first, query } = reading;
+  app.route<{ Params: Record<string, string>; Querystring: Q }>({
+    method,
+    url,
+    handler:
+      first || query
+        ? (req, reply) => {
+            first?.(req);
+            if (query) req.query = query.read(req.query);
+            return handler(req, reply);
+          }
+        : handler,
   });
+}
+
+/**
+ * Registers a partner route whose method, URL and query string come from its documentation entry, so
+ * that the route and the document cannot disagree; the entry sits next to the route in each route file
+ * (test/http/routes-documented.test.ts checks that no partner route is registered without one).
+ */
+export function documented<Q>(app: FastifyInstance, doc: Endpoint<Q>, handler: Handler<Q>, first?: Reading<Q>['first']): void {
+  route(app, doc.method === 'get' ? 'GET' : 'POST', doc.path.replace(/\{(\w+)\}/g, ':$1'), { first, query: doc.query }, handler);
+}
+
+/** The parameters the document lists for an endpoint: its path parameters, then its query string's fields. */
+export function endpointParameters(e: Endpoint): Record<string, unknown>[] {
+  return [...(e.parameters ?? []), ...(e.query ? queryParameters(e.query.schema) : [])];
 }
