@@ -15,6 +15,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 /** What each layer may import besides itself. `suppliers/types` is the suppliers' port: the only supplier file app may use. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   domain: [],
+  // the words the bot and the Mini App both show (the Mini App bundles the file: it imports nothing)
+  presentation: [],
   kernel: ['domain'],
   config: ['domain', 'kernel'],
   store: ['domain', 'kernel', 'config'],
@@ -27,7 +29,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   workers: ['domain', 'kernel', 'config', 'app', 'suppliers/types'],
   // the doors: use cases and the application's ports, never the store or a supplier
   http: ['domain', 'kernel', 'config', 'app'],
-  bot: ['domain', 'kernel', 'config', 'app'],
+  bot: ['domain', 'kernel', 'config', 'app', 'presentation'],
   // operations: backups, restore, metrics and readiness read the store; its routes and hooks sit on the HTTP app
   ops: ['domain', 'kernel', 'config', 'store', 'suppliers/types', 'app', 'http'],
   // the composition root builds everything but the bot (src/main.ts starts it)
