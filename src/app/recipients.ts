@@ -3,7 +3,7 @@ import { UpstreamUnavailable } from '../suppliers/types.js';
 import type { Deps } from './deps.js';
 import { requireProductAvailable } from './products.js';
 import { resolveRecipient } from './orders/recipient.js';
-import { ValidateGameRequest, ValidateRecipientRequest } from './requests/validate.js';
+import { ValidateGameRequest, ValidateRecipientRequest } from './requests/orders.js';
 import { isJsonObject, parseRequest, VALIDATE_GAME_RULES, VALIDATE_RECIPIENT_RULES } from './requests/parse.js';
 
 /** POST /validate/recipient: the same resolution the order path uses. */

@@ -18,8 +18,8 @@ import { ORDER_LIST_QUERY } from '../../app/requests/queries.js';
 import { sendJson } from '../frozen-json.js';
 import { route, type RawQuery } from '../openapi/endpoint.js';
 import { callerOf } from './auth.js';
-import { actorOf, objectBody } from './body.js';
-import type { AppApiDeps } from './context.js';
+import { objectBody } from '../../app/requests/parse.js';
+import { actorOf, type AppApiDeps } from './context.js';
 import type { ExportLink, InviteAnswer, LedgerEntryAnswer, OperatorPartnerCreated, OperatorPartnersAnswer, OperatorProductsAnswer, OverviewAnswer, ProductSwitch, ReviewEvidence } from './types.js';
 
 type P = { Params: { partner_id: string } };

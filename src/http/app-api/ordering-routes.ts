@@ -12,8 +12,8 @@ import { ORDER_LIST_QUERY } from '../../app/requests/queries.js';
 import { sendJson } from '../frozen-json.js';
 import { route, type RawQuery } from '../openapi/endpoint.js';
 import { linkOfReq } from './auth.js';
-import { actorOf, objectBody } from './body.js';
-import type { AppApiDeps } from './context.js';
+import { objectBody } from '../../app/requests/parse.js';
+import { actorOf, type AppApiDeps } from './context.js';
 import { may } from '../../domain/permissions.js';
 import type { SpendAnswer, BalancesAnswer, GiftFacetsAnswer, GiftSearchAnswer, OrderDetailAnswer, RecipientCheckAnswer } from './types.js';
 

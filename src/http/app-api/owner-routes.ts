@@ -17,8 +17,8 @@ import { DELIVERY_LIST_QUERY, LEDGER_LIST_QUERY } from '../../app/requests/queri
 import { sendJson } from '../frozen-json.js';
 import { route } from '../openapi/endpoint.js';
 import { linkOfReq } from './auth.js';
-import { actorOf, objectBody } from './body.js';
-import type { AppApiDeps } from './context.js';
+import { objectBody } from '../../app/requests/parse.js';
+import { actorOf, type AppApiDeps } from './context.js';
 import type { AlertsAnswer, ApiKeyView, FundingAnswer, InviteAnswer, OpenTopupRequestsAnswer, TeamAnswer, TopupRequestAnswer, WebhookSaved, WebhookView } from './types.js';
 
 /**
