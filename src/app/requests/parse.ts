@@ -6,7 +6,7 @@ import { ApiError, fail, type ErrorCode } from '../../domain/errors.js';
  * request has the error code the contract gives it, and the code decides the body format (flat or nested,
  * domain/errors.ts). The partner API's requests are parsed with the schemas of ./orders.ts
  * (bodies) and ./queries.ts (query strings), which are also the OpenAPI document's (src/http/schemas/
- * registers the bodies, src/http/openapi/parameters.ts lists the query parameters).
+ * registers the bodies, src/http/route.ts: queryParameters lists the query parameters).
  *
  * When several fields are wrong, the first in the rule table's order names the error: the tables list the
  * fields in the contract's order of checks.
@@ -103,7 +103,7 @@ export function parseRequest<S extends z.ZodType>(schema: S, value: unknown, rul
 /**
  * How a route reads one part of a request (its query string): the zod schema, which the OpenAPI document
  * shows too, and `read`, which parses with it and throws the contract's error for the first issue. The
- * route helper (src/http/openapi/endpoint.ts) reads before the handler, which gets the parsed, typed value.
+ * route helper (src/http/route.ts) reads before the handler, which gets the parsed, typed value.
  */
 export interface RequestReader<T> {
   readonly schema: z.ZodObject;

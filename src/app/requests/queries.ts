@@ -10,7 +10,7 @@ import { parseRequest, requestReader, type IssueRule, type IssueRules, type Requ
 
 /**
  * The query strings of the partner API. Each schema is both the validator (the app parses with it through
- * ./parse.ts) and the OpenAPI document's parameter list (src/http/openapi/parameters.ts reads the fields'
+ * ./parse.ts) and the OpenAPI document's parameter list (src/http/route.ts: queryParameters reads the fields'
  * order, descriptions and JSON schemas from it). A query value is text: numbers are read from digits and
  * then bounded, times and cursors are decoded by a transform (the document shows them as strings).
  *
@@ -239,7 +239,7 @@ export const giftListRules = (cameAs: Record<string, string>): IssueRules => {
   );
 };
 
-// --- what the routes read (src/http/openapi/endpoint.ts reads the query before the handler, typed) -------
+// --- what the routes read (src/http/route.ts reads the query before the handler, typed) -------
 
 export const ORDER_LIST_QUERY = requestReader(OrderListQuery, ORDER_LIST_RULES);
 export type OrderListInput = z.output<typeof OrderListQuery>;

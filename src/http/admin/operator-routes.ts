@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { fail } from '../../domain/errors.js';
-import { route, type RawQuery } from '../openapi/endpoint.js';
+import { route, type RawQuery } from '../route.js';
 import { sendCsv } from '../csv.js';
 import { exportPartnerLedger, exportPartnerOrders } from '../../app/exports.js';
 import { inviteForPartner } from '../../app/operator/partners.js';

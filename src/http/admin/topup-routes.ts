@@ -5,7 +5,7 @@ import { listDeposits } from '../../app/deposits/view.js';
 import { cancelTopupRequest, listTopupRequests } from '../../app/topup-request-state.js';
 import { createTopupRequest } from '../../app/topup-requests.js';
 import { fail } from '../../domain/errors.js';
-import type { RawQuery } from '../openapi/endpoint.js';
+import type { RawQuery } from '../route.js';
 
 /**
  * Automatic top-ups in the operator API (operator-api.md section 2): exact-amount requests on a partner's

@@ -16,7 +16,7 @@ import { fail } from '../../domain/errors.js';
 import { sendCsv } from '../csv.js';
 import { ORDER_LIST_QUERY } from '../../app/requests/queries.js';
 import { sendJson } from '../frozen-json.js';
-import { route, type RawQuery } from '../openapi/endpoint.js';
+import { route, type RawQuery } from '../route.js';
 import { callerOf } from './auth.js';
 import { objectBody } from '../../app/requests/parse.js';
 import { actorOf, type AppApiDeps } from './context.js';

@@ -10,7 +10,7 @@ import { orderDetail } from '../../app/orders/timeline.js';
 import { partnerStats } from '../../app/stats.js';
 import { ORDER_LIST_QUERY } from '../../app/requests/queries.js';
 import { sendJson } from '../frozen-json.js';
-import { route, type RawQuery } from '../openapi/endpoint.js';
+import { route, type RawQuery } from '../route.js';
 import { linkOfReq } from './auth.js';
 import { objectBody } from '../../app/requests/parse.js';
 import { actorOf, type AppApiDeps } from './context.js';

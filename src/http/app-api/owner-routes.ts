@@ -15,7 +15,7 @@ import { listOwnDeliveries, redeliver, sendTestWebhook } from '../../app/webhook
 import { fail } from '../../domain/errors.js';
 import { DELIVERY_LIST_QUERY, LEDGER_LIST_QUERY } from '../../app/requests/queries.js';
 import { sendJson } from '../frozen-json.js';
-import { route } from '../openapi/endpoint.js';
+import { route } from '../route.js';
 import { linkOfReq } from './auth.js';
 import { objectBody } from '../../app/requests/parse.js';
 import { actorOf, type AppApiDeps } from './context.js';

@@ -4,7 +4,7 @@ import { partnerSchemas } from '../schemas/partner.js';
 // registers its schemas in partnerSchemas
 import '../schemas/webhook-log.js';
 import { PARTNER_ENDPOINTS } from '../partner/index.js';
-import { endpointParameters, type Endpoint } from './endpoint.js';
+import { endpointParameters, type Endpoint } from '../route.js';
 
 /**
  * The OpenAPI 3.0.3 description of the partner API, generated from the zod schemas in

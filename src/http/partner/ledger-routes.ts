@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { listOwnLedger } from '../../app/partner-ledger.js';
 import { sendJson } from '../frozen-json.js';
 import { LEDGER_LIST_QUERY, type LedgerListInput } from '../../app/requests/queries.js';
-import { documented, type Endpoint } from '../openapi/endpoint.js';
+import { documented, type Endpoint } from '../route.js';
 import { partnerOf, type PartnerContext } from './context.js';
 
 const LEDGER: Endpoint<LedgerListInput> = {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GIFT_LIST_QUERY, type GiftListInput } from '../../app/requests/queries.js';
-import { documented, pathParam, type Endpoint } from '../openapi/endpoint.js';
+import { documented, pathParam, type Endpoint } from '../route.js';
 import { keyOf, type PartnerContext } from './context.js';
 
 const COLLECTIONS: Endpoint = {

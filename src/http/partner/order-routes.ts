@@ -6,7 +6,7 @@ import { getOwnOrder, listOwnOrders, readOwnOrder } from '../../app/orders/query
 import { sendJson } from '../frozen-json.js';
 import { isJsonObject } from '../../app/requests/parse.js';
 import { ORDER_LIST_QUERY, ORDER_READ_QUERY, type OrderListInput } from '../../app/requests/queries.js';
-import { documented, pathParam, type Endpoint } from '../openapi/endpoint.js';
+import { documented, pathParam, type Endpoint } from '../route.js';
 import { clientGone, partnerOf, type PartnerContext } from './context.js';
 
 const CREATE: Endpoint = {

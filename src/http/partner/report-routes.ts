@@ -4,7 +4,7 @@ import { partnerStats } from '../../app/stats.js';
 import { sendCsv } from '../csv.js';
 import { sendJson } from '../frozen-json.js';
 import { LEDGER_EXPORT_QUERY, ORDER_EXPORT_QUERY, STATS_QUERY, type LedgerExportInput, type OrderExportInput, type StatsInput } from '../../app/requests/queries.js';
-import { documented, type Endpoint } from '../openapi/endpoint.js';
+import { documented, type Endpoint } from '../route.js';
 import { partnerOf, type PartnerContext } from './context.js';
 
 const STATS: Endpoint<StatsInput> = {

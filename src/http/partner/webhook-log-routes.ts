@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { listOwnDeliveries, redeliver, sendTestWebhook } from '../../app/webhooks/delivery-log.js';
 import { DELIVERY_LIST_QUERY, type DeliveryListInput } from '../../app/requests/queries.js';
-import { documented, type Endpoint } from '../openapi/endpoint.js';
+import { documented, type Endpoint } from '../route.js';
 import { partnerOf, type PartnerContext } from './context.js';
 
 const LIST: Endpoint<DeliveryListInput> = {

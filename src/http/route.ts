@@ -1,7 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RequestReader } from '../../app/requests/parse.js';
-import type { ErrorCode } from '../../domain/errors.js';
-import { queryParameters } from './parameters.js';
+import { z } from 'zod';
+import type { RequestReader } from '../app/requests/parse.js';
+import type { ErrorCode } from '../domain/errors.js';
+
+/**
+ * The route helper of every door (the partner API, the operator API, the Mini App): a route reads its query
+ * string with its zod reader before the handler, which gets it typed; a partner route's documentation entry
+ * (Endpoint) sits beside it and makes the OpenAPI document (./openapi/document.ts).
+ */
 
 /** What the OpenAPI document says of one partner endpoint. Error codes beyond authentication and the key limit. */
 export interface Endpoint<Q = unknown> {
@@ -96,4 +102,24 @@ export function documented<Q>(app: FastifyInstance, doc: Endpoint<Q>, handler: H
 /** The parameters the document lists for an endpoint: its path parameters, then its query string's fields. */
 export function endpointParameters(e: Endpoint): Record<string, unknown>[] {
   return [...(e.parameters ?? []), ...(e.query ? queryParameters(e.query.schema) : [])];
+}
+
+/** The order of a parameter schema's keywords in the document (the rest follow in their own order). */
+const KEYWORDS = ['type', 'enum', 'minLength', 'maxLength', 'minimum', 'maximum', 'default'];
+
+/**
+ * The query parameters of an endpoint, read from the zod schema its use case parses the query with
+ * (src/app/requests/queries.ts): one per field, in the schema's order, its description from the field's
+ * meta, required unless the field may be absent. The JSON schema is what the parsed value is (a bounded
+ * integer, an enumeration); a value that a transform decodes (a time, a cursor) is documented as text.
+ */
+export function queryParameters(schema: z.ZodObject, descriptions: Record<string, string> = {}): Record<string, unknown>[] {
+  return Object.entries(schema.shape).map(([name, field]) => {
+    const json = z.toJSONSchema(field as z.ZodType, { target: 'openapi-3.0', io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+    const { description, ...rest } = json;
+    if (rest.type === undefined) rest.type = 'string';
+    const ordered = Object.fromEntries([...KEYWORDS.filter((k) => k in rest).map((k) => [k, rest[k]]), ...Object.entries(rest).filter(([k]) => !KEYWORDS.includes(k))]);
+    const required = !(field as z.ZodType).safeParse(undefined).success;
+    return { name, in: 'query', required, description: descriptions[name] ?? description, schema: ordered };
+  });
 }
