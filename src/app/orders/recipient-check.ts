@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import { pricedGift } from '../nft/gift-prices.js';
 import { NftGift } from '../requests/orders.js';
 import { isJsonObject, ORDER_PARAMS_RULES, parseRequest } from '../requests/parse.js';
-import { validateRecipient } from '../recipients.js';
+import { validateRecipient } from './recipient.js';
 import { ORDER_KINDS } from './kinds/index.js';
 
 /** What recipientCheck uses of the service. */

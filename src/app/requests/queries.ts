@@ -4,7 +4,6 @@ import { CURRENCIES, ORDER_STATUSES, ORDER_TYPES } from '../../domain/enums.js';
 import { ApiError } from '../../domain/errors.js';
 import { parseTimeFilter } from '../../domain/time-format.js';
 import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from '../../domain/webhook-delivery.js';
-import { WAIT_MAX_SECONDS } from '../orders/waits.js';
 import { cursorPosition } from '../paging.js';
 import { parseRequest, requestReader, type IssueRule, type IssueRules, type RequestReader } from './parse.js';
 
@@ -75,6 +74,9 @@ export const OrderExportQuery = z.strictObject({
   from: timeFilter(FROM),
   to: timeFilter(TO),
 });
+
+/** The longest `wait` of GET /orders/{order_id}, in seconds. */
+export const WAIT_MAX_SECONDS = 30;
 
 /** GET /orders/{order_id}: `wait` only; other parameters are ignored, as they always were on this endpoint. */
 export const OrderReadQuery = z.looseObject({

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { validateGame, validateRecipient } from '../../app/recipients.js';
+import { validateGame, validateRecipient } from '../../app/orders/recipient.js';
 import { documented, type Endpoint } from '../route.js';
 import { keyOf, type PartnerContext } from './context.js';
 
