@@ -30,6 +30,8 @@ interface CaseRecord {
   handled?: Handled;
   /** Who is handling it in the bot right now: the outcome event of their resolution may come first. */
   claim?: string;
+  /** When the operators were reminded that it still waits (once per case). */
+  remindedAt?: number;
 }
 
 /** At most this many cards are remembered per case (older ones are past editing anyway). */
@@ -57,6 +59,15 @@ export function claimCase(deps: Pick<Deps, 'db' | 'clock'>, key: CaseKey, by: st
   const r = s.read(key) ?? { cards: [] };
   const { claim: _, ...rest } = r;
   s.write(key, by === null ? rest : { ...rest, claim: by });
+}
+
+/** Marks the case reminded; false when it was already (the reminder is sent once). */
+export function claimReminder(deps: Pick<Deps, 'db' | 'clock'>, key: CaseKey): boolean {
+  const s = store(deps);
+  const r = s.read(key) ?? { cards: [] };
+  if (r.remindedAt !== undefined || r.handled) return false;
+  s.write(key, { ...r, remindedAt: deps.clock.now() });
+  return true;
 }
 
 export function claimOf(deps: Pick<Deps, 'db' | 'clock'>, key: CaseKey): string | undefined {

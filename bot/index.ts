@@ -11,17 +11,18 @@ import {
   ALERTS_CONVERSATION,
   apikeyConversation,
   APIKEY_CONVERSATION,
-  topupConversation,
-  TOPUP_CONVERSATION,
   webhookConversation,
   WEBHOOK_CONVERSATION,
 } from './conversations/owner.js';
 import { depositConversation, DEPOSIT_CONVERSATION } from './conversations/deposit.js';
+import { topupConversation, TOPUP_CONVERSATION } from './conversations/topup.js';
 import { teamConversation, TEAM_CONVERSATION } from './conversations/team.js';
 import { orderConversation, ORDER_CONVERSATION } from './conversations/order.js';
-import { appFeature } from './features/app.js';
+import { appFeature, syncMenuButton } from './features/app.js';
 import { balanceFeature } from './features/balance.js';
+import { foreignFlowFeature } from './features/foreign-flow.js';
 import { gateFeature } from './features/gate.js';
+import { receiptsFeature } from './features/receipts.js';
 import { operatorFeature } from './features/operator.js';
 import { orderFeature } from './features/order.js';
 import { noticesFeature } from './features/notices.js';
@@ -46,7 +47,7 @@ export function updateOrder(ctx: { chat?: { id: number }; from?: { id: number } 
 }
 
 /** Bump when a conversation changes so that stored states of the old code are discarded. */
-export const CONVERSATION_STATE_VERSION = 4;
+export const CONVERSATION_STATE_VERSION = 5;
 
 /**
  * Builds the bot from injected dependencies; creates nothing at import time and does not start polling
@@ -102,6 +103,7 @@ export function createBot(token: string, input: BotDeps): Bot<BotContext> {
     await next();
     // After the update (a /start may have linked the account): the sender's command menu follows their role.
     await syncCommands(ctx);
+    await syncMenuButton(ctx);
   });
   root.use(
     session<SessionData, BotContext>({
@@ -132,12 +134,14 @@ export function createBot(token: string, input: BotDeps): Bot<BotContext> {
 
   root.use(startFeature());
   root.use(secretSavedFeature());
+  root.use(foreignFlowFeature());
   root.use(operatorFeature());
   root.use(gateFeature());
   root.use(appFeature());
   root.use(balanceFeature());
   root.use(orderFeature());
   root.use(ordersFeature());
+  root.use(receiptsFeature());
   root.use(noticesFeature());
   root.use(ownerFeature());
   root.use(unhandledFeature());

@@ -1,10 +1,10 @@
 /**
- * Owner secrets (the API key, the webhook secret, the Mini App sign-in link) are shown only in a private
- * chat with that owner (operator-api.md section 4). In a group the commands that would show one answer with
+ * Owner secrets (the API key, the webhook secret, the Mini App sign-in link, and a team invite link) are
+ * shown only in a private chat with that owner (operator-api.md section 4). In a group the commands that would show one answer with
  * a button opening the private chat: a `t.me/<bot>?start=<command>` deep link whose /start lands in the
  * same flow there.
  */
-export const PRIVATE_ONLY = ['app', 'apikey', 'webhook'] as const;
+export const PRIVATE_ONLY = ['app', 'apikey', 'webhook', 'invite'] as const;
 export type PrivateOnly = (typeof PRIVATE_ONLY)[number];
 
 export function isPrivateOnly(command: string): command is PrivateOnly {

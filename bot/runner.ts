@@ -16,6 +16,7 @@ import { notifyBalanceLow, notifyOrderOutcome, notifyReview, notifyTopupCredited
 import { setDefaultCommands, setOperatorCommands } from './commands.js';
 import { createBot } from './index.js';
 import { operatorLanguage } from './operator-language.js';
+import { tick } from './ticker.js';
 import { connectionWatch } from './connection.js';
 
 export interface BotHandle {
@@ -32,6 +33,8 @@ export interface StartBotOptions {
 }
 
 const STOP_GRACE_MS = 5_000;
+/** How often the ticker runs on real time (the sandbox's clock moves run it too). */
+const TICK_MS = 60_000;
 
 /** The updates the bot handles (commands, typed answers, buttons): what setWebhook asks Telegram for. */
 export const ALLOWED_UPDATES = ['message', 'callback_query'] as const;
@@ -92,6 +95,24 @@ export function startBot(
   const onBalanceLow = (e: BalanceLow) =>
     track(notifyBalanceLow(notifyApi, env, e).catch((err) => deps.log.error({ err, orderId: e.orderId }, 'low-balance notice failed')));
   deps.bus.on('balance_low', onBalanceLow);
+
+  // Digests, reminders and housekeeping on the service clock (bot/ticker.ts): every minute, and at once when
+  // the sandbox moves the clock; one run at a time.
+  let ticking = false;
+  const runTick = () => {
+    if (ticking) return;
+    ticking = true;
+    track(
+      tick(notifyApi, env)
+        .catch((err) => deps.log.error({ err }, 'bot tick failed'))
+        .finally(() => {
+          ticking = false;
+        }),
+    );
+  };
+  const ticker = setInterval(runTick, TICK_MS);
+  ticker.unref();
+  const offClockMove = deps.clock.onMove(() => runTick());
 
   // The bot's username, command lists and menu button, once it is running.
   const announce = async (message: string) => {
@@ -220,6 +241,8 @@ export function startBot(
       deps.bus.off('alert', onAlert);
       deps.bus.off('topup_credited', onTopup);
       deps.bus.off('balance_low', onBalanceLow);
+      clearInterval(ticker);
+      offClockMove();
       wakeUp();
       const done = (async () => {
         // stops fetching (the long poll in progress is aborted); the updates in hand go on to their end

@@ -9,8 +9,7 @@ import { collectionRows, foundRows, giftPageRows } from '../keyboards/gift.js';
 import type { GiftCollectionInfo, GiftItem, GiftPage, GiftQuote } from '../views/model.js';
 import { askRecipient, confirmAndPlace } from './checkout.js';
 import { attempt } from './common.js';
-import type { Checkpoint, Flow, Pressed } from './flow.js';
-import type { ConvContext } from '../context.js';
+import type { Back, Flow, Pressed } from './flow.js';
 import { giftGridUrl, webAppAllowed } from '../app-urls.js';
 import * as commonView from '../views/common.js';
 import * as giftView from '../views/gifts.js';
@@ -84,7 +83,12 @@ function giftQuote(deps: Pick<Deps, 'db' | 'settings'>, partnerId: number, { quo
   };
 }
 
-export async function giftFlow(flow: Flow, env: { deps: CreateOrderDeps; gifts: GiftCatalog }, partnerId: number, atProduct: Checkpoint): Promise<void> {
+/**
+ * The gift branch, in the message of the product menu: collections, then a collection's pages, then the
+ * recipient; the confirmation is a new message. `atProduct` null: entered from "Order again" (no product
+ * menu to go back to), with the collection to open (`preselected`) when it is still on sale.
+ */
+export async function giftFlow(flow: Flow, env: { deps: CreateOrderDeps; gifts: GiftCatalog }, partnerId: number, atProduct: Back | null, preselected?: string): Promise<void> {
   const { deps, gifts } = env;
   const { conversation, t, ctx } = flow;
 
@@ -99,28 +103,37 @@ export async function giftFlow(flow: Flow, env: { deps: CreateOrderDeps; gifts: 
         .map((c): GiftCollectionInfo => ({ collection: c.collection, name: c.name, count: c.count, floor_partner_price: c.floor_partner_price, affordable: (floor(c) ?? 0) <= balance }));
     }),
   );
-  if (!cols.ok) return void (await ctx.reply(commonView.errorText(t, cols)));
-  if (!cols.value.length) return void (await ctx.reply(t.gifts.none));
-  const atCollections = conversation.checkpoint();
-  const colMenu = await flow.menu(t.gifts.chooseCollection, collectionRows(flow, cols.value), { back: atProduct });
-  const picked = await flow.choose(colMenu);
-  const col = /^gc:\d+$/.test(picked.action) ? cols.value[Number(picked.action.slice(3))] : undefined;
-  if (!col) return conversation.skip();
-  await flow.settle(colMenu, col.name);
+  if (!cols.ok) return void (await flow.done(commonView.errorText(t, cols)));
+  if (!cols.value.length) return void (await flow.done(t.gifts.none));
+  // (an order names its gift's collection by name)
+  const again = preselected === undefined ? undefined : cols.value.find((c) => c.collection === preselected || c.name === preselected);
+  let col: GiftCollectionInfo;
+  let atCollections: Back | undefined;
+  if (again) col = again;
+  else {
+    atCollections = flow.checkpoint();
+    const colMenu = await flow.menu(t.gifts.chooseCollection, collectionRows(flow, cols.value), atProduct ? { back: atProduct } : {});
+    const picked = await flow.choose(colMenu);
+    const found = /^gc:\d+$/.test(picked.action) ? cols.value[Number(picked.action.slice(3))] : undefined;
+    if (!found) return conversation.skip();
+    col = found;
+  }
 
   // 2. the gift: pages sorted by price, cheapest first; a page number or a gift's number may be typed
-  const atPage = conversation.checkpoint();
+  const atPage = flow.checkpoint();
   let affordOnly = false;
   const app = appAt(flow, deps.config, col.collection);
   const first = await conversation.external(() => attempt(() => giftPage(deps, gifts, partnerId, col, 0, false)));
-  if (!first.ok) return void (await ctx.reply(commonView.errorText(t, first)));
-  if (!first.value.items.length) return void (await ctx.reply(t.gifts.empty));
+  if (!first.ok) return void (await flow.done(commonView.errorText(t, first)));
+  if (!first.value.items.length) return void (await flow.done(t.gifts.empty));
   let pages = first.value.pages;
-  const pageMenu = await flow.menu(giftView.page(t, first.value), giftPageRows(flow, first.value, app), { back: atCollections });
-  const show = async (at: ConvContext, n: number): Promise<void> => {
+  const pageMenu = await flow.menu(giftView.page(t, first.value), giftPageRows(flow, first.value, app), atCollections ? { back: atCollections } : {});
+  // a hint or a refusal is a line under the page, not a message of its own
+  const pageHint = () => (flow.inGroup ? t.gifts.pageHintGroup(pages) : t.gifts.pageHint(pages));
+  const show = async (n: number): Promise<void> => {
     const shown = await conversation.external(() => attempt(() => giftPage(deps, gifts, partnerId, col, n, affordOnly)));
-    if (!shown.ok) await at.reply(commonView.errorText(t, shown));
-    else if (!shown.value.items.length && !affordOnly) await at.reply(t.gifts.empty);
+    if (!shown.ok) await flow.hint(pageMenu, commonView.errorText(t, shown));
+    else if (!shown.value.items.length && !affordOnly) await flow.hint(pageMenu, t.gifts.empty);
     else {
       pages = shown.value.pages;
       await flow.redraw(pageMenu, giftView.page(t, shown.value), giftPageRows(flow, shown.value, app));
@@ -128,34 +141,35 @@ export async function giftFlow(flow: Flow, env: { deps: CreateOrderDeps; gifts: 
   };
   const turn = async (p: Pressed): Promise<boolean> => {
     if (p.action === 'gj') {
-      await flow.note(p.ctx, t.gifts.pageHint(pages));
+      await flow.hint(pageMenu, pageHint());
       return true;
     }
     const m = /^gp:(\d{1,5})$/.exec(p.action);
     if (!m) return false;
-    await show(p.ctx, Number(m[1]));
+    await show(Number(m[1]));
     return true;
   };
   // "3" jumps to page 3, "#1234" finds that gift; anything else gets the one-line hint
-  const typed = async (text: string, at: ConvContext): Promise<void> => {
+  const typed = async (text: string): Promise<void> => {
     const num = /^#\s*(\d{1,9})$/.exec(text);
     if (num) {
       const found = await conversation.external(() => attempt(() => giftByNumber(deps, gifts, partnerId, col, Number(num[1]))));
-      if (!found.ok) return void (await at.reply(commonView.errorText(t, found)));
-      if (!found.value) return flow.note(at, t.gifts.notForSale(col.name, Number(num[1])));
+      if (!found.ok) return flow.hint(pageMenu, commonView.errorText(t, found));
+      if (!found.value) return flow.hint(pageMenu, t.gifts.notForSale(col.name, Number(num[1])));
       return flow.redraw(pageMenu, giftView.found(t, col.name, found.value.item, found.value.balance), foundRows(flow, found.value.item, app));
     }
     const n = /^\d{1,5}$/.test(text) ? Number(text) : 0;
-    if (n < 1 || n > pages) return flow.note(at, t.gifts.pageHint(pages));
-    await show(at, n - 1);
+    // what was typed is quoted, so that another wrong try changes the line too
+    if (n < 1 || n > pages) return flow.hint(pageMenu, t.common.notAccepted([...text].slice(0, 40).join(''), pageHint()));
+    await show(n - 1);
   };
   let chosen: Pressed;
   for (;;) {
-    chosen = await flow.choose(pageMenu, turn, typed);
+    chosen = await flow.choose(pageMenu, { turn, typed });
     if (chosen.action !== 'gf') break;
     // the filter is a step (not a turn): it lives in the conversation, where typed page numbers find it
     affordOnly = !affordOnly;
-    await show(chosen.ctx, 0);
+    await show(0);
   }
   const g = GIFT_ACTION.exec(chosen.action);
   if (!g) return conversation.skip();
@@ -169,29 +183,28 @@ export async function giftFlow(flow: Flow, env: { deps: CreateOrderDeps; gifts: 
   );
   if (!listed.ok || !listed.value?.available) {
     // No dead end: the page says so in place and offers the collection's page again, fresh.
-    const gone = await flow.menu(t.gifts.soldMeanwhile, [[flow.button(giftView.chooseAnother(t, col.name), 'another')]], { replacing: pageMenu });
-    const again = await flow.choose(gone);
-    if (again.action !== 'another') return conversation.skip();
-    await flow.settle(gone);
-    return conversation.rewind(atPage);
+    const gone = await flow.menu(t.gifts.soldMeanwhile, [[flow.button(giftView.chooseAnother(t, col.name), 'another')]]);
+    const another = await flow.choose(gone);
+    if (another.action !== 'another') return conversation.skip();
+    return conversation.rewind(atPage.cp);
   }
   const gift = listed.value.gift;
-  await flow.settle(pageMenu, giftView.chosen(t, { name: listed.value.name, num: listed.value.num }));
 
-  // 3. recipient
-  const atRecipient = conversation.checkpoint();
-  const { recipient } = await askRecipient(flow, deps, 'nft', atPage);
+  // 3. recipient, in the same message under the gift chosen
+  const atRecipient = flow.checkpoint();
+  const { recipient } = await askRecipient(flow, deps, 'nft', atPage, { chosen: giftView.chosen(t, { name: listed.value.name, num: listed.value.num }) });
 
   // 4. confirmation from a fresh quote: its price becomes the order's max_price; 5. the order. When the
   // price moved up before the purchase, the user may buy at the new price with a new confirmation.
   let priceNote: string | null = null;
+  let fresh = true;
   for (;;) {
     const prepared = await conversation.external(() =>
       attempt(async () => ({ quote: giftQuote(deps, partnerId, await gifts.quotePriced(gift), recipient), key: botOrderKey(ctx.from?.id ?? 0, deps.ids.hex(10)) })),
     );
-    if (!prepared.ok) return void (await ctx.reply(commonView.errorText(t, prepared)));
+    if (!prepared.ok) return void (await flow.done(commonView.errorText(t, prepared)));
     const { quote: q, key } = prepared.value;
-    if (!q) return void (await ctx.reply(t.gifts.unavailable));
+    if (!q) return void (await flow.done(t.gifts.unavailable));
     const text = priceNote ? `${priceNote}\n\n${giftView.confirm(t, q)}` : giftView.confirm(t, q);
     const placed = await confirmAndPlace(
       flow,
@@ -199,17 +212,17 @@ export async function giftFlow(flow: Flow, env: { deps: CreateOrderDeps; gifts: 
       partnerId,
       text,
       { type: 'nft', idempotency_key: key, params: { gift: q.gift, recipient, max_price: q.price } },
-      { back: atRecipient, enough: q.enough, short: { by: q.shortBy, currency: 'TON' }, ...(priceNote ? { confirmLabel: t.gifts.btnBuyAtNewPrice } : {}) },
+      { back: atRecipient, fresh, enough: q.enough, short: { by: q.shortBy, currency: 'TON' }, ...(priceNote ? { confirmLabel: t.gifts.btnBuyAtNewPrice } : {}) },
     );
+    fresh = false;
     if (placed.kind === 'gift_gone') {
-      // No dead end: the same collection's page again, one tap away.
+      // No dead end: the same collection's page again, one tap away, in this message.
       const gone = await flow.menu(placed.why, [[flow.button(giftView.chooseAnother(t, col.name), 'another')]]);
-      const again = await flow.choose(gone);
-      if (again.action !== 'another') return conversation.skip();
-      await flow.settle(gone, placed.why);
-      return conversation.rewind(atPage);
+      const another = await flow.choose(gone);
+      if (another.action !== 'another') return conversation.skip();
+      return flow.rewindInto(atPage, gone);
     }
     if (placed.kind !== 'price_changed') return;
-    priceNote = t.gifts.priceMoved(q.price, placed.currentPrice);
+    priceNote = giftView.priceMoved(t, q.price, placed.currentPrice);
   }
 }

@@ -1,32 +1,26 @@
 import { alertsView, setAlerts } from '../../src/app/balance-alerts.js';
 import { partnerActive } from '../../src/app/partners.js';
 import type { Deps } from '../../src/app/deps.js';
-import { fundingInfo } from '../../src/app/funding.js';
 import { issueKey, type KeyCache } from '../../src/app/keys.js';
 import { partnerView } from '../../src/app/partners.js';
-import { createTopupRequest, type CreateTopupRequestDeps } from '../../src/app/topup-requests.js';
-import { saveWebhook, type SaveWebhookDeps } from '../../src/app/webhooks/config.js';
+import { saveWebhook, saveWebhookEvents, type SaveWebhookDeps } from '../../src/app/webhooks/config.js';
 import { canonicalWhitelist } from '../../src/domain/ip-whitelist.js';
 import { parseThreshold } from '../../src/domain/balance-alert.js';
-import { formatAmount, parseAmount } from '../../src/domain/money.js';
 import { ORDER_EVENTS, SUBSCRIBABLE_EVENTS } from '../../src/domain/webhook-delivery.js';
 import type { ConvContext } from '../context.js';
-import { alertRows, apikeyRows, eventRows, networkRows, requestRows, topupRows, webhookRows } from '../keyboards/owner.js';
+import { alertRows, apikeyRows, eventRows, webhookRows } from '../keyboards/owner.js';
 import { esc } from '../views/format.js';
 import * as commonView from '../views/common.js';
 import * as ownerView from '../views/owner.js';
-import * as topupView from '../views/topup.js';
-import type { TopupShown } from '../views/topup.js';
 import { SECRET_SAVED_DATA } from '../keyboards/data.js';
 import type { Texts } from '../texts/index.js';
 import type { Outcome } from './common.js';
-import { flowConversation, retry, type Checkpoint, type FlowDeps } from './flow.js';
+import { flowConversation, retry, type Back, type FlowDeps } from './flow.js';
 
 /**
- * Owner conversations: /topup, /apikey, /webhook and /alerts. The key and the secret are shown once; in the stored
+ * Owner conversations: /apikey, /webhook and /alerts (/topup: bot/conversations/topup.ts). The key and the secret are shown once; in the stored
  * conversation state they exist only sealed with the service's secret box (external results are stored).
  */
-export const TOPUP_CONVERSATION = 'topup';
 export const APIKEY_CONVERSATION = 'apikey';
 export const WEBHOOK_CONVERSATION = 'webhook';
 export const ALERTS_CONVERSATION = 'alerts';
@@ -44,8 +38,8 @@ function sealedOp<T extends Record<string, unknown>>(deps: Pick<Deps, 'secrets'>
 
 const actorOf = (ctx: ConvContext) => `telegram:${ctx.from?.id ?? 'unknown'}`;
 
-/** How a shown key or secret is sent: HTML (hidden under a spoiler) with the button that deletes it once saved. */
-const secretReply = (t: Texts) => ({ parse_mode: 'HTML' as const, reply_markup: { inline_keyboard: [[{ text: t.team.btnSavedIt, callback_data: SECRET_SAVED_DATA }]] } });
+/** How a shown key or secret is shown: HTML (hidden under a spoiler) with the button that deletes its message once saved. */
+const secretShown = (t: Texts) => ({ parseMode: 'HTML' as const, rows: [[{ text: t.team.btnSavedIt, callback_data: SECRET_SAVED_DATA }]] });
 
 export function apikeyConversation(env: { deps: FlowDeps & Pick<Deps, 'secrets'>; keys: KeyCache }) {
   const { deps, keys } = env;
@@ -57,35 +51,32 @@ export function apikeyConversation(env: { deps: FlowDeps & Pick<Deps, 'secrets'>
       active: partnerActive(deps, partnerId),
       hasKey: partnerView(deps, partnerId).keys.some((k) => k.revoked_at === null),
     }));
-    if (!state.active) return void (await ctx.reply(t.owner.apikeyNeedsTopup));
-    const atIntro = conversation.checkpoint();
-    const intro = await flow.menu(t.owner.apikeyIntro, apikeyRows(flow));
+    if (!state.active) return void (await flow.done(t.owner.apikeyNeedsTopup));
+    const atIntro = flow.checkpoint();
+    const intro = await flow.menu(state.hasKey ? t.owner.apikeyIntro : t.owner.apikeyIntroFirst, apikeyRows(flow));
     const choice = await flow.choose(intro);
 
-    /** A key that replaces a working one is asked for once more ("Yes, replace"); then issued and shown. */
-    const issue = async (whitelist: string[], back: Checkpoint, c: ConvContext) => {
+    /**
+     * A key that replaces a working one is asked for once more ("Yes, replace"); then issued and shown in the
+     * task's message, which its "Saved it" button deletes.
+     */
+    const issue = async (whitelist: string[], back: Back) => {
       if (state.hasKey) {
         const sure = await flow.menu(t.team.confirmReplaceKey, [[flow.button(t.team.btnYesReplace, 'replace')]], { back });
         const yes = await flow.choose(sure);
         if (yes.action !== 'replace') return conversation.skip();
-        await flow.settle(sure, t.team.btnYesReplace);
-        c = yes.ctx;
       }
       const r = await conversation.external(sealedOp(deps, 'api_key', () => flow.guarded(() => issueKey(deps, keys, partnerId, whitelist, actor))));
-      if (!r.ok) return void (await c.reply(commonView.errorText(t, r)));
-      await c.reply(ownerView.keyIssued(t, r.value.api_key, r.value.ip_whitelist), secretReply(t));
+      if (!r.ok) return void (await flow.done(commonView.errorText(t, r)));
+      await flow.done(ownerView.keyIssued(t, r.value.api_key, r.value.ip_whitelist, state.hasKey), secretShown(t));
     };
 
-    if (choice.action === 'issue') {
-      await flow.settle(intro, t.owner.btnIssue);
-      return issue([], atIntro, ctx);
-    }
+    if (choice.action === 'issue') return issue([], atIntro);
 
-    await flow.settle(intro, t.owner.btnIssueWhitelist);
-    const atWhitelist = conversation.checkpoint();
+    const atWhitelist = flow.checkpoint();
     const ask = await flow.prompt(t.owner.askWhitelist, { back: atIntro });
     // The list is checked here first, so that a typo is explained in the user's words and language.
-    const { value: whitelist, ctx: answered } = await flow.ask(
+    const { value: whitelist } = await flow.ask(
       ask,
       async (text) => {
         const entries = text.split(/[\s,;]+/).filter(Boolean);
@@ -94,7 +85,7 @@ export function apikeyConversation(env: { deps: FlowDeps & Pick<Deps, 'secrets'>
       },
       (entries) => `${t.owner.btnIssueWhitelist}: ${entries.join(', ')}`,
     );
-    await issue(whitelist, atWhitelist, answered);
+    await issue(whitelist, atWhitelist);
   });
 }
 
@@ -107,7 +98,7 @@ export function webhookConversation(env: { deps: FlowDeps & SaveWebhookDeps }) {
       const v = partnerView(deps, partnerId);
       return { url: v.webhook.url, hasSecret: v.webhook.has_secret, events: v.webhook.events };
     });
-    const atIntro = conversation.checkpoint();
+    const atIntro = flow.checkpoint();
     const intro = await flow.menu(ownerView.webhookIntro(t, current.url, current.hasSecret, current.events), webhookRows(flow, current.url !== null || current.hasSecret));
     const choice = await flow.choose(intro);
 
@@ -115,37 +106,32 @@ export function webhookConversation(env: { deps: FlowDeps & SaveWebhookDeps }) {
       conversation.external(
         sealedOp(deps, 'secret', () => flow.guarded(() => saveWebhook(deps, partnerId, body, actor) as Record<string, unknown> & { url: string; events: string[]; secret?: string })),
       );
+    // The outcome in the task's message; with a secret, HTML under a spoiler and the button that deletes it.
     // "The previous secret no longer works" only when there was one.
-    const report = (c: ConvContext, r: { url: string; secret?: string }) =>
-      r.secret ? c.reply(`${esc(ownerView.urlSaved(t, r.url))}\n\n${ownerView.secretShown(t, r.secret, current.hasSecret)}`, secretReply(t)) : c.reply(ownerView.urlSaved(t, r.url));
+    const report = (r: { url: string; secret?: string }) =>
+      r.secret ? flow.done(`${esc(ownerView.urlSaved(t, r.url))}\n\n${ownerView.secretShown(t, r.secret, current.hasSecret)}`, secretShown(t)) : flow.done(ownerView.urlSaved(t, r.url));
 
     if (choice.action === 'regen') {
       // the secret in use stops working: asked once more
-      await flow.settle(intro, t.owner.btnRegenerate);
       const sure = await flow.menu(t.team.confirmReplaceSecret, [[flow.button(t.team.btnYesReplace, 'replace')]], { back: atIntro });
       const yes = await flow.choose(sure);
       if (yes.action !== 'replace') return conversation.skip();
-      await flow.settle(sure, t.team.btnYesReplace);
       const r = await save({ url: current.url ?? '', regenerate_secret: true });
-      if (!r.ok) return void (await yes.ctx.reply(commonView.errorText(t, r)));
-      return void (await report(yes.ctx, r.value));
+      if (!r.ok) return void (await flow.done(commonView.errorText(t, r)));
+      return void (await report(r.value));
     }
 
     if (choice.action === 'events') {
-      await flow.settle(intro, t.owner.btnEvents);
       const which = await flow.menu(t.owner.chooseEvents, eventRows(flow), { back: atIntro });
       const picked = await flow.choose(which);
       const events = picked.action === 'ev:low' ? [...SUBSCRIBABLE_EVENTS] : picked.action === 'ev:orders' ? [...ORDER_EVENTS] : null;
       if (!events) return conversation.skip();
-      await flow.settle(which, picked.action === 'ev:low' ? t.owner.btnOrderAndLowEvents : t.owner.btnOrderEvents);
-      // the address stays; a block never saved is saved now with an empty one (and gets its secret)
-      const r = await save({ url: current.url ?? '', events });
-      if (!r.ok) return void (await ctx.reply(commonView.errorText(t, r)));
-      if (r.value.secret) await report(ctx, r.value);
-      return void (await ctx.reply(ownerView.eventsSaved(t, r.value.events)));
+      // the address and the secret stay as they are: choosing events before any address makes no secret
+      const r = await conversation.external(() => flow.guarded(() => saveWebhookEvents(deps, partnerId, events, actor)));
+      if (!r.ok) return void (await flow.done(commonView.errorText(t, r)));
+      return void (await flow.done(ownerView.eventsSaved(t, r.value.events)));
     }
 
-    await flow.settle(intro, t.owner.btnSetUrl);
     // an address that is set may be cleared with a button (deliveries stop)
     const canClear = Boolean(current.url);
     const ask = await flow.prompt(canClear ? t.owner.askUrlOrClear : t.owner.askUrl, { back: atIntro, rows: canClear ? [[flow.button(t.owner.btnClearUrl, 'clear')]] : [] });
@@ -157,14 +143,13 @@ export function webhookConversation(env: { deps: FlowDeps & SaveWebhookDeps }) {
     });
     if ('action' in saved) {
       if (saved.action !== 'clear' || !canClear) return conversation.skip();
-      await flow.settle(ask, t.owner.btnClearUrl);
       const r = await save({ url: '' });
-      if (!r.ok) return void (await saved.ctx.reply(commonView.errorText(t, r)));
-      return void (await report(saved.ctx, r.value));
+      if (!r.ok) return void (await flow.done(commonView.errorText(t, r)));
+      return void (await report(r.value));
     }
     const v = saved.value;
-    if (!v.ok) return void (await saved.ctx.reply(v.error));
-    await report(saved.ctx, v.saved);
+    if (!v.ok) return void (await flow.done(v.error));
+    await report(v.saved);
   });
 }
 
@@ -178,12 +163,11 @@ export function alertsConversation(env: { deps: FlowDeps }) {
     const { conversation, t, ctx } = flow;
     const actor = actorOf(ctx);
     const current = await conversation.external(() => alertsView(deps, partnerId));
-    const atIntro = conversation.checkpoint();
+    const atIntro = flow.checkpoint();
     const intro = await flow.menu(ownerView.alertsIntro(t, current), alertRows(flow));
     const choice = await flow.choose(intro);
     const currency = choice.action === 'al:USD' ? 'USD' : choice.action === 'al:TON' ? 'TON' : null;
     if (!currency) return conversation.skip();
-    await flow.settle(intro, t.owner.btnAlert(currency));
     const ask = await flow.prompt(ownerView.askThreshold(t, currency), { back: atIntro });
     const saved = await flow.ask(ask, async (text) => {
       const value = text === '-' ? null : text.replace(',', '.').replace(/\s/g, '');
@@ -193,73 +177,7 @@ export function alertsConversation(env: { deps: FlowDeps }) {
       return r.ok ? { ok: true as const, view: r.value } : { ok: false as const, error: commonView.errorText(t, r) };
     });
     const v = saved.value;
-    if (!v.ok) return void (await saved.ctx.reply(v.error));
-    await saved.ctx.reply(ownerView.thresholdSaved(t, currency, v.view[currency]));
-  });
-}
-
-/**
- * /topup: which balance (a button per currency that has an address), then for USD the network (when there
- * are several), then the amount, which makes a top-up request (`createTopupRequest`, as the operator API
- * does); then one message with the one address chosen, the exact amount to send (the asked amount plus the
- * offset by which the payment is recognised, said in words) and, for TON, an https wallet link as a button.
- */
-export function topupConversation(env: { deps: FlowDeps & CreateTopupRequestDeps }) {
-  const { deps } = env;
-  return flowConversation(deps, '/topup', async (flow, partnerId: number) => {
-    const { conversation, t, ctx } = flow;
-    const actor = actorOf(ctx);
-    const info = await conversation.external(() => fundingInfo(deps, partnerId));
-    if (!info.currencies.length) return void (await ctx.reply(t.topup.notConfigured));
-
-    // 1. the balance
-    const atIntro = conversation.checkpoint();
-    const intro = await flow.menu(topupView.intro(t, info), topupRows(flow, info.currencies), { parseMode: 'HTML' });
-    const choice = await flow.choose(intro);
-    const currency = choice.action === 'tc:TON' ? 'TON' : choice.action === 'tc:USD' ? 'USD' : null;
-    if (!currency) return conversation.skip();
-    const options = info.options.filter((o) => o.currency === currency);
-
-    // 2. the network (USD on several): the address shown is that network's only
-    let option = options[0]!;
-    let atNetwork = atIntro;
-    if (options.length > 1) {
-      await flow.settle(intro, topupView.chosenCurrency(t, currency));
-      atNetwork = conversation.checkpoint();
-      const nets = await flow.menu(t.topup.chooseNetwork, networkRows(flow, options.map((o) => o.network)), { back: atIntro });
-      const net = await flow.choose(nets);
-      const picked = options.find((o) => net.action === `tn:${o.network}`);
-      if (!picked) return conversation.skip();
-      option = picked;
-      await flow.settle(nets, topupView.chosenNetwork(t, picked.network));
-    } else await flow.settle(intro, topupView.chosenCurrency(t, currency));
-
-    // 3. the amount, which makes the request
-    const ask = await flow.prompt(topupView.askAmount(t, currency, info.minimums[currency]), { back: atNetwork });
-    const made = await flow.ask(ask, async (text) => {
-      const amount = text.replace(',', '.').replace(/\s/g, '');
-      // Checked here first, so that the user reads what is wrong in their own language.
-      const asked = parseAmount(amount, currency);
-      if (asked === null) return retry(topupView.badAmount(t, currency));
-      const r = await conversation.external(() => flow.guarded(() => createTopupRequest(deps, partnerId, { currency, amount }, actor)));
-      if (r.ok) return { ok: true as const, request: r.value, asked };
-      return ['topup_below_minimum', 'validation_error', 'topup_amount_unavailable'].includes(r.code) ? retry(commonView.errorText(t, r)) : { ok: false as const, error: commonView.errorText(t, r) };
-    }, (v) => (v.ok ? topupView.askedAmount(t, currency, formatAmount(v.asked, currency)) : undefined));
-    const v = made.value;
-    if (!v.ok) return void (await made.ctx.reply(v.error));
-
-    // 4. one address, the exact amount, and (TON) the wallet button
-    const toSend = parseAmount(v.request.amount_to_send, currency) ?? v.asked;
-    const shown: TopupShown = {
-      currency,
-      asked: formatAmount(v.asked, currency),
-      toSend: v.request.amount_to_send,
-      added: formatAmount(toSend - v.asked, currency),
-      network: option.network,
-      address: option.address,
-      comment: v.request.comment_code ?? null,
-      expiresAt: v.request.expires_at,
-    };
-    await made.ctx.reply(topupView.request(t, shown), { parse_mode: 'HTML', reply_markup: { inline_keyboard: requestRows(t, shown) } });
+    if (!v.ok) return void (await flow.done(v.error));
+    await flow.done(ownerView.thresholdSaved(t, currency, v.view[currency]));
   });
 }

@@ -5,6 +5,7 @@ import type { Config } from '../../src/config/env.js';
 import type { BotContext } from '../context.js';
 import { appUrl, webAppAllowed } from '../app-urls.js';
 import { offerPrivateChat } from './private-only.js';
+import { SqliteStorage } from '../storage.js';
 
 /**
  * The Mini App from the bot: `/app` answers a button that opens it (web_app) and, for a desktop browser,
@@ -45,8 +46,28 @@ export function appFeature(): Composer<BotContext> {
   return c;
 }
 
-/** The chat menu button of every private chat opens the app (default and Russian texts). */
+/** The chat menu button of every private chat opens the app (its default, English text). */
 export async function setAppMenuButton(api: Api, config: Config): Promise<void> {
   if (!webAppAllowed(config)) return;
   await api.setChatMenuButton({ menu_button: { type: 'web_app', text: TEXTS.en.menu, web_app: { url: appUrl(config) } } });
+}
+
+/**
+ * The menu button of a linked person's (or an operator's) private chat in their language: Telegram has no
+ * per-language default for it, so a chat whose language is not the default's gets its own, set once and again
+ * when the language changes (kv `menubtn:<chat id>`).
+ */
+export async function syncMenuButton(ctx: BotContext): Promise<void> {
+  const { config, deps } = ctx.env;
+  if (ctx.chat?.type !== 'private' || !webAppAllowed(config) || (!ctx.link && !ctx.isOperator)) return;
+  const lang = normaliseLanguage(ctx.t.lang);
+  const store = new SqliteStorage<string>(deps, 'menubtn:');
+  const set = store.read(String(ctx.chat.id)) ?? 'en';
+  if (set === lang) return;
+  try {
+    await ctx.api.setChatMenuButton({ chat_id: ctx.chat.id, menu_button: { type: 'web_app', text: TEXTS[lang].menu, web_app: { url: appUrl(config) } } });
+    store.write(String(ctx.chat.id), lang);
+  } catch (err) {
+    deps.log.warn({ err, chatId: ctx.chat.id }, 'bot menu button of a chat not set');
+  }
 }

@@ -1,5 +1,5 @@
 import { GrammyError } from 'grammy';
-import type { InlineKeyboard } from 'grammy';
+import type { InlineKeyboardMarkup } from 'grammy/types';
 import type { BotContext } from '../context.js';
 
 /**
@@ -7,7 +7,7 @@ import type { BotContext } from '../context.js';
  * still carrying the old text) would otherwise end in "message is not modified". The shown copy is checked
  * first, and the server's answer covers the crossing taps.
  */
-export async function editMessage(ctx: BotContext, text: string, extra: { reply_markup?: InlineKeyboard } = {}): Promise<void> {
+export async function editMessage(ctx: BotContext, text: string, extra: { reply_markup?: InlineKeyboardMarkup } = {}): Promise<void> {
   const msg = ctx.callbackQuery?.message;
   const buttons = JSON.stringify(extra.reply_markup?.inline_keyboard ?? []);
   if (msg && 'text' in msg && msg.text === text && JSON.stringify(msg.reply_markup?.inline_keyboard ?? []) === buttons) return;

@@ -17,6 +17,7 @@ import { depositKeyboard, reviewConfirmKeyboard, reviewKeyboard } from '../keybo
 import { textsOf, type Texts } from '../texts/index.js';
 import type { OrderInfo } from '../views/model.js';
 import { infoOf, numberOfOrder } from '../order-numbers.js';
+import { depositNumber, numbered } from '../deposit-numbers.js';
 import * as view from '../views/operator.js';
 
 /**
@@ -96,7 +97,7 @@ export function operatorFeature(): Composer<BotContext> {
 
   const depositsPage = (ctx: BotContext, page: number): { text: string; keyboard: InlineKeyboardButton[][] } | null => {
     const { env, t } = ctx;
-    const items = listDeposits(env.deps, { status: 'unmatched' }).items;
+    const items = listDeposits(env.deps, { status: 'unmatched' }).items.map((d) => numbered(env.deps, d));
     if (!items.length) return null;
     const ages = items.map((d) => ageOf(env, d.created_at));
     const pages = Math.ceil(items.length / CASES_PAGE_SIZE);
@@ -104,7 +105,7 @@ export function operatorFeature(): Composer<BotContext> {
     const shown = items.slice(p * CASES_PAGE_SIZE, (p + 1) * CASES_PAGE_SIZE);
     const lines = shown.map((d, i) => view.depositLine(t, p * CASES_PAGE_SIZE + i + 1, d, ages[items.indexOf(d)]));
     const text = [view.depositsSummary(t, items.length, Math.max(...ages)), t.operator.pageOf(p + 1, pages), '', ...lines].join('\n');
-    const keyboard: InlineKeyboardButton[][] = shown.map((d, i) => [{ text: `${p * CASES_PAGE_SIZE + i + 1}. ${d.amount} ${d.asset}`, callback_data: caseOpenData('d', d.deposit_id, p) }]);
+    const keyboard: InlineKeyboardButton[][] = shown.map((d, i) => [{ text: view.depositButton(t, p * CASES_PAGE_SIZE + i + 1, d), callback_data: caseOpenData('d', d.deposit_id, p) }]);
     keyboard.push(navRow(t, 'd', p, pages));
     return { text, keyboard: keyboard.filter((r) => r.length) };
   };
@@ -149,16 +150,16 @@ export function operatorFeature(): Composer<BotContext> {
       if (!r) return void (await ctx.answerCallbackQuery({ text: handled ? view.alreadyHandled(t, handled) : t.operator.notInReview, show_alert: true }));
       await ctx.answerCallbackQuery();
       if (msg) addCard(env.deps, reviewCase(id), { chatId: msg.chat.id, messageId: msg.message_id });
-      return editPressed(ctx, view.review(t, id, partnerLabel(env, t, r.partnerId), r.stage, r.info), [...reviewKeyboard(t, id).inline_keyboard, back]);
+      return editPressed(ctx, view.review(t, r.info.number, partnerLabel(env, t, r.partnerId), r.stage, r.info), [...reviewKeyboard(t, id).inline_keyboard, back]);
     }
-    const d = findDeposit(env.deps, id);
-    if (!d || d.status !== 'unmatched') {
+    const found = findDeposit(env.deps, id);
+    if (!found || found.status !== 'unmatched') {
       const handled = handledOf(env.deps, depositCase(id));
-      return void (await ctx.answerCallbackQuery({ text: handled ? view.alreadyHandled(t, handled) : view.depositGone(t, id, d?.status ?? null), show_alert: true }));
+      return void (await ctx.answerCallbackQuery({ text: handled ? view.alreadyHandled(t, handled) : view.depositGone(t, depositNumber(env.deps, id), found?.status ?? null), show_alert: true }));
     }
     await ctx.answerCallbackQuery();
     if (msg) addCard(env.deps, depositCase(id), { chatId: msg.chat.id, messageId: msg.message_id });
-    await editPressed(ctx, view.deposit(t, d), [...depositKeyboard(t, id).inline_keyboard, back]);
+    await editPressed(ctx, view.deposit(t, numbered(env.deps, found)), [...depositKeyboard(t, id).inline_keyboard, back]);
   });
 
   c.callbackQuery(REVIEW_DATA, async (ctx) => {
@@ -211,11 +212,12 @@ export function operatorFeature(): Composer<BotContext> {
     if (!may(whoOfCtx(ctx), 'deposits.resolve')) return void (await ctx.answerCallbackQuery({ text: ctx.t.common.operatorsOnly }));
     const { env, t } = ctx;
     const id = ctx.match[2];
-    const d = findDeposit(env.deps, id);
+    const found = findDeposit(env.deps, id);
+    const d = found ? numbered(env.deps, found) : null;
     if (!d || d.status !== 'unmatched') {
       // Handled already: nothing changes; the toast says by whom, and this card shows it.
       const handled = handledOf(env.deps, depositCase(id));
-      const text = handled ? view.alreadyHandled(t, handled) : view.depositGone(t, id, d?.status ?? null);
+      const text = handled ? view.alreadyHandled(t, handled) : view.depositGone(t, depositNumber(env.deps, id), d?.status ?? null);
       await ctx.answerCallbackQuery({ text: text.slice(0, 200), show_alert: true });
       if (ctx.callbackQuery.message?.reply_markup?.inline_keyboard.length)
         await editPressed(ctx, d ? `${view.depositTitle(t, d)}\n\n${handled ? view.handled(t, handled) : text}` : text, []);
@@ -271,7 +273,7 @@ export function alertMessage(env: NoticeEnv, t: Texts, a: Alert): { text: string
     case 'webhook_gave_up':
       return { text: view.webhookGaveUp(t, numberOfOrder(env.deps, a.orderId), partnerLabel(env, t, a.partnerId), a.event, a.reason) };
     case 'unmatched_deposit':
-      return { text: view.unmatchedDeposit(t, a.depositId, a.amount, a.asset, a.network, a.reason), depositId: a.depositId };
+      return { text: view.unmatchedDeposit(t, depositNumber(env.deps, a.depositId), a.amount, a.asset, a.network, a.reason), depositId: a.depositId };
     case 'storage_unavailable':
       return { text: view.storageDown(t, a.reason, a.detail) };
     case 'storage_recovered':
@@ -286,8 +288,11 @@ export function alertMessage(env: NoticeEnv, t: Texts, a: Alert): { text: string
   }
 }
 
-/** Sends one alert to every operator chat; a chat that fails does not stop the others. A case's alert is one of its cards. */
-export async function sendAlert(api: Api, env: NoticeEnv, a: Alert): Promise<void> {
+/**
+ * Sends one alert to every operator chat; a chat that fails does not stop the others. A case's alert is one of
+ * its cards. `before`: a line above it in each chat's language (a reminder that the case still waits).
+ */
+export async function sendAlert(api: Api, env: NoticeEnv, a: Alert, before?: (t: Texts) => string): Promise<void> {
   await Promise.all(
     env.config.ADMIN_CHAT_IDS.map(async (id) => {
       const chatId = Number(id);
@@ -295,7 +300,7 @@ export async function sendAlert(api: Api, env: NoticeEnv, a: Alert): Promise<voi
       const m = alertMessage(env, t, a);
       try {
         const keyboard = m.reviewOrderId ? reviewKeyboard(t, m.reviewOrderId) : m.depositId ? depositKeyboard(t, m.depositId) : undefined;
-        const sent = await api.sendMessage(chatId, m.text, keyboard ? { reply_markup: keyboard } : {});
+        const sent = await api.sendMessage(chatId, before ? `${before(t)}\n\n${m.text}` : m.text, keyboard ? { reply_markup: keyboard } : {});
         const key = m.reviewOrderId ? reviewCase(m.reviewOrderId) : m.depositId ? depositCase(m.depositId) : null;
         if (key) addCard(env.deps, key, { chatId, messageId: sent.message_id });
       } catch (e) {

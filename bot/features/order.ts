@@ -2,7 +2,7 @@ import { Composer } from 'grammy';
 import { ownOrderByIdempotencyKey } from '../../src/app/orders/by-key.js';
 import { orderMenu } from '../../src/app/orders/quote.js';
 import { ApiError } from '../../src/domain/errors.js';
-import { ORDER_CONVERSATION } from '../conversations/order.js';
+import { ORDER_CONVERSATION, type OrderAgain } from '../conversations/order.js';
 import type { BotContext } from '../context.js';
 import { CONFIRM_ACTION, CONV_DATA, GIFT_LOCKED_DATA } from '../keyboards/data.js';
 import { orderingBalance } from '../../src/app/orders/quote.js';
@@ -17,20 +17,26 @@ import * as orderView from '../views/order.js';
  * confirmation that was already used names its order (a double tap makes no second order), any other
  * old menu says it is no longer active.
  */
+/**
+ * Starts an order for the person (with `again`: an order like an earlier one, from a receipt's "Order again");
+ * a refusal of the order menu (the program unavailable, say) is said instead.
+ */
+export async function enterOrder(ctx: BotContext, again?: OrderAgain): Promise<void> {
+  const partnerId = ctx.link!.partnerId;
+  try {
+    orderMenu(ctx.env.deps, partnerId);
+  } catch (e) {
+    if (e instanceof ApiError) return void (await ctx.reply(commonView.errorText(ctx.t, e)));
+    throw e;
+  }
+  await ctx.conversation.exitAll();
+  await ctx.conversation.enter(ORDER_CONVERSATION, partnerId, ...(again ? [again] : []));
+}
+
 export function orderFeature(): Composer<BotContext> {
   const c = new Composer<BotContext>();
 
-  c.command('order', async (ctx) => {
-    const partnerId = ctx.link!.partnerId;
-    try {
-      orderMenu(ctx.env.deps, partnerId);
-    } catch (e) {
-      if (e instanceof ApiError) return void (await ctx.reply(commonView.errorText(ctx.t, e)));
-      throw e;
-    }
-    await ctx.conversation.exitAll();
-    await ctx.conversation.enter(ORDER_CONVERSATION, partnerId);
-  });
+  c.command('order', (ctx) => enterOrder(ctx));
 
   // A 🔒 gift: a toast with the TON balance and the price, nothing else.
   c.callbackQuery(GIFT_LOCKED_DATA, async (ctx) => {

@@ -1,12 +1,14 @@
 import { Composer } from 'grammy';
-import { countOwnOrders, getOwnOrder, listOwnOrders } from '../../src/app/orders/query.js';
+import { countOwnOrders, listOwnOrders } from '../../src/app/orders/query.js';
 import { ORDER_LIST_QUERY } from '../../src/app/requests/queries.js';
 import { ApiError } from '../../src/domain/errors.js';
 import type { BotContext } from '../context.js';
-import { ORDER_STATUS_DATA, ORDERS_PAGE_DATA } from '../keyboards/data.js';
+import { ORDER_STATUS_DATA, ORDERS_PAGE_DATA, ordersPageData, receiptData } from '../keyboards/data.js';
+import { editMessage } from './edit-message.js';
+import { wasChecked } from './notifications.js';
 import { ordersKeyboard } from '../keyboards/orders.js';
 import { orderIdOfTyped } from '../../src/app/orders/numbers.js';
-import { infoOf } from '../order-numbers.js';
+import { infoOf, receiptOf } from '../order-numbers.js';
 import * as orderView from '../views/order.js';
 
 export const ORDERS_PAGE_SIZE = 5;
@@ -47,13 +49,19 @@ export function ordersFeature(): Composer<BotContext> {
     } else await ctx.reply(text, { reply_markup });
   };
 
-  const status = async (ctx: BotContext, orderId: string) => {
+  /** One order: in place of the /orders page it was opened from (with ◀ Back to it), or as an answer to /status. */
+  const status = async (ctx: BotContext, orderId: string, page?: number) => {
+    const { env, t } = ctx;
+    let info;
     try {
-      await ctx.reply(orderView.details(ctx.t, infoOf(ctx.env.deps, getOwnOrder(ctx.env.deps, ctx.link!.partnerId, orderId))));
+      info = receiptOf(env.deps, ctx.link!.partnerId, orderId, wasChecked(env, orderId));
     } catch (e) {
-      if (e instanceof ApiError && e.code === 'not_found') return void (await ctx.reply(ctx.t.orders.notFound));
+      if (e instanceof ApiError && e.code === 'not_found') return void (await ctx.reply(t.orders.notFound));
       throw e;
     }
+    const again = { text: t.notify.btnOrderAgain, callback_data: receiptData('again', orderId) };
+    if (page === undefined) return void (await ctx.reply(orderView.details(t, info), { reply_markup: { inline_keyboard: [[again]] } }));
+    await editMessage(ctx, orderView.details(t, info), { reply_markup: { inline_keyboard: [[again, { text: t.orders.btnBack, callback_data: ordersPageData(page) }]] } });
   };
 
   c.command('orders', (ctx) => page(ctx, 0, false));
@@ -69,7 +77,7 @@ export function ordersFeature(): Composer<BotContext> {
   });
   c.callbackQuery(ORDER_STATUS_DATA, async (ctx) => {
     await ctx.answerCallbackQuery();
-    await status(ctx, ctx.match[1]);
+    await status(ctx, ctx.match[1], ctx.match[2] === undefined ? undefined : Number(ctx.match[2]));
   });
   return c;
 }

@@ -17,6 +17,8 @@ import { createHash } from 'node:crypto';
  * - `co:r|d:<page>:<id>`   a case of that page opened as its card
  * - `nt:<notice>:1|0`      a notice of the chat switched on / off (/notices); `nt:done` closes the settings
  * - `sd`                   "saved it" under a shown key or secret: deletes that message
+ * - `rc:a|d|r:<order id>`  a receipt's "Order again", "Details", and back from the details to the receipt
+ * - `os:<order id>:<page>` an order of /orders opened in place of its page (◀ Back returns to the page)
  * The longest is a confirmation: `c:` + 8 + `:ok:` + 41 = 55 bytes.
  */
 export const CALLBACK_DATA_MAX_BYTES = 64;
@@ -50,8 +52,12 @@ export const GIFT_LOCKED_DATA = /^gl:(\d{1,15})$/;
 export const ordersPageData = (page: number) => fit(`ol:${page}`);
 export const ORDERS_PAGE_DATA = /^ol:(\d{1,4})$/;
 
-export const orderStatusData = (orderId: string) => fit(`os:${orderId}`);
-export const ORDER_STATUS_DATA = /^os:(.{1,60})$/;
+/** An order opened from a page of /orders (`page` to go back to; none for /status). */
+export const orderStatusData = (orderId: string, page?: number) => fit(`os:${orderId}${page === undefined ? '' : `:${page}`}`);
+export const ORDER_STATUS_DATA = /^os:([^:]{1,55})(?::(\d{1,4}))?$/;
+
+export const receiptData = (what: 'again' | 'details' | 'receipt', orderId: string) => fit(`rc:${what[0]}:${orderId}`);
+export const RECEIPT_DATA = /^rc:([adr]):(.{1,58})$/;
 
 export const reviewData = (outcome: 'delivered' | 'refunded' | 'no', orderId: string, confirmed = false) =>
   fit(`rv:${outcome === 'no' ? 'n' : confirmed ? (outcome === 'delivered' ? 'D' : 'R') : outcome === 'delivered' ? 'd' : 'r'}:${orderId}`);
@@ -68,9 +74,12 @@ export const CASE_LIST_DATA = /^cl:([rd]):(\d{1,4})(?::(.{1,50}))?$/;
 export const caseOpenData = (kind: 'r' | 'd', id: string, page: number) => fit(`co:${kind}:${page}:${id}`);
 export const CASE_OPEN_DATA = /^co:([rd]):(\d{1,4}):(.{1,50})$/;
 
-/** `on`: what pressing asks for (so a press on an older copy of the menu sets, rather than flips, the notice). */
-export const noticeData = (notice: string, on?: boolean) => fit(on === undefined ? `nt:${notice}` : `nt:${notice}:${on ? 1 : 0}`);
-export const NOTICE_DATA = /^nt:([a-z]{1,20})(?::([01]))?$/;
+/**
+ * `to`: what pressing asks for (so a press on an older copy of the menu sets, rather than flips, the notice):
+ * on or off, or for the team's orders `each`, `digest` or `off`.
+ */
+export const noticeData = (notice: string, to?: boolean | string) => fit(to === undefined ? `nt:${notice}` : `nt:${notice}:${typeof to === 'string' ? to : to ? 1 : 0}`);
+export const NOTICE_DATA = /^nt:([a-z]{1,20})(?::([01]|each|digest|off))?$/;
 
 /** Under a shown API key or webhook secret (private chats only): deletes the message once it is saved. */
 export const SECRET_SAVED_DATA = 'sd';

@@ -1,11 +1,16 @@
 import { InlineKeyboard } from 'grammy';
-import type { Notice, NoticeSettings } from '../../src/app/notices.js';
+import { TEAM_MODES, type TeamMode } from '../../src/app/notices.js';
 import type { Texts } from '../texts/index.js';
+import type { NoticeItem } from '../views/common.js';
+import { noticeButton } from '../views/common.js';
 import { noticeData } from './data.js';
 
-/** One button per notice the user may switch (its state first; pressing asks for the other), then Done. */
-export function noticesKeyboard(t: Texts, shown: readonly Notice[], s: NoticeSettings): InlineKeyboard {
+/** The team's orders go each one → a daily digest → off → each one. */
+export const nextTeamMode = (mode: TeamMode): TeamMode => TEAM_MODES[(TEAM_MODES.indexOf(mode) + 1) % TEAM_MODES.length];
+
+/** One button per notice the user may switch (its state first; pressing asks for the next), then Done. */
+export function noticesKeyboard(t: Texts, items: NoticeItem[]): InlineKeyboard {
   const kb = new InlineKeyboard();
-  for (const n of shown) kb.text(`${s[n] ? '🔔' : '🔕'} ${t.notices.name[n]}`, noticeData(n, !s[n])).row();
+  for (const i of items) kb.text(noticeButton(t, i), i.mode ? noticeData(i.notice, nextTeamMode(i.mode as TeamMode)) : noticeData(i.notice, !i.on)).row();
   return kb.text(t.notices.btnDone, noticeData('done'));
 }

@@ -24,3 +24,12 @@ export function starsRows(flow: Flow, min: number, max: number): InlineKeyboardB
 export function premiumRows(flow: Flow): InlineKeyboardButton[][] {
   return [[3, 6, 12].map((m) => flow.button(flow.t.order.months(m), `m:${m}`))];
 }
+
+/** A product typed at the product menu instead of pressed ("stars", "Звёзды", "premium", "gift"…), if offered. */
+export function productOf(text: string, offer: { stars: boolean; premium: boolean; gifts: boolean }): string | null {
+  const word = text.trim().toLowerCase().replace(/^[^\p{L}]+/u, '');
+  if (offer.stars && /^(stars?|зв[её]зд[аы]?)/.test(word)) return 'stars';
+  if (offer.premium && /^(premium|премиум)/.test(word)) return 'premium';
+  if (offer.gifts && /^(gifts?|nft|подар)/.test(word)) return 'gifts';
+  return null;
+}

@@ -29,16 +29,16 @@ export function networkRows(flow: Flow, networks: string[]): InlineKeyboardButto
 }
 
 /**
- * Under the top-up message (no conversation buttons: it outlives the conversation): for TON the wallet
- * link as an https button (Telegram does not open ton:// links), and buttons that copy the exact amount
- * and the address.
+ * Under a top-up request (buttons that outlive the conversation): for TON the wallet link as an https button
+ * (Telegram does not open ton:// links), and buttons that copy the exact amount and (one address) the address.
  */
 export function requestRows(t: Texts, r: TopupShown): InlineKeyboardButton[][] {
   const rows: InlineKeyboardButton[][] = [];
-  if (r.currency === 'TON') rows.push([{ text: t.topup.btnWallet, url: tonWalletLink(r.address, r.toSend, r.comment) }]);
+  const at = r.network ? r.addresses.filter((a) => a.network === r.network) : r.addresses;
+  if (r.currency === 'TON' && at.length === 1) rows.push([{ text: t.topup.btnWallet, url: tonWalletLink(at[0].address, r.toSend, r.comment) }]);
   rows.push([
     { text: t.topup.btnCopyAmount, copy_text: { text: r.toSend } },
-    { text: t.topup.btnCopyAddress, copy_text: { text: r.address } },
+    ...(at.length === 1 ? [{ text: t.topup.btnCopyAddress, copy_text: { text: at[0].address } }] : []),
   ]);
   return rows;
 }

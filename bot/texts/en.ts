@@ -4,7 +4,8 @@ import { WORDS } from '../../src/presentation/words.js';
 /**
  * Every English word of the bot, and nothing else: strings, tables of strings and sentences with blanks
  * (template functions that only put their arguments in place). Which sentence is said, in what order, with
- * which buttons, is decided by the views (bot/views). Order labels stay Russian (partner-api.md rule 7).
+ * which buttons, is decided by the views (bot/views). An order is described in these words, not by its
+ * `label` (the API's Russian text, partner-api.md rule 7): one language per message.
  */
 
 export const en = {
@@ -15,6 +16,18 @@ export const en = {
     notLinked:
       'This bot serves partners of the ordering service. To use it, open the invite link your account owner or support sent you (or send /start <invite code>).',
     inviteInvalid: 'This invite code is unknown, already used or expired. Ask for a new invite.',
+    /** An invite for someone linked already: asked first, with what they would lose. */
+    alreadyLinked: (partner: string, role: string) => `You are already linked to ${partner} as ${role}: nothing changed.`,
+    askMove: (role: string, from: string, to: string, newRole: string) =>
+      `You are the ${role} of ${from}. Join ${to} as ${newRole} and leave ${from}? You would lose access to ${from}: its orders, balances and notices.`,
+    askDemote: (partner: string) => `You are an owner of ${partner}. Become staff of ${partner}? You would no longer manage its top-ups, API key, webhook and team.`,
+    btnJoin: (partner: string) => `✅ Join ${partner}`,
+    btnBecomeStaff: '✅ Become staff',
+    btnStay: (partner: string) => `✖ Stay with ${partner}`,
+    notYourQuestion: 'This question is for the person who opened the invite.',
+    stayed: (partner: string) => `Nothing changed: you stay with ${partner}.`,
+    lastOwner: (partner: string) =>
+      `You are the only owner of ${partner}, so this invite cannot take you from it: ${partner} would have no owner. Add another owner first (/team → Invite → Owner), then open this invite again.`,
     linked: (partner: string, role: string) => `Done: this account is linked to ${partner} as ${role}.`,
     /** A partner's name as a sentence quotes it. */
     quoted: (name: string) => `“${name}”`,
@@ -27,10 +40,12 @@ export const en = {
     ownerOnly: 'Only the account owner can do this.',
     operatorsOnly: 'Only operators can do this.',
     genericError: 'Something went wrong. Please try again.',
-    cancelled: 'Cancelled.',
+    cancelled: '✖ Cancelled.',
     nothingToCancel: 'Nothing to cancel.',
     freeTextHint: 'I answer commands: /order for a new order, /help for all of them.',
     menuExpired: 'This menu is no longer active.',
+    /** A typed answer that was not accepted, quoted, and why. */
+    notAccepted: (typed: string, why: string) => `⚠️ “${typed}”: ${why}`,
     useButtons: 'Please use the buttons above, or send /cancel to leave.',
     btnCancel: '✖ Cancel',
     btnBack: '◀ Back',
@@ -40,6 +55,14 @@ export const en = {
     left: (activity: string, command: string) => `The unfinished ${activity} was left. Send ${command} to start again.`,
     idle: (activity: string, command: string) => `The unfinished ${activity} timed out after 30 minutes without an answer. Send ${command} to start again.`,
     accessLost: 'Your access to this partner account has changed, so this action was stopped. Nothing was done.',
+    /** A conversation stopped because the person lost what it needs: removed from the team, moved to another partner, or another role. */
+    accessRemoved: (partner: string, activity: string, nothing: string) => `You were removed from the team of ${partner}, so this ${activity} was stopped: ${nothing}.`,
+    accessMoved: (partner: string, activity: string, nothing: string) => `Your account is now linked to another partner, so this ${activity} for ${partner} was stopped: ${nothing}.`,
+    accessRole: (partner: string, activity: string, nothing: string) => `Your role at ${partner} has changed, so this ${activity} was stopped: ${nothing}.`,
+    nothingDone: { '/order': 'nothing was ordered', '/topup': 'no top-up request was made', '/apikey': 'no key was issued' } as Record<string, string>,
+    nothingDoneOther: 'nothing was done',
+    /** A button of someone else's conversation (a colleague's in a group). */
+    someoneElses: (name: string, activity: string) => `This is ${name}’s ${activity}: only ${name} can answer its buttons.`,
     you: 'you',
     replyHint: '↩️ Reply to this message with your answer (/cancel to stop).',
     /** In a group: what only the owner's private chat shows, and the button that opens it. */
@@ -47,7 +70,8 @@ export const en = {
       app: 'The dashboard sign-in link is personal, so I send it only in a private chat. Tap the button to get it there.',
       apikey: 'An API key is shown only in a private chat with the owner. Tap the button to continue there.',
       webhook: 'The webhook settings show its secret, so they are open only in a private chat with the owner. Tap the button to continue there.',
-    } as Record<'app' | 'apikey' | 'webhook', string>,
+      invite: 'An invite link lets anyone who opens it join the team, so I make it only in a private chat. Tap the button to continue there.',
+    } as Record<'app' | 'apikey' | 'webhook' | 'invite', string>,
     btnOpenPrivate: '🔒 Continue in a private chat',
   },
   /** /notices: what each notice is (buttons carry the short names). */
@@ -69,6 +93,12 @@ export const en = {
       webhook: 'your server did not take an event after the last retry (at most once a day)',
     } as Record<Notice, string>,
     menuTitle: 'Notices in this chat (🔔 on, 🔕 off). Tap a button to switch one:',
+    /** /notices in a group: it sets the caller's own notices, in the chat where they linked their account. */
+    menuTitleElsewhere: 'Your notices, in your private chat with me where you linked your account (not this group). 🔔 on, 🔕 off; tap a button to switch one:',
+    /** Orders of other team members: each one, a daily digest of the completed ones, or none. */
+    teamMode: { each: 'each one', digest: 'daily digest, failures each one', off: 'off' } as Record<string, string>,
+    teamMark: { each: '🔔', digest: '📊', off: '🔕' } as Record<string, string>,
+    switchedTo: (mode: string) => `Team members’ orders: ${mode}.`,
     menuLine: (mark: string, name: string, hint: string) => `${mark} ${name}: ${hint}`,
     menuFooter: 'Orders you place yourself are told whenever completed or failed orders are on.',
     summary: (on: string, off: string) => `Notices saved. On: ${on}. Off: ${off}. Change them with /notices.`,
@@ -116,8 +146,6 @@ export const en = {
     stars: (n: number, to: string, shown = String(n)) => `${shown} stars for ${to}`,
     premium: (months: number, to: string) => `Telegram Premium for ${months} months for ${to}`,
     gift: (gift: string, to: string) => `gift ${gift} for ${to}`,
-    /** The label stays Russian by the contract, so English shows it beside the words. */
-    withLabel: (words: string, label: string) => `${words} (order label: ${label})`,
     shortStars: (n: string) => `⭐ ${n}`,
     shortPremium: (months: number) => `💎 ${months} mo`,
     shortGift: (gift: string) => `🎁 ${gift}`,
@@ -166,7 +194,8 @@ export const en = {
     already: (orderId: string, status: string) => `This confirmation was already used: order ${orderId}, status ${status}.`,
     retryHint: 'You can try again with the same confirmation (no double charge) or cancel.',
     nothingOffered: 'No product can be ordered right now: all are switched off. Try again later.',
-    pricesUnavailable: 'Prices are temporarily unavailable, so orders cannot be placed right now. Try again later.',
+    pricesUnavailable: 'Prices are temporarily unavailable, so orders cannot be placed right now. Try again in a minute.',
+    btnTryAgain: '🔄 Try again',
   },
   gifts: {
     chooseCollection: 'Choose a collection:',
@@ -184,6 +213,7 @@ export const en = {
     btnNext: 'Pricier ▶',
     btnPage: (page: number, pages: number) => `Page ${page} of ${pages}`,
     pageHint: (pages: number) => `Send a page number from 1 to ${pages}, or a gift’s number such as #1234.`,
+    pageHintGroup: (pages: number) => `Reply to this message with a page number from 1 to ${pages}, or a gift’s number such as #1234.`,
     btnAffordOnly: '💰 Only what I can afford',
     btnShowAll: '💰 Show all',
     affordTitle: (collection: string, balance: string, page: number, pages: number) => `${collection}: gifts within your ${balance} TON, from the cheapest (page ${page} of ${pages}). Prices include the transfer.`,
@@ -200,7 +230,7 @@ export const en = {
     cannotReceive: 'This account cannot receive gifts. Send another username or /cancel.',
     quoteGift: (name: string, num: number, model: string, backdrop: string, symbol: string, recipient: string) => `Gift ${name} #${num} (${model}, ${backdrop}, ${symbol}) for @${recipient}`,
     price: (price: string) => `Price: ${price} TON (transfer and network fee included)`,
-    maxPrice: (price: string) => `Confirming accepts ${price} TON as the maximum price: if the price goes up before the purchase, the order is refused and nothing is debited.`,
+    maxPrice: (price: string) => `Confirming accepts ${price} TON as the maximum price: it is debited now, and if the gift costs more when it is bought, it is not bought and the whole ${price} TON comes back.`,
     shortBy: (shortBy: string) => `⚠️ The TON balance is ${shortBy} TON short of this gift. Top up the balance (the account owner: /topup), then order again.`,
     unavailable: 'This gift is no longer on sale. Choose another one with /order.',
   },
@@ -209,6 +239,7 @@ export const en = {
     none: 'No orders yet.',
     btnPrev: '◀ Newer',
     btnNext: 'Older ▶',
+    btnBack: '◀ Back',
     line: (what: string, to: string, status: string, price: string, currency: string, at: string, orderId: string) => `${what} → ${to} · ${status}\n${price} ${currency} · ${at} · ${orderId}`,
     heading: (orderId: string) => `Order ${orderId}`,
     status: (status: string) => `Status: ${status}`,
@@ -222,10 +253,24 @@ export const en = {
     notFound: 'No such order.',
   },
   notify: {
-    completed: (orderId: string, described: string) => `✅ Order ${orderId} completed: ${described}.`,
+    completed: (orderId: string) => `✅ Order ${orderId} completed`,
+    completedChecked: (orderId: string) => `✅ Order ${orderId} completed: support checked the delivery`,
+    failed: (orderId: string) => `❌ Order ${orderId} failed and was refunded`,
+    failedChecked: (orderId: string) => `❌ Order ${orderId}: support checked it and refunded it`,
+    paid: (price: string, currency: string, balance: string | null) => `Paid: ${price} ${currency}${balance === null ? '' : ` · balance after: ${balance} ${currency}`}`,
+    refunded: (price: string, currency: string, balance: string | null) => `Refunded: ${price} ${currency}${balance === null ? '' : ` · balance after: ${balance} ${currency}`}`,
+    why: (why: string) => `Why: ${why}`,
+    at: (at: string) => `🕒 ${at}`,
     giftPage: (url: string) => `Gift page: ${url}`,
-    failed: (orderId: string, described: string, why: string, price: string, currency: string, next: string) =>
-      `❌ Order ${orderId} failed: ${described}.\nWhy: ${why}\n${price} ${currency} returned to the balance. ${next}`,
+    digestTitle: (n: number, from: string, to: string) => `📊 Your team’s orders completed from ${from} to ${to}: ${n}.`,
+    digestStars: (orders: number, stars: string) => `⭐ Stars: ${orders} (${stars} stars)`,
+    digestPremium: (n: number) => `💎 Premium: ${n}`,
+    digestGifts: (n: number) => `🎁 Gifts: ${n}`,
+    digestSpent: (list: string) => `Spent: ${list}`,
+    digestFoot: '/orders lists them; in /notices they can be told one by one instead.',
+    btnOrderAgain: '🔁 Order again',
+    btnDetails: 'ℹ️ Details',
+    btnReceipt: '◀ Back',
     inReview: (orderId: string, described: string) =>
       `⏳ Order ${orderId} is being checked by support: ${described}.\nIt did not go through automatically; the money is not refunded yet. You will hear the outcome here.`,
     /** What to do after a failed order, by the gift order's `failure.reason`. */
@@ -264,7 +309,26 @@ export const en = {
   },
   /** /topup: which balance, which network (USD only), how much, then one address with the exact amount. */
   topup: {
+    heading: '💰 Top up',
     title: 'Which balance do you want to top up?',
+    openTitle: 'Open requests, waiting for your payment:',
+    openLine: (i: number, toSend: string, asset: string, where: string, address: string, left: string) => `${i}. ${toSend} ${asset} · ${where} · ${address} · ${left} left`,
+    anyNetwork: 'any network below',
+    noRoom: (currency: string, max: number) => `${currency}: ${max} requests are open, the most at a time: pay or cancel one to ask for another.`,
+    btnShowAgain: (i: number) => `🔁 Show again (${i})`,
+    btnCancelRequest: (i: number) => `🗑 Cancel request (${i})`,
+    btnCancelThis: '🗑 Cancel this request',
+    btnBackToList: '◀ Back',
+    confirmCancel: (toSend: string, asset: string) =>
+      `Cancel the request for ${toSend} ${asset}? If you have already sent it, do not cancel: a payment of a canceled request waits for support instead of reaching your balance at once.`,
+    btnYesCancel: '🗑 Yes, cancel it',
+    canceledNote: (toSend: string, asset: string) => `🗑 The request for ${toSend} ${asset} was canceled.`,
+    canceled: (toSend: string, asset: string) => `🗑 Canceled: the top-up request for ${toSend} ${asset}. Do not send this amount now: it would wait for support.`,
+    expired: (toSend: string, asset: string) => `⌛ Expired: the top-up request for ${toSend} ${asset}. Do not send this amount now: it would wait for support. /topup makes a new one.`,
+    paid: (toSend: string, asset: string, credited: string, currency: string) => `✅ Paid: the top-up request for ${toSend} ${asset} was credited, +${credited} ${currency} on the balance.`,
+    sendToAny: (amount: string, asset: string) => `Send exactly ${amount} ${asset} on one of these networks, to its address:`,
+    addressOn: (network: string, address: string) => `${network}: ${address}`,
+    timeLeft: (left: string) => `⏳ ${left} left.`,
     usdLine: (usd: string) => `• USD — pays for Stars and Premium; you send USDT. Now: ${usd} USD.`,
     tonLine: (ton: string) => `• TON — pays for gifts; you send TON coins. Now: ${ton} TON.`,
     firstTopup: (usd: string, ton: string) => `The first top-up activates the account and must be at least ${usd} USD or ${ton} TON.`,
@@ -277,13 +341,13 @@ export const en = {
     btnNetwork: { ton: 'USDT on TON', trc20: 'USDT on TRON (TRC-20)', bep20: 'USDT on BNB Chain (BEP-20)' } as Record<string, string>,
     network: { ton: 'the TON network', trc20: 'TRON (TRC-20)', bep20: 'BNB Smart Chain (BEP-20)' } as Record<string, string>,
     chosenNetwork: (network: string) => `💵 Top up USD · ${network}`,
-    askAmount: (currency: string, minimum: string) => `How much ${currency}? Send an amount of at least ${minimum}.`,
+    askAmount: (currency: string, minimum: string) => `How much ${currency}? Send an amount of at least ${minimum} ${currency}.`,
     askedAmount: (icon: string, amount: string, currency: string) => `${icon} Top up ${amount} ${currency}`,
     sendExactly: (amount: string, asset: string) => `Send exactly ${amount} ${asset} to:`,
     sendExactlyOn: (amount: string, asset: string, network: string) => `Send exactly ${amount} ${asset} on ${network} to:`,
     comment: (comment: string) => `Comment (optional, helps us find the payment): ${comment}`,
-    added: (added: string, asset: string, asked: string, toSend: string) =>
-      `We added ${added} ${asset} to your ${asked} so we can recognise your payment: a payment of ${asked} would not be credited automatically. Tap the amount or the address to copy it.`,
+    added: (added: string, asset: string, asked: string, toSend: string, currency: string) =>
+      `We added ${added} ${asset} to your ${asked} so we can recognise your payment (a payment of ${asked} would not be credited automatically); the whole ${toSend} is credited to your ${currency} balance. Tap the amount or the address to copy it.`,
     validUntil: (at: string) => `Valid until ${at}. The balance is credited automatically, usually within a minute of the network's confirmation.`,
     onlyThisNetwork: 'Only USDT on this network: other tokens, or USDT on another network, are not credited automatically.',
     btnWallet: '👛 Open in a TON wallet',
@@ -302,13 +366,22 @@ export const en = {
     you: (role: string) => `${role} (you)`,
     unnamed: (telegramId: number) => `Telegram user ${telegramId}`,
     removeHint: 'To remove someone, tap their name below.',
-    inviteHint: 'To add someone, create an invite in the dashboard (/app, Team).',
+    inviteHint: 'To add someone, tap “Invite”: you get a one-time link to send them.',
+    btnInvite: '➕ Invite',
+    btnInvitePrivate: '➕ Invite (in a private chat)',
+    chooseInviteRole: (partner: string) => `Invite someone to ${partner} as:\n• staff: orders, balances and notices;\n• owner: also top-ups, the API key, the webhook and the team.`,
+    btnInviteStaff: '👤 Staff',
+    btnInviteOwner: '👑 Owner',
+    inviteMade: (partner: string, role: string, link: string) =>
+      `➕ Invite to ${partner} as ${role}: send this link to the person who should join (it works once, for 24 hours; whoever opens it joins):\n${link}`,
     btnRemove: (name: string) => `✖ Remove ${name}`,
     confirmRemove: (name: string, role: string) => `Remove ${name} (${role}) from the team? They lose access at once, and whatever they were doing in the bot stops.`,
     btnYesRemove: '✅ Yes, remove',
     removed: (name: string) => `${name} was removed from the team.`,
     gone: 'This person is no longer on the team.',
     joined: (who: string, partner: string, role: string) => `👋 ${who} joined the team of ${partner} as ${role}. /team lists the team.`,
+    leftForOther: (who: string, partner: string) => `👋 ${who} left the team of ${partner}: their account is now linked to another partner. /team lists the team.`,
+    nowRole: (who: string, partner: string, role: string) => `👤 ${who} is now ${role} of ${partner} (by an invite). /team lists the team.`,
     orderedBy: (name: string) => `Ordered by ${name}.`,
     formerMember: 'a former team member',
     placedInApp: 'Placed in the dashboard.',
@@ -324,6 +397,7 @@ export const en = {
     badWhitelist: (entry: string) => `“${entry}” is not an IP address or a CIDR range (for example 203.0.113.7 or 198.51.100.0/24). Send the list again, or /cancel.`,
     apikeyNeedsTopup: 'The API key comes after the first top-up, which activates the account: /topup shows how.',
     apikeyIntro: 'Issue a new API key? The current key stops working at once. You can limit the key to IP addresses.',
+    apikeyIntroFirst: 'Issue the API key for your shop? You can limit it to IP addresses.',
     btnIssue: '🔑 Issue without IP limit',
     btnIssueWhitelist: '🔒 Issue with IP whitelist',
     askWhitelist: 'Send the allowed IP addresses or CIDR ranges, separated by spaces or commas (for example 203.0.113.7 198.51.100.0/24).',
@@ -436,6 +510,7 @@ export const en = {
     other: (kind: string, details: string) => `⚠️ Alert ${kind}: ${details}`,
     transferUnknown: 'The gift supplier has no record of this transfer: resolve the order in the operator console with the transfer’s hash.',
     marketSilent: 'The gift market does not answer right now: try again in a minute.',
+    reminder: (waited: string) => `⏰ Still waiting after ${waited}:`,
     btnDeliver: '✅ Deliver',
     btnRefund: '↩️ Refund',
     notInReview: 'This order is no longer waiting for review.',
@@ -464,7 +539,7 @@ export const en = {
     btnCreditDeposit: '💰 Credit to partner…',
     btnCloseDeposit: '✖ Close',
     btnAdjustDeposit: '± Correct a partner’s balance…',
-    askAdjustPartner: (depositId: string) => `Correct the balance of which partner (deposit ${depositId})? Send a part of the partner’s name, or its number.`,
+    askAdjustPartner: (deposit: string) => `Correct the balance of which partner (deposit ${deposit})? Send a part of the partner’s name, or its number.`,
     askAdjustAmount: (partner: string, currency: string, balance: string) =>
       `By how much to correct the ${currency} balance of ${partner} (now ${balance} ${currency})? Send a signed amount: -10.00 takes money off, 10.00 gives it. Or /cancel.`,
     badAdjustAmount: (currency: string) => `Send a signed amount in ${currency}, not zero, with at most ${currency === 'TON' ? 3 : 2} decimals (for example -10.00), or /cancel.`,
@@ -482,7 +557,8 @@ export const en = {
     depositLooksLike: (requestId: string) => ` Looks like request ${requestId}.`,
     depositsNone: 'No deposits are waiting: every deposit was credited or closed.',
     depositsSummary: (n: number, oldest: string) => `Deposits not credited automatically: ${n}; the oldest came ${oldest} ago.`,
-    depositLine: (i: number, amount: string, asset: string, network: string, ago: string, why: string) => `${i}. ${amount} ${asset} on ${network} · ${ago} ago · ${why}`,
+    depositButton: (i: number, number: string, amount: string, asset: string) => `${i}. ${number} · ${amount} ${asset}`,
+    depositLine: (i: number, number: string, amount: string, asset: string, network: string, ago: string, why: string) => `${i}. ${number}: ${amount} ${asset} on ${network} · ${ago} ago · ${why}`,
     askPartner: (amount: string, asset: string, depositId: string) => `Credit ${amount} ${asset} (deposit ${depositId}) to which partner? Send a part of the partner’s name, or its number.`,
     searchTooLong: 'Send a shorter part of the name (at most 100 characters), or /cancel.',
     noPartnerMatch: (query: string) => `No partner’s name contains “${query}”. Send another part of the name or the number, or /cancel.`,
@@ -491,8 +567,8 @@ export const en = {
     partnerButton: (name: string, id: number) => `${name} · #${id}`,
     notActivated: ' · not activated',
     confirmCredit: (amount: string, asset: string, depositId: string, partner: string) => `Credit ${amount} ${asset} (deposit ${depositId}) to ${partner}?`,
-    creditRules: 'The top-up rules apply (USD from 5.00, TON from 10.000).',
-    creditFirst: 'Its account is not activated yet: this first top-up must be at least 10 and activates it.',
+    creditRules: (usd: string, ton: string) => `The top-up rules apply (USD from ${usd}, TON from ${ton}).`,
+    creditFirst: (min: string) => `Its account is not activated yet: this first top-up must be at least ${min} and activates it.`,
     btnSureCredit: '✅ Yes, credit',
     depositCredited: (depositId: string, partner: string, amount: string, asset: string) => `✅ Deposit ${depositId} credited to ${partner}: ${amount} ${asset}.`,
     askCloseNote: (depositId: string, amount: string, asset: string) =>

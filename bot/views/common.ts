@@ -26,17 +26,45 @@ export const restarted = (t: Texts, command: string) => t.common.restarted(activ
 export const left = (t: Texts, command: string) => t.common.left(activity(t, command), command);
 export const idle = (t: Texts, command: string) => t.common.idle(activity(t, command), command);
 
+/**
+ * A conversation stopped because the person lost what it needs (`why`: removed from the team, linked to
+ * another partner, or another role), naming the partner; without its name, the general words.
+ */
+export function accessEnded(t: Texts, partnerName: string | null, command: string, why: 'removed' | 'moved' | 'role'): string {
+  if (partnerName === null) return t.common.accessLost;
+  const nothing = t.common.nothingDone[command] ?? t.common.nothingDoneOther;
+  const say = why === 'removed' ? t.common.accessRemoved : why === 'moved' ? t.common.accessMoved : t.common.accessRole;
+  return say(t.common.quoted(partnerName), activity(t, command), nothing);
+}
+
+/** A colleague pressed a button of someone else's conversation. */
+export const someoneElses = (t: Texts, name: string, command: string) => t.common.someoneElses(name, activity(t, command));
+
 export function balance(t: Texts, usd: string, ton: string, activated: boolean): string {
   return [t.balance.title, t.balance.usd(amount(t.lang, usd)), t.balance.ton(amount(t.lang, ton)), ...(activated ? [] : ['', t.balance.notActivated])].join('\n');
 }
 
-export function noticesMenu(t: Texts, items: { notice: Notice; on: boolean }[]): string {
-  const n = t.notices;
-  return [n.menuTitle, '', ...items.map((i) => n.menuLine(i.on ? '🔔' : '🔕', n.name[i.notice], n.hint[i.notice])), '', n.menuFooter].join('\n');
+/** A notice's line in /notices: its mark and what it is (the team's orders: each one, a digest, or off). */
+export interface NoticeItem {
+  notice: Notice;
+  on: boolean;
+  /** For `staff`: how other members' orders are told. */
+  mode?: string;
 }
 
-export function noticesSummary(t: Texts, items: { notice: Notice; on: boolean }[]): string {
-  const names = (on: boolean) => items.filter((i) => i.on === on).map((i) => t.notices.name[i.notice]).join(', ') || t.notices.noneOfThem;
+const noticeMark = (t: Texts, i: NoticeItem) => (i.mode ? (t.notices.teamMark[i.mode] ?? '🔔') : i.on ? '🔔' : '🔕');
+const noticeName = (t: Texts, i: NoticeItem) => (i.mode ? `${t.notices.name[i.notice]} (${t.notices.teamMode[i.mode] ?? i.mode})` : t.notices.name[i.notice]);
+
+/** `elsewhere`: asked in a group, about the caller's notices in the chat where they linked their account. */
+export function noticesMenu(t: Texts, items: NoticeItem[], elsewhere = false): string {
+  const n = t.notices;
+  return [elsewhere ? n.menuTitleElsewhere : n.menuTitle, '', ...items.map((i) => n.menuLine(noticeMark(t, i), noticeName(t, i), n.hint[i.notice])), '', n.menuFooter].join('\n');
+}
+
+export const noticeButton = (t: Texts, i: NoticeItem) => `${noticeMark(t, i)} ${noticeName(t, i)}`;
+
+export function noticesSummary(t: Texts, items: NoticeItem[]): string {
+  const names = (on: boolean) => items.filter((i) => i.on === on).map((i) => noticeName(t, i)).join(', ') || t.notices.noneOfThem;
   return t.notices.summary(names(true), names(false));
 }
 

@@ -38,6 +38,9 @@ export const item = (t: Texts, i: number, g: GiftItem) => t.gifts.item(i + 1, g.
 /** A 🔒 gift pressed: how much TON there is of how much it costs. */
 export const lockedToast = (t: Texts, balance: string, price: string) => t.gifts.lockedToast(amount(t.lang, balance), amount(t.lang, price));
 
+/** The gift's price went up before the order: from how much to how much, as the language writes numbers. */
+export const priceMoved = (t: Texts, was: string, now: string) => t.gifts.priceMoved(amount(t.lang, was), amount(t.lang, now));
+
 export const chooseAnother = (t: Texts, collection: string) => t.gifts.btnChooseAnother(collection);
 
 export const chosen = (t: Texts, g: { name: string; num: number }) => t.gifts.chosen(g.name, g.num);

@@ -12,7 +12,6 @@ export interface OrderInfo {
   currency: string;
   quantity: number;
   recipient: string;
-  label: string;
   created_at: string;
   completed_at: string | null;
   refunded: boolean;
@@ -22,10 +21,21 @@ export interface OrderInfo {
   giftUrl: string | null;
   /** Why a gift order failed (partner-api.md `failure.reason`). */
   failureReason: string | null;
+  /** Support is checking it now (manual review): it reads so in every list, not "in progress". */
+  inReview: boolean;
 }
 
-export function orderInfo(o: Record<string, unknown>, number?: string): OrderInfo {
+/** An order as its receipt shows it: also the balance after its debit and after its refund, and whether support checked it. */
+export interface ReceiptInfo extends OrderInfo {
+  balanceAfter: string | null;
+  balanceAfterRefund: string | null;
+  /** It went through a manual check by support. */
+  checked: boolean;
+}
+
+export function orderInfo(o: Record<string, unknown>, number?: string, inReview = false): OrderInfo {
   return {
+    inReview,
     order_id: String(o.order_id),
     number: number ?? String(o.order_id),
     type: String(o.type),
@@ -34,7 +44,6 @@ export function orderInfo(o: Record<string, unknown>, number?: string): OrderInf
     currency: String(o.currency),
     quantity: Number(o.quantity),
     recipient: String(o.recipient),
-    label: String(o.label),
     created_at: String(o.created_at),
     completed_at: o.completed_at == null ? null : String(o.completed_at),
     refunded: o.refunded === true,
@@ -71,6 +80,9 @@ export interface Quote {
 }
 
 export type { DepositView, FundingInfo };
+
+/** A deposit as operators read it: with its short number (bot/deposit-numbers.ts) instead of its id. */
+export type DepositShown = DepositView & { number: string };
 
 /** A gift in the bot's catalog pages. */
 export interface GiftItem {

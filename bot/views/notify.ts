@@ -1,21 +1,54 @@
 import type { Texts } from '../texts/index.js';
-import { amount } from './format.js';
-import type { OrderInfo } from './model.js';
+import type { TeamDigest } from '../../src/app/order-digest.js';
+import { amount, count, handledAt, zonedTime } from './format.js';
+import type { OrderInfo, ReceiptInfo } from './model.js';
 import { described } from './order.js';
 
 /** What partners' chats are told unasked: an order's outcome, a webhook given up, a top-up, a low balance. */
 
-export function completed(t: Texts, o: OrderInfo): string {
-  return [t.notify.completed(o.number, described(t, o)), ...(o.giftUrl ? [t.notify.giftPage(o.giftUrl)] : [])].join('\n');
+/** The receipt of a delivered order: what, for whom, the price and the balance after, when (and who ordered, outside the orderer's own chat). */
+export function completed(t: Texts, r: ReceiptInfo, by?: string): string {
+  const w = t.notify;
+  return [
+    r.checked ? w.completedChecked(r.number) : w.completed(r.number),
+    described(t, r),
+    w.paid(amount(t.lang, r.partner_price), r.currency, r.balanceAfter === null ? null : amount(t.lang, r.balanceAfter)),
+    w.at(zonedTime(r.completed_at ?? r.created_at)),
+    ...(r.giftUrl ? [w.giftPage(r.giftUrl)] : []),
+    ...(by ? [by] : []),
+  ].join('\n');
 }
 
 /** The order went to a manual check by support (told once, when it starts). */
 export const inReview = (t: Texts, o: OrderInfo) => t.notify.inReview(o.number, described(t, o));
 
-export function failed(t: Texts, o: OrderInfo): string {
-  if (!o.refunded) return inReview(t, o);
-  const next = t.notify.next[o.failureReason ?? ''] ?? t.notify.nextOther;
-  return t.notify.failed(o.number, described(t, o), t.shared.failureWhy(o), amount(t.lang, o.partner_price), o.currency, next);
+/** The receipt of a failed order: why, that it was refunded (support's check said so), the balance after, what next. */
+export function failed(t: Texts, r: ReceiptInfo, by?: string): string {
+  if (!r.refunded) return inReview(t, r);
+  const w = t.notify;
+  const next = w.next[r.failureReason ?? ''] ?? w.nextOther;
+  return [
+    r.checked ? w.failedChecked(r.number) : w.failed(r.number),
+    described(t, r),
+    w.why(t.shared.failureWhy(r)),
+    w.refunded(amount(t.lang, r.partner_price), r.currency, r.balanceAfterRefund === null ? null : amount(t.lang, r.balanceAfterRefund)),
+    next,
+    ...(by ? [by] : []),
+  ].join('\n');
+}
+
+/** The daily digest of the team's completed orders (a window of service clock, in ms). */
+export function digest(t: Texts, d: TeamDigest, from: number, to: number): string {
+  const w = t.notify;
+  const spent = (Object.entries(d.spent) as [string, string][]).map(([c, v]) => `${amount(t.lang, v)} ${c}`).join(' · ');
+  return [
+    w.digestTitle(d.count, handledAt(from), handledAt(to)),
+    ...(d.stars.orders ? [w.digestStars(d.stars.orders, count(t.lang, d.stars.quantity))] : []),
+    ...(d.premium.orders ? [w.digestPremium(d.premium.orders)] : []),
+    ...(d.gifts.orders ? [w.digestGifts(d.gifts.orders)] : []),
+    ...(spent ? [w.digestSpent(spent)] : []),
+    w.digestFoot,
+  ].join('\n');
 }
 
 /** A webhook event in words: the “order completed” event. */

@@ -1,6 +1,8 @@
+import { topupMinimum } from '../../src/domain/ledger-rules.js';
+import { formatAmount } from '../../src/domain/money.js';
 import type { Texts } from '../texts/index.js';
 import { amount, duration, handledAt, zonedTime } from './format.js';
-import type { DepositView, ErrorInfo, Handled, OrderInfo } from './model.js';
+import type { DepositShown, ErrorInfo, Handled, OrderInfo } from './model.js';
 import { errorText } from './common.js';
 import { described, status, what } from './order.js';
 import { eventName, webhookWhy } from './notify.js';
@@ -35,8 +37,8 @@ export const webhookGaveUp = (t: Texts, orderId: string, partnerName: string, ev
 export const confirmDeliver = (t: Texts, o: OrderInfo | null) => (o ? t.operator.confirmDeliverOf(described(t, o)) : t.operator.confirmDeliver);
 export const confirmRefund = (t: Texts, o: OrderInfo | null) => (o ? t.operator.confirmRefundOf(a(t, o.partner_price), o.currency) : t.operator.confirmRefund);
 
-export const unmatchedDeposit = (t: Texts, depositId: string, value: string, asset: string, net: string, reason: string) =>
-  t.operator.unmatchedDeposit(depositId, a(t, value), asset, network(t, net), depositWhy(t, reason));
+export const unmatchedDeposit = (t: Texts, depositNumber: string, value: string, asset: string, net: string, reason: string) =>
+  t.operator.unmatchedDeposit(depositNumber, a(t, value), asset, network(t, net), depositWhy(t, reason));
 
 export const storageDown = (t: Texts, reason: string, detail: string) => t.operator.storageDown(t.operator.storageFault[reason] ?? t.operator.storageDownOther, detail);
 export const storageUp = (t: Texts, reason: string, seconds: number) => t.operator.storageUp(seconds, t.operator.storageFault[reason] ?? t.operator.storageUpOther);
@@ -57,7 +59,7 @@ export const reviewLine = (t: Texts, i: number, o: OrderInfo, partnerName: strin
 export const reviewTitle = (t: Texts, orderId: string, partnerName: string | null, o: OrderInfo | null) =>
   t.operator.reviewTitle(orderId) + (partnerName ? t.operator.reviewTitleOf(partnerName) : '') + (o ? t.operator.reviewTitleWhat(described(t, o), a(t, o.partner_price), o.currency) : '');
 
-export const depositTitle = (t: Texts, d: DepositView) => t.operator.depositTitle(d.deposit_id, a(t, d.amount), d.asset, network(t, d.network));
+export const depositTitle = (t: Texts, d: DepositShown) => t.operator.depositTitle(d.number, a(t, d.amount), d.asset, network(t, d.network));
 
 export function handled(t: Texts, h: Handled): string {
   const w = t.operator;
@@ -77,10 +79,10 @@ export function handled(t: Texts, h: Handled): string {
 
 export const alreadyHandled = (t: Texts, h: Handled) => t.operator.alreadyHandled(handled(t, h));
 
-export function deposit(t: Texts, d: DepositView): string {
+export function deposit(t: Texts, d: DepositShown): string {
   const w = t.operator;
   return [
-    w.deposit(d.deposit_id, a(t, d.amount), d.asset, network(t, d.network), zonedTime(d.created_at)),
+    w.deposit(d.number, a(t, d.amount), d.asset, network(t, d.network), zonedTime(d.created_at)),
     // Not d.note: the service's own note (English, with network codes) says again what the reason says.
     w.depositWhy(depositWhy(t, d.reason)) + (d.request_id ? w.depositLooksLike(d.request_id) : ''),
     w.depositTx(d.tx_hash) + (d.from ? w.depositFrom(d.from) : ''),
@@ -90,23 +92,36 @@ export function deposit(t: Texts, d: DepositView): string {
 
 export const depositsSummary = (t: Texts, n: number, oldestMs: number) => t.operator.depositsSummary(n, duration(oldestMs, t.lang));
 
-export const depositLine = (t: Texts, i: number, d: DepositView, ageMs: number) =>
-  t.operator.depositLine(i, a(t, d.amount), d.asset, network(t, d.network), duration(ageMs, t.lang), depositWhy(t, d.reason));
+/** A deposit's button in /deposits: its place on the page, number and amount. */
+export const depositButton = (t: Texts, i: number, d: DepositShown) => t.operator.depositButton(i, d.number, a(t, d.amount), d.asset);
 
-export const askPartner = (t: Texts, d: DepositView) => t.operator.askPartner(a(t, d.amount), d.asset, d.deposit_id);
+export const depositLine = (t: Texts, i: number, d: DepositShown, ageMs: number) =>
+  t.operator.depositLine(i, d.number, a(t, d.amount), d.asset, network(t, d.network), duration(ageMs, t.lang), depositWhy(t, d.reason));
+
+export const askPartner = (t: Texts, d: DepositShown) => t.operator.askPartner(a(t, d.amount), d.asset, d.number);
 
 export const partnerMatches = (t: Texts, query: string, n: number, more: boolean) => (more ? t.operator.partnerMatchesMore(query, n) : t.operator.partnerMatches(query, n));
 
 export const partnerButton = (t: Texts, name: string, id: number, active: boolean) => t.operator.partnerButton(name, id) + (active ? '' : t.operator.notActivated);
 
-export const confirmCredit = (t: Texts, d: DepositView, partnerName: string, active: boolean) =>
-  [t.operator.confirmCredit(a(t, d.amount), d.asset, d.deposit_id, partnerName), active ? t.operator.creditRules : t.operator.creditFirst].join('\n');
+export const confirmCredit = (t: Texts, d: DepositShown, partnerName: string, active: boolean) =>
+  [
+    t.operator.confirmCredit(a(t, d.amount), d.asset, d.number, partnerName),
+    active ? t.operator.creditRules(a(t, formatAmount(topupMinimum('USD', false), 'USD')), a(t, formatAmount(topupMinimum('TON', false), 'TON'))) : t.operator.creditFirst(a(t, String(topupMinimum('USD', true) / 100))),
+  ].join('\n');
 
-export const depositCredited = (t: Texts, d: DepositView, partnerName: string) => t.operator.depositCredited(d.deposit_id, partnerName, a(t, d.amount), d.asset);
+export const depositCredited = (t: Texts, d: DepositShown, partnerName: string) => t.operator.depositCredited(d.number, partnerName, a(t, d.amount), d.asset);
 
-export const askCloseNote = (t: Texts, d: DepositView) => t.operator.askCloseNote(d.deposit_id, a(t, d.amount), d.asset);
+/** The adjustment steps of a deposit card ("Correct a partner's balance"): amounts as the reader reads them. */
+export const askAdjustPartner = (t: Texts, d: DepositShown) => t.operator.askAdjustPartner(d.number);
+export const askAdjustAmount = (t: Texts, partner: string, currency: string, balance: string) => t.operator.askAdjustAmount(partner, currency, a(t, balance));
+export const confirmAdjust = (t: Texts, amount: string, currency: string, partner: string) => t.operator.confirmAdjust(a(t, amount), currency, partner);
+export const adjusted = (t: Texts, partner: string, amount: string, currency: string, after: string) => t.operator.adjusted(partner, a(t, amount), currency, a(t, after));
+export const adjustNegative = (t: Texts, currency: string, balance: string) => t.operator.adjustNegative(currency, a(t, balance));
 
-export const depositClosed = (t: Texts, d: DepositView) => t.operator.depositClosed(d.deposit_id, d.note ?? '');
+export const askCloseNote = (t: Texts, d: DepositShown) => t.operator.askCloseNote(d.number, a(t, d.amount), d.asset);
+
+export const depositClosed = (t: Texts, d: DepositShown) => t.operator.depositClosed(d.number, d.note ?? '');
 
 export const depositGone = (t: Texts, id: string, st: string | null) => (st ? t.operator.depositGone(id, t.operator.depositStatus[st] ?? st) : t.operator.depositMissing(id));
 

@@ -4,17 +4,20 @@ import type { OrderInfo, Quote } from './model.js';
 
 /** An order as people read it: its state, what it is, the confirmation, the answers after Confirm, /orders and /status. */
 
+/** An order's state in words; an order support is checking reads so (a gift in review is `processing` by its status). */
 export function status(t: Texts, o: OrderInfo): string {
-  if (o.status === 'failed' && !o.refunded) return t.statusInReview;
+  if (o.inReview || (o.status === 'failed' && !o.refunded)) return t.statusInReview;
   return t.status[o.status] ?? o.status;
 }
 
 const to = (o: OrderInfo) => `@${o.recipient.replace(/^@/, '')}`;
 
-/** "100 stars for @alice (order label: 100 звёзд Telegram для @alice)"; in Russian the label alone. */
+/**
+ * "100 stars for @alice" in the reader's language, numbers written as the language writes them. (The
+ * order's `label` is the API's Russian text: a chat shows the order in its own words instead.)
+ */
 export function described(t: Texts, o: OrderInfo): string {
-  const words = o.type === 'stars' ? t.what.stars(o.quantity, to(o), count(t.lang, o.quantity)) : o.type === 'premium' ? t.what.premium(o.quantity, to(o)) : t.what.gift(o.gift ?? '', to(o));
-  return t.what.withLabel(words, o.label);
+  return o.type === 'stars' ? t.what.stars(o.quantity, to(o), count(t.lang, o.quantity)) : o.type === 'premium' ? t.what.premium(o.quantity, to(o)) : t.what.gift(o.gift ?? '', to(o));
 }
 
 /** An order in a few words (buttons, lists). */

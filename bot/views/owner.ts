@@ -6,9 +6,10 @@ import { amount, esc } from './format.js';
 /** A key or secret as shown once: tap-to-copy, under a spoiler (it is not read off the screen in passing). */
 const hidden = (s: string) => `<tg-spoiler><code>${esc(s)}</code></tg-spoiler>`;
 
-export function keyIssued(t: Texts, key: string, whitelist: string[]): string {
+/** A key shown once; "the previous key no longer works" only when there was one. */
+export function keyIssued(t: Texts, key: string, whitelist: string[], hadKey: boolean): string {
   const w = t.owner;
-  return [w.keyIssued(hidden(key)), whitelist.length ? w.allowedIps(esc(whitelist.join(', '))) : w.noIpLimit, w.previousKeyGone].join('\n');
+  return [w.keyIssued(hidden(key)), whitelist.length ? w.allowedIps(esc(whitelist.join(', '))) : w.noIpLimit, ...(hadKey ? [w.previousKeyGone] : [])].join('\n');
 }
 
 export function webhookIntro(t: Texts, url: string | null, hasSecret: boolean, events: string[]): string {

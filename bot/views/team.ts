@@ -21,10 +21,15 @@ export function list(t: Texts, partner: string, members: Member[], me: number): 
   return [w.title(partner, members.length), ...lines, '', ...(others ? [w.removeHint] : []), w.inviteHint].join('\n');
 }
 
+/** A one-time invite link, made in a private chat. */
+export const inviteMade = (t: Texts, partner: string, role: string, link: string) => t.team.inviteMade(partner, roleName(t, role), link);
+
 export const btnRemove = (t: Texts, m: Member) => t.team.btnRemove(memberName(t, m));
 export const confirmRemove = (t: Texts, m: Member) => t.team.confirmRemove(memberName(t, m), roleName(t, m.role));
 export const removed = (t: Texts, m: Member) => t.team.removed(memberName(t, m));
 export const joined = (t: Texts, who: string, partner: string, role: string) => t.team.joined(who, t.common.quoted(partner), roleName(t, role));
+export const nowRole = (t: Texts, who: string, partner: string, role: string) => t.team.nowRole(who, t.common.quoted(partner), roleName(t, role));
+export const leftForOther = (t: Texts, who: string, partner: string) => t.team.leftForOther(who, t.common.quoted(partner));
 
 export function orderedBy(t: Texts, p: Placer): string {
   if (p.via === 'api') return t.team.placedOverApi;

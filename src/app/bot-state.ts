@@ -1,4 +1,4 @@
-import { sessionDelete, sessionDeleteLike, sessionRead, sessionWrite, setBotUsername } from '../store/bot-repo.js';
+import { sessionDelete, sessionDeleteLike, sessionDeleteOlder, sessionKeysLike, sessionRead, sessionWrite, setBotUsername } from '../store/bot-repo.js';
 import type { Conn } from '../store/db.js';
 import type { Deps } from './deps.js';
 
@@ -16,6 +16,16 @@ export function writeBotSession(deps: StateDeps, key: string, value: string): vo
 
 export function deleteBotSession(deps: StateDeps, key: string): void {
   sessionDelete(deps.db, key);
+}
+
+/** The keys under `prefix` (without it), at most `limit`. */
+export function botSessionKeys(deps: StateDeps, prefix: string, limit = 1000): string[] {
+  return sessionKeysLike(deps.db, `${prefix}%`, limit).map((k) => k.slice(prefix.length));
+}
+
+/** Forgets the values under `prefix` not written for `maxAgeMs` of service clock (bounded bookkeeping). */
+export function pruneBotSessions(deps: StateDeps, prefix: string, maxAgeMs: number): void {
+  sessionDeleteOlder(deps.db, `${prefix}%`, deps.clock.now() - maxAgeMs);
 }
 
 /**

@@ -1,5 +1,18 @@
 import { orderOrigin } from '../domain/order-origin.js';
-import { botUsersOfPartner, getBotUser, getMutedNotices, getWebhookNoticeAt, setMutedNotices, setWebhookNoticeAt } from '../store/bot-repo.js';
+import {
+  allBotUsers,
+  botUsersInChat,
+  botUsersOfPartner,
+  getBotUser,
+  getDigestAt,
+  getMutedNotices,
+  getTeamNoticeMode,
+  getWebhookNoticeAt,
+  setDigestAt,
+  setMutedNotices,
+  setTeamNoticeMode,
+  setWebhookNoticeAt,
+} from '../store/bot-repo.js';
 import { getOrder } from '../store/orders-repo.js';
 import type { Deps } from './deps.js';
 import { normaliseLanguage } from './invites.js';
@@ -19,7 +32,9 @@ import { normaliseLanguage } from './invites.js';
  *   (src/app/balance-alerts.ts); the threshold itself (/alerts) is the switch, so it is not in this list.
  *
  * A chat stores the notices it switched off: a chat that never changed anything, and a notice added later,
- * get everything, as before the setting existed.
+ * get everything, as before the setting existed. Orders of other team members (`staff`) have three ways,
+ * `TeamMode`: each one told (the default for staff), a daily digest of the completed ones (the default for
+ * owners; their failures are still told one by one), or none.
  */
 
 export const NOTICES = ['completed', 'failed', 'staff', 'api', 'topup', 'webhook'] as const;
@@ -30,6 +45,9 @@ export const OWNER_NOTICES: readonly Notice[] = ['topup', 'webhook'];
 export const WEBHOOK_NOTICE_EVERY_MS = 24 * 3600_000;
 
 export type NoticeSettings = Record<Notice, boolean>;
+export const TEAM_MODES = ['each', 'digest', 'off'] as const;
+export type TeamMode = (typeof TEAM_MODES)[number];
+export const isTeamMode = (s: string): s is TeamMode => (TEAM_MODES as readonly string[]).includes(s);
 export interface NoticeChat {
   chatId: number;
   language: 'ru' | 'en';
@@ -51,6 +69,32 @@ export function setChatNotice(deps: Pick<Deps, 'db' | 'clock'>, chatId: number, 
   else muted.add(notice);
   setMutedNotices(deps.db, chatId, NOTICES.filter((n) => muted.has(n)), deps.clock.now());
   return chatNotices(deps, chatId);
+}
+
+/**
+ * How a chat hears of orders by other team members: as chosen in /notices; else `off` when `staff` was
+ * switched off before the modes existed; else a daily digest for an owner's chat and each one for staff.
+ */
+export function teamMode(deps: Pick<Deps, 'db'>, chatId: number, owner: boolean): TeamMode {
+  const stored = getTeamNoticeMode(deps.db, chatId);
+  if (stored !== undefined && isTeamMode(stored)) return stored;
+  if (getMutedNotices(deps.db, chatId).includes('staff')) return 'off';
+  return owner ? 'digest' : 'each';
+}
+
+/** Sets how a chat hears of other team members' orders (/notices). */
+export function setTeamMode(deps: Pick<Deps, 'db' | 'clock'>, chatId: number, mode: TeamMode): void {
+  setTeamNoticeMode(deps.db, chatId, mode, deps.clock.now());
+  // the list of switched-off notices agrees with it
+  const muted = new Set(getMutedNotices(deps.db, chatId));
+  if (mode === 'off') muted.add('staff');
+  else muted.delete('staff');
+  setMutedNotices(deps.db, chatId, NOTICES.filter((n) => muted.has(n)), deps.clock.now());
+}
+
+/** Whether the chat's account is an owner (its team mode's default). */
+export function chatHasOwner(deps: Pick<Deps, 'db'>, chatId: number, partnerId: number): boolean {
+  return botUsersOfPartner(deps.db, partnerId).some((u) => u.chatId === chatId && u.role === 'owner');
 }
 
 /** The partner's linked chats: each once, with its language, whether an owner is linked there, and who. */
@@ -83,7 +127,11 @@ export function orderNoticeChats(deps: Pick<Deps, 'db'>, partnerId: number, orde
       const s = chatNotices(deps, c.chatId);
       if (!s[kind]) return false;
       const own = origin.by === 'bot' && origin.telegramUserId !== null && c.users.includes(origin.telegramUserId);
-      return own || (origin.by === 'api' ? s.api : s.staff);
+      if (own) return true;
+      if (origin.by === 'api') return s.api;
+      // another member's: one by one, or (completions) in the daily digest
+      const mode = teamMode(deps, c.chatId, c.owner);
+      return mode === 'each' || (mode === 'digest' && kind === 'failed');
     })
     .map(plain);
 }
@@ -134,6 +182,41 @@ export function balanceLowNoticeChats(deps: Pick<Deps, 'db'>, partnerId: number)
   return linkedChats(deps, partnerId)
     .filter((c) => c.owner)
     .map(plain);
+}
+
+/** A chat that hears of other team members' completed orders in a daily digest, for one partner. */
+export interface DigestChat extends NoticeChat {
+  partnerId: number;
+  /** The accounts linked in it (their own orders are told one by one, not in the digest). */
+  users: number[];
+}
+
+/** Every chat whose team mode is `digest`, per partner linked there. */
+export function digestChats(deps: Pick<Deps, 'db'>): DigestChat[] {
+  const chats = new Map<string, DigestChat & { owner: boolean }>();
+  for (const u of allBotUsers(deps.db)) {
+    const key = `${u.chatId}:${u.partnerId}`;
+    const c = chats.get(key) ?? { chatId: u.chatId, partnerId: u.partnerId, language: normaliseLanguage(u.language), users: [], owner: false };
+    c.owner ||= u.role === 'owner';
+    c.users.push(u.telegramUserId);
+    chats.set(key, c);
+  }
+  return [...chats.values()].filter((c) => teamMode(deps, c.chatId, c.owner) === 'digest').map(({ owner: _, ...c }) => c);
+}
+
+/** A digest is sent at most this often per chat. */
+export const DIGEST_EVERY_MS = 24 * 3600_000;
+
+/**
+ * Claims a chat's daily digest when it is due (a day after the last, or after the chat was linked): the start
+ * of the window it covers (it ends now), or null. Claimed before it is sent: two runs never send one twice.
+ */
+export function claimDigest(deps: Pick<Deps, 'db' | 'clock'>, chatId: number): number | null {
+  const now = deps.clock.now();
+  const last = getDigestAt(deps.db, chatId) ?? Math.min(...botUsersInChat(deps.db, chatId).map((u) => u.linkedAt), now);
+  if (now - last < DIGEST_EVERY_MS) return null;
+  setDigestAt(deps.db, chatId, now);
+  return last;
 }
 
 /** The owners' chats to tell that someone joined the team: every owner's but the newcomer's own. */

@@ -63,7 +63,7 @@ export function creditInTx(
   tx: Tx,
   deps: Pick<Deps, 'clock' | 'ids' | 'bus'>,
   after: AfterCommit,
-  args: { partnerId: number; currency: Currency; amount: number; network: string; txHash: string; source: string; actor: string },
+  args: { partnerId: number; currency: Currency; amount: number; network: string; txHash: string; source: string; actor: string; requestId?: string },
 ): TopupResult {
   const existing = topupByTx(tx, txAliases(args));
   if (existing) {
@@ -99,7 +99,7 @@ export function creditInTx(
   const entry = postEntry(tx, { partnerId: args.partnerId, currency: args.currency, kind: 'topup', amount: args.amount, topupId, now });
   if (first) setPartnerStatus(tx, args.partnerId, 'active');
   // The owner hears of every new credit, whoever made it (a repeated tx_hash above credits nothing).
-  const event = { partnerId: args.partnerId, topupId, currency: args.currency, amount: formatAmount(args.amount, args.currency), activated: first };
+  const event = { partnerId: args.partnerId, topupId, currency: args.currency, amount: formatAmount(args.amount, args.currency), activated: first, ...(args.requestId ? { requestId: args.requestId } : {}) };
   after(() => deps.bus.emit('topup_credited', event));
   audit(tx, now, args.actor, 'topup.credit', String(args.partnerId), { topup_id: topupId, currency: args.currency, amount: args.amount, tx_hash: args.txHash, network: args.network });
   return {

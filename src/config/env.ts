@@ -66,6 +66,8 @@ export const envSchema = z.object({
     z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, 'must be 1-256 characters of A-Z, a-z, 0-9, _ and -').optional(),
   ),
   ADMIN_CHAT_IDS: adminChatIds.default([]),
+  /** An operator case (an order in review, an unmatched deposit) waiting this long is reminded once in the bot; 0: never. */
+  BOT_CASE_REMINDER_HOURS: int(0, 720).default(4),
   /** Key protecting webhook secrets at rest (64 hex chars); default: a key file beside the database. */
   SECRET_ENCRYPTION_KEY: optionalString.pipe(
     z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters').optional(),

@@ -84,6 +84,8 @@ export const ERRORS = {
   deposit_not_unmatched: spec(409, 'flat', 'Only an unmatched deposit can be resolved.'),
   not_open: spec(409, 'flat', 'Only an open top-up request can be canceled.'),
   invite_invalid: spec(400, 'flat', 'The invite code is unknown, used or expired.'),
+  invite_moves_account: spec(409, 'flat', 'This account is linked to a partner already: the invite takes it from there only when that is confirmed.'),
+  last_owner: spec(409, 'flat', 'The only owner of a partner cannot leave it: another owner must join first.'),
   cannot_unlink_self: spec(409, 'flat', 'You cannot unlink yourself; another owner can.'),
 } as const satisfies Record<string, ErrorSpec>;
 

@@ -32,16 +32,8 @@ export interface TopupCredited {
   amount: string;
   /** This top-up was the partner's first: it activated the account. */
   activated?: boolean;
-}
-
-/**
- * A top-up request was paid: its transfer was credited (matched automatically, or resolved by support to the
- * request's partner). Told after the commit, beside `topup_credited`, so that a request's message can read "paid".
- */
-export interface TopupRequestPaid {
-  partnerId: number;
-  requestId: string;
-  topupId: string;
+  /** The top-up request it paid, when a transfer matched one (its message in the bot then reads "paid"). */
+  requestId?: string;
 }
 
 /** A debit took a balance below its alert threshold (src/app/balance-alerts.ts), for the owners' chats. */
@@ -57,7 +49,6 @@ export interface BusEvents {
   alert: [Alert];
   order: [OrderOutcome];
   topup_credited: [TopupCredited];
-  topup_request_paid: [TopupRequestPaid];
   balance_low: [BalanceLow];
   /** For metrics and the state-change log (src/ops/). */
   ops: [OpsEvent];

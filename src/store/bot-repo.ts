@@ -1,4 +1,4 @@
-import { and, eq, isNull, like } from 'drizzle-orm';
+import { and, eq, isNull, like, lt } from 'drizzle-orm';
 import type { Conn } from './db.js';
 import { kvGet, kvSet } from './kv-repo.js';
 import type { BotRole } from '../domain/enums.js';
@@ -117,4 +117,41 @@ export function getWebhookNoticeAt(conn: Conn, partnerId: number): number | unde
 
 export function setWebhookNoticeAt(conn: Conn, partnerId: number, at: number): void {
   kvSet(conn, webhookNoticeKey(partnerId), at, at);
+}
+
+/** Deletes the keys matching a LIKE pattern that were last written before `before` (service clock). */
+export function sessionDeleteOlder(conn: Conn, pattern: string, before: number): void {
+  conn.delete(botSessions).where(and(like(botSessions.key, pattern), lt(botSessions.updatedAt, before))).run();
+}
+
+/** How a chat hears of orders by other team members (`each`, `digest`, `off`); undefined: never chosen. */
+const teamModeKey = (chatId: number) => `bot.notices.${chatId}.staff`;
+
+export function getTeamNoticeMode(conn: Conn, chatId: number): string | undefined {
+  return kvGet<string>(conn, teamModeKey(chatId));
+}
+
+export function setTeamNoticeMode(conn: Conn, chatId: number, mode: string, now: number): void {
+  kvSet(conn, teamModeKey(chatId), mode, now);
+}
+
+/** When a chat last had its daily digest (service clock), or undefined. */
+const digestKey = (chatId: number) => `bot.digest.${chatId}`;
+
+export function getDigestAt(conn: Conn, chatId: number): number | undefined {
+  return kvGet<number>(conn, digestKey(chatId));
+}
+
+export function setDigestAt(conn: Conn, chatId: number, at: number): void {
+  kvSet(conn, digestKey(chatId), at, at);
+}
+
+/** Every linked account (for the owners' daily digests). */
+export function allBotUsers(conn: Conn): BotUserRow[] {
+  return conn.select().from(botUsers).all();
+}
+
+/** The keys matching a LIKE pattern (at most `limit`). */
+export function sessionKeysLike(conn: Conn, pattern: string, limit: number): string[] {
+  return conn.select({ key: botSessions.key }).from(botSessions).where(like(botSessions.key, pattern)).limit(limit).all().map((r) => r.key);
 }

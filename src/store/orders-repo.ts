@@ -177,3 +177,15 @@ export function insertBoundIdem(conn: Conn, partnerId: number, key: string, fing
       .prepare(),
   ).run({ p: partnerId, k: key, f: fingerprint, o: orderId, t: now });
 }
+
+/**
+ * A partner's orders completed in (from, to] of service clock, created at `createdSince` or later (that bound
+ * keeps the walk of the partner's completed orders short): what a daily digest counts.
+ */
+export function completedBetween(conn: Conn, partnerId: number, from: number, to: number, createdSince: number) {
+  return conn
+    .select({ type: orders.type, quantity: orders.quantity, amount: orders.amount, currency: orders.currency, idempotencyKey: orders.idempotencyKey })
+    .from(orders)
+    .where(and(eq(orders.partnerId, partnerId), eq(orders.status, 'completed'), gte(orders.createdAt, createdSince), sql`${orders.completedAt} > ${from}`, lte(orders.completedAt, to)))
+    .all();
+}

@@ -69,6 +69,12 @@ export function setWebhook(conn: Conn, partnerId: number, url: string, secretEnc
   conn.update(partners).set(set).where(eq(partners.partnerId, partnerId)).run();
 }
 
+/** The events a partner's webhook takes, alone (the address and the secret stay). */
+export function setWebhookEvents(conn: Conn, partnerId: number, events: string[]): void {
+  committedPartners.drop(conn, partnerId);
+  conn.update(partners).set({ webhookEvents: events }).where(eq(partners.partnerId, partnerId)).run();
+}
+
 export function listKeys(conn: Conn, partnerId: number): ApiKeyRow[] {
   return conn.select().from(apiKeys).where(eq(apiKeys.partnerId, partnerId)).orderBy(desc(apiKeys.createdAt)).all();
 }

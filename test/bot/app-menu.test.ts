@@ -38,6 +38,18 @@ describe('the bot opens the Mini App', () => {
     // the linked user's own command menu offers /app
     const own = await waitFor(() => w!.tg.callsOf('setMyCommands').find((c) => c.payload.scope?.chat_id === u.id), 'the user’s command menu');
     expect(own.payload.commands).toEqual(expect.arrayContaining([expect.objectContaining({ command: 'app' })]));
+    // and the chat's menu button reads in their language, set once
+    const ruButton = await waitFor(() => w!.tg.callsOf('setChatMenuButton').find((c) => Number(c.payload.chat_id) === u.id), 'the chat’s menu button');
+    expect(ruButton.payload.menu_button).toEqual({ type: 'web_app', text: 'Кабинет', web_app: { url: 'https://dash.example.test/app/' } });
+    await chat.say('/balance');
+    await chat.expect('Балансы');
+    await settle(w);
+    expect(w.tg.callsOf('setChatMenuButton').filter((c) => Number(c.payload.chat_id) === u.id)).toHaveLength(1);
+    // an English user keeps the default
+    const en = newUser('en');
+    await w.link(en, p.id, 'staff');
+    await settle(w);
+    expect(w.tg.callsOf('setChatMenuButton').filter((c) => Number(c.payload.chat_id) === en.id)).toEqual([]);
   });
 
   it('with an http address: no web_app button (Telegram refuses it), the link only; unlinked users get the explanation', async () => {

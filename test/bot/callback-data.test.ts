@@ -153,9 +153,10 @@ describe('a gift whose identifier is longer than a button may carry', () => {
       expect(data.join(' ')).not.toContain(LONG_COLLECTION);
       await chat.press(page, button(page, `#${chosen.num}`));
       await chat.expect('Send the recipient');
-      expect(w.tg.messages.find((m) => m.message_id === page.message_id)!.text).toBe(`🎁 Extraordinary Gift #${chosen.num}`);
+      expect(w.tg.messages.find((m) => m.message_id === page.message_id)!.text.split('\n')[0]).toBe(`🎁 Extraordinary Gift #${chosen.num}`);
       await chat.say('@wanda_user');
       const confirm = await chat.expectMenu('Please check the order');
+      expect(w.tg.messages.find((m) => m.message_id === page.message_id)!.text).toBe(`🎁 Extraordinary Gift #${chosen.num} → @wanda_user`);
       expect(confirm.text).toContain(`Gift Extraordinary Gift #${chosen.num}`);
       await chat.press(confirm, button(confirm, 'Confirm'));
       const accepted = await chat.expect('accepted');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_DEPOSIT_ADDRESSES } from '../../src/config/deposit-addresses.js';
+import { depositNumber } from '../../bot/deposit-numbers.js';
 import { button, waitFor } from './fake-telegram.js';
 import { newUser, OPERATOR, settle, World } from './harness.js';
 
@@ -48,54 +49,61 @@ async function operatorChat(lang: 'en' | 'ru' = 'en') {
 }
 
 const labels = (m: { buttons: { text: string }[][] }) => m.buttons.flat().map((b) => b.text);
+/** The short number operators read for a deposit (given when it is first shown). */
+const num = (depositId: string) => depositNumber(w.t.deps, depositId);
 
 describe('unmatched deposits', () => {
-  it('Credit finds the partner by part of its name, asks "are you sure?" and credits; Back returns a step; a stale button is told', async () => {
+  it('Credit finds the partner by part of its name, asks "are you sure?" and credits, all in one message below the card; Back returns a step; a stale button is told', async () => {
     const acme = await partnerNamed('Acme Widgets', '100.00');
     const acme2 = await partnerNamed('ACME Supplies');
     await partnerNamed('Globex');
     const op = await operatorChat();
     const d = await usdt('39.99');
     expect(d.status).toBe('unmatched');
-    const alert = await op.expectMenu(`Deposit ${d.deposit_id} of 39.99 USDT on TRC-20 (TRON)`);
+    const alert = await op.expectMenu(`Deposit ${num(d.deposit_id)} of 39.99 USDT on TRC-20 (TRON)`);
+    expect(num(d.deposit_id)).toMatch(/^D-\d+$/);
+    expect(alert.text).not.toContain('dep_');
     expect(alert.text).toContain('was not credited automatically: no open top-up request asks for this amount.');
 
     const credit = button(alert, 'Credit to partner');
     expect(credit).toBe(`dp:c:${d.deposit_id}`);
     await op.press(alert, credit);
-    const ask = await op.expectMenu(`Credit 39.99 USDT (deposit ${d.deposit_id}) to which partner? Send a part of the partner’s name, or its number.`);
+    const ask = await op.expectMenu(`Credit 39.99 USDT (deposit ${num(d.deposit_id)}) to which partner? Send a part of the partner’s name, or its number.`);
     expect(labels(ask)).toEqual(['✖ Cancel']);
     await op.say('initech');
     await op.expect('No partner’s name contains “initech”. Send another part of the name or the number, or /cancel.');
+    expect(op.fresh).toEqual([]); // said in the question's message
     // case does not matter; names that start with the text come first
     await op.say('acme');
     const found = await op.expectMenu('Partners matching “acme”: 2. Choose one, or send another part of the name.');
     expect(labels(found)).toEqual([`ACME Supplies · #${acme2} · not activated`, `Acme Widgets · #${acme}`, '◀ Back', '✖ Cancel']);
-    expect(current(ask.message_id).buttons).toEqual([]);
+    expect(found.message_id).toBe(ask.message_id);
     // another text at the matches is a new search, shown in the same message
     await op.say('widg');
     await waitFor(() => current(found.message_id).text.startsWith('Partners matching “widg”: 1.'), 'the matches redrawn');
     expect(labels(current(found.message_id))).toEqual([`Acme Widgets · #${acme}`, '◀ Back', '✖ Cancel']);
     await op.press(current(found.message_id), button(current(found.message_id), 'Acme Widgets'));
-    const sure = await op.expectMenu(`Credit 39.99 USDT (deposit ${d.deposit_id}) to “Acme Widgets” (#${acme})?`);
-    expect(current(found.message_id).text).toBe(`“Acme Widgets” (#${acme})`);
+    const sure = await op.expectMenu(`Credit 39.99 USDT (deposit ${num(d.deposit_id)}) to “Acme Widgets” (#${acme})?`);
+    expect(sure.message_id).toBe(ask.message_id);
     expect(labels(sure)).toEqual(['✅ Yes, credit', '◀ Back', '✖ Cancel']);
-    // Back: the matches of the search again
+    // Back: the matches of the search again, in the same message
     await op.press(sure, button(sure, 'Back'));
     const again = await op.expectMenu('Partners matching “acme”: 2.');
-    expect(current(sure.message_id).deleted).toBe(true);
+    expect(again.message_id).toBe(ask.message_id);
     await op.press(again, button(again, 'Acme Widgets'));
     const sure2 = await op.expectMenu('to “Acme Widgets”');
     expect((await w.t.admin('GET', `/partners/${acme}`)).body.balances.USD).toBe('100.00'); // nothing moved before "yes"
     await op.press(sure2, button(sure2, 'Yes, credit'));
-    await waitFor(() => current(sure2.message_id).text === `✅ Deposit ${d.deposit_id} credited to “Acme Widgets” (#${acme}): 39.99 USDT.`, 'the credit');
+    await waitFor(() => current(sure2.message_id).text === `✅ Deposit ${num(d.deposit_id)} credited to “Acme Widgets” (#${acme}): 39.99 USDT.`, 'the credit');
+    // the card and the one message of the flow: nothing else
+    expect(op.all.filter((m) => m.message_id > alert.message_id).map((m) => m.message_id)).toEqual([ask.message_id]);
     expect(current(sure2.message_id).buttons).toEqual([]);
 
     expect((await w.t.admin('GET', `/partners/${acme}`)).body.balances.USD).toBe('139.99');
     expect(await depositsWith('credited')).toContain(d.deposit_id);
     await waitFor(() => current(alert.message_id).buttons.length === 0, 'the alert to lose its buttons');
     expect(current(alert.message_id).text).toMatch(
-      new RegExp(`^💰 Deposit ${d.deposit_id}: 39.99 USDT on TRC-20 \\(TRON\\)\n\n✅ Credited to “Acme Widgets” \\(#${acme}\\) by Olga, \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\.$`),
+      new RegExp(`^💰 Deposit ${num(d.deposit_id)}: 39.99 USDT on TRC-20 \\(TRON\\)\n\n✅ Credited to “Acme Widgets” \\(#${acme}\\) by Olga, \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\.$`),
     );
     expect(op.all.filter((m) => !m.deleted && m.buttons.length > 0)).toEqual([]);
 
@@ -113,7 +121,7 @@ describe('unmatched deposits', () => {
     const fresh = await partnerNamed('Ромашка');
     const other = await partnerNamed('Лютик', '50.00');
     const d = await usdt('7.77');
-    const alert = await ruOp.expectMenu(`Поступление ${d.deposit_id} на 7,77 USDT в сети TRC-20 (TRON) не зачислено автоматически: ни один открытый запрос на пополнение не ждёт такой суммы.`);
+    const alert = await ruOp.expectMenu(`Поступление ${num(d.deposit_id)} на 7,77 USDT в сети TRC-20 (TRON) не зачислено автоматически: ни один открытый запрос на пополнение не ждёт такой суммы.`);
 
     await ruOp.press(alert, button(alert, 'Зачислить партнёру'));
     await ruOp.expectMenu('Какому партнёру зачислить 7,77 USDT');
@@ -132,13 +140,13 @@ describe('unmatched deposits', () => {
     await waitFor(() => current(back.message_id).text.startsWith(`Партнёры по запросу «№${other}»: 1.`), 'search by number');
     expect(labels(current(back.message_id))[0]).toBe(`Лютик · №${other}`);
     await ruOp.say('/cancel');
-    await ruOp.expect('Отменено.');
+    await ruOp.expect('✖ Отменено.');
     expect(ruOp.all.filter((m) => !m.deleted && m.buttons.length > 0).map((m) => m.message_id)).toEqual([alert.message_id]);
 
     await ruOp.press(alert, button(alert, 'Закрыть'));
     await ruOp.expect('Отправьте короткую пометку');
     await ruOp.say('возвращено отправителю');
-    await ruOp.expect(`Поступление ${d.deposit_id} закрыто: возвращено отправителю`);
+    await ruOp.expect(`Поступление ${num(d.deposit_id)} закрыто: возвращено отправителю`);
     const closed = (await w.t.admin('GET', '/deposits?status=closed')).body.items.find((x: { deposit_id: string }) => x.deposit_id === d.deposit_id);
     expect(closed).toMatchObject({ status: 'closed', note: 'возвращено отправителю' });
     await waitFor(() => current(alert.message_id).buttons.length === 0, 'the alert to lose its buttons');
@@ -152,15 +160,15 @@ describe('unmatched deposits', () => {
   it('an alert sent in English and handled by a Russian operator is rewritten in Russian, not appended to', async () => {
     await operatorChat('en');
     const d = await usdt('23.45');
-    const alert = await w.chat(OPERATOR).expectMenu(`Deposit ${d.deposit_id} of 23.45 USDT`);
+    const alert = await w.chat(OPERATOR).expectMenu(`Deposit ${num(d.deposit_id)} of 23.45 USDT`);
     const ruOp = w.chat({ ...OPERATOR, language_code: 'ru' });
     await ruOp.press(alert, button(alert, 'Close'));
     await ruOp.expect('Отправьте короткую пометку');
     await ruOp.say('тестовый перевод');
-    await ruOp.expect(`Поступление ${d.deposit_id} закрыто: тестовый перевод`);
+    await ruOp.expect(`Поступление ${num(d.deposit_id)} закрыто: тестовый перевод`);
     await waitFor(() => current(alert.message_id).buttons.length === 0, 'the alert rewritten');
     const text = current(alert.message_id).text;
-    expect(text.startsWith(`💰 Поступление ${d.deposit_id}: 23,45 USDT в сети TRC-20 (TRON)\n\n`)).toBe(true);
+    expect(text.startsWith(`💰 Поступление ${num(d.deposit_id)}: 23,45 USDT в сети TRC-20 (TRON)\n\n`)).toBe(true);
     expect(text).toMatch(/✖ Закрыто — Olga, \d{4}-\d\d-\d\d \d\d:\d\d UTC: тестовый перевод$/);
     expect(text).not.toMatch(/Deposit|credited|partner/);
   });
@@ -169,7 +177,7 @@ describe('unmatched deposits', () => {
     for (let i = 1; i <= 9; i++) await partnerNamed(`Orbit ${i}`);
     const op = await operatorChat();
     const d = await usdt('15.00');
-    const alert = await op.expectMenu(`Deposit ${d.deposit_id}`);
+    const alert = await op.expectMenu(`Deposit ${num(d.deposit_id)}`);
     await op.press(alert, button(alert, 'Credit to partner'));
     await op.expectMenu('to which partner?');
     await op.say('orbit');
@@ -179,22 +187,23 @@ describe('unmatched deposits', () => {
     await op.press(found, button(found, 'Back'));
     await op.expectMenu('to which partner?');
     await op.say('/cancel');
-    await op.expect('Cancelled.');
+    await op.expect('✖ Cancelled.');
   });
 
   it('/deposits lists what remains; a deposit opens with the same buttons', async () => {
     const op = await operatorChat();
     const d = await usdt('777.00');
-    await op.expectMenu(`Deposit ${d.deposit_id}`);
+    await op.expectMenu(`Deposit ${num(d.deposit_id)}`);
     const waiting = await depositsWith('unmatched');
     expect(waiting).toContain(d.deposit_id);
 
     await op.say('/deposits');
     const list = await op.expectMenu(`Deposits not credited automatically: ${waiting.length}`);
-    expect(list.text).toContain('777.00 USDT on TRC-20 (TRON) · 0 min ago · no open top-up request asks for this amount');
-    // the newest deposits come first: this one is on the first page
-    await op.press(list, button(list, '777.00 USDT'));
-    const item = await waitFor(() => current(list.message_id).text.startsWith(`💰 Deposit ${d.deposit_id}`) && current(list.message_id), 'the deposit opened');
+    expect(list.text).toContain(`${num(d.deposit_id)}: 777.00 USDT on TRC-20 (TRON) · 0 min ago · no open top-up request asks for this amount`);
+    expect(list.text).not.toContain('dep_');
+    // the newest deposits come first: this one is on the first page, its button with its number
+    await op.press(list, button(list, `${num(d.deposit_id)} · 777.00 USDT`));
+    const item = await waitFor(() => current(list.message_id).text.startsWith(`💰 Deposit ${num(d.deposit_id)}`) && current(list.message_id), 'the deposit opened');
     expect(item.text).toContain('777.00 USDT on TRC-20 (TRON)');
     expect(item.text).toContain('Not credited automatically: no open top-up request asks for this amount.');
     expect(button(item, 'Close')).toBe(`dp:x:${d.deposit_id}`);
@@ -246,7 +255,7 @@ describe('unmatched deposits', () => {
     const hash = `${'9c'.repeat(31)}${(++n).toString(16).padStart(2, '0')}`;
     const r = await w.t.admin('POST', '/sandbox/deposits', { network: 'trc20', asset: 'USDT', amount: '41.00', to: SANDBOX_DEPOSIT_ADDRESSES.DEPOSIT_ADDRESS_USDT_TRC20, tx_hash: hash });
     expect(r.body.status).toBe('unmatched');
-    const alert = await op.expectMenu(`Deposit ${r.body.deposit_id}`);
+    const alert = await op.expectMenu(`Deposit ${num(r.body.deposit_id)}`);
     // meanwhile support credits the same transfer to A by its hash, in capitals with 0x
     expect((await w.t.admin('POST', `/partners/${a}/topups`, { currency: 'USD', amount: '41.00', network: 'trc20', tx_hash: `0x${hash.toUpperCase()}` })).status).toBe(201);
     await op.press(alert, button(alert, 'Credit to partner'));
@@ -266,11 +275,11 @@ describe('unmatched deposits', () => {
     const id = await partnerNamed('Fixme Trading', '100.00');
     const op = await operatorChat();
     const d = await usdt('12.00');
-    const alert = await op.expectMenu(`Deposit ${d.deposit_id}`);
+    const alert = await op.expectMenu(`Deposit ${num(d.deposit_id)}`);
     expect(labels(alert)).toEqual(['💰 Credit to partner…', '✖ Close', '± Correct a partner’s balance…']);
     expect(button(alert, 'Correct a partner’s balance')).toBe(`dp:a:${d.deposit_id}`);
     await op.press(alert, button(alert, 'Correct a partner’s balance'));
-    await op.expectMenu(`Correct the balance of which partner (deposit ${d.deposit_id})?`);
+    await op.expectMenu(`Correct the balance of which partner (deposit ${num(d.deposit_id)})?`);
     await op.say('fixme');
     const found = await op.expectMenu('Partners matching “fixme”: 1.');
     await op.press(found, button(found, 'Fixme Trading'));

@@ -327,6 +327,7 @@ export class FakeTelegram {
           throw new TgError(400, 'Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message');
         msg.text = text;
         msg.buttons = buttons;
+        msg.parse_mode = p.parse_mode;
         msg.history.push(text);
         msg.changed = ++this.changes;
         return this.toMessage(msg);

@@ -75,14 +75,17 @@ describe('browsing a gift collection in a private chat', () => {
     expect(page.buttons.slice(5).map((r) => r.map((b) => b.text))).toEqual([['Page 1 of 30', 'Pricier ▶'], ['💰 Only what I can afford', '🖼 Open in the app'], ['◀ Back'], ['✖ Cancel']]);
     expect(page.buttons[6][1]).toEqual({ text: '🖼 Open in the app', web_app: { url: 'https://dash.example.test/app/?collection=PlushPepe' } });
 
+    // the hint is a line under the page, in its message (no message of its own)
+    const pageText = page.text;
     await chat.press(page, button(page, 'Page 1 of 30'));
     const hint = 'Send a page number from 1 to 30, or a gift’s number such as #1234.';
-    expect((await chat.expect('Send a page number')).text).toBe(hint);
+    expect((await chat.expect('Send a page number')).text).toBe(`${pageText}\n\n${hint}`);
     for (const wrong of ['abc', '0', '31', '2.5']) {
       await chat.say(wrong);
-      const m = await chat.expect('Send a page number');
-      expect(m.text).toBe(hint);
-      expect(chat.fresh).toHaveLength(1);
+      const m = await chat.expect(`“${wrong}”`);
+      expect(m.message_id).toBe(page.message_id);
+      expect(m.text).toBe(`${pageText}\n\n⚠️ “${wrong}”: ${hint}`);
+      expect(chat.fresh).toHaveLength(0);
     }
     expect(current(page).text).toContain('(page 1 of 30)');
 
@@ -99,6 +102,7 @@ describe('browsing a gift collection in a private chat', () => {
     const farQuote = (await p.call('GET', `/nft/gifts/${far.gift}`)).body;
     await chat.say(`#${far.num}`);
     const found = await until(page, 'the gift you asked for');
+    const foundText = found.text;
     expect(found.text.split('\n')).toEqual([
       'Plush Pepe: the gift you asked for. Prices include the transfer.',
       '',
@@ -113,13 +117,14 @@ describe('browsing a gift collection in a private chat', () => {
     const nums = new Set(all.map((g) => g.num));
     const missing = [...Array(10_000).keys()].find((n) => n > 0 && !nums.has(n))!;
     await chat.say(`#${missing}`);
-    expect((await chat.expect('not for sale')).text).toBe(`Plush Pepe #${missing} is not for sale.`);
+    expect((await chat.expect('not for sale')).text).toBe(`${foundText}\n\nPlush Pepe #${missing} is not for sale.`);
     // a gift just sold on the market
     const sold = all[60];
     expect((await w.t.admin('PUT', `/sandbox/gifts/${sold.gift}`, { available: false })).status).toBe(200);
     await chat.say(`#${sold.num}`);
-    expect((await chat.expect('not for sale')).text).toBe(`Plush Pepe #${sold.num} is not for sale.`);
+    expect((await chat.expect('not for sale')).text.split('\n').at(-1)).toBe(`Plush Pepe #${sold.num} is not for sale.`);
     expect(current(page).text).toContain('the gift you asked for'); // the menu stays as it was
+    expect(chat.fresh).toEqual([]);
 
     await chat.press(current(page), button(current(page), 'All gifts'));
     await until(page, '(page 1 of 30)');
@@ -130,9 +135,10 @@ describe('browsing a gift collection in a private chat', () => {
     const one = await until(page, 'the gift you asked for');
     await chat.press(one, one.buttons[0][0].callback_data!);
     await chat.expect('Send the recipient');
-    expect(current(page).text).toBe(`🎁 Plush Pepe #${cheap.num}`);
+    expect(current(page).text).toBe(`🎁 Plush Pepe #${cheap.num}\n\nSend the recipient’s Telegram username (for example @username).`);
     await chat.say('/cancel');
     await chat.expect('Cancelled');
+    expect(current(page).text).toBe('✖ Cancelled.');
   });
 
   it('"Only what I can afford" keeps to the TON balance (pages, typed page numbers) and "Show all" brings every gift back', async () => {
@@ -151,9 +157,9 @@ describe('browsing a gift collection in a private chat', () => {
     expect(labels(only)).toEqual(expect.arrayContaining([`Page 1 of ${pages}`, '💰 Show all']));
 
     await chat.press(only, button(only, `Page 1 of ${pages}`));
-    expect((await chat.expect('Send a page number')).text).toBe(`Send a page number from 1 to ${pages}, or a gift’s number such as #1234.`);
+    expect((await chat.expect('Send a page number')).text.split('\n').at(-1)).toBe(`Send a page number from 1 to ${pages}, or a gift’s number such as #1234.`);
     await chat.say(String(pages + 1));
-    await chat.expect(`from 1 to ${pages},`);
+    await chat.expect(`“${pages + 1}”: Send a page number from 1 to ${pages},`);
     await chat.say(String(pages));
     const last = await until(page, `(page ${pages} of ${pages})`);
     const lastFit = fits[fits.length - 1];
@@ -187,9 +193,10 @@ describe('in Russian, and in a group', () => {
     await chat.press(none, button(none, 'Показать все'));
     await until(page, '(страница 1 из 30)');
     await chat.say('сорок');
-    expect((await chat.expect('Отправьте номер страницы')).text).toBe('Отправьте номер страницы от 1 до 30 или номер подарка, например #1234.');
+    expect((await chat.expect('Отправьте номер страницы')).text.split('\n').at(-1)).toBe('⚠️ «сорок»: Отправьте номер страницы от 1 до 30 или номер подарка, например #1234.');
     await chat.say('#0');
-    expect((await chat.expect('не продаётся')).text).toBe('Plush Pepe #0 не продаётся.');
+    expect((await chat.expect('не продаётся')).text.split('\n').at(-1)).toBe('Plush Pepe #0 не продаётся.');
+    expect(chat.fresh).toEqual([]);
     await chat.say('30');
     const last = await until(page, '(страница 30 из 30)');
     expect(last.text).toContain(`Plush Pepe #${all.at(-1)!.num} — ${ru(all.at(-1)!.partner_price)} TON 🔒`);
@@ -213,7 +220,7 @@ describe('in Russian, and in a group', () => {
     await ruRich.expect('Отменено');
   });
 
-  it('in a group: no Mini App button; the page button asks with force_reply and the reply jumps to the page', async () => {
+  it('in a group: no Mini App button; the page button asks for a reply to the page, and the reply jumps to the page', async () => {
     const p = await w.t.newPartner({ ton: '1000.000' });
     const user = newUser('en');
     await w.link(user, p.id, 'staff');
@@ -223,11 +230,12 @@ describe('in Russian, and in a group', () => {
     expect(page.buttons.flat().some((b) => b.web_app !== undefined)).toBe(false);
 
     await group.press(page, button(page, 'Page 1 of 30'));
-    const ask = await group.expect('Send a page number');
-    expect(ask.text).toContain('Send a page number from 1 to 30, or a gift’s number such as #1234.');
-    expect(ask.forceReply).toEqual({ force_reply: true, selective: true });
+    const ask = await group.expect('Reply to this message with a page number');
+    expect(ask.message_id).toBe(page.message_id);
+    expect(ask.text.split('\n').at(-1)).toBe('Reply to this message with a page number from 1 to 30, or a gift’s number such as #1234.');
     await group.reply(ask, '3');
     await until(page, '(page 3 of 30)');
+    expect(group.all.filter((m) => m.message_id > page.message_id)).toEqual([]);
     await group.say('/cancel');
     await group.expect('Cancelled');
   });

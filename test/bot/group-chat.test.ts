@@ -136,12 +136,12 @@ describe('typed answers in a group chat', () => {
     await group.press(products, button(products, 'Stars'));
     const amounts = await group.expectMenu('How many stars?');
     await group.press(amounts, button(amounts, 'Other amount'));
-    const ask = await group.expect('Send the number of stars');
+    const ask = await group.expect('send the number of stars');
     expect(ask.forceReply).toEqual({ force_reply: true, selective: true });
     expect(ask.buttons).toEqual([]);
     expect(ask.parse_mode).toBe('HTML');
     expect(ask.text).toBe(
-      `<a href="tg://user?id=${group.user.id}">${group.user.first_name}</a>, Send the number of stars, a whole number from 50 to 50,000.\n\n↩️ Reply to this message with your answer (/cancel to stop).`,
+      `<a href="tg://user?id=${group.user.id}">${group.user.first_name}</a>, send the number of stars, a whole number from 50 to 50,000.\n\n↩️ Reply to this message with your answer (/cancel to stop).`,
     );
     // a plain message never reaches the bot (privacy mode): nothing happens
     await group.say('150');
@@ -161,17 +161,19 @@ describe('typed answers in a group chat', () => {
     await group.press(confirm, button(confirm, 'Confirm'));
     await group.expect('accepted');
     expect((await p.call('GET', '/orders')).body.items).toHaveLength(1);
-    // fewer messages in a group too: the amounts in the message of the products, the answered questions
-    // folded, the confirmation turned into the result (only typed answers need messages of their own)
+    // fewer messages in a group too: the amounts in the message of the products, each question in place of
+    // the step before (which it repeats), the last one folded, the confirmation turned into the result
     expect(amounts.message_id).toBe(products.message_id);
-    expect(w.current(products).buttons).toEqual([]);
+    expect(who.history[0]).toContain('⭐ Stars: 150\n\nSend the recipient’s Telegram username');
     expect(w.current(who).text).toBe('⭐ Stars: 150 → @alice_user');
     expect(w.current(confirm).text).toMatch(/^✅ Order PA-\d+ accepted: 150 stars for @alice_user/);
-    expect(group.all.filter((m) => m.message_id >= products.message_id).map((m) => m.message_id)).toEqual([products.message_id, ask.message_id, again.message_id, who.message_id, confirm.message_id]);
+    const left = group.all.filter((m) => m.message_id >= products.message_id && !m.deleted).map((m) => m.message_id);
+    expect(left).toEqual([who.message_id, confirm.message_id]);
+    expect(w.tg.refused).toEqual([]);
   });
 
   for (const lang of ['en', 'ru'] as const) {
-    it(`an amount chosen by a button in a group (${lang}): its message folds into the answer, and the recipient question does not say it again`, async () => {
+    it(`an amount chosen by a button in a group (${lang}): the question takes the place of its message and says what was chosen`, async () => {
       const words = lang === 'en'
         ? { products: 'What would you like to order?', stars: 'Stars', amounts: 'How many stars?', chosen: '⭐ Stars: 100', ask: 'Send the recipient’s Telegram username (for example @username).', hint: '↩️ Reply to this message with your answer (/cancel to stop).' }
         : { products: 'Что заказать?', stars: 'Звёзды', amounts: 'Сколько звёзд?', chosen: '⭐ Звёзды: 100', ask: 'Отправьте имя пользователя получателя в Telegram (например, @username).', hint: '↩️ Ответьте на это сообщение (/cancel — отменить).' };
@@ -185,10 +187,9 @@ describe('typed answers in a group chat', () => {
       await group.press(amounts, button(amounts, /^100$/));
       const who = await group.expect(words.ask);
       expect(who.forceReply).toEqual({ force_reply: true, selective: true });
-      expect(who.text).toBe(`<a href="tg://user?id=${group.user.id}">${group.user.first_name}</a>, ${words.ask}\n\n${words.hint}`);
-      // the amounts' message is no longer an open question: it reads as its answer, without buttons
-      expect(w.current(products).text).toBe(words.chosen);
-      expect(w.current(products).buttons).toEqual([]);
+      expect(who.text).toBe(`<a href="tg://user?id=${group.user.id}">${group.user.first_name}</a>, ${words.chosen}\n\n${words.ask}\n\n${words.hint}`);
+      // the amounts' message goes: the question says what was chosen
+      expect(w.current(products).deleted).toBe(true);
       await group.reply(who, '@alice_user');
       await group.expectMenu(lang === 'en' ? 'Please check the order' : 'Проверьте заказ');
       expect(w.current(who).text).toBe(`${words.chosen} → @alice_user`);

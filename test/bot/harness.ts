@@ -52,13 +52,22 @@ export class World {
     await this.tg.close();
   }
 
-  /** Links `user` to the partner with a fresh invite, through /start like a user would. */
+  /**
+   * Links `user` to the partner with a fresh invite, through /start like a user would; someone linked
+   * elsewhere says yes to the question the invite asks first.
+   */
   async link(user: TgUser, partnerId: number, role: 'owner' | 'staff'): Promise<void> {
     const inv = await this.t.admin('POST', `/partners/${partnerId}/invites`, { role });
     if (inv.status !== 201) throw new Error(`invite: ${inv.raw}`);
     const chat = this.chat(user);
     await chat.say(`/start ${inv.body.code}`);
-    await chat.expect(/linked|привязан/);
+    const m = await chat.expect(/linked|привязан|\?/);
+    if (!/linked|привязан/.test(m.text)) {
+      const yes = m.buttons[0]?.[0]?.callback_data;
+      if (!yes) throw new Error(`the invite was refused: ${m.text}`);
+      await chat.press(m, yes);
+      await chat.expect(/linked|привязан/);
+    }
   }
 
   chat(user: TgUser, chatId = user.id): Chat {

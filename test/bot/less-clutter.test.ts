@@ -5,7 +5,8 @@ import { settle, World, type Chat } from './harness.js';
 /**
  * A whole 100-star order leaves three bot messages in a private chat: the steps before the confirmation
  * share one message (each shown in place of the one before, the answered question folded into one line),
- * the confirmation becomes the result in place, and the completion is the third.
+ * the confirmation becomes the result in place, and the receipt (an answer to it) is the third. Back shows
+ * the step before in the same message.
  */
 
 let w: World;
@@ -48,7 +49,7 @@ describe('less clutter', () => {
       recipient: 'Send the recipient',
       check: 'Please check the order:',
       accepted: 'accepted',
-      completed: 'completed:',
+      completed: 'completed\n',
     });
     expect(sent).toHaveLength(3);
     expect(sent.map((c) => Number(c.payload.chat_id))).toEqual([chat.chatId, chat.chatId, chat.chatId]);
@@ -63,11 +64,14 @@ describe('less clutter', () => {
     // the confirmation, edited into the result: no second message for "accepted"
     expect(confirm.history).toHaveLength(2);
     expect(confirm.history[0]).toMatch(/^Please check the order:\n100 stars for @alice_user\nPrice: 1\.58 USD/);
-    expect(confirm.history[1]).toBe(
-      `✅ Order ${orderId} accepted: 100 stars for @alice_user (order label: 100 звёзд Telegram для @alice_user).\nDebited: 1.58 USD. Status: in progress ⏳.\nI will write when it is done.`,
-    );
+    expect(confirm.history[1]).toBe(`✅ Order ${orderId} accepted: 100 stars for @alice_user.\nDebited: 1.58 USD. Status: in progress ⏳.\nI will write when it is done.`);
     expect(confirm.buttons).toEqual([]);
-    expect(sent[2].payload.text).toContain(`Order ${orderId} completed`);
+    // the receipt answers the confirmation: what, for whom, the price and the balance after, when; with its buttons
+    expect(sent[2].payload.text).toMatch(
+      new RegExp(`^✅ Order ${orderId} completed\\n100 stars for @alice_user\\nPaid: 1\\.58 USD · balance after: 998\\.42 USD\\n🕒 \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC$`),
+    );
+    expect(sent[2].payload.reply_parameters?.message_id).toBe(confirm.message_id);
+    expect(sent[2].payload.reply_markup.inline_keyboard.flat().map((b: { text: string }) => b.text)).toEqual(['🔁 Order again', 'ℹ️ Details']);
     expect(w.tg.refused).toEqual([]);
   });
 
@@ -80,7 +84,7 @@ describe('less clutter', () => {
       recipient: 'Отправьте имя пользователя получателя',
       check: 'Проверьте заказ:',
       accepted: 'принят',
-      completed: 'выполнен:',
+      completed: 'выполнен\n',
     });
     expect(sent).toHaveLength(3);
     expect(steps.history).toEqual([
@@ -91,7 +95,9 @@ describe('less clutter', () => {
     ]);
     expect(confirm.history).toHaveLength(2);
     expect(confirm.history[0]).toMatch(/^Проверьте заказ:\n100 звёзд для @alice_user\nЦена: 1,58 USD/);
-    expect(confirm.history[1]).toMatch(new RegExp(`^✅ Заказ ${orderId} принят: 100 звёзд Telegram для @alice_user\\.\\nСписано: 1,58 USD\\.`));
+    expect(confirm.history[1]).toMatch(new RegExp(`^✅ Заказ ${orderId} принят: 100 звёзд для @alice_user\\.\\nСписано: 1,58 USD\\.`));
+    expect(sent[2].payload.text).toMatch(new RegExp(`^✅ Заказ ${orderId} выполнен\\n100 звёзд для @alice_user\\nОплачено: 1,58 USD · баланс после: 998,42 USD\\n🕒 `));
+    expect(sent[2].payload.reply_markup.inline_keyboard.flat().map((b: { text: string }) => b.text)).toEqual(['🔁 Заказать снова', 'ℹ️ Подробнее']);
     expect(w.tg.refused).toEqual([]);
   });
 
@@ -119,7 +125,7 @@ describe('less clutter', () => {
     expect(chat.all.filter((m) => m.message_id >= steps.message_id).map((m) => m.message_id)).toEqual([steps.message_id, confirm.message_id]);
   });
 
-  it('Back from the recipient returns to the amounts; a refusal after Confirm is shown in the confirmation', async () => {
+  it('Back from the recipient shows the amounts again in the same message; a refusal after Confirm is shown in the confirmation', async () => {
     const p = await w.t.newPartner();
     const chat = await w.linkedChat(p.id, 'staff', 'en');
     await chat.say('/order');
@@ -130,7 +136,7 @@ describe('less clutter', () => {
     await chat.expectMenu('Send the recipient');
     await chat.press(steps, button(w.current(steps), 'Back'));
     const amounts = await chat.expectMenu('How many stars?');
-    expect(amounts.message_id).not.toBe(steps.message_id);
+    expect(amounts.message_id).toBe(steps.message_id);
     await chat.press(amounts, button(amounts, /^50$/));
     await chat.expect('⭐ Stars: 50\n\nSend the recipient');
     await chat.say('carol_user');
@@ -173,7 +179,7 @@ describe('less clutter', () => {
     expect((await p.call('GET', '/orders')).body.items).toHaveLength(1);
   });
 
-  it('after Back and a restart of the bot, the step sent anew goes on to an order', async () => {
+  it('after Back and a restart of the bot, the step shown again goes on to an order', async () => {
     const p = await w.t.newPartner();
     const chat = await w.linkedChat(p.id, 'staff', 'en');
     await chat.say('/order');
@@ -184,7 +190,7 @@ describe('less clutter', () => {
     await chat.expectMenu('Send the recipient');
     await chat.press(steps, button(w.current(steps), 'Back'));
     const amounts = await chat.expectMenu('How many stars?');
-    expect(amounts.message_id).not.toBe(steps.message_id);
+    expect(amounts.message_id).toBe(steps.message_id);
     await settle(w);
     const started = w.tg.callsOf('setMyCommands').length;
     await w.restart();

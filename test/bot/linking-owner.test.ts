@@ -141,7 +141,9 @@ describe('owner commands', () => {
     await owner.press(m, button(m, 'USD'));
     const nets = await owner.expectMenu('On which network will you send the USDT?');
     expect(nets.buttons.flat().map((b) => b.text)).toEqual(['USDT on TON', 'USDT on TRON (TRC-20)', 'USDT on BNB Chain (BEP-20)', '◀ Back', '✖ Cancel']);
-    await waitFor(() => w.current(m).text === '💵 Top up USD', 'the answered menu folded to one line');
+    // in the same message, under what was chosen
+    expect(nets.message_id).toBe(m.message_id);
+    expect(nets.text.startsWith('💵 Top up USD\n\nOn which network')).toBe(true);
     await owner.press(nets, button(nets, 'TRC-20'));
     await owner.expect('How much USD? Send an amount of at least 5.00');
     await owner.say('3');
@@ -151,9 +153,10 @@ describe('owner commands', () => {
     const sent = /Send exactly <code>(25\.\d\d)<\/code> USDT on TRON \(TRC-20\) to:\n<code>(T\w+)<\/code>/.exec(req.text)!;
     expect(sent).not.toBeNull();
     const added = (Number(sent[1]) - 25).toFixed(2);
-    expect(req.text).toContain(`We added ${added} USDT to your 25.00 so we can recognise your payment: a payment of 25.00 would not be credited automatically.`);
-    // the amount to send is said once, in the first line (and on its copy button)
-    expect(req.text.split(sent[1])).toHaveLength(2);
+    // the offset explained, and that the whole amount sent is credited
+    expect(req.text).toContain(`We added ${added} USDT to your 25.00 so we can recognise your payment (a payment of 25.00 would not be credited automatically); the whole ${sent[1]} is credited to your USD balance.`);
+    // the amount to send is said in the first line (and on its copy button), and once more where it is credited
+    expect(req.text.split(sent[1])).toHaveLength(3);
     // one address: the TRC-20 one only
     expect(req.text.match(/<code>[\w-]{30,}<\/code>/g)).toHaveLength(1);
     expect(req.text).toMatch(/Valid until \d{4}-\d\d-\d\d \d\d:\d\d UTC\./);
@@ -163,9 +166,8 @@ describe('owner commands', () => {
         { text: '📋 Copy address', copy_text: { text: sent[2] } },
       ],
     ]);
-    // the amount question folded to what was asked
-    const ask = owner.all.find((x) => x.history[0]?.startsWith('How much USD?'))!;
-    expect(ask.text).toBe('💵 Top up 25.00 USD');
+    // all in the one message of the top-up
+    expect(req.message_id).toBe(m.message_id);
 
     // TON: one step less, the comment, and the wallet link as an https button with the exact amount in nanotons
     await owner.say('/topup');
@@ -201,7 +203,8 @@ describe('owner commands', () => {
     await owner.say('12');
     const req = await owner.expect('Отправьте ровно');
     const amount = /Отправьте ровно <code>(\d+\.\d{3})<\/code> TON на адрес:/.exec(req.text)![1];
-    expect(req.text).toContain(`Мы добавили ${(Number(amount) - 12).toFixed(3)} TON к вашим 12.000, чтобы узнать ваш платёж`);
+    expect(req.text).toContain(`Мы добавили ${(Number(amount) - 12).toFixed(3).replace('.', ',')} TON к вашим 12,000, чтобы узнать ваш платёж`);
+    expect(req.text).toContain(`на баланс TON зачисляется вся сумма ${amount.replace('.', ',')}.`);
     expect(req.text).toContain('Комментарий (необязательно, помогает найти платёж)');
     expect(labels(req)).toEqual(['👛 Открыть в TON-кошельке', '📋 Скопировать сумму', '📋 Скопировать адрес']);
 

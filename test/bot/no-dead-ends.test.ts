@@ -114,11 +114,11 @@ describe('no dead ends', () => {
     expect(labels(offer)).toEqual([`🎁 Choose another from ${colName}`, '✖ Cancel']);
     await chat.press(offer, button(offer, 'Choose another'));
     const again = await chat.expectMenu(`${colName}: gifts from the cheapest (page 1 of`);
-    expect(again.message_id).not.toBe(page.message_id); // a fresh page of the same collection
+    expect(again.message_id).toBe(confirm.message_id); // a fresh page of the same collection, where the person is
     await settle(w);
     expect((await p.call('GET', '/orders')).body.items).toEqual([]);
     await chat.say('/cancel');
-    await waitFor(() => chat.fresh.some((m) => m.text === 'Cancelled.') || w.current(again).text === 'Cancelled.', 'cancelled');
+    await waitFor(() => w.current(again).text === '✖ Cancelled.', 'cancelled');
   });
 
   for (const ru of [false, true]) {
@@ -148,9 +148,8 @@ describe('no dead ends', () => {
       expect(chat.all.filter((m) => m.message_id > page.message_id)).toEqual([]);
       await chat.press(page, button(w.current(page), ru ? 'Выбрать другой' : 'Choose another'));
       const again = await chat.expectMenu(`${colName}: ${ru ? 'подарки от самых дешёвых (страница 1 из' : 'gifts from the cheapest (page 1 of'}`);
-      expect(again.message_id).not.toBe(page.message_id);
+      expect(again.message_id).toBe(page.message_id); // the same message, a fresh page
       expect(again.text).not.toContain(`#${cheapest.num} `);
-      expect(w.current(page).buttons).toEqual([]);
       expect((await p.call('GET', '/orders')).body.items).toEqual([]);
       await chat.say('/cancel');
       await waitFor(() => w.current(again).buttons.length === 0, 'cancelled');

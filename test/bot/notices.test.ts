@@ -50,15 +50,34 @@ async function botOrder(chat: Chat, recipient: string): Promise<string> {
 }
 
 describe('notices per chat', () => {
-  it('by default every linked chat hears of every order, staff’s and the API’s alike', async () => {
+  it('by default every linked chat hears of every API order; staff hear each team order, owners a daily digest of the completed ones (English and Russian)', async () => {
     const p = await w.t.newPartner();
     const owner = await linked(p, 'owner');
+    const ruOwner = await linked(p, 'owner', 'ru');
     const staff = await linked(p, 'staff');
     const byStaff = await botOrder(staff, 'nina_user');
     const byApi = (await p.order('stars', { quantity: 50, recipient: 'olaf_user' })).body.order_id as string;
     await finish(p, byStaff);
     await finish(p, byApi);
-    for (const chat of [owner, staff]) for (const id of [byStaff, byApi]) expect(heard(chat, id).filter((m) => m.text.includes('completed'))).toHaveLength(1);
+    for (const id of [byStaff, byApi]) expect(heard(staff, id).filter((m) => m.text.includes('completed'))).toHaveLength(1);
+    for (const chat of [owner, ruOwner]) {
+      expect(heard(chat, byApi)).toHaveLength(1);
+      expect(heard(chat, byStaff)).toEqual([]);
+    }
+    // a day after they linked: one digest each, in their language
+    await w.t.advance(24 * 3600);
+    const digest = await owner.expect('📊 Your team’s orders completed from');
+    expect(digest.text.split('\n').slice(1)).toEqual(['⭐ Stars: 1 (50 stars)', 'Spent: 0.79 USD', '/orders lists them; in /notices they can be told one by one instead.']);
+    expect(digest.text.split('\n')[0]).toMatch(/^📊 Your team’s orders completed from \d{4}-\d\d-\d\d \d\d:\d\d UTC to \d{4}-\d\d-\d\d \d\d:\d\d UTC: 1\.$/);
+    const ruDigest = await ruOwner.expect('📊 Заказы вашей команды, выполненные с');
+    expect(ruDigest.text.split('\n').slice(1, 3)).toEqual(['⭐ Звёзды: 1 (50 звёзд)', 'Потрачено: 0,79 USD']);
+    // nothing to tell the next day: no digest
+    await settle(w);
+    const before = owner.all.length;
+    await w.t.advance(24 * 3600);
+    await settle(w);
+    expect(owner.all.length).toBe(before);
+    expect(staff.all.some((m) => m.text.startsWith('📊'))).toBe(false);
   });
 
   it('when the owner switches off the team’s orders and top-ups, then staff orders and top-ups stay quiet there; own and API orders are still told', async () => {
@@ -71,29 +90,29 @@ describe('notices per chat', () => {
     expect(labels(menu)).toEqual([
       '🔔 Completed orders',
       '🔔 Failed orders',
-      '🔔 Team members’ orders',
+      '📊 Team members’ orders (daily digest, failures each one)',
       '🔔 API orders',
       '🔔 Top-ups credited',
       '🔔 Webhook failing',
       '✔ Done',
     ]);
-    expect(menu.text).toContain('🔔 Team members’ orders: orders placed by others of the team, in the bot or the dashboard');
+    expect(menu.text).toContain('📊 Team members’ orders (daily digest, failures each one): orders placed by others of the team, in the bot or the dashboard');
     await owner.press(menu, button(menu, 'Team members’ orders'));
-    await waitFor(() => labels(current(menu)).includes('🔕 Team members’ orders'), 'the menu redrawn');
-    expect(w.tg.callsOf('answerCallbackQuery').at(-1)!.payload.text).toBe('Switched off.');
-    expect(current(menu).text).toContain('🔕 Team members’ orders: orders placed by others');
+    await waitFor(() => labels(current(menu)).includes('🔕 Team members’ orders (off)'), 'the menu redrawn');
+    expect(w.tg.callsOf('answerCallbackQuery').at(-1)!.payload.text).toBe('Team members’ orders: off.');
+    expect(current(menu).text).toContain('🔕 Team members’ orders (off): orders placed by others');
     await owner.press(current(menu), button(current(menu), 'Top-ups credited'));
     await waitFor(() => labels(current(menu)).includes('🔕 Top-ups credited'), 'the menu redrawn');
     await owner.press(current(menu), button(current(menu), 'Done'));
     await waitFor(() => current(menu).buttons.length === 0, 'the menu closed');
     expect(current(menu).text).toBe(
-      'Notices saved. On: Completed orders, Failed orders, API orders, Webhook failing. Off: Team members’ orders, Top-ups credited. Change them with /notices.',
+      'Notices saved. On: Completed orders, Failed orders, API orders, Webhook failing. Off: Team members’ orders (off), Top-ups credited. Change them with /notices.',
     );
 
     // staff's menu has no owners' news, and staff's own chat is unchanged
     await staff.say('/notices');
     const staffMenu = await staff.expectMenu('Notices in this chat');
-    expect(labels(staffMenu)).toEqual(['🔔 Completed orders', '🔔 Failed orders', '🔔 Team members’ orders', '🔔 API orders', '✔ Done']);
+    expect(labels(staffMenu)).toEqual(['🔔 Completed orders', '🔔 Failed orders', '🔔 Team members’ orders (each one)', '🔔 API orders', '✔ Done']);
     await staff.press(staffMenu, button(staffMenu, 'Done'));
     await waitFor(() => current(staffMenu).buttons.length === 0, 'closed');
 
@@ -113,7 +132,10 @@ describe('notices per chat', () => {
     // the setting is stored: a new menu shows it
     await owner.say('/notices');
     const again = await owner.expectMenu('Notices in this chat');
-    expect(labels(again)).toContain('🔕 Team members’ orders');
+    expect(labels(again)).toContain('🔕 Team members’ orders (off)');
+    // and on to each one
+    await owner.press(again, button(again, 'Team members’ orders'));
+    await waitFor(() => labels(current(again)).includes('🔔 Team members’ orders (each one)'), 'each one');
     expect(labels(again)).toContain('🔔 API orders');
   });
 
@@ -125,7 +147,7 @@ describe('notices per chat', () => {
     const older = await staff.expectMenu('Уведомления в этом чате');
     await staff.say('/notices');
     const menu = await staff.expectMenu('Уведомления в этом чате');
-    expect(labels(menu)).toEqual(['🔔 Выполненные заказы', '🔔 Невыполненные заказы', '🔔 Заказы коллег', '🔔 Заказы через API', '✔ Готово']);
+    expect(labels(menu)).toEqual(['🔔 Выполненные заказы', '🔔 Невыполненные заказы', '🔔 Заказы коллег (каждый)', '🔔 Заказы через API', '✔ Готово']);
     await staff.press(menu, button(menu, 'Заказы через API'));
     await waitFor(() => labels(current(menu)).includes('🔕 Заказы через API'), 'switched');
     expect(w.tg.callsOf('answerCallbackQuery').at(-1)!.payload.text).toBe('Выключено.');
@@ -140,7 +162,7 @@ describe('notices per chat', () => {
     await waitFor(() => labels(current(menu)).includes('🔔 Невыполненные заказы'), 'switched on');
     expect(w.tg.callsOf('answerCallbackQuery').at(-1)!.payload.text).toBe('Включено.');
     await staff.press(current(menu), button(current(menu), 'Готово'));
-    await waitFor(() => current(menu).text.startsWith('Уведомления сохранены. Включены: Выполненные заказы, Невыполненные заказы, Заказы коллег. Выключены: Заказы через API.'), 'summary');
+    await waitFor(() => current(menu).text.startsWith('Уведомления сохранены. Включены: Выполненные заказы, Невыполненные заказы, Заказы коллег (каждый). Выключены: Заказы через API.'), 'summary');
 
     const failed = (await p.order('stars', { quantity: 50, recipient: 'failstars_sam' })).body.order_id as string;
     await finish(p, failed);
@@ -148,6 +170,19 @@ describe('notices per chat', () => {
     const told = heard(owner, failed);
     expect(told).toHaveLength(1);
     expect(told[0].text).toContain(`❌ Order ${failed} failed`);
+  });
+
+  it('/notices in a group says it sets the caller’s own notices, in their chat with the bot', async () => {
+    const p = await w.t.newPartner();
+    const owner = await linked(p, 'owner');
+    const group = w.chat(owner.user, -1_000_880);
+    await group.say('/notices');
+    const menu = await group.expectMenu('Your notices, in your private chat with me where you linked your account (not this group).');
+    await group.press(menu, button(menu, 'Top-ups credited'));
+    await waitFor(() => labels(current(menu)).includes('🔕 Top-ups credited'), 'switched');
+    await owner.say('/notices');
+    const mine = await owner.expectMenu('Notices in this chat');
+    expect(labels(mine)).toContain('🔕 Top-ups credited');
   });
 
   it('staff cannot switch the owners’ news, even with a made-up button', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { depositNumber } from '../../bot/deposit-numbers.js';
 import { button } from './fake-telegram.js';
 import { OPERATOR, World, type Chat } from './harness.js';
 
@@ -108,7 +109,7 @@ describe('numbers and times by language', () => {
     expect(enAlert.text).toContain('2,000.125 TON');
 
     w.t.deps.bus.emit('alert', { kind: 'unmatched_deposit', depositId: 'dep_big', network: 'trc20', asset: 'USDT', amount: '12345.67', reason: 'wrong_amount' });
-    const deposit = await ruOp.expect('dep_big');
+    const deposit = await ruOp.expect(depositNumber(w.t.deps, 'dep_big'));
     expect(deposit.text).toContain('на 12\u00a0345,67 USDT');
   });
 });

@@ -1,3 +1,4 @@
+import { depositNumber } from '../../bot/deposit-numbers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_DEPOSIT_ADDRESSES } from '../../src/config/deposit-addresses.js';
 import { button, waitFor, type BotMessage, type TgUser } from './fake-telegram.js';
@@ -112,15 +113,15 @@ describe('handled cases in every operator chat', () => {
     const olga = await operator(OPERATOR);
     const pavel = await operator(SECOND);
     const d = await usdt('41.41');
-    const mine = await olga.expectMenu(`Deposit ${d.deposit_id}`);
-    const his = await pavel.expectMenu(`Поступление ${d.deposit_id}`);
+    const mine = await olga.expectMenu(`Deposit ${depositNumber(w.t.deps, d.deposit_id)}`);
+    const his = await pavel.expectMenu(`Поступление ${depositNumber(w.t.deps, d.deposit_id)}`);
     const staleCredit = button(his, 'Зачислить');
     await olga.press(mine, button(mine, 'Close'));
     await olga.expect('Send a short note why');
     await olga.say('returned to the sender');
     await olga.expect('closed: returned to the sender');
     await waitFor(() => w.current(his).buttons.length === 0 && w.current(mine).buttons.length === 0, 'both cards settled');
-    expect(w.current(mine).text).toMatch(new RegExp(`^💰 Deposit ${d.deposit_id}: 41.41 USDT on TRC-20 \\(TRON\\)\\n\\n✖ Closed by Olga, .+ UTC: returned to the sender$`));
+    expect(w.current(mine).text).toMatch(new RegExp(`^💰 Deposit ${depositNumber(w.t.deps, d.deposit_id)}: 41.41 USDT on TRC-20 \\(TRON\\)\\n\\n✖ Closed by Olga, .+ UTC: returned to the sender$`));
     expect(w.current(his).text).toMatch(/✖ Закрыто — Olga, .+ UTC: returned to the sender$/);
 
     await pavel.press(his, staleCredit);
@@ -173,6 +174,6 @@ describe('/reviews and /deposits', () => {
     const list = await pavel.expectMenu('Заказов на проверке:');
     expect(list.text.split('\n')[0]).toMatch(/^Заказов на проверке: \d+; самый давний ждёт \d+ (мин|ч)/);
     expect(list.text).toContain(`${orderId} · «Test partner»`);
-    expect(list.text).toMatch(/Страница 1 из \d+; нажмите на случай, чтобы открыть его\./);
+    expect(list.text).toMatch(/Страница 1 из \d+; нажмите на номер ниже, чтобы открыть\./);
   });
 });

@@ -1,3 +1,4 @@
+import { depositNumber } from '../../bot/deposit-numbers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/env.js';
 import { SANDBOX_DEPOSIT_ADDRESSES } from '../../src/config/deposit-addresses.js';
@@ -49,10 +50,10 @@ describe('an operator chat configured in Russian', () => {
     ]);
     const r = await w.t.admin('POST', '/sandbox/deposits', { network: 'trc20', asset: 'USDT', amount: '33.33', to: SANDBOX_DEPOSIT_ADDRESSES.DEPOSIT_ADDRESS_USDT_TRC20, tx_hash: `0x${'d'.repeat(64)}` });
     expect(r.status, r.raw).toBe(201);
-    const ru = await waitFor(() => w.tg.to(OPERATOR.id).find((m) => m.text.includes(r.body.deposit_id)), 'the alert');
-    expect(ru.text).toMatch(/^💰 Поступление dep_\w+ на 33,33 USDT в сети TRC-20 \(TRON\) не зачислено автоматически/);
-    const en = await waitFor(() => w.tg.to(SECOND.id).find((m) => m.text.includes(r.body.deposit_id)), 'the alert');
-    expect(en.text).toMatch(/^💰 Deposit dep_\w+ of 33\.33 USDT on TRC-20 \(TRON\) was not credited automatically/);
+    const ru = await waitFor(() => w.tg.to(OPERATOR.id).find((m) => m.text.includes(depositNumber(w.t.deps, r.body.deposit_id))), 'the alert');
+    expect(ru.text).toMatch(/^💰 Поступление D-\d+ на 33,33 USDT в сети TRC-20 \(TRON\) не зачислено автоматически/);
+    const en = await waitFor(() => w.tg.to(SECOND.id).find((m) => m.text.includes(depositNumber(w.t.deps, r.body.deposit_id))), 'the alert');
+    expect(en.text).toMatch(/^💰 Deposit D-\d+ of 33\.33 USDT on TRC-20 \(TRON\) was not credited automatically/);
   });
 
   it('answers the operator in Russian even from an English client; a partner command gets the operators’ help', async () => {

@@ -1,3 +1,4 @@
+import { depositNumber } from '../../bot/deposit-numbers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { button, waitFor } from './fake-telegram.js';
 import { newUser, OPERATOR, settle, shortNumber, World } from './harness.js';
@@ -33,7 +34,7 @@ describe('operators', () => {
 
     const alert = await advanceUntil(() => op.fresh.find((m) => m.text.includes(`Manual review needed: order ${orderId}`)), 'the review alert');
     expect(alert.text).toContain('of partner “Test partner”.');
-    expect(alert.text).toContain('50 звёзд Telegram для @unconfirmed_zoe');
+    expect(alert.text).toContain('50 stars for @unconfirmed_zoe'); // in the operator's language
     expect((await p.call('GET', `/orders/${orderId}`)).body).toMatchObject({ status: 'failed', refunded: false });
     // no completion message to the partner yet
     expect(staff.fresh.some((m) => m.text.includes(orderId))).toBe(false);
@@ -109,7 +110,7 @@ describe('operators', () => {
     w.t.deps.bus.emit('alert', { kind: 'webhook_gave_up', webhookId: 'abc', orderId: 'PA-1', partnerId: 7, event: 'order.completed', reason: 'timeout' });
     await op.expect('Delivery of the “order completed” event for order PA-1 of partner #7 was given up after its last attempt: the server did not answer in time.');
     w.t.deps.bus.emit('alert', { kind: 'unmatched_deposit', depositId: 'dep_1', network: 'trc20', asset: 'USDT', amount: '12.34', reason: 'wrong_amount' });
-    await op.expect('Deposit dep_1 of 12.34 USDT on TRC-20 (TRON) was not credited automatically: its amount matches no open top-up request.');
+    await op.expect(`Deposit ${depositNumber(w.t.deps, 'dep_1')} of 12.34 USDT on TRC-20 (TRON) was not credited automatically: its amount matches no open top-up request.`);
   });
 
   it('non-operators cannot use the review buttons or /reviews', async () => {
@@ -132,7 +133,7 @@ describe('operators', () => {
     // one message for the outcome: why, and that the money is back
     const m = owner.fresh.find((x) => x.text.includes(`Заказ ${orderId} не выполнен`))!;
     expect(m.text).toContain('Причина: звёзды не удалось доставить');
-    expect(m.text).toContain('0,79 USD возвращены на баланс');
+    expect(m.text).toContain('Возвращено: 0,79 USD · баланс после: 1\u00a0000,00 USD');
     await settle(w);
     expect(owner.fresh.filter((x) => x.text.includes(orderId))).toHaveLength(1);
   });

@@ -63,7 +63,7 @@ describe('short order numbers', () => {
 
     await ru.say(`/status ${giftNumber}`);
     const ruStatus = await ru.expect(`Заказ ${giftNumber}`);
-    expect(ruStatus.text).toContain(`Подарок ${g.name} #${g.num} для @num_gift`);
+    expect(ruStatus.text).toContain(`подарок ${g.name} #${g.num} для @num_gift`);
     expect(ruStatus.text).not.toContain('pa_');
 
     // the API answers with its own id, and the short number means nothing there

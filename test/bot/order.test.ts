@@ -52,7 +52,8 @@ describe('ordering Stars', () => {
     await chat.press(confirm, data);
     const accepted = await chat.expect('accepted');
     const orderId = /PA-\d+/.exec(accepted.text)![0];
-    expect(accepted.text).toContain('100 звёзд Telegram для @alice_user');
+    expect(accepted.text).toContain('100 stars for @alice_user');
+    expect(accepted.text).not.toMatch(/[а-яё«»№]/i); // one language: no Russian order label
     expect(accepted.text).toContain('Debited: 1.58 USD');
     expect(await balanceUsd(p)).toBe('998.42');
     const order = (await p.call('GET', `/orders/${orderId}`)).body;
@@ -65,7 +66,7 @@ describe('ordering Stars', () => {
 
     await w.t.advance(30);
     const done = await chat.expect(`Order ${orderId} completed`);
-    expect(done.text).toContain('100 звёзд Telegram для @alice_user');
+    expect(done.text).toContain('100 stars for @alice_user');
     expect((await p.call('GET', `/orders/${orderId}`)).body.status).toBe('completed');
   });
 
@@ -172,7 +173,7 @@ describe('ordering Stars', () => {
     const chat = await staffOf(p);
     const confirm = await toStarsConfirmation(chat, 50, 'gina_user');
     await chat.press(confirm, button(confirm, 'Cancel'));
-    await waitFor(() => w.tg.messages.find((m) => m.message_id === confirm.message_id)!.text === 'Cancelled.', 'cancelled');
+    await waitFor(() => w.tg.messages.find((m) => m.message_id === confirm.message_id)!.text === '✖ Cancelled.', 'cancelled');
     expect(await orders(p)).toHaveLength(0);
   });
 });
@@ -195,7 +196,7 @@ describe('ordering Premium', () => {
     expect(confirm.text).toContain('wait until the current subscription ends');
     await chat.press(confirm, button(confirm, 'Confirm'));
     const accepted = await chat.expect('accepted');
-    expect(accepted.text).toContain('Telegram Premium на 6 месяцев для @premium_holder');
+    expect(accepted.text).toContain('Telegram Premium for 6 months for @premium_holder');
     expect(await balanceUsd(p)).toBe('983.21');
 
     // a second Premium order for the same account is stopped at the recipient step, naming the first
@@ -236,7 +237,7 @@ describe('ordering Premium', () => {
     );
     expect(ruStop.buttons.flat().map((b) => b.text)).toEqual(['◀ Назад', '✖ Отмена']);
     await ru.press(ruStop, button(ruStop, 'Отмена'));
-    await waitFor(() => w.current(ruStop).text === 'Отменено.', 'the menu says it was cancelled');
+    await waitFor(() => w.current(ruStop).text === '✖ Отменено.', 'the menu says it was cancelled');
     expect(await orders(q)).toHaveLength(0);
   });
 });
@@ -278,7 +279,7 @@ describe('ordering a gift', () => {
     expect(accepted.text).toMatch(/Order PA-\d+ accepted/); // its short number, not its API id
     const orderId = (await orders(p))[0].order_id as string;
     expect(orderId).toMatch(/^pa_/);
-    expect(accepted.text).toContain(`Подарок ${first[1]} #${first[2]} для @nora_user`);
+    expect(accepted.text).toContain(`gift ${first[1]} #${first[2]} for @nora_user`);
     const order = (await p.call('GET', `/orders/${orderId}`)).body;
     expect(order).toMatchObject({ type: 'nft', partner_price: first[3], currency: 'TON', recipient: '@nora_user' });
     const ton = (await p.call('GET', '/me')).body.balances.TON;
@@ -309,13 +310,19 @@ describe('orders list', () => {
     expect(page2.text).toContain(ids[1]);
     expect(page2.buttons.map((r) => r.map((b) => b.text))).toEqual([['1', '2'], ['◀ Newer']]);
     await chat.press(page2, button(page2, /^2$/));
+    // the order opens in place of the list, with the way back to its page
     const details = await chat.expect(`Order ${ids[0]}`);
+    expect(details.message_id).toBe(page1.message_id);
     expect(details.text).toContain('Status: in progress');
-    expect(details.text).toContain('50 stars for @user_0x (order label: 50 звёзд Telegram для @user_0x)');
+    expect(details.text).toContain('50 stars for @user_0x');
+    expect(details.text).not.toContain('звёзд');
     expect(details.text).toMatch(/Created: \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    expect(details.buttons.flat().map((b) => b.text)).toEqual(['🔁 Order again', '◀ Back']);
+    await chat.press(details, button(details, 'Back'));
+    await waitFor(() => w.current(page1).text.includes('page 2 of 2'), 'page 2 again');
 
     // the same message is edited in place: back to the newest page
-    await chat.press(page2, button(page2, 'Newer'));
+    await chat.press(w.current(page1), button(w.current(page1), 'Newer'));
     await waitFor(() => w.tg.messages.find((x) => x.message_id === page1.message_id)!.text.includes('page 1 of 2'), 'page 1 again');
     await chat.say(`/status ${ids[1]}`);
     await chat.expect(`Order ${ids[1]}`);

@@ -57,10 +57,10 @@ describe('orders in a manual check', () => {
     const number = await orderStars(staff, 'unconfirmed_rita');
     const told = await advanceUntil(() => staff.all.find((m) => m.text.startsWith(`⏳ Order ${number} is being checked by support`)), 'the review notice');
     expect(told.text).toBe(
-      `⏳ Order ${number} is being checked by support: 50 stars for @unconfirmed_rita (order label: 50 звёзд Telegram для @unconfirmed_rita).\nIt did not go through automatically; the money is not refunded yet. You will hear the outcome here.`,
+      `⏳ Order ${number} is being checked by support: 50 stars for @unconfirmed_rita.\nIt did not go through automatically; the money is not refunded yet. You will hear the outcome here.`,
     );
     const ruTold = await waitFor(() => owner.all.find((m) => m.text.includes(number)), 'the owner’s review notice');
-    expect(ruTold.text).toBe(`⏳ Заказ ${number} проверяет поддержка: 50 звёзд Telegram для @unconfirmed_rita.\nОн не прошёл автоматически; деньги пока не возвращены. Итог придёт сюда.`);
+    expect(ruTold.text).toBe(`⏳ Заказ ${number} проверяет поддержка: 50 звёзд для @unconfirmed_rita.\nОн не прошёл автоматически; деньги пока не возвращены. Итог придёт сюда.`);
     await settle(w);
     expect(otherStaff.all.filter((m) => m.text.includes(number))).toEqual([]);
     expect(quietOwner.all.filter((m) => m.text.includes(number))).toEqual([]);
@@ -72,8 +72,9 @@ describe('orders in a manual check', () => {
     // support delivers it (the operator API): the same people hear it
     const orderId = (await p.call('GET', '/orders')).body.items[0].order_id as string;
     expect((await w.t.admin('POST', `/orders/${orderId}/resolve`, { outcome: 'delivered' })).status).toBe(200);
-    await staff.expect(`✅ Order ${number} completed: 50 stars for @unconfirmed_rita`);
-    await owner.expect(`✅ Заказ ${number} выполнен: 50 звёзд Telegram для @unconfirmed_rita.`);
+    // the receipt says support checked it
+    await staff.expect(`✅ Order ${number} completed: support checked the delivery\n50 stars for @unconfirmed_rita\nPaid: 0.79 USD`);
+    await owner.expect(`✅ Заказ ${number} выполнен: поддержка проверила доставку\n50 звёзд для @unconfirmed_rita\nОплачено: 0,79 USD`);
     await settle(w);
     expect(quietOwner.all.filter((m) => m.text.includes(number))).toEqual([]);
   });
@@ -89,9 +90,10 @@ describe('orders in a manual check', () => {
     await settle(w);
     const orderId = (await p.call('GET', '/orders')).body.items[0].order_id as string;
     expect((await w.t.admin('POST', `/orders/${orderId}/resolve`, { outcome: 'refunded' })).status).toBe(200);
-    const refunded = await owner.expect(`❌ Order ${number} failed`);
-    expect(refunded.text).toContain('returned to the balance');
+    // a review that ends in a refund says support checked it, and the money back
+    const refunded = await owner.expect(`❌ Order ${number}: support checked it and refunded it`);
+    expect(refunded.text).toContain('Refunded: 0.79 USD · balance after: 1,000.00 USD');
     await settle(w);
-    expect(owner.all.filter((m) => m.text.includes(`Order ${number} failed`))).toHaveLength(1);
+    expect(owner.all.filter((m) => m.text.includes(`Order ${number}: support checked`))).toHaveLength(1);
   });
 });

@@ -44,9 +44,10 @@ describe('/team', () => {
       expect.stringMatching(/^2\. Boris — staff, since \d{4}-\d\d-\d\d$/),
     ]);
     // nobody removes themselves: no button for Anna
-    expect(labels(list)).toEqual(['✖ Remove Boris', '✖ Cancel']);
+    expect(labels(list)).toEqual(['✖ Remove Boris', '➕ Invite', '✖ Cancel']);
     await anna.press(list, button(list, 'Remove Boris'));
     const sure = await anna.expectMenu('Remove Boris (staff) from the team?');
+    expect(sure.message_id).toBe(list.message_id);
     expect(labels(sure)).toEqual(['✅ Yes, remove', '◀ Back', '✖ Cancel']);
     expect(teamIds(p.id)).toContain(boris.user.id);
     await anna.press(sure, button(sure, 'Yes, remove'));
@@ -60,7 +61,7 @@ describe('/team', () => {
     await boris.expect('open the invite link');
   });
 
-  it('staff are refused; an owner alone gets the list without buttons; in Russian for a Russian owner', async () => {
+  it('staff are refused; an owner alone gets the list with only the invite button; in Russian for a Russian owner', async () => {
     const p = await w.t.newPartner();
     const staff = await join(p, named('Vera'), 'staff');
     await staff.say('/team');
@@ -70,9 +71,53 @@ describe('/team', () => {
     const solo = await join(q, named('Глеб', 'ru'), 'owner');
     await solo.say('/team');
     const m = await solo.expect('Команда «Test partner»: 1 чел.');
-    expect(m.buttons).toEqual([]);
+    expect(labels(m)).toEqual(['➕ Пригласить', '✖ Отмена']);
     expect(m.text).toContain('1. Глеб — владелец (вы), с ');
-    expect(m.text).toContain('Чтобы добавить человека, создайте приглашение в кабинете (/app, «Команда»).');
+    expect(m.text).toContain('Чтобы добавить человека, нажмите «Пригласить»: вы получите одноразовую ссылку для него.');
+  });
+
+  it('/team makes an invite in place: the role, then a one-time link that links whoever opens it (English; Russian; in a group only in the private chat)', async () => {
+    const p = await w.t.newPartner();
+    const owner = await join(p, named('Ines'), 'owner');
+    await owner.say('/team');
+    const list = await owner.expectMenu('Team of “Test partner”: 1 person.');
+    await owner.press(list, button(list, 'Invite'));
+    const role = await owner.expectMenu('Invite someone to “Test partner” as:');
+    expect(role.message_id).toBe(list.message_id);
+    expect(labels(role)).toEqual(['👤 Staff', '👑 Owner', '◀ Back', '✖ Cancel']);
+    await owner.press(role, button(role, 'Staff'));
+    const made = await owner.expect('➕ Invite to “Test partner” as staff');
+    expect(made.message_id).toBe(list.message_id);
+    expect(made.buttons).toEqual([]);
+    const link = /https:\/\/t\.me\/partner_test_bot\?start=([A-Za-z0-9_-]+)/.exec(made.text)!;
+    expect(link).not.toBeNull();
+    // whoever opens it joins as staff
+    const newcomer = w.chat(named('Jon'));
+    await newcomer.say(`/start ${link[1]}`);
+    await newcomer.expect('Done: this account is linked to “Test partner” as staff.');
+    expect(teamIds(p.id)).toContain(newcomer.user.id);
+
+    const ru = await join(p, named('Кира', 'ru'), 'owner');
+    await ru.say('/team');
+    const ruList = await ru.expectMenu('Команда «Test partner»');
+    await ru.press(ruList, button(ruList, 'Пригласить'));
+    const ruRole = await ru.expectMenu('Пригласить в «Test partner» с ролью:');
+    await ru.press(ruRole, button(ruRole, 'Владелец'));
+    const ruMade = await ru.expect('➕ Приглашение в «Test partner», роль — владелец');
+    expect(ruMade.text).toMatch(/https:\/\/t\.me\/partner_test_bot\?start=/);
+
+    // in a group the invite button opens the private chat (no link is made in the group)
+    const group = w.chat(owner.user, -1_000_810);
+    await group.say('/team');
+    const inGroup = await group.expectMenu('Team of “Test partner”');
+    const invite = inGroup.buttons.flat().find((b) => b.text.startsWith('➕'))!;
+    expect(invite).toEqual({ text: '➕ Invite (in a private chat)', url: 'https://t.me/partner_test_bot?start=invite' });
+    await group.say('/cancel');
+    // the deep link opens the invite step there
+    await owner.say('/start invite');
+    const dmRole = await owner.expectMenu('Invite someone to “Test partner” as:');
+    expect(labels(dmRole)).toEqual(['👤 Staff', '👑 Owner', '✖ Cancel']);
+    expect(w.tg.to(group.chatId).some((m) => /start=[A-Za-z0-9_-]{16,}/.test(m.text))).toBe(false);
   });
 
   it('in Russian: the removal question and answer', async () => {
@@ -106,6 +151,13 @@ describe('the owner hears of the team and of who ordered', () => {
     const p = await w.t.newPartner();
     const owner = await join(p, named('Irina'), 'owner');
     const staff = await join(p, named('Jonas'), 'staff');
+    // each of the team's orders told, rather than the owners' daily digest
+    await owner.say('/notices');
+    const menu = await owner.expectMenu('Notices in this chat');
+    await owner.press(menu, button(menu, 'Team members’ orders'));
+    await waitFor(() => labels(w.current(menu)).includes('🔕 Team members’ orders (off)'), 'off');
+    await owner.press(w.current(menu), button(w.current(menu), 'Team members’ orders'));
+    await waitFor(() => labels(w.current(menu)).includes('🔔 Team members’ orders (each one)'), 'each one');
     await staff.say('/order');
     const products = await staff.expectMenu('What would you like to order?');
     await staff.press(products, button(products, 'Stars'));
@@ -140,7 +192,7 @@ describe('replacing the API key or the webhook secret', () => {
     // nothing replaced yet: the harness key still works
     expect((await p.call('GET', '/me')).status).toBe(200);
     await owner.press(sure, button(sure, 'Cancel'));
-    await waitFor(() => w.current(sure).text === 'Cancelled.', 'cancelled');
+    await waitFor(() => w.current(sure).text === '✖ Cancelled.', 'cancelled');
     expect((await p.call('GET', '/me')).status).toBe(200);
 
     await owner.say('/apikey');
@@ -149,7 +201,9 @@ describe('replacing the API key or the webhook secret', () => {
     const sure2 = await owner.expectMenu('Replace the API key?');
     await owner.press(sure2, button(sure2, 'Yes, replace'));
     const shown = await owner.expect('New API key');
+    expect(shown.message_id).toBe(again.message_id); // shown in the task's message, which "Saved it" deletes
     expect(shown.parse_mode).toBe('HTML');
+    expect(shown.text).toContain('The previous key no longer works.');
     const key = /<tg-spoiler><code>(pk_live_[A-Za-z0-9_-]+)<\/code><\/tg-spoiler>/.exec(shown.text)![1];
     expect((await w.t.partnerCall(key, 'GET', '/me')).status).toBe(200);
     expect((await p.call('GET', '/me')).status).toBe(401);

@@ -63,7 +63,7 @@ export async function openInTelegram(
   userId: number,
   scheme: 'light' | 'dark',
   /** `query`: the launch URL's query (`?collection=…`), as a web_app button's URL may carry one. */
-  opts: { width?: number; height?: number; language?: string; suffix?: string; safeArea?: Insets; contentSafeArea?: Insets; query?: string } = {},
+  opts: { width?: number; height?: number; language?: string; suffix?: string; safeArea?: Insets; contentSafeArea?: Insets; query?: string; initData?: string } = {},
 ): Promise<TgPage> {
   const width = opts.width ?? 390;
   const height = opts.height ?? 844;
@@ -90,7 +90,7 @@ export async function openInTelegram(
   const page = await context.newPage();
   // a step that cannot happen fails with its locator named, well before the test's own time limit
   page.setDefaultTimeout(10_000);
-  const data = initData(userId, { authDate: t.deps.clock.now(), language: opts.language ?? 'en' });
+  const data = opts.initData ?? initData(userId, { authDate: t.deps.clock.now(), language: opts.language ?? 'en' });
   const hash = new URLSearchParams({ tgWebAppData: data, tgWebAppVersion: '8.0', tgWebAppPlatform: 'tdesktop', tgWebAppThemeParams: JSON.stringify(THEMES[scheme]) });
   await page.goto(`${base}/app/${opts.query ?? ''}#${hash.toString().replace(/\+/g, '%20')}`);
   return {

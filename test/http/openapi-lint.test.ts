@@ -59,6 +59,7 @@ function examples(): [string, unknown, unknown][] {
 const NOT_PARTNER: ErrorCode[] = [
   'not_linked', 'forbidden', 'topup_below_minimum', 'bad_network', 'bad_amount', 'tx_already_credited', 'not_in_review', 'transfer_hash_required', 'transfer_hash_mismatch',
   'not_cancelable', 'topups_not_configured', 'topup_amount_unavailable', 'too_many_topup_requests', 'not_open', 'deposit_not_unmatched', 'invite_invalid', 'cannot_unlink_self',
+  'invite_moves_account', 'last_owner',
 ];
 
 function documentedCodes(): Map<ErrorCode, Set<string>> {

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SANDBOX_DEPOSIT_ADDRESSES } from '../../src/config/deposit-addresses.js';
-import type { TopupRequestPaid } from '../../src/kernel/event-bus.js';
 import type { Ids } from '../../src/kernel/ids.js';
 import { startService, stopService, type Res, type TestService } from '../helpers.js';
 
@@ -59,8 +58,11 @@ async function balances(s: TestService, id: number): Promise<{ USD: string; TON:
 describe('a late payment is never credited to another partner', () => {
   it("A's request expires, B asks for the same sum: A's late transfer is not credited to B (expired_request, A's partner)", async () => {
     t = await startService({}, { ids: lowestOffsets() });
-    const paid: TopupRequestPaid[] = [];
-    t.deps.bus.on('topup_request_paid', (e) => paid.push(e));
+    // a credit that pays a request names it (the bot's message of that request then reads paid)
+    const paid: { partnerId: number; requestId: string; topupId: string }[] = [];
+    t.deps.bus.on('topup_credited', (e) => {
+      if (e.requestId) paid.push({ partnerId: e.partnerId, requestId: e.requestId, topupId: e.topupId });
+    });
     const a = await partner(t, 'Alpha');
     const b = await partner(t, 'Beta');
     const ra = (await t.admin('POST', `/partners/${a}/topup-requests`, { currency: 'USD', amount: '100' })).body;

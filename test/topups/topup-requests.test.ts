@@ -291,7 +291,8 @@ describe('deposits matched and credited automatically', () => {
     });
     expect(await balances(id)).toMatchObject({ status: 'active', balances: { USD: sent, TON: '0.000' } });
     expect((await t.admin('POST', `/partners/${id}/keys`, {})).status).toBe(201);
-    expect(credited).toEqual([{ partnerId: id, topupId: d.body.topup_id, currency: 'USD', amount: sent, activated: true }]);
+    // the event names the request it paid (the bot marks the request's message paid)
+    expect(credited).toEqual([{ partnerId: id, topupId: d.body.topup_id, currency: 'USD', amount: sent, activated: true, requestId: rq.request_id }]);
     expect(alerts).toEqual([]);
     const ledger = await t.admin('GET', `/partners/${id}/ledger?currency=USD`);
     expect(ledger.body.items).toEqual([expect.objectContaining({ currency: 'USD', amount: sent, kind: 'topup', topup_id: d.body.topup_id, balance_after: sent })]);

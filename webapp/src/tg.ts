@@ -7,6 +7,7 @@ import {
   isTMA,
   mainButton,
   miniApp,
+  mockTelegramEnv,
   on,
   popup,
   retrieveLaunchParams,
@@ -22,13 +23,65 @@ import {
  * with a link) every call is a harmless no-op or the browser's own equivalent.
  */
 
-/** The raw init data Telegram launched the app with, or '' outside Telegram. */
+/** Where this page keeps the launch parameters it was opened with (a reload may lose them from the address). */
+const LAUNCH_KEY = 'app/launch-params';
+
+/**
+ * The launch parameters as Telegram wrote them into the page's address (`#tgWebAppData=…&tgWebAppVersion=…`),
+ * read leniently: from the address, the navigation entry, or this tab's first load. Written by hand because
+ * the SDK's strict parser refuses init data without a `signature` field, which older Telegram clients do not
+ * send; the service checks the data's `hash` either way, so the page must not be stricter than that.
+ */
+function lenientLaunchParams(): URLSearchParams | null {
+  const fromUrl = (url: string | undefined) => (url ? url.replace(/^[^?#]*[?#]/, '').replace(/[?#]/g, '&') : '');
+  const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+  let stored: string | null = null;
+  try {
+    stored = sessionStorage.getItem(LAUNCH_KEY);
+  } catch {
+    // storage refused (a privacy setting): the address is the only source
+  }
+  for (const raw of [fromUrl(window.location.href), fromUrl(nav?.name), stored ?? '']) {
+    const params = new URLSearchParams(raw);
+    if (!params.get('tgWebAppData')) continue;
+    try {
+      sessionStorage.setItem(LAUNCH_KEY, params.toString());
+    } catch {
+      // kept in the address only
+    }
+    return params;
+  }
+  return null;
+}
+
+/**
+ * The raw init data Telegram launched the app with, or '' outside Telegram. The SDK's reading first; when it
+ * refuses launch parameters an older client sends (init data without `signature`), the same data read
+ * leniently, and the SDK is given a copy it accepts (a blank `signature`) so that its theme, viewport and
+ * buttons work; the service is sent the data exactly as Telegram signed it.
+ */
 function launchData(): string {
   try {
-    return isTMA() ? (retrieveRawInitData() ?? '') : '';
+    const data = isTMA() ? (retrieveRawInitData() ?? '') : '';
+    if (data) return data;
   } catch {
-    return ''; // launch parameters that do not parse: treated as outside Telegram (the API then says 401)
+    // launch parameters the SDK does not accept: read them leniently below
   }
+  const params = lenientLaunchParams();
+  const data = params?.get('tgWebAppData') ?? '';
+  if (!params || !data) return '';
+  const init = new URLSearchParams(data);
+  if (!init.has('signature')) {
+    init.set('signature', '');
+    const forSdk = new URLSearchParams(params);
+    forSdk.set('tgWebAppData', init.toString());
+    try {
+      mockTelegramEnv({ launchParams: forSdk.toString() });
+    } catch {
+      // the SDK refuses them still: the page works without Telegram's buttons and theme
+    }
+  }
+  return data;
 }
 const rawInitData = launchData();
 export const inTelegram = rawInitData.length > 0;
@@ -39,7 +92,14 @@ export function initData(): string {
 
 export function language(): 'ru' | 'en' {
   let code: string | undefined;
-  if (inTelegram) code = retrieveLaunchParams().tgWebAppData?.user?.language_code;
+  if (inTelegram) {
+    try {
+      code = retrieveLaunchParams().tgWebAppData?.user?.language_code;
+    } catch {
+      // launch parameters the SDK does not accept: the user as the init data names them
+      code = (JSON.parse(new URLSearchParams(rawInitData).get('user') ?? '{}') as { language_code?: string }).language_code;
+    }
+  }
   code ??= navigator.language ?? 'en';
   return code.toLowerCase().startsWith('ru') ? 'ru' : 'en';
 }

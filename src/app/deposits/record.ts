@@ -159,10 +159,9 @@ function processInTx(tx: Tx, deps: Pick<Deps, 'clock' | 'config' | 'ids' | 'bus'
         txHash: row.txHash,
         source,
         actor: source,
+        requestId: m.request.requestId,
       });
       markRequestCredited(tx, m.request.requestId, row.depositId);
-      const paid = { partnerId: m.request.partnerId, requestId: m.request.requestId, topupId: r.body.topup_id };
-      after(() => deps.bus.emit('topup_request_paid', paid));
       const updated = updateDeposit(tx, row.depositId, {
         status: 'credited',
         partnerId: m.request.partnerId,

@@ -50,6 +50,9 @@ export function resolveDeposit(deps: ResolveDepositDeps, depositId: string, body
     if (!NETWORKS_BY_CURRENCY[currency].includes(row.network)) fail('bad_network', `${currency} is accepted only on network ton.`);
     const exact = exactMinor(row.amount, currency);
     const amount = exact ?? floorMinor(row.amount, currency);
+    // The request the deposit was meant for (same partner) is settled by this credit (its event names it).
+    const req = row.requestId ? getTopupRequest(tx, row.requestId) : undefined;
+    const settles = req && req.partnerId === input.partner_id && req.status !== 'credited' ? req : undefined;
     const credited = creditInTx(tx, deps, after, {
       partnerId: input.partner_id,
       currency,
@@ -58,17 +61,10 @@ export function resolveDeposit(deps: ResolveDepositDeps, depositId: string, body
       txHash: row.txHash,
       source: 'operator',
       actor,
+      ...(settles ? { requestId: settles.requestId } : {}),
     });
     // (a transaction already credited to another partner or with another amount was 409 tx_already_credited)
-    // The request the deposit was meant for (same partner) is settled by this credit.
-    if (row.requestId) {
-      const req = getTopupRequest(tx, row.requestId);
-      if (req && req.partnerId === input.partner_id && req.status !== 'credited') {
-        markRequestCredited(tx, req.requestId, row.depositId);
-        const paid = { partnerId: req.partnerId, requestId: req.requestId, topupId: credited.body.topup_id };
-        after(() => deps.bus.emit('topup_request_paid', paid));
-      }
-    }
+    if (settles) markRequestCredited(tx, settles.requestId, row.depositId);
     const note =
       input.note?.trim() ||
       `Credited by ${actor}${exact === null ? ` (rounded down to ${formatAmount(amount, currency)} ${currency})` : ''}.`;

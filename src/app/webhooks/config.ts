@@ -4,7 +4,7 @@ import { checkWebhookUrl, ownHostOf, type WebhookUrlPolicy } from '../../domain/
 import { addressRefusal } from '../../domain/address-policy.js';
 import { inTx } from '../../store/db.js';
 import { audit } from '../../store/audit-repo.js';
-import { setWebhook } from '../../store/partners-repo.js';
+import { setWebhook, setWebhookEvents } from '../../store/partners-repo.js';
 import type { Config } from '../../config/env.js';
 import type { Deps } from '../deps.js';
 import { requirePartner } from '../partners.js';
@@ -70,13 +70,7 @@ export function saveWebhook(deps: SaveWebhookDeps, partnerId: number, body: unkn
   const partner = requirePartner(deps, partnerId);
   if (typeof b.url !== 'string') fail('bad_webhook_url', 'url must be a string ("" for none).', { reason: 'bad_url' });
   if (b.regenerate_secret !== undefined && typeof b.regenerate_secret !== 'boolean') fail('validation_error', 'regenerate_secret must be a boolean.');
-  let events: string[] | undefined;
-  if (b.events !== undefined) {
-    const r = parseEventList(b.events);
-    if (!r.ok)
-      fail('validation_error', `${r.bad === null ? 'events must be a non-empty list' : `Unknown event "${r.bad}"`}: events lists one or more of ${SUBSCRIBABLE_EVENTS.join(', ')}.`, { field: 'events' });
-    events = r.events;
-  }
+  const events = b.events === undefined ? undefined : eventsOf(b.events);
   let url = '';
   if (b.url !== '') {
     const r = checkWebhookUrl(b.url, urlPolicy(deps.config));
@@ -92,4 +86,27 @@ export function saveWebhook(deps: SaveWebhookDeps, partnerId: number, body: unkn
   });
   const taken = [...(events ?? eventsTaken(partner.webhookEvents))];
   return newSecret ? { url, events: taken, secret: newSecret } : { url, events: taken };
+}
+
+/**
+ * Chooses the events the partner's webhook takes, leaving its address and secret as they are: no secret is
+ * made by this (the first address saved makes it), so choosing events before any address shows none.
+ */
+export function saveWebhookEvents(deps: Pick<Deps, 'db' | 'clock'>, partnerId: number, events: unknown, actor: string): { events: string[] } {
+  requirePartner(deps, partnerId);
+  const list = eventsOf(events);
+  const now = deps.clock.now();
+  inTx(deps.db, (tx) => {
+    setWebhookEvents(tx, partnerId, list);
+    audit(tx, now, actor, 'webhook.events', String(partnerId), { events: list });
+  });
+  return { events: [...list] };
+}
+
+/** The events a webhook takes, checked: 400 validation_error for an empty list or an unknown event. */
+function eventsOf(value: unknown): string[] {
+  const r = parseEventList(value);
+  if (!r.ok)
+    fail('validation_error', `${r.bad === null ? 'events must be a non-empty list' : `Unknown event "${r.bad}"`}: events lists one or more of ${SUBSCRIBABLE_EVENTS.join(', ')}.`, { field: 'events' });
+  return r.events;
 }
