@@ -114,12 +114,11 @@ const KEYWORDS = ['type', 'enum', 'minLength', 'maxLength', 'minimum', 'maximum'
  * integer, an enumeration); a value that a transform decodes (a time, a cursor) is documented as text.
  */
 export function queryParameters(schema: z.ZodObject, descriptions: Record<string, string> = {}): Record<string, unknown>[] {
-  return Object.entries(schema.shape).map(([name, field]) => {
-    const json = z.toJSONSchema(field as z.ZodType, { target: 'openapi-3.0', io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
-    const { description, ...rest } = json;
+  return Object.entries<z.ZodType>(schema.shape).map(([name, field]) => {
+    const { description, ...rest } = z.toJSONSchema(field, { target: 'openapi-3.0', io: 'output', unrepresentable: 'any' });
     if (rest.type === undefined) rest.type = 'string';
     const ordered = Object.fromEntries([...KEYWORDS.filter((k) => k in rest).map((k) => [k, rest[k]]), ...Object.entries(rest).filter(([k]) => !KEYWORDS.includes(k))]);
-    const required = !(field as z.ZodType).safeParse(undefined).success;
+    const required = !field.safeParse(undefined).success;
     return { name, in: 'query', required, description: descriptions[name] ?? description, schema: ordered };
   });
 }
