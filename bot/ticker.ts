@@ -44,8 +44,8 @@ export async function tick(api: Api, env: TickEnv): Promise<void> {
 
 /**
  * A top-up request that ended without the bot's hearing of it (it expired, or was canceled in the dashboard or
- * over the operator API): the messages showing it say so, and are forgotten. (Paid ones are told by their
- * credit's event.)
+ * over the operator API, or was paid while the bot missed its credit's event, a restart in between): the
+ * messages showing it say so, and are forgotten. (Paid ones are told at once by their credit's event.)
  */
 export async function settleRequestMessages(api: Api, env: TickEnv): Promise<void> {
   for (const id of rememberedRequests(env.deps)) {
@@ -59,12 +59,12 @@ export async function settleRequestMessages(api: Api, env: TickEnv): Promise<voi
     }
     if (r?.status === 'open') continue;
     const { messages } = takeRequestMessages(env.deps, id);
-    if (!r || r.status === 'paid') continue;
+    if (!r) continue;
     const request = r;
+    const ended = request.status === 'paid' ? topupView.paidSeenLater : request.status === 'expired' ? topupView.expired : topupView.canceled;
     await Promise.all(
       messages.map((m) => {
-        const t = textsOf(m.language);
-        const text = request.status === 'expired' ? topupView.expired(t, request.amount_to_send, request.currency) : topupView.canceled(t, request.amount_to_send, request.currency);
+        const text = ended(textsOf(m.language), request.amount_to_send, request.currency);
         return api.editMessageText(m.chatId, m.messageId, text, { reply_markup: { inline_keyboard: [] } }).catch((err) => env.deps.log.info({ err }, 'top-up request message not settled'));
       }),
     );

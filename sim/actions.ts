@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { RECEIVER_URL, turns, type Answer, type World } from './world.js';
+import { FRAGMENT_PREFIX } from './fragment-stand.js';
 import { nanoOf } from './invariants.js';
-import { addCredit, depositRecipients, expectedBalance, keyOf, minorOf, textOf, type Currency, type Model, type Network, type OrderType, type RequestM, type TxM } from './model.js';
+import { addCredit, depositRecipients, expectedBalance, keyOf, minorOf, saw, textOf, type Currency, type Model, type Network, type OrderType, type RequestM, type TxM } from './model.js';
 
 /**
  * The actions of a history, each through the service's own doors (the partner and operator APIs and the
@@ -42,6 +43,7 @@ export async function setUp(w: World, m: Model, seed: number, partners: PartnerS
     }
     m.partners.push({ id, key: k.body.api_key, webhook: p.webhook, secret });
   }
+  if (w.fragment) return v; // no gifts beside Fragment (GIFTS_UPSTREAM off)
   const gifts = await w.partner(m.partners[0].key, 'GET', '/nft/gifts?collection=HomemadeCake&sort=price_asc');
   if (gifts.status !== 200) throw new Error(`set-up: gift list answered ${gifts.status} ${gifts.raw}`);
   const items = (gifts.body.items as { gift: string; price_ton: string }[]).slice(0, 6);
@@ -89,7 +91,8 @@ const PREFIX: Record<OrderType, Record<Recipient, string>> = {
 };
 
 export function orderBody(m: Model, s: OrderSpec, key: string): Record<string, unknown> {
-  const recipient = `${PREFIX[s.type][s.recipient]}${s.account}x`;
+  // with Fragment each key its own account (sim/fragment-stand.ts): a payment on chain names its order
+  const recipient = m.world === 'fragment' ? `${FRAGMENT_PREFIX[s.recipient]}${key.replace(/^sim-/, '').replace(/-/g, '_')}` : `${PREFIX[s.type][s.recipient]}${s.account}x`;
   if (s.type === 'stars') return { type: 'stars', idempotency_key: key, params: { quantity: STARS[s.size % STARS.length], recipient } };
   if (s.type === 'premium') return { type: 'premium', idempotency_key: key, params: { months: MONTHS[s.size % MONTHS.length], recipient } };
   return { type: 'nft', idempotency_key: key, params: { gift: m.gifts[s.size % m.gifts.length].gift, recipient, max_price: s.tight ? '0.5' : '1000' } };
@@ -132,6 +135,7 @@ function judgeOrder(m: Model, p: Placed, a: Answer, alone: boolean): string[] {
   m.notes.push(a.status === 200 ? `200 ${a.body.order_id}` : `${a.status} ${code}`);
   if (a.status === 200) {
     const id = a.body.order_id as string;
+    saw(m, k.orderId ? 'order: a key replayed, its order answered' : `order: ${JSON.parse(p.body).type} accepted`);
     if (k.orderId && k.orderId !== id) v.push(`key ${p.key} answered order ${id}, but it made ${k.orderId}`);
     if (k.body && k.body !== p.body) v.push(`key ${p.key} accepted other params (${p.body}) than the order it made (${k.body})`);
     if (p.maxPrice !== null && minorOf(a.body.partner_price, 'TON') > minorOf(p.maxPrice, 'TON')) v.push(`order ${id} debited ${a.body.partner_price} TON above max_price ${p.maxPrice}`);
@@ -154,8 +158,10 @@ function judgeOrder(m: Model, p: Placed, a: Answer, alone: boolean): string[] {
       });
     }
   } else if (a.status === 409 && code === 'idempotency_key_reuse') {
+    saw(m, 'order: another body under a used key, refused');
     if (k.body === p.body) v.push(`key ${p.key} refused as reused with the very params of its order`);
-  } else if (a.status === 409 && code === 'order_in_progress' && alone) {
+  } else if (a.status === 402) saw(m, 'order: refused for the balance (402)');
+  else if (a.status === 409 && code === 'order_in_progress' && alone) {
     // a claim outlived its request (a crash, a creation that never ended): the key could never be used again
     v.push(`key ${p.key} answered order_in_progress with no other request of it under way`);
   }
@@ -183,10 +189,18 @@ export function beginOrders(w: World, m: Model, partnerIdx: number, specs: Order
   const placed = placements(m, partnerIdx, specs);
   const key = m.partners[partnerIdx % m.partners.length].key;
   const sameKey = (p: Placed) => placed.filter((x) => x.key === p.key).length;
+  if (placed.length > 1) saw(m, 'orders: several at once on one balance');
+  if (placed.some((p) => sameKey(p) > 1)) saw(m, 'orders: one key sent twice at once');
+  const recipientOf = (p: Placed) => (JSON.parse(p.body) as { params: { recipient: string } }).params.recipient;
+  for (const p of placed) w.fragment?.register(recipientOf(p));
   return placed.map((p) => ({
     answer: w.partner(key, 'POST', '/orders', JSON.parse(p.body)),
-    done: (a) => judgeOrder(m, p, a, sameKey(p) === 1),
+    done: (a) => {
+      w.fragment?.answered(recipientOf(p));
+      return judgeOrder(m, p, a, sameKey(p) === 1);
+    },
     lost: () => {
+      w.fragment?.answered(recipientOf(p));
       m.keys.get(keyOf(p.partner, p.key))!.unknown = true;
       return [];
     },
@@ -207,6 +221,7 @@ export type Begin = (w: World, m: Model) => Promise<Pending[]>;
 /** Runs a step to its end: its requests, and with `race` the workers at the same time (the clock moves `seconds`, the step's requests leave `turns` turns later). */
 export async function runStep(w: World, m: Model, begin: Begin, race: Race | null = null): Promise<string[]> {
   if (!race) return settle(await begin(w, m));
+  saw(m, 'support racing the workers');
   const clock = beginAdvance(w, race.seconds);
   await turns(race.turns);
   const pending = await begin(w, m);
@@ -228,8 +243,9 @@ const DEAD_SETTLE_MS = 10_000;
  * the file. Answers that came before the kill are judged; a lost answer is what it means (a key whose order may
  * or may not exist, a transfer the watcher reports again, a resolution that may or may not have been made).
  */
-export async function crashDuring(w: World, m: Model, ticks: number, begin: Begin | null): Promise<string[]> {
+export async function crashDuring(w: World, m: Model, ticks: number, begin: Begin | null, kind = 'idle'): Promise<string[]> {
   const v: string[] = [];
+  saw(m, `kill: during ${kind}`);
   const pending = begin ? await begin(w, m) : [];
   let crashed = false;
   const before = new Map<Pending, Answer>();
@@ -251,6 +267,7 @@ export async function crashDuring(w: World, m: Model, ticks: number, begin: Begi
   await w.bury();
   for (const p of pending) {
     const a = before.get(p);
+    if (!a) saw(m, `kill: an answer of ${kind} lost`);
     v.push(...(a ? p.done(a) : await p.lost()));
   }
   return v;
@@ -292,9 +309,12 @@ const TOPUP_AMOUNTS: Record<Currency, string[]> = { USD: ['10.00', '25.50', '100
 
 /**
  * Support credits a transaction (POST /partners/{id}/topups): a new one, or one the model knows (again, in
- * another spelling, to another partner): only the first credit of a transaction counts.
+ * another spelling, to another partner). By operator-api.md: the first credit of a transaction is 201; the same
+ * transaction again is 200 with the first top-up when it is for the same partner and amount, else 409
+ * `tx_already_credited`; never a second credit. An answer lost to a kill is asked again of the restarted
+ * service, as support would: 201 if the first never reached the disk, 200 with it if it did.
  */
-export async function operatorTopup(
+export async function beginOperatorTopup(
   w: World,
   m: Model,
   partnerIdx: number,
@@ -302,7 +322,7 @@ export async function operatorTopup(
   spelling: Spelling,
   /** support may credit transactions a watcher recorded (the service keeps one form of a hash on every path) */
   watched: boolean,
-): Promise<string[]> {
+): Promise<Pending[]> {
   const p = m.partners[partnerIdx % m.partners.length];
   let t: TxM;
   if ('fresh' in tx) {
@@ -317,42 +337,96 @@ export async function operatorTopup(
   // TON is credited on network ton only; another network is support's mistake for a USD transfer
   const network = spelling === 'other_network' && t.currency === 'USD' ? (t.network === 'ton' ? 'trc20' : 'ton') : t.network;
   const body = { currency: t.currency, amount: textOf(t.amount, t.currency), network, tx_hash: spell(t, spelling) };
-  const a = await w.admin('POST', `/partners/${p.id}/topups`, body);
-  const v: string[] = [];
-  const err = serverError(a, 'POST /topups');
-  if (err) return [err];
-  if (t.creditedTo === null) {
-    if (a.status !== 201) v.push(`support's first credit of ${t.hash} (${JSON.stringify(body)}) answered ${a.status} ${a.raw.slice(0, 200)}`);
-    else {
-      t.creditedTo = p.id;
-      addCredit(m, p.id, t.currency, t.amount);
+  const judge = (a: Answer, retried: boolean): string[] => {
+    const err = serverError(a, 'POST /topups');
+    if (err) return [err];
+    const what = `support's credit of ${t.hash} (${JSON.stringify(body)})`;
+    if (t.creditedTo === null) {
+      // a retry after a lost answer may find the first credit made (200) or not (201)
+      if (a.status === 201 || (retried && a.status === 200)) {
+        const first = topupsOf(w, t.hash);
+        if (first.length !== 1 || first[0].topup_id !== a.body?.topup_id) return [`${what} answered ${a.status} with top-up ${a.body?.topup_id}, the ledger has ${JSON.stringify(first)}`];
+        t.creditedTo = p.id;
+        addCredit(m, p.id, t.currency, t.amount);
+        saw(m, `support credit: first (${spelling})`);
+        return [];
+      }
+      return [`${what}, its first, answered ${a.status} ${a.raw.slice(0, 200)}`];
     }
-  } else if (a.status === 201) v.push(`transaction ${t.hash}, credited to partner ${t.creditedTo}, credited again as ${JSON.stringify(body)} to partner ${p.id}`);
-  return v;
+    const first = topupsOf(w, t.hash)[0];
+    const code = a.body?.code ?? a.body?.detail?.code;
+    if (t.creditedTo === p.id) {
+      saw(m, `support credit: the same again (${spelling})`);
+      if (a.status !== 200 || a.body?.topup_id !== first?.topup_id) return [`${what}, credited before to this partner as ${first?.topup_id}, answered ${a.status} ${a.raw.slice(0, 200)}`];
+      return [];
+    }
+    saw(m, `support credit: again to another partner (${spelling})`);
+    if (a.status !== 409 || code !== 'tx_already_credited') return [`${what}, credited before to partner ${t.creditedTo}, answered ${a.status} for partner ${p.id} ${a.raw.slice(0, 200)}`];
+    return [];
+  };
+  return [
+    {
+      answer: w.admin('POST', `/partners/${p.id}/topups`, body),
+      done: (a) => judge(a, false),
+      lost: async () => judge(await w.admin('POST', `/partners/${p.id}/topups`, body), true),
+    },
+  ];
+}
+
+/** The top-ups of one chain transaction, whatever spelling each path stored (it is in every spelling's text). */
+function topupsOf(w: World, hash: string): { topup_id: string; partner_id: number }[] {
+  return w.sql('select topup_id, partner_id from topups where instr(lower(tx_hash), ?) > 0', hash);
 }
 
 const REQUEST_AMOUNTS: Record<Currency, string[]> = { USD: ['10', '20'], TON: ['10', '20'] };
 
-/** A top-up request on a partner's behalf: the exact amount to send. */
-export async function requestTopup(w: World, m: Model, partnerIdx: number, currency: Currency, amountIdx: number): Promise<string[]> {
+interface RequestRow {
+  request_id: string;
+  partner_id: number;
+  currency: Currency;
+  amount_to_send: number;
+  comment_code: string | null;
+  expires_at: number;
+  status: string;
+  canceled_at: number | null;
+}
+
+/** A top-up request on a partner's behalf: the exact amount to send. A request whose answer was lost is read back from the restarted service. */
+export async function beginRequestTopup(w: World, m: Model, partnerIdx: number, currency: Currency, amountIdx: number): Promise<Pending[]> {
   const p = m.partners[partnerIdx % m.partners.length];
-  const a = await w.admin('POST', `/partners/${p.id}/topup-requests`, { currency, amount: REQUEST_AMOUNTS[currency][amountIdx % 2] });
-  const err = serverError(a, 'POST /topup-requests');
-  if (err) return [err];
-  if (a.status !== 201) return [];
-  m.addresses ??= {};
-  for (const ad of a.body.addresses as { network: Network; address: string }[]) m.addresses[`${currency}:${ad.network}`] = ad.address;
-  m.requests.push({
-    id: a.body.request_id,
-    partner: p.id,
-    currency,
-    amountToSend: minorOf(a.body.amount_to_send, currency),
-    commentCode: a.body.comment_code ?? null,
-    expiresAt: Date.parse(a.body.expires_at),
-    state: 'open',
-    canceledAt: null,
-  });
-  return [];
+  return [
+    {
+      answer: w.admin('POST', `/partners/${p.id}/topup-requests`, { currency, amount: REQUEST_AMOUNTS[currency][amountIdx % 2] }),
+      done: (a) => {
+        const err = serverError(a, 'POST /topup-requests');
+        if (err) return [err];
+        if (a.status !== 201) return [];
+        m.addresses ??= {};
+        for (const ad of a.body.addresses as { network: Network; address: string }[]) m.addresses[`${currency}:${ad.network}`] = ad.address;
+        m.requests.push({
+          id: a.body.request_id,
+          partner: p.id,
+          currency,
+          amountToSend: minorOf(a.body.amount_to_send, currency),
+          commentCode: a.body.comment_code ?? null,
+          expiresAt: Date.parse(a.body.expires_at),
+          state: 'open',
+          canceledAt: null,
+        });
+        saw(m, 'top-up request made');
+        return [];
+      },
+      lost: () => {
+        const known = new Set(m.requests.map((r) => r.id));
+        for (const r of w.sql<RequestRow>('select request_id, partner_id, currency, amount_to_send, comment_code, expires_at, status, canceled_at from topup_requests where partner_id = ?', p.id)) {
+          if (known.has(r.request_id)) continue;
+          saw(m, 'top-up request: its answer lost, found made');
+          m.requests.push({ id: r.request_id, partner: r.partner_id, currency: r.currency, amountToSend: r.amount_to_send, commentCode: r.comment_code, expiresAt: r.expires_at, state: r.status === 'canceled' ? 'canceled' : 'open', canceledAt: r.canceled_at });
+        }
+        return [];
+      },
+    },
+  ];
 }
 
 /** Support (or the owner) cancels one of the requests; a canceled request ends unpaid at that moment. */
@@ -372,6 +446,7 @@ export async function beginRequestCancel(w: World, m: Model, idx: number): Promi
         if (err) return [err];
         const open = r.state === 'open' && at < r.expiresAt;
         if (a.status === 200) {
+          saw(m, 'top-up request canceled');
           if (!open) return [`request ${r.id} (${r.state}, expires ${new Date(r.expiresAt).toISOString()}) canceled at ${new Date(at).toISOString()}`];
           canceled();
         } else if (open && a.status !== 409) return [`canceling open request ${r.id} answered ${a.status} ${a.raw.slice(0, 200)}`];
@@ -390,17 +465,47 @@ export async function beginRequestCancel(w: World, m: Model, idx: number): Promi
 /** How a transfer for a request is made: exactly, or mistyped, or in another token, or (TON) with its code. */
 export type PayVariant = 'exact' | 'round' | 'fraction' | 'other_token' | 'with_code' | 'code_wrong_amount' | 'again';
 
+/**
+ * Which request a transfer is for: any of them, one paid already (paid twice), one that ended unpaid (expired or
+ * canceled), or an open one paid late (the clock first moves past its expiry). When none is of that kind, any.
+ */
+export type TransferTarget = 'any' | 'paid' | 'ended' | 'late';
+
+/** How the model sees a request now. */
+function requestState(r: RequestM, now: number): 'paid' | 'canceled' | 'expired' | 'open' {
+  if (r.state === 'paid' || r.state === 'canceled') return r.state;
+  return r.expiresAt <= now ? 'expired' : 'open';
+}
+
 /** A chain transfer reported as a watcher would (POST /sandbox/deposits), for a request (late, twice, …). */
-export async function beginTransfer(w: World, m: Model, reqIdx: number, variant: PayVariant, networkIdx: number): Promise<Pending[]> {
+export async function beginTransfer(w: World, m: Model, reqIdx: number, variant: PayVariant, networkIdx: number, target: TransferTarget = 'any'): Promise<Pending[]> {
   const hash = crypto.createHash('sha256').update(`transfer-${m.steps}-${m.txs.length}`).digest('hex');
   if (variant === 'again') {
     const seen = m.txs.filter((t) => t.report);
     if (!seen.length) return [];
     const t = seen[reqIdx % seen.length];
+    saw(m, 'transfer: reported again');
     return [report(w, m, t, new Set([null]), 'a transfer reported before', false)];
   }
   if (!m.requests.length) return [];
-  const r: RequestM = m.requests[reqIdx % m.requests.length];
+  let now = w.now();
+  const wanted = (x: RequestM) => {
+    const st = requestState(x, now);
+    if (target === 'paid') return st === 'paid';
+    if (target === 'ended') return st === 'canceled' || st === 'expired';
+    // late: an open one, when the clock may jump past its expiry (at most a day; not while a supplier is down)
+    if (target === 'late') return st === 'open' && !m.faultsOn;
+    return true;
+  };
+  const pool = m.requests.filter(wanted);
+  const r: RequestM = (pool.length ? pool : m.requests)[reqIdx % (pool.length || m.requests.length)];
+  if (target === 'late' && pool.length) {
+    const a = await w.advance(Math.ceil((r.expiresAt - now) / 1000) + 1 + (reqIdx % 600));
+    if (a.status !== 200) return [{ answer: Promise.resolve(a), done: () => [`clock advance answered ${a.status} ${a.raw.slice(0, 200)}`], lost: () => [] }];
+    now = w.now();
+  }
+  saw(m, `transfer for a request ${requestState(r, now)}`);
+  saw(m, `transfer: ${variant}`);
   const networks: Network[] = r.currency === 'TON' ? ['ton'] : ['ton', 'trc20', 'bep20'];
   const network = networks[networkIdx % networks.length];
   const to = m.addresses?.[`${r.currency}:${network}`];
@@ -483,7 +588,10 @@ export async function beginResolve(w: World, m: Model, idx: number, outcome: 'de
       done: (a) => {
         const err = serverError(a, `POST /orders/${id}/resolve`);
         if (err) return [err];
-        if (a.status === 200) decided(true);
+        if (a.status === 200) {
+          decided(true);
+          saw(m, `review resolved ${outcome}`);
+        }
         return [];
       },
       lost: () => {
@@ -504,6 +612,7 @@ export async function beginCancel(w: World, m: Model, idx: number): Promise<Pend
       answer: w.admin('POST', `/orders/${o.id}/cancel`, { note: 'simulated' }),
       done: (a) => {
         const err = serverError(a, `POST /orders/${o.id}/cancel`);
+        saw(m, a.status === 200 ? 'premium canceled by support' : `premium cancel answered ${a.status}`);
         return err ? [err] : [];
       },
       lost: () => [],
@@ -537,6 +646,7 @@ export async function beginDepositResolve(w: World, m: Model, idx: number, partn
       done: (a) => {
         const err = serverError(a, `POST /deposits/${d.deposit_id}/resolve`);
         if (err) return [err];
+        if (a.status === 200) saw(m, close ? 'unmatched deposit closed' : 'unmatched deposit credited by support');
         if (!close && t.creditedTo === null && a.status !== 200) return [`support's credit of unmatched deposit ${d.deposit_id} to partner ${p.id} answered ${a.status} ${a.raw.slice(0, 200)}`];
         expect(a.status !== 200);
         return [];
@@ -566,10 +676,12 @@ export async function beginAdjust(w: World, m: Model, partnerIdx: number, curren
         if (err) return [err];
         if (before + amount >= 0) {
           if (a.status !== 201) return [`an adjustment of ${text} ${currency} to a balance of ${before} was answered ${a.status} ${a.raw.slice(0, 200)}`];
+          saw(m, give ? 'adjustment given' : 'adjustment taken');
           addCredit(m, p.id, currency, amount);
           return [];
         }
         const code = a.body?.code ?? a.body?.detail?.code;
+        saw(m, 'adjustment refused below zero');
         return a.status === 409 && code === 'insufficient_balance' ? [] : [`an adjustment of ${text} ${currency} below zero (balance ${before}) was answered ${a.status} ${a.raw.slice(0, 200)}`];
       },
       lost: () => {

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
+import { checkFragment } from './fragment-checks.js';
 import type { World } from './world.js';
-import { addCredit, expectedBalance, expectedEvents, isFinal, keyOf, refundReasons, type Currency, type Model, type OrderM, type OrderType } from './model.js';
+import { addCredit, expectedBalance, expectedEvents, isFinal, keyOf, refundReasons, saw, type Currency, type Model, type OrderM, type OrderType } from './model.js';
 
 /**
  * The invariants, checked after every step of a history: the service's database (read with plain SQL, not
@@ -24,6 +25,7 @@ export function checkInvariants(w: World, m: Model): string[] {
   adoptUnknownKeys(w, m);
   const orders = new Map(w.sql<DbOrder>('select order_id, partner_id, type, status, amount, currency, refunded, idempotency_key, recipient, review_stage, gift from orders').map((o) => [o.order_id, o]));
   judgeDeposits(w, m, v);
+  if (w.fragment) checkFragment(w, m, v);
   checkLedger(w, m, orders, v);
   checkOrders(w, m, orders, v);
   checkSupplied(w, m, orders, v);
@@ -99,6 +101,7 @@ function judgeDeposits(w: World, m: Model, v: string[]): void {
       continue;
     }
     if (rows.length === before) {
+      if (before === 0) saw(m, 'deposit: left to manual handling');
       if (before === 0 && !d.allowed.has(null)) v.push(`transfer ${d.tx.hash} meant for ${d.meantFor} was not credited; expected partner ${[...d.allowed].join(' or ')}`);
       continue;
     }
@@ -108,6 +111,7 @@ function judgeDeposits(w: World, m: Model, v: string[]): void {
     if (rows[0].amount !== d.tx.amount || rows[0].currency !== d.tx.currency)
       v.push(`transfer ${d.tx.hash} of ${d.tx.amount} ${d.tx.currency} credited as ${rows[0].amount} ${rows[0].currency}`);
     d.tx.creditedTo = to;
+    saw(m, 'deposit: credited');
     addCredit(m, to, d.tx.currency, d.tx.amount);
     const paid = w.sql<{ request_id: string | null }>('select request_id from deposits where instr(lower(tx_hash), ?) > 0 and status = ?', d.tx.hash, 'credited')[0];
     const r = paid?.request_id ? m.requests.find((x) => x.id === paid.request_id) : undefined;
@@ -166,6 +170,11 @@ function checkOrders(w: World, m: Model, orders: Map<string, DbOrder>, v: string
   // an unfinished order outside review has a job that moves it on, or it waits forever
   const jobs = new Set(w.sql<{ ref: string }>("select ref from jobs where kind = 'order.process'").map((j) => j.ref));
   for (const o of orders.values()) {
+    const known = m.orders.get(o.order_id);
+    if (known && o.review_stage !== null && !known.reviewed) {
+      known.reviewed = true;
+      saw(m, `order in review: ${o.type}`);
+    }
     if (o.status === 'processing' && o.review_stage === null && !jobs.has(o.order_id)) v.push(`order ${o.order_id} is processing with no job to move it on`);
   }
 }
@@ -219,14 +228,18 @@ function checkEvents(w: World, m: Model, orders: Map<string, DbOrder>, v: string
     if (known) {
       if (known.final && (known.final.status !== o.status || known.final.refunded !== refunded))
         v.push(`order ${o.order_id} was final (${known.final.status}${known.final.refunded ? ', refunded' : ''}) and is now ${o.status}${refunded ? ', refunded' : ''}`);
-      if (!known.final && isFinal(o.status, refunded)) known.final = { status: o.status, refunded };
+      if (!known.final && isFinal(o.status, refunded)) {
+        known.final = { status: o.status, refunded };
+        const by = known.operatorDelivered || known.operatorRefund !== 'no' ? ' by an operator' : '';
+        saw(m, `order final: ${o.type} ${refunded ? 'refunded' : o.status}${by}`);
+      }
     }
   }
 }
 
 function checkWebhooks(w: World, m: Model, v: string[]): void {
   const withHook = new Set(m.partners.filter((p) => p.webhook).map((p) => p.id));
-  const events = w.sql<{ event_id: number; partner_id: number; order_id: string; event: string }>("select event_id, partner_id, order_id, event from events where order_id != '' and event like 'order.%'");
+  const events = w.sql<{ event_id: number; partner_id: number; order_id: string; event: string; body: string }>("select event_id, partner_id, order_id, event, body from events where order_id != '' and event like 'order.%'");
   const deliveries = new Map(
     w.sql<{ webhook_id: string; event_id: number; status: string; attempts: number; rejected_reason: string | null }>('select webhook_id, event_id, status, attempts, rejected_reason from webhook_deliveries').map((d) => [d.event_id, d]),
   );
@@ -240,6 +253,10 @@ function checkWebhooks(w: World, m: Model, v: string[]): void {
     }
     if (d.status === 'pending' && !jobs.has(d.webhook_id)) v.push(`webhook ${d.webhook_id} (${e.event} of ${e.order_id}) is pending with no job: it would never be sent`);
     if (d.status === 'failed' && d.attempts < 6 && d.rejected_reason === null) v.push(`webhook ${d.webhook_id} (${e.event} of ${e.order_id}) failed after ${d.attempts} attempts`);
+    // the delivery log against what the receiver got: delivered means answered 2xx, with the event's own body
+    const got = w.receivedById.get(d.webhook_id);
+    if (d.status === 'delivered' && !got?.answered2xx) v.push(`webhook ${d.webhook_id} (${e.event} of ${e.order_id}) is delivered but the receiver never answered it 2xx`);
+    if (got && [...got.bodies].some((b) => b !== e.body)) v.push(`webhook ${d.webhook_id} (${e.event} of ${e.order_id}) was sent a body other than its event's`);
   }
   // every request the receiver got verifies with its partner's secret
   const secrets = m.partners.filter((p) => p.secret).map((p) => p.secret!);

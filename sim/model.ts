@@ -39,6 +39,8 @@ export interface OrderM {
   operatorRefund: 'no' | 'done' | 'maybe';
   /** An operator resolved the review as `delivered` (a completed order without the supplier's word). */
   operatorDelivered: boolean;
+  /** It was seen waiting in manual review (for the coverage). */
+  reviewed?: boolean;
   /** The first final state seen: a final order never changes again. */
   final: { status: string; refunded: boolean } | null;
 }
@@ -90,6 +92,8 @@ export interface PendingDeposit {
 }
 
 export interface Model {
+  /** the suppliers of the history: the sandbox's, or Fragment's (sim/world.ts WorldKind) */
+  world: 'sandbox' | 'fragment';
   partners: PartnerM[];
   orders: Map<string, OrderM>;
   keys: Map<string, KeyM>;
@@ -107,10 +111,35 @@ export interface Model {
   steps: number;
   /** What the last step's answers were (for a trace). */
   notes: string[];
+  /**
+   * How often each kind of happening the issue of a step can produce did happen (an order replayed, a transfer
+   * paid late, a kill during a support credit…): `--coverage` prints the sums, and the test asserts the fixed
+   * budget reaches them, so that an action that silently stops happening is noticed.
+   */
+  seen: Map<string, number>;
+  /** Fragment: each order's TON cost as first seen (it must never change) */
+  fragmentCosts: Map<string, bigint>;
+  /** Fragment: batches, void batches, re-paid orders and partly bounced transactions already counted (coverage) */
+  fragmentBatches: Set<string>;
+  fragmentVoid: Set<string>;
+  fragmentRepaid: Set<string>;
+  fragmentPartial: Set<string>;
 }
 
-export function emptyModel(): Model {
-  return { partners: [], orders: new Map(), keys: new Map(), credits: new Map(), txs: [], requests: [], pendingDeposits: [], gifts: [], faultsOn: false, steps: 0, notes: [] };
+export function emptyModel(world: Model['world'] = 'sandbox'): Model {
+  return {
+    world,
+    fragmentCosts: new Map(),
+    fragmentBatches: new Set(),
+    fragmentVoid: new Set(),
+    fragmentRepaid: new Set(),
+    fragmentPartial: new Set(),
+    partners: [], orders: new Map(), keys: new Map(), credits: new Map(), txs: [], requests: [], pendingDeposits: [], gifts: [], faultsOn: false, steps: 0, notes: [], seen: new Map() };
+}
+
+/** Counts one happening (see Model.seen). */
+export function saw(m: Model, what: string): void {
+  m.seen.set(what, (m.seen.get(what) ?? 0) + 1);
 }
 
 export const keyOf = (partner: number, key: string) => `${partner}\u0000${key}`;

@@ -1,6 +1,7 @@
 import { resolveDeposit } from '../src/app/deposits/resolve.js';
 import { applyTransition } from '../src/app/orders/transition.js';
 import { unitOfWork } from '../src/app/unit-of-work.js';
+import { moveBatch } from '../src/store/fragment-payments-repo.js';
 import { getOrder } from '../src/store/orders-repo.js';
 import type { Model } from './model.js';
 import type { World } from './world.js';
@@ -34,6 +35,24 @@ export const MUTANTS = {
     if (!d) return;
     w.service.db.$client.prepare('delete from webhook_deliveries where webhook_id = ?').run(d.webhook_id);
     w.service.db.$client.prepare("delete from jobs where kind = 'webhook.deliver' and ref = ?").run(d.webhook_id);
+  },
+  /** A webhook logged as delivered that the receiver never took (as a sender that records success before the answer). */
+  deliver_unanswered: async (w: World, _m: Model) => {
+    const d = w.sql<{ webhook_id: string }>("select webhook_id from webhook_deliveries where status = 'pending' limit 1")[0];
+    if (!d) return;
+    w.service.db.$client.prepare("update webhook_deliveries set status = 'delivered' where webhook_id = ?").run(d.webhook_id);
+    w.service.db.$client.prepare("delete from jobs where kind = 'webhook.deliver' and ref = ?").run(d.webhook_id);
+  },
+  /**
+   * Fragment: the batch in flight is judged void at once, before its transfer expired (as a settler that
+   * trusted a lookup that found nothing yet would): its orders are prepared and paid again in a new batch.
+   */
+  void_in_flight: async (w: World, _m: Model) => {
+    if (!w.fragment) return;
+    const b = w.sql<{ batch_id: string }>("select batch_id from fragment_batches where state in ('signed', 'sent') limit 1")[0];
+    if (!b) return;
+    const now = w.now();
+    moveBatch(w.service.db, b.batch_id, { state: 'void', detail: 'mutant: judged void before its expiry', updatedAt: now }, { state: 'void', detail: 'mutant', updatedAt: now });
   },
 } satisfies Record<string, (w: World, m: Model) => Promise<void>>;
 

@@ -3,7 +3,7 @@ import { SIM_ACTIONS, simulate } from './simulate.js';
 import { MUTANTS, type MutantName } from './mutants.js';
 
 /**
- * `npm run simulate -- --seed S --runs N [--steps M] [--shrink-seconds T] [--trace]`, or `--seed S --replay P`
+ * `npm run simulate -- --seed S --runs N [--steps M] [--shrink-seconds T] [--trace] [--coverage]`, or `--seed S --replay P`
  * for exactly the shortest history a violation printed (docs/simulation.md). Prints each
  * violation (its seed, the shortest history, what broke) and, as its last line,
  * `simulate: N runs, S steps, V violations (seed S)`. Exits 1 when a violation was found.
@@ -17,6 +17,8 @@ const { values } = parseArgs({
     mutant: { type: 'string' },
     quiet: { type: 'boolean', default: false },
     trace: { type: 'boolean', default: false },
+    coverage: { type: 'boolean', default: false },
+    world: { type: 'string', default: 'mixed' },
     replay: { type: 'string' },
   },
 });
@@ -37,6 +39,11 @@ if (values.replay !== undefined && (values.seed === undefined || !/^[0-9:]+@[A-Z
   process.exit(2);
 }
 const maxCommands = int('steps', values.steps, 1);
+const world = values.world as 'sandbox' | 'fragment' | 'mixed';
+if (!['sandbox', 'fragment', 'mixed'].includes(world)) {
+  console.error('simulate: --world must be sandbox, fragment or mixed');
+  process.exit(2);
+}
 const mutant = values.mutant as MutantName | undefined;
 if (mutant !== undefined && !(mutant in MUTANTS)) {
   console.error(`simulate: --mutant must be one of ${Object.keys(MUTANTS).join(', ')}`);
@@ -50,6 +57,7 @@ const r = await simulate({
   runs,
   maxCommands,
   actions: SIM_ACTIONS,
+  world,
   mutant,
   replay: values.replay,
   shrinkMs: int('shrink-seconds', values['shrink-seconds'], 1) * 1000,
@@ -62,6 +70,10 @@ const r = await simulate({
         if (done % 10 === 0 || done === runs) console.error(`  ${done}/${runs} runs, ${steps} steps, ${((performance.now() - started) / 1000).toFixed(1)} s`);
       },
 });
+if (values.coverage) {
+  console.log('coverage (how often each kind of happening happened):');
+  for (const [k, n] of [...r.coverage].sort(([a], [b]) => a.localeCompare(b))) console.log(`  ${String(n).padStart(6)}  ${k}`);
+}
 const secs = r.ms / 1000;
 console.log(`time: ${secs.toFixed(1)} s, ${(r.steps / secs).toFixed(1)} steps/s`);
 console.log(`simulate: ${r.runs} runs, ${r.steps} steps, ${r.violations} violations (seed ${seed})`);

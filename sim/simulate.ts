@@ -4,7 +4,8 @@ import { commandArbitraries, Violation, type ActionSet, type Real } from './comm
 import { checkInvariants } from './invariants.js';
 import { emptyModel, isFinal, type Model } from './model.js';
 import { MUTANTS, type MutantName } from './mutants.js';
-import { World } from './world.js';
+import { NO_FRAGMENT_FAULTS, setFragmentFaults } from './fragment-actions.js';
+import { World, type Answer, type WorldKind } from './world.js';
 
 /**
  * The seeded simulation of the money system (docs/simulation.md). Run `i` of seed `S` is the history of
@@ -20,6 +21,11 @@ export interface SimOptions {
   /** The most steps a history has (fast-check draws 0 to this many; about half on average). */
   maxCommands: number;
   actions: ActionSet;
+  /**
+   * Which suppliers the histories run against: `mixed` (the default) gives every fourth seed (seed ≡ 3 mod 4)
+   * a Fragment history and the others the sandbox's, so that a seed alone says which.
+   */
+  world?: WorldKind | 'mixed';
   /** A deliberate bug (sim/mutants.ts): the simulation must then fail. */
   mutant?: MutantName;
   /**
@@ -41,6 +47,7 @@ export interface SimOptions {
 export interface RunFailure {
   run: number;
   seed: number;
+  world: WorldKind;
   /** `<path>@<replayPath>`: fast-check's path of the shortest failing history and of its steps (`--replay`) */
   replay: string | undefined;
   /** the steps of the shortest failing history */
@@ -60,10 +67,12 @@ export interface SimResult {
   violations: number;
   failures: RunFailure[];
   ms: number;
+  /** How often each kind of happening happened over the runs' histories (Model.seen), summed. */
+  coverage: Map<string, number>;
 }
 
 /** The actions this version of the service offers (every one, once the branches that add them have landed). */
-export const SIM_ACTIONS: ActionSet = { canonicalHashes: false, adjustments: false };
+export const SIM_ACTIONS: ActionSet = { canonicalHashes: true, adjustments: true };
 
 /** Three partners: two with a webhook to the receiver, one without; modest balances, so that 402s happen. */
 const PARTNERS: PartnerSetup[] = [
@@ -75,22 +84,24 @@ const PARTNERS: PartnerSetup[] = [
 export async function simulate(opts: SimOptions): Promise<SimResult> {
   const started = performance.now();
   const log = opts.log ?? (() => {});
-  const arbs = commandArbitraries(opts.actions);
+  const arbs = { sandbox: commandArbitraries(opts.actions, 'sandbox'), fragment: commandArbitraries(opts.actions, 'fragment') };
   const mutant = opts.mutant ? MUTANTS[opts.mutant] : null;
   let steps = 0;
+  const coverage = new Map<string, number>();
   const failures: RunFailure[] = [];
   for (let run = 0; run < opts.runs; run++) {
     const seed = (opts.seed + run) | 0;
+    const world = worldOf(seed, opts.world ?? 'mixed');
     let first = true;
     let firstSteps = 0;
     // shrinking replays the history many times: past the budget, every further candidate counts as passing,
     // which ends the search with the shortest failing history found so far
     let failedAt: number | null = null;
     const [path, replayPath] = opts.replay?.split('@') ?? [];
-    const prop = fc.asyncProperty(fc.commands(arbs, { maxCommands: opts.maxCommands, size: 'max', replayPath }), async (cmds) => {
+    const prop = fc.asyncProperty(fc.commands(arbs[world], { maxCommands: opts.maxCommands, size: 'max', replayPath }), async (cmds) => {
       if (failedAt !== null && performance.now() - failedAt > (opts.shrinkMs ?? 120_000)) return;
-      const w = await World.open(seed);
-      const m = emptyModel();
+      const w = await World.open(seed, world);
+      const m = emptyModel(world);
       try {
         await setUp(w, m, seed, PARTNERS);
         await fc.asyncModelRun(() => ({ model: m, real: { w, mutant, trace: first ? (opts.trace ?? null) : null } satisfies Real }), cmds);
@@ -102,6 +113,7 @@ export async function simulate(opts: SimOptions): Promise<SimResult> {
         if (first) {
           steps += m.steps;
           firstSteps = m.steps;
+          for (const [k, n] of m.seen) coverage.set(k, (coverage.get(k) ?? 0) + n);
         }
         first = false;
         await w.close();
@@ -116,6 +128,7 @@ export async function simulate(opts: SimOptions): Promise<SimResult> {
     const failure: RunFailure = {
       run,
       seed,
+      world,
       replay: out.counterexamplePath && stepsPath !== undefined ? `${out.counterexamplePath}@${stepsPath}` : undefined,
       history,
       maxCommands: opts.maxCommands,
@@ -125,15 +138,22 @@ export async function simulate(opts: SimOptions): Promise<SimResult> {
     };
     failures.push(failure);
     log(report(failure));
-    if (opts.stopAfter !== undefined && failures.length >= opts.stopAfter) return { runs: run + 1, steps, violations: failures.length, failures, ms: performance.now() - started };
+    if (opts.stopAfter !== undefined && failures.length >= opts.stopAfter) return { runs: run + 1, steps, violations: failures.length, failures, ms: performance.now() - started, coverage };
   }
-  return { runs: opts.runs, steps, violations: failures.length, failures, ms: performance.now() - started };
+  return { runs: opts.runs, steps, violations: failures.length, failures, ms: performance.now() - started, coverage };
+}
+
+/** The world of seed `seed`: every fourth seed a Fragment history when mixed. */
+export function worldOf(seed: number, world: WorldKind | 'mixed'): WorldKind {
+  if (world !== 'mixed') return world;
+  return ((seed % 4) + 4) % 4 === 3 ? 'fragment' : 'sandbox';
 }
 
 export function report(f: RunFailure): string {
+  const w = f.world === worldOf(f.seed, 'mixed') ? '' : ` --world ${f.world}`;
   return [
-    `VIOLATION in run ${f.run} (seed ${f.seed}); replay: npm run simulate -- --seed ${f.seed} --runs 1 --steps ${f.maxCommands}`,
-    `shortest history (${f.history.length} steps${f.replay ? `; it alone: npm run simulate -- --seed ${f.seed} --steps ${f.maxCommands} --replay '${f.replay}' --trace` : ''}):`,
+    `VIOLATION in run ${f.run} (seed ${f.seed}, ${f.world}); replay: npm run simulate -- --seed ${f.seed} --runs 1 --steps ${f.maxCommands}${w}`,
+    `shortest history (${f.history.length} steps${f.replay ? `; it alone: npm run simulate -- --seed ${f.seed} --steps ${f.maxCommands}${w} --replay '${f.replay}' --trace` : ''}):`,
     ...f.history.map((s, i) => `  ${i + 1}. ${s}`),
     `after ${f.step}:`,
     ...f.problems.map((p) => `  - ${p}`),
@@ -149,8 +169,18 @@ async function drain(w: World, m: Model): Promise<void> {
   const fail = (step: string, problems: string[]) => {
     if (problems.length) throw new Violation(step, problems);
   };
-  let r = await w.admin('PUT', '/sandbox/faults', { resolver_error: false, upstream_unavailable: { stars: false, premium: false, nft: false } });
-  fail('drain: faults off', r.status === 200 ? [] : [`PUT /sandbox/faults answered ${r.status}`]);
+  let r: Answer;
+  if (w.fragment) {
+    // Fragment and toncenter answer again, what toncenter kept reaches the chain (refused if expired), the
+    // wallet is funded for every order waiting, and the Premium subscriptions end
+    setFragmentFaults(w, m, NO_FRAGMENT_FAULTS);
+    await w.fragment.surfaceHeld();
+    await w.fragment.ton.fund(w.service.fragment!.wallet.address, '2000');
+    w.fragment.subscriptionsEnd();
+  } else {
+    r = await w.admin('PUT', '/sandbox/faults', { resolver_error: false, upstream_unavailable: { stars: false, premium: false, nft: false } });
+    fail('drain: faults off', r.status === 200 ? [] : [`PUT /sandbox/faults answered ${r.status}`]);
+  }
   for (const seconds of [86_400, 32 * 86_400]) {
     r = await w.advance(seconds);
     fail(`drain: clock +${seconds}s`, [...(r.status === 200 ? [] : [`clock advance answered ${r.status}`]), ...checkInvariants(w, m)]);

@@ -8,6 +8,7 @@ import { createService, type Service } from '../src/service.js';
 import type { TimedPostResult, WebhookTransport } from '../src/app/webhooks/transport.js';
 import { resolveAndCheck } from '../src/http-out/webhook-transport.js';
 import type { SuppliedEvent } from '../src/suppliers/sandbox/gift-market.js';
+import { FragmentStand, WALLET_FUND_TON } from './fragment-stand.js';
 import { Prng, seededIds } from './prng.js';
 
 /**
@@ -48,14 +49,25 @@ export interface ReceivedWebhook {
 const RECEIVER_OK = 0.8;
 const RECEIVER_ERROR = 0.15;
 
+/**
+ * Which suppliers a history runs against: the sandbox's (Stars, Premium and gifts, with their simulated
+ * outcomes), or Fragment (UPSTREAM=fragment: Stars and Premium bought on the fake Fragment and paid in batches
+ * from the hot wallet on the fake chain; no gifts, no sandbox routes).
+ */
+export type WorldKind = 'sandbox' | 'fragment';
+
 export class World {
   private svc: Service | null = null;
+  /** The service clock as last seen (the fakes' time while the service is down between a kill and its start). */
+  private lastClock = SIM_START;
   private dir: string;
   private generation = 0;
   private readonly dead: { svc: Service; dir: string }[] = [];
   private readonly env: Record<string, string>;
   readonly rng: Prng;
   readonly received: ReceivedWebhook[] = [];
+  /** What the receiver got, by X-Webhook-Id, over the whole history (the receiver outlives any restart). */
+  readonly receivedById = new Map<string, { bodies: Set<string>; answered2xx: boolean }>();
   /**
    * What the simulated suppliers sent or took, by order: the suppliers' own books, which outlive a crash of
    * the service (a real supplier is another system), from every instance the history ran.
@@ -66,10 +78,13 @@ export class World {
   private constructor(
     private readonly root: string,
     seed: number,
+    /** UPSTREAM=fragment: the fake Fragment and chain of this history */
+    readonly fragment: FragmentStand | null,
   ) {
     this.rng = new Prng(seed ^ 0x5eed);
     this.dir = path.join(root, 'gen0');
     this.env = {
+      ...(fragment ? fragment.env() : {}),
       SANDBOX_DEMO: '0',
       UPSTREAM: 'sandbox',
       ADMIN_TOKEN: SIM_ADMIN_TOKEN,
@@ -84,14 +99,33 @@ export class World {
       VALIDATE_RECIPIENT_RATE_LIMIT: '10000000',
       LOG_LEVEL: 'silent',
     };
+    if (fragment) this.env.UPSTREAM = 'fragment';
   }
 
-  static async open(seed: number, tmpRoot = os.tmpdir()): Promise<World> {
+  get kind(): WorldKind {
+    return this.fragment ? 'fragment' : 'sandbox';
+  }
+
+  static async open(seed: number, kind: WorldKind = 'sandbox', tmpRoot = os.tmpdir()): Promise<World> {
     const root = fs.mkdtempSync(path.join(tmpRoot, 'sim-'));
-    const w = new World(root, seed);
+    let w: World | null = null;
+    // a small batch limit in some histories, so that the orders waiting fill more than one batch
+    const stand = kind === 'fragment' ? await FragmentStand.open(() => Math.floor((w ? w.clockNow() : SIM_START) / 1000), (seed & 1) === 0 ? 255 : 3) : null;
+    w = new World(root, seed, stand);
     fs.mkdirSync(w.dir, { recursive: true });
     await w.boot();
+    if (stand) {
+      // the operator funds the hot wallet before the first order
+      await stand.ton.fund(w.service.fragment!.wallet.address, WALLET_FUND_TON);
+      await w.service.fragment!.refresh();
+    }
     return w;
+  }
+
+  /** The service's clock, or where it stood when the service went down. */
+  private clockNow(): number {
+    if (this.svc) this.lastClock = this.svc.deps.clock.now();
+    return this.lastClock;
   }
 
   private async boot(): Promise<void> {
@@ -105,7 +139,14 @@ export class World {
       adminToken: SIM_ADMIN_TOKEN,
       webhookTransport: this.transport,
     });
-    this.svc.sandbox.onSupplied((e) => {
+    // the workers are not started (nothing runs on its own): Fragment's prices and the wallet are read here,
+    // as the adapter's start does, and after every move of the clock (its timer would have, meanwhile)
+    if (this.svc.fragment) await this.svc.fragment.refresh();
+    const svc = this.svc;
+    svc.sandbox.onSupplied((e) => {
+      // a killed instance's code may still run a few turns in this process; a killed process would not have
+      // reached its supplier any more: what it "supplies" after its kill never happened
+      if (this.svc !== svc) return;
       const list = this.supplied.get(e.orderId) ?? [];
       list.push(e);
       this.supplied.set(e.orderId, list);
@@ -119,6 +160,11 @@ export class World {
       const r = this.rng.next();
       const status = r < RECEIVER_OK ? 200 : r < RECEIVER_OK + RECEIVER_ERROR ? 500 : ('timeout' as const);
       this.received.push({ url, body, headers: { ...headers }, status });
+      const id = headers['X-Webhook-Id'] ?? '';
+      const seen = this.receivedById.get(id) ?? { bodies: new Set<string>(), answered2xx: false };
+      seen.bodies.add(body);
+      if (status === 200) seen.answered2xx = true;
+      this.receivedById.set(id, seen);
       return status === 'timeout' ? { kind: 'timeout', durationMs: timeoutMs } : { kind: 'response', status, durationMs: 1 };
     },
     close: async () => {},
@@ -158,9 +204,21 @@ export class World {
     return this.inject(method, `/api/partner/v1${url}`, body, { authorization: `Bearer ${key}` });
   }
 
-  /** Moves the sandbox clock forward; the scheduler runs what falls due, in time order. */
+  /**
+   * Moves the sandbox clock forward; the scheduler runs what falls due, in time order. With Fragment (no
+   * sandbox routes) the same scheduler call the route makes, then the refresh of prices and wallet that the
+   * adapter's timer makes every minute.
+   */
   async advance(seconds: number): Promise<Answer> {
-    return this.admin('POST', '/sandbox/clock/advance', { seconds });
+    if (!this.fragment) return this.admin('POST', '/sandbox/clock/advance', { seconds });
+    const svc = this.service;
+    try {
+      const now = await svc.scheduler.advance(Math.round(seconds * 1000));
+      await svc.fragment!.refresh();
+      return { status: 200, body: { now }, raw: '' };
+    } catch (e) {
+      return { status: 500, body: null, raw: `the clock advance failed: ${(e as Error).message}` };
+    }
   }
 
   private statements = new Map<string, import('better-sqlite3').Statement>();
@@ -181,6 +239,7 @@ export class World {
    */
   async crash(): Promise<void> {
     const old = this.service;
+    this.clockNow();
     const oldDir = this.dir;
     this.svc = null;
     this.dir = path.join(this.root, `gen${++this.generation}`);
@@ -199,6 +258,7 @@ export class World {
   /** A graceful stop (SIGTERM: the service finishes what it has under way and closes) and a start on the same file. */
   async restart(): Promise<void> {
     const svc = this.service;
+    this.clockNow();
     this.svc = null;
     await svc.close();
     this.statements.clear();
@@ -223,6 +283,7 @@ export class World {
     const svc = this.svc;
     this.svc = null;
     if (svc) await svc.close().catch(() => {});
+    await this.fragment?.close();
     fs.rmSync(this.root, { recursive: true, force: true });
   }
 }

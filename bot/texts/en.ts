@@ -326,6 +326,7 @@ export const en = {
     canceled: (toSend: string, asset: string) => `🗑 Canceled: the top-up request for ${toSend} ${asset}. Do not send this amount now: it would wait for support.`,
     expired: (toSend: string, asset: string) => `⌛ Expired: the top-up request for ${toSend} ${asset}. Do not send this amount now: it would wait for support. /topup makes a new one.`,
     paid: (toSend: string, asset: string, credited: string, currency: string) => `✅ Paid: the top-up request for ${toSend} ${asset} was credited, +${credited} ${currency} on the balance.`,
+    paidSeenLater: (toSend: string, asset: string) => `✅ Paid: the top-up request for ${toSend} ${asset} was credited. /balance shows the balance.`,
     sendToAny: (amount: string, asset: string) => `Send exactly ${amount} ${asset} on one of these networks, to its address:`,
     addressOn: (network: string, address: string) => `${network}: ${address}`,
     timeLeft: (left: string) => `⏳ ${left} left.`,

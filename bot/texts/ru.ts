@@ -307,6 +307,7 @@ export const ru: Texts = {
     canceled: (toSend: string, asset: string) => `🗑 Отменена: заявка на пополнение на ${toSend} ${asset}. Не отправляйте эту сумму: платёж будет ждать поддержку.`,
     expired: (toSend: string, asset: string) => `⌛ Истекла: заявка на пополнение на ${toSend} ${asset}. Не отправляйте эту сумму: платёж будет ждать поддержку. Новая заявка — /topup.`,
     paid: (toSend: string, asset: string, credited: string, currency: string) => `✅ Оплачено: заявка на ${toSend} ${asset} зачислена, +${credited} ${currency} на балансе.`,
+    paidSeenLater: (toSend: string, asset: string) => `✅ Оплачено: заявка на ${toSend} ${asset} зачислена. Баланс — /balance.`,
     sendToAny: (amount: string, asset: string) => `Отправьте ровно ${amount} ${asset} в одной из этих сетей, на её адрес:`,
     addressOn: (network: string, address: string) => `${network}: ${address}`,
     timeLeft: (left: string) => `⏳ Осталось ${left}.`,

@@ -84,6 +84,8 @@ export function request(t: Texts, r: TopupShown): string {
 
 /** A request's message once it is paid, or canceled. */
 export const paid = (t: Texts, toSend: string, currency: string, credited: string) => t.topup.paid(toSend, assetOf(currency), amount(t.lang, credited), currency);
+/** A request found paid by the hourly sweep (its credit's event never reached the bot: a restart in between). */
+export const paidSeenLater = (t: Texts, toSend: string, currency: string) => t.topup.paidSeenLater(toSend, assetOf(currency));
 export const canceled = (t: Texts, toSend: string, currency: string) => t.topup.canceled(toSend, assetOf(currency));
 export const expired = (t: Texts, toSend: string, currency: string) => t.topup.expired(toSend, assetOf(currency));
 export const canceledNote = (t: Texts, toSend: string, currency: string) => t.topup.canceledNote(toSend, assetOf(currency));

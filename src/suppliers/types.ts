@@ -56,6 +56,11 @@ export interface DeliveryRequest {
   quantity: number;
   username: string;
   createdAt: number;
+  /**
+   * false past the order's give-up time: report on a payment already made, but make none (a payment proven
+   * never made is not replaced; answer `pending`, and the order gives up). Absent: true.
+   */
+  mayPay?: boolean;
 }
 
 export type DeliveryOutcome =

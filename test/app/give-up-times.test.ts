@@ -9,8 +9,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pricedGift } from '../../src/app/nft/gift-prices.js';
 import { createOrder } from '../../src/app/orders/create.js';
 import { ORDER_JOB } from '../../src/app/orders/jobs.js';
-import { PREMIUM_GIVE_UP_MS, PREMIUM_RETRY_MS } from '../../src/app/orders/process-goods.js';
-import { NFT_GIVE_UP_MS } from '../../src/app/orders/process-nft.js';
+import { PREMIUM_RETRY_MS } from '../../src/app/orders/process-goods.js';
+import { PREMIUM_GIVE_UP_MS, STARS_GIVE_UP_MS } from '../../src/app/orders/kinds/goods.js';
+import { NFT_GIVE_UP_MS } from '../../src/app/orders/kinds/nft.js';
+import { ORDER_KINDS } from '../../src/app/orders/kinds/index.js';
 import { parseAmount } from '../../src/domain/money.js';
 import { getJob } from '../../src/store/jobs-repo.js';
 import { balanceOf } from '../../src/store/ledger-repo.js';
@@ -34,6 +36,15 @@ const DAY = 86_400_000;
 const jobAt = (orderId: string) => getJob(t.db, ORDER_JOB, orderId)?.runAt ?? null;
 const holdOf = (gift: string) => t.db.$client.prepare('select order_id from gift_holds where gift = ?').pluck().get(gift) as string | undefined;
 
+/** A funded partner's Stars or Premium order: its id, price in cents, creation time, and the balance before. */
+async function goodsOrder(type: 'stars' | 'premium', key: string, params: Record<string, unknown>) {
+  const p = await t.newPartner({ usd: '100.00' });
+  const before = balanceOf(t.db, p.id, 'USD');
+  const r = await createOrder(t.deps, p.id, { type, idempotency_key: key, params });
+  const orderId = r.order.order_id as string;
+  return { p, before, orderId, price: parseAmount(r.order.partner_price as string, 'USD')!, createdAt: getOrder(t.db, orderId)!.createdAt };
+}
+
 describe('Premium: expires 365 days after the order', () => {
   it('the give-up time is 365 days and a deferral retries daily, never past it', () => {
     expect(PREMIUM_GIVE_UP_MS).toBe(365 * DAY);
@@ -41,12 +52,7 @@ describe('Premium: expires 365 days after the order', () => {
   });
 
   it('deferred daily; with the supplier down a millisecond before the give-up time only the job moves; at it the order expires, refunded', async () => {
-    const p = await t.newPartner({ usd: '100.00' });
-    const before = balanceOf(t.db, p.id, 'USD');
-    const r = await createOrder(t.deps, p.id, { type: 'premium', idempotency_key: 'giveup-premium', params: { months: 3, recipient: '@premium_giveup' } });
-    const orderId = r.order.order_id as string;
-    const price = parseAmount(r.order.partner_price as string, 'USD')!;
-    const createdAt = getOrder(t.db, orderId)!.createdAt;
+    const { p, before, orderId, price, createdAt } = await goodsOrder('premium', 'giveup-premium', { months: 3, recipient: '@premium_giveup' });
 
     // the account already has Premium: deferred, retried a day later
     await runOrderJobOnce(t, orderId);
@@ -59,7 +65,8 @@ describe('Premium: expires 365 days after the order', () => {
     await runOrderJobOnce(t, orderId, lastMoment);
     const waiting = getOrder(t.db, orderId)!;
     expect([waiting.status, waiting.stage, waiting.refunded]).toEqual(['processing', 'deferred', false]);
-    expect(jobAt(orderId)).toBe(lastMoment + 30_000); // the outage's Retry-After
+    // the outage asks for 30 s, but the job comes back at the give-up time itself
+    expect(jobAt(orderId)).toBe(createdAt + PREMIUM_GIVE_UP_MS);
     expect(ledgerOf(t, orderId)).toEqual([['order_debit', 'USD', -price]]);
     expect(eventsOf(t, orderId)).toEqual([]);
 
@@ -83,6 +90,32 @@ describe('Premium: expires 365 days after the order', () => {
     await runOrderJobOnce(t, orderId, nearEnd);
     expect(getOrder(t.db, orderId)!.status).toBe('processing');
     expect(jobAt(orderId)).toBe(createdAt + PREMIUM_GIVE_UP_MS);
+  });
+});
+
+describe('Stars: give up a day after the order', () => {
+  it('the give-up time is a day', () => {
+    expect(STARS_GIVE_UP_MS).toBe(DAY);
+    expect(ORDER_KINDS.stars.giveUpMs).toBe(DAY);
+    expect(ORDER_KINDS.premium.giveUpMs).toBe(PREMIUM_GIVE_UP_MS);
+    expect(ORDER_KINDS.nft.giveUpMs).toBe(NFT_GIVE_UP_MS);
+  });
+
+  it('with the supplier down, the sandbox clock advanced: waiting until the day is up (never scheduled past it), then failed, refunded once', async () => {
+    const { p, before, orderId, price, createdAt } = await goodsOrder('stars', 'giveup-stars', { quantity: 100, recipient: '@stars_giveup' });
+    await faults({ upstream_unavailable: { stars: true } });
+    // 23 hours of an unreachable supplier: the order waits, every 30 s
+    expect((await t.advance(23 * 3600)).status).toBe(200);
+    const waiting = getOrder(t.db, orderId)!;
+    expect([waiting.status, waiting.refunded]).toEqual(['processing', false]);
+    expect(ledgerOf(t, orderId)).toEqual([['order_debit', 'USD', -price]]);
+    expect(jobAt(orderId)).toBeLessThanOrEqual(createdAt + STARS_GIVE_UP_MS);
+    await t.advance(3600);
+    const failed = getOrder(t.db, orderId)!;
+    expect([failed.status, failed.refunded, failed.reviewStage]).toEqual(['failed', true, null]);
+    expect(jobAt(orderId)).toBeNull();
+    expect(expectRefundedOnce(t, orderId, 'USD', price)).toMatchObject({ reason: 'stars_failed', currency: 'USD' });
+    expect(balanceOf(t.db, p.id, 'USD')).toBe(before);
   });
 });
 
@@ -140,7 +173,7 @@ describe('NFT: gives up an hour after the order when the market stalls', () => {
     // the purchase record says nothing was paid, and why
     const purchase = t.db.$client.prepare('select state, attempts, detail from gift_purchases where order_id = ?').get(orderId) as { state: string; attempts: number; detail: string };
     expect([purchase.state, purchase.attempts]).toEqual(['unpaid', 0]);
-    expect(purchase.detail).toMatch(/^gift_unavailable: the market stopped answering before payment: /);
+    expect(purchase.detail).toMatch(/^gift_unavailable: given up after the hour before payment: /);
   });
 
   it('stalled at `transfer` past the hour: manual review at `transfer`, nothing refunded, nothing told', async () => {

@@ -279,7 +279,7 @@ describe('unmatched deposits', () => {
     expect(labels(alert)).toEqual(['💰 Credit to partner…', '✖ Close', '± Correct a partner’s balance…']);
     expect(button(alert, 'Correct a partner’s balance')).toBe(`dp:a:${d.deposit_id}`);
     await op.press(alert, button(alert, 'Correct a partner’s balance'));
-    await op.expectMenu(`Correct the balance of which partner (deposit ${num(d.deposit_id)})?`);
+    const ask = await op.expectMenu(`Correct the balance of which partner (deposit ${num(d.deposit_id)})?`);
     await op.say('fixme');
     const found = await op.expectMenu('Partners matching “fixme”: 1.');
     await op.press(found, button(found, 'Fixme Trading'));
@@ -296,6 +296,9 @@ describe('unmatched deposits', () => {
     await op.press(sure, button(sure, 'Yes, post it'));
     await waitFor(() => current(sure.message_id).text === `✅ Balance of “Fixme Trading” (#${id}) corrected by -12.00 USD: now 88.00 USD.`, 'the adjustment');
     expect((await w.t.admin('GET', `/partners/${id}`)).body.balances.USD).toBe('88.00');
+    // every step, the wrong amounts and the outcome in one message below the card
+    expect(sure.message_id).toBe(ask.message_id);
+    expect(op.all.filter((m) => m.message_id > alert.message_id).map((m) => m.message_id)).toEqual([ask.message_id]);
     const ledger = (await w.t.admin('GET', `/partners/${id}/ledger?currency=USD`)).body.items;
     expect(ledger.at(-1)).toMatchObject({ kind: 'adjustment', amount: '-12.00', balance_after: '88.00', note: `credited twice by hand (deposit ${d.deposit_id})` });
     const audit = w.t.db.$client.prepare("select actor, target from audit_log where action = 'ledger.adjust' order by audit_id desc limit 1").get();
@@ -317,5 +320,26 @@ describe('unmatched deposits', () => {
     await waitFor(() => current(sure2.message_id).text === 'Not posted: the USD balance is 88.00 USD, and this correction would make it negative.', 'the refusal');
     expect((await w.t.admin('GET', `/partners/${id}`)).body.balances.USD).toBe('88.00');
     expect((await w.t.admin('GET', '/ledger/check')).body).toEqual({ ok: true, problems: [] });
+  });
+  it('Correct a partner’s balance in Russian: the amount typed with a decimal comma, numbers as Russian writes them', async () => {
+    const id = await partnerNamed('Берёза', '1234.50');
+    const op = await operatorChat('ru');
+    const d = await usdt('13.00');
+    const alert = await op.expectMenu(`Поступление ${num(d.deposit_id)}`);
+    await op.press(alert, button(alert, 'Скорректировать баланс'));
+    await op.expectMenu(`Баланс какого партнёра скорректировать (поступление ${num(d.deposit_id)})?`);
+    await op.say('берёз');
+    const found = await op.expectMenu('Партнёры по запросу «берёз»: 1.');
+    await op.press(found, button(found, 'Берёза'));
+    await op.expectMenu(`На сколько скорректировать баланс USD партнёра «Берёза» (№${id}) (сейчас 1\u00a0234,50 USD)?`);
+    await op.say('-0,505');
+    await op.expect('не больше 2 знаков после запятой (например, -10,00)');
+    await op.say('-34,50');
+    await op.expectMenu('Почему?');
+    await op.say('двойное зачисление');
+    const sure = await op.expectMenu(`Провести корректировку баланса «Берёза» (№${id}) на -34,50 USD?`);
+    await op.press(sure, button(sure, 'Да, провести'));
+    await waitFor(() => current(sure.message_id).text === `✅ Баланс «Берёза» (№${id}) скорректирован на -34,50 USD: теперь 1\u00a0200,00 USD.`, 'the adjustment');
+    expect((await w.t.admin('GET', `/partners/${id}`)).body.balances.USD).toBe('1200.00');
   });
 });

@@ -46,6 +46,15 @@ export class World {
     this.bot = this.launch();
   }
 
+  /** Stops the bot alone (the service goes on: its events then reach no bot), until `startBotAgain`. */
+  async stopBot(): Promise<void> {
+    await this.bot.stop();
+  }
+
+  startBotAgain(): void {
+    this.bot = this.launch();
+  }
+
   async close(): Promise<void> {
     await this.bot?.stop();
     await stopService(this.t);

@@ -112,4 +112,28 @@ describe('numbers and times by language', () => {
     const deposit = await ruOp.expect(depositNumber(w.t.deps, 'dep_big'));
     expect(deposit.text).toContain('на 12\u00a0345,67 USDT');
   });
+  it('in Russian: a gift whose price went up before ✅ names both prices with a decimal comma and grouping', async () => {
+    const p = await w.t.newPartner({ ton: '50000.000' });
+    const chat = await w.linkedChat(p.id, 'staff', 'ru');
+    await chat.say('/order');
+    const products = await chat.expectMenu('Что заказать?');
+    await chat.press(products, button(products, 'Подарок'));
+    const cols = await chat.expectMenu('Выберите коллекцию');
+    await chat.press(cols, cols.buttons[4][0].callback_data!);
+    const page = await chat.expectMenu(/страница 1 из/);
+    const col = (await p.call('GET', '/nft/collections')).body.items[4].collection;
+    const gift = (await p.call('GET', `/nft/gifts?collection=${col}&limit=1`)).body.items[0].gift as string;
+    await chat.press(page, page.buttons[0][0].callback_data!);
+    await chat.expect('Отправьте имя пользователя');
+    await chat.say('uma_user');
+    const confirm = await chat.expectMenu('Проверьте заказ');
+    const was = /Цена: ([\d\u00a0]+,\d{3}) TON/.exec(confirm.text)![1];
+    expect((await w.t.admin('PUT', `/sandbox/gifts/${gift}`, { price_ton: '1234.500' })).status).toBe(200);
+    await chat.press(confirm, button(confirm, 'Подтвердить'));
+    const offer = await chat.expectMenu('выросла с');
+    const m = /Цена подарка выросла с ([\d\u00a0,]+) до ([\d\u00a0,]+) TON до покупки\. Ничего не списано\./.exec(offer.text)!;
+    expect(m[1]).toBe(was);
+    expect(m[2]).toMatch(/^1\u00a0\d{3},\d{3}$/);
+    expect(offer.text).not.toMatch(/\d\.\d{3} TON/);
+  });
 });

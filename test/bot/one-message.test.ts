@@ -40,12 +40,13 @@ async function giftOrder(chat: Chat, words: { gift: string; collections: string;
     await chat.say('@gina_user');
   }
   const confirm = await chat.expectMenu(words.check);
+  const confirmText = confirm.text;
   await chat.press(confirm, button(confirm, words.confirm));
   const orderId = await waitFor(() => /PA-\d+/.exec(w.current(confirm).text)?.[0], 'accepted');
   for (let i = 0; i < 30 && !chat.all.some((m) => m.text.includes(`${orderId} ${words.done}`)); i++) await w.t.advance(5);
   await chat.expect(`${orderId} ${words.done}`);
   await settle(w);
-  return { first, sent: sentTo(chat.chatId) - start, left: kept(chat, first) };
+  return { first, sent: sentTo(chat.chatId) - start, left: kept(chat, first), confirmText };
 }
 
 describe('one message per task', () => {
@@ -55,6 +56,9 @@ describe('one message per task', () => {
     const r = await giftOrder(chat, { gift: 'Gift', collections: 'Choose a collection', page: /page 1 of/, recipient: 'Send the recipient', check: 'Please check the order', confirm: /Confirm/, done: 'completed' });
     expect(r.sent).toBe(3);
     expect(r.left).toHaveLength(3);
+    // the confirmation says what happens to the money: debited now, back if the gift costs more
+    expect(r.confirmText).toMatch(/as the maximum price: it is debited now, and if the gift costs more when it is bought, it is not bought and the whole [\d.]+ TON comes back\./);
+    expect(r.confirmText).not.toMatch(/nothing is debited/i);
     expect(r.left[0].text).toMatch(/^🎁 .+ #\d+ → @gina_user$/);
     expect(r.left[2].text).toMatch(/^✅ Order PA-\d+ completed\ngift .+ #\d+ for @gina_user\nPaid: [\d,.]+ TON · balance after: [\d,.]+ TON\n🕒 .+ UTC\nGift page: https:\/\/t\.me\/nft\//);
     expect(w.tg.refused).toEqual([]);
@@ -65,6 +69,8 @@ describe('one message per task', () => {
     const chat = await w.linkedChat(p.id, 'staff', 'ru');
     const r = await giftOrder(chat, { gift: 'Подарок', collections: 'Выберите коллекцию', page: /страница 1 из/, recipient: 'Отправьте имя пользователя', check: 'Проверьте заказ', confirm: /Подтвердить/, done: 'выполнен' });
     expect(r.sent).toBe(3);
+    expect(r.confirmText).toContain('как максимальную цену: она списывается сейчас');
+    expect(r.confirmText).not.toMatch(/ничего не спис/i);
     expect(r.left[2].text).toMatch(/^✅ Заказ PA-\d+ выполнен\nподарок .+ #\d+ для @gina_user\nОплачено: [\d\u00a0,]+ TON · баланс после: [\d\u00a0,]+ TON/);
   });
 

@@ -31,6 +31,17 @@ describe('the bot’s words', () => {
     });
   }
 
+  it('English words carry no Russian quotes, no № and no Cyrillic; Russian ones no English quotes around a name', () => {
+    const en: { path: string; text: string }[] = [];
+    const { shared: _s, lang: _l, ...ownEn } = textsOf('en');
+    sentences(ownEn, '', en);
+    expect(en.filter((s) => /[«»№\u0400-\u04FF]/.test(s.text)).map((s) => `${s.path}: ${s.text}`)).toEqual([]);
+    const ru: { path: string; text: string }[] = [];
+    const { shared: _s2, lang: _l2, ...ownRu } = textsOf('ru');
+    sentences(ownRu, '', ru);
+    expect(ru.filter((s) => /[“”]/.test(s.text)).map((s) => `${s.path}: ${s.text}`)).toEqual([]);
+  });
+
   it('a minimum is said once: the first top-up line and the below-minimum refusal name it only by their figures', () => {
     const en = textsOf('en');
     const ru = textsOf('ru');

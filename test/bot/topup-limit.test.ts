@@ -139,6 +139,29 @@ describe('/topup: open requests first, each to show again or cancel', () => {
     expect(current(second).buttons).toEqual([]);
   });
 
+  it('a request paid while the bot was stopped (Russian): the hourly sweep then marks its message paid', async () => {
+    const p = await w.t.newPartner();
+    const owner = w.chat(newUser('ru'));
+    await w.link(owner.user, p.id, 'owner');
+    await owner.say('/topup');
+    const list = await owner.expectMenu('Какой баланс');
+    await owner.press(list, button(list, '💎 TON'));
+    await owner.expect('Сколько TON?');
+    await owner.say('14');
+    const toSend = await waitFor(() => /Отправьте ровно <code>(\d+\.\d{3})<\/code>/.exec(current(list).text)?.[1], 'the request');
+    await settle(w);
+    await w.stopBot();
+    const d = await w.t.admin('POST', '/sandbox/deposits', { network: 'ton', asset: 'TON', amount: toSend, to: SANDBOX_DEPOSIT_ADDRESSES.DEPOSIT_ADDRESS_TON, tx_hash: tx() });
+    expect(d.body.status).toBe('credited');
+    w.startBotAgain();
+    await settle(w);
+    expect(current(list).text).toContain('Отправьте ровно'); // the credit's event reached no bot
+    await w.t.advance(3600);
+    await waitFor(() => current(list).text.startsWith('✅ Оплачено'), 'marked paid by the sweep');
+    expect(current(list).text).toBe(`✅ Оплачено: заявка на ${toSend} TON зачислена. Баланс — /balance.`);
+    expect(current(list).buttons).toEqual([]);
+  });
+
   it('Russian: the list, the limit and the cancel in Russian words and numbers', async () => {
     const p = await w.t.newPartner();
     const owner = w.chat(newUser('ru'));

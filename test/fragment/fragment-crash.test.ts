@@ -74,6 +74,8 @@ async function start(s: Stand): Promise<void> {
   // generous: a start under tsx on a loaded 2-core machine can take tens of seconds
   for (let i = 0; i < 900; i++) {
     if (p.exitCode !== null) throw new Error(`the service exited: ${s.out.join('')}`);
+    // killed by a kill the test armed (killWhen), maybe during the start-up's own recovery: the caller awaits it
+    if (p.signalCode !== null) return;
     try {
       if ((await fetch(`http://127.0.0.1:${s.port}/healthz`)).status === 200) return;
     } catch {

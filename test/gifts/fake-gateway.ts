@@ -1,4 +1,4 @@
-import { GatewayError, type GatewayCollection, type GatewayForm, type GatewayGift, type GatewayPurchase, type GatewayUser, type GiftGateway } from '../../src/suppliers/telegram-gifts/gateway.js';
+import { GatewayError, type GatewayCollection, type GatewayForm, type GatewayGift, type GatewayPayment, type GatewayPurchase, type GatewayUser, type GiftGateway } from '../../src/suppliers/telegram-gifts/gateway.js';
 
 /**
  * A stateful fake of Telegram's gift marketplace behind the adapter's narrow interface: listings with TON
@@ -35,6 +35,8 @@ export class FakeGiftMarket implements GiftGateway {
   stars = '0';
   readonly forms = new Map<string, { slug: string; to: string; amount: bigint; currency: string; at: number }>();
   readonly purchases: (GatewayPurchase & { to: string })[] = [];
+  /** the gift's service message of each purchase, in the account's chat with the recipient (ids: the account's message sequence) */
+  readonly messages: { id: number; slug: string; to: string; formId: string }[] = [];
   /** every paid call that reached the fake (successful or not) */
   sendCalls = 0;
   /** scripted answers to the next paid calls, in order */
@@ -49,6 +51,7 @@ export class FakeGiftMarket implements GiftGateway {
   floodNext: number | null = null;
   private formSeq = 0;
   private txSeq = 0;
+  private msgSeq = 4000;
 
   constructor(private readonly nowMs: () => number) {}
 
@@ -126,7 +129,7 @@ export class FakeGiftMarket implements GiftGateway {
     return { formId, starGift: !this.plainForm, currency, prices: [amount] };
   }
 
-  async sendForm(formId: string, slug: string, to: string): Promise<void> {
+  async sendForm(formId: string, slug: string, to: string): Promise<GatewayPayment> {
     this.sendCalls++;
     const script = this.sendScript.shift();
     if (script && 'error' in script) throw new GatewayError(script.error, script.seconds);
@@ -145,7 +148,11 @@ export class FakeGiftMarket implements GiftGateway {
     l.tonNano = null;
     this.purchases.unshift({ id: `form-${formId}`, slug, tonNano: f.amount, date: Math.floor(this.nowMs() / 1000), to });
     this.txSeq++;
+    const message = { id: ++this.msgSeq, slug, to, formId };
+    this.messages.push(message);
     if (script && 'payThenLose' in script) throw new Error('connection lost after the payment');
+    // the answer's updates carry the gift's message (payments.paymentResult)
+    return { messageId: message.id };
   }
 
   async balances() {

@@ -12,8 +12,9 @@ import { TlFakeTelegram } from './tl-fake-telegram.js';
  * committed in `paying` and the paid call (payments.sendStarsForm) has reached Telegram, which has not
  * answered. The service runs as a child process (test/gifts/gifts-child.ts: the usual start-up with the
  * real MTProto gateway speaking TL over HTTP to the fake Telegram of tl-fake-telegram.ts, which runs here
- * and counts payments). After a restart on the same SQLite file the purchase is reconciled: paid → completed
- * with no second payment; proven unpaid → retried once with a fresh form, paid exactly once.
+ * and counts payments). After a restart on the same SQLite file the purchase is reconciled: paid, but the
+ * lost answer was the only thing identifying its payment → manual review, no second payment, no refund;
+ * proven unpaid → retried once with a fresh form, paid exactly once.
  */
 const ADMIN = 'adm_gifts_crash_token_0123456789abcdef';
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -103,7 +104,7 @@ async function stand() {
   const record = (orderId: string) => {
     const db = new Database(dbPath, { readonly: true });
     try {
-      return db.prepare('select state, attempts, unanswered, form_ref as formRef from gift_purchases where order_id = ?').get(orderId) as { state: string; attempts: number; unanswered: number; formRef: string } | undefined;
+      return db.prepare('select state, attempts, unanswered, form_ref as formRef, detail from gift_purchases where order_id = ?').get(orderId) as { state: string; attempts: number; unanswered: number; formRef: string; detail: string | null } | undefined;
     } finally {
       db.close();
     }
@@ -135,7 +136,7 @@ async function stand() {
 }
 
 describe('Telegram gifts: the service killed between `paying` and the answer', () => {
-  it('Telegram took the payment: the restart finds it in the account and completes, with no second payment', { timeout: 300_000 }, async () => {
+  it("Telegram took the payment: after the restart nothing identifies it as this order's, so manual review at `purchase` with the account's payment as evidence; no second payment, no refund", { timeout: 300_000 }, async () => {
     const s = await stand();
     s.tg.market.sendScript.push({ payThenLose: true });
     const order = await s.partner('POST', '/orders', { type: 'nft', idempotency_key: 'gift-crash-paid', params: { gift: 'PlushPepe-103', recipient: 'alice_fan', max_price: '50' } });
@@ -146,12 +147,21 @@ describe('Telegram gifts: the service killed between `paying` and the answer', (
     expect(s.record(id)).toMatchObject({ state: 'paying', attempts: 1, unanswered: 0 });
 
     await s.restart();
-    const done = await s.settled(id);
-    expect(done).toMatchObject({ status: 'completed', refunded: false, delivery: { nft_public_url: 'https://t.me/nft/PlushPepe-103', transfer_hash: expect.stringMatching(/^tg-payment:form-\d+$/), ton_explorer_url: expect.stringMatching(/^https:\/\/tonviewer\.com\/EQ/) } });
+    await until('the reconciliation', () => (s.tg.calls.get('payments.getStarsTransactions') ? true : undefined));
+    // 30 minutes after the paid call without an identifier of its payment: manual review
+    expect((await s.admin('POST', '/sandbox/clock/advance', { seconds: 31 * 60 })).status).toBe(200);
+    const o = await until('the review', async () => {
+      const b = (await s.admin('GET', `/orders/${id}`)).body;
+      return b.review ? b : undefined;
+    });
+    expect(o).toMatchObject({ status: 'processing', refunded: false, delivery: null, review: { stage: 'purchase' } });
     expect(s.tg.market.sendCalls).toBe(1);
     expect(s.tg.market.paid()).toBe(1);
     expect(s.tg.market.items.get('PlushPepe-103')!.owner).toBe(s.tg.market.users.get('alice_fan')!.userId);
-    expect(s.record(id)).toMatchObject({ state: 'paid', attempts: 1, unanswered: 0 });
+    expect(s.record(id)).toMatchObject({ state: 'review', attempts: 1, unanswered: 0 });
+    expect((await s.admin('GET', '/reviews')).body.items.map((r: any) => r.order_id)).toEqual([id]);
+    // the evidence an operator decides on (the console's review list shows it): the account's payment of the gift, and who owns it now
+    expect(s.record(id)!.detail).toMatch(/none identifiable as this order's: tg-payment:form-\d+ \(12\.000000000 TON, .*\); the recipient owns the gift now$/);
     expect((await s.admin('GET', '/ledger/check')).body).toEqual({ ok: true, problems: [] });
     expect(s.tg.problems).toEqual([]);
   });
@@ -174,7 +184,7 @@ describe('Telegram gifts: the service killed between `paying` and the answer', (
     expect((await s.partner('GET', `/orders/${id}`)).body.status).toBe('processing');
     expect((await s.admin('POST', '/sandbox/clock/advance', { seconds: 150 })).status).toBe(200);
     const done = await s.settled(id);
-    expect(done).toMatchObject({ status: 'completed', refunded: false, delivery: { transfer_hash: expect.stringMatching(/^tg-payment:form-\d+$/) } });
+    expect(done).toMatchObject({ status: 'completed', refunded: false, delivery: { transfer_hash: expect.stringMatching(/^tg-msg:\d+$/) } });
     expect(s.tg.market.sendCalls).toBe(2);
     expect(s.tg.market.paid()).toBe(1);
     expect(s.tg.market.balanceNano).toBe(487_000_000_000n); // 500 less the 13 TON listing, once

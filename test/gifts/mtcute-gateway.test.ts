@@ -120,11 +120,39 @@ describe('MtcuteGateway: the three calls of a purchase, in the real TL shapes', 
       if (req._ === 'payments.sendStarsForm') return { _: 'payments.paymentResult', updates: { _: 'updates', updates: [], users: [], chats: [], date: 1, seq: 0 } } satisfies tl.payments.RawPaymentResult;
       throw new Error(`unexpected ${req._}`);
     });
-    await gw.sendForm('7000000000001', 'PlushPepe-17', 'alice_fan');
+    expect(await gw.sendForm('7000000000001', 'PlushPepe-17', 'alice_fan')).toEqual({ messageId: null });
     const sent = client.requests.find((x) => x.req._ === 'payments.sendStarsForm')!;
     expect(sent.req).toEqual({ _: 'payments.sendStarsForm', formId: Long.fromString('7000000000001'), invoice: { _: 'inputInvoiceStarGiftResale', ton: true, slug: 'PlushPepe-17', toId: { _: 'inputPeerUser', userId: 4242, accessHash: Long.fromNumber(99) } } });
     expect(sent.params).toEqual({ maxRetryCount: 0, floodSleepThreshold: 0 });
     expect(sent.bytes).toBeGreaterThan(0);
+  });
+
+  it("the answer's updates identify the payment: the id of the gift's own service message (not another gift's, not another update)", async () => {
+    const service = (id: number, slug: string): tl.RawUpdateNewMessage => ({
+      _: 'updateNewMessage',
+      message: { _: 'messageService', out: true, id, peerId: { _: 'peerUser', userId: 4242 }, date: 1, action: { _: 'messageActionStarGiftUnique', transferred: true, gift: unique(slug, null) } },
+      pts: id,
+      ptsCount: 1,
+    });
+    const answers: tl.TypeUpdates[] = [
+      {
+        _: 'updates',
+        updates: [{ _: 'updateStarsBalance', balance: { _: 'starsTonAmount', amount: Long.fromNumber(1) } }, service(5120, 'PlushPepe-99'), service(5121, 'PlushPepe-17')],
+        users: [USER],
+        chats: [],
+        date: 1,
+        seq: 0,
+      },
+      { _: 'updateShort', update: service(5200, 'PlushPepe-17'), date: 1 },
+      { _: 'updateShort', update: service(5300, 'PlushPepe-99'), date: 1 },
+    ];
+    const { gw } = gateway((req) => {
+      if (req._ === 'payments.sendStarsForm') return { _: 'payments.paymentResult', updates: answers.shift()! } satisfies tl.payments.RawPaymentResult;
+      throw new Error(`unexpected ${req._}`);
+    });
+    expect(await gw.sendForm('1', 'PlushPepe-17', 'alice_fan')).toEqual({ messageId: 5121 });
+    expect(await gw.sendForm('2', 'PlushPepe-17', 'alice_fan')).toEqual({ messageId: 5200 });
+    expect(await gw.sendForm('3', 'PlushPepe-17', 'alice_fan')).toEqual({ messageId: null });
   });
 
   it.each([

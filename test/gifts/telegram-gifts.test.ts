@@ -83,7 +83,8 @@ describe('Telegram gift marketplace: buying', () => {
     const r = await p.order('nft', { gift: 'PlushPepe-101', recipient: 'alice_fan', max_price: '50' });
     expect(r.status).toBe(200);
     const done = await settle(t, p, r.body.order_id);
-    expect(done).toMatchObject({ status: 'completed', refunded: false, delivery: { nft_public_url: 'https://t.me/nft/PlushPepe-101', transfer_hash: expect.stringMatching(/^tg-payment:form-\d+$/), ton_explorer_url: expect.stringMatching(/^https:\/\/tonviewer\.com\/EQ/) } });
+    // the receipt is the gift's message that Telegram's answer to the paid call carried
+    expect(done).toMatchObject({ status: 'completed', refunded: false, delivery: { nft_public_url: 'https://t.me/nft/PlushPepe-101', transfer_hash: `tg-msg:${market.messages[0].id}`, ton_explorer_url: expect.stringMatching(/^https:\/\/tonviewer\.com\/EQ/) } });
     expect(market.paid()).toBe(1);
     expect(market.sendCalls).toBe(1);
     expect(market.items.get('PlushPepe-101')!.owner).toBe(market.users.get('alice_fan')!.userId);
@@ -180,7 +181,7 @@ describe('Telegram gift marketplace: buying', () => {
     await t.advance(60);
     expect(market.sendCalls).toBe(1);
     expect(getGiftPurchase(t.db, id)).toMatchObject({ state: 'paying', detail: expect.stringContaining('not paid so far') });
-    expect(await settle(t, p, id, 10, 30)).toMatchObject({ status: 'completed', refunded: false, delivery: { transfer_hash: expect.stringMatching(/^tg-payment:form-\d+$/) } });
+    expect(await settle(t, p, id, 10, 30)).toMatchObject({ status: 'completed', refunded: false, delivery: { transfer_hash: expect.stringMatching(/^tg-msg:\d+$/) } });
     expect(market.sendCalls).toBe(2);
     expect(market.paid()).toBe(1);
     const rec = getGiftPurchase(t.db, id)!;
@@ -190,11 +191,20 @@ describe('Telegram gift marketplace: buying', () => {
     expect((await t.admin('GET', '/ledger/check')).body).toEqual({ ok: true, problems: [] });
   });
 
-  it('the answer lost after the payment went through: reconciled as paid, completed, paid once', async () => {
+  it("the answer lost after the payment went through: nothing identifies this call's payment, so manual review at `purchase` after the bound with the account's payment as evidence; no refund, paid once", async () => {
     const { t, market } = await world((m) => m.sendScript.push({ payThenLose: true }));
     const p = await t.newPartner({ ton: '100.000' });
+    const before = (await p.call('GET', '/me')).body.nft_balance;
     const r = await p.order('nft', { gift: 'PlushPepe-113', recipient: 'alice_fan', max_price: '50' });
-    expect(await settle(t, p, r.body.order_id, 10, 60)).toMatchObject({ status: 'completed', delivery: { transfer_hash: expect.stringMatching(/^tg-payment:/) } });
+    const id = r.body.order_id;
+    for (let i = 0; i < 4; i++) await t.advance(10 * 60);
+    const o = (await t.admin('GET', `/orders/${id}`)).body;
+    expect(o).toMatchObject({ status: 'processing', refunded: false, failure: null, review: { stage: 'purchase' } });
+    const rec = getGiftPurchase(t.db, id)!;
+    expect(rec).toMatchObject({ state: 'review', receipt: null, attempts: 1 });
+    expect(rec.detail).toContain(`the account's payments of this gift, none identifiable as this order's: tg-payment:${market.purchases[0].id} (22.000000000 TON`);
+    expect(rec.detail).toContain('the recipient owns the gift now');
+    expect((await p.call('GET', '/me')).body.nft_balance).not.toBe(before);
     expect(market.sendCalls).toBe(1);
     expect(market.paid()).toBe(1);
   });
@@ -235,13 +245,66 @@ describe('Telegram gift marketplace: reconciling a paid call without an answer',
     expect((await p.call('GET', '/me')).body.nft_balance).not.toBe(before);
   });
 
-  it('the recipient owns the gift now although the account shows no payment: paid, completed, no second call', async () => {
-    const { t, market, p, id } = await lost('PlushPepe-117');
+  it('the recipient owning the gift is no proof that this call paid (an earlier order may have given it): manual review after the bound, no second call', async () => {
+    const { t, market, p, id, before } = await lost('PlushPepe-117');
     const l = market.items.get('PlushPepe-117')!;
     l.tonNano = null;
     l.owner = market.users.get('alice_fan')!.userId;
-    expect(await settle(t, p, id, 10, 20)).toMatchObject({ status: 'completed', delivery: { transfer_hash: expect.stringMatching(/^tg-form:\d+$/) } });
+    for (let i = 0; i < 4; i++) await t.advance(10 * 60);
+    expect((await p.call('GET', '/me')).body.nft_balance).not.toBe(before);
+    expect((await t.admin('GET', `/orders/${id}`)).body).toMatchObject({ status: 'processing', refunded: false, review: { stage: 'purchase' } });
+    expect(getGiftPurchase(t.db, id)).toMatchObject({ state: 'review', detail: expect.stringContaining('no payment of this gift on the account; the recipient owns the gift now') });
     expect(market.sendCalls).toBe(1);
+  });
+
+  it("an earlier order's payment of the same gift (resold since) never completes a new order whose paid call was lost", async () => {
+    // an earlier order bought the gift for bob_fan; bob_fan put it up for sale again
+    const { t, market, alerts } = await world();
+    const p = await t.newPartner({ ton: '100.000' });
+    const first = await p.order('nft', { gift: 'PlushPepe-123', recipient: 'bob_fan', max_price: '50' });
+    expect(await settle(t, p, first.body.order_id)).toMatchObject({ status: 'completed', delivery: { transfer_hash: `tg-msg:${market.messages[0].id}` } });
+    const l = market.items.get('PlushPepe-123')!;
+    expect(l.owner).toBe(market.users.get('bob_fan')!.userId);
+    l.tonNano = 23_000_000_000n;
+    await t.advance(61); // the catalogue's minute
+
+    // the new order's paid call gets no answer and pays nothing; meanwhile the listing is sold to someone else
+    market.sendScript.push({ loseOnly: true });
+    const second = await p.order('nft', { gift: 'PlushPepe-123', recipient: 'alice_fan', max_price: '50' });
+    expect(second.status, second.raw).toBe(200);
+    const id = second.body.order_id;
+    for (let i = 0; i < 12 && market.sendCalls === 1; i++) await t.advance(5);
+    expect(market.sendCalls).toBe(2);
+    l.tonNano = null;
+    l.owner = '31337';
+    for (let i = 0; i < 4; i++) await t.advance(10 * 60);
+    // the account's payment of PlushPepe-123 is the first order's: this order is not completed with it
+    const o = (await t.admin('GET', `/orders/${id}`)).body;
+    expect(o).toMatchObject({ status: 'processing', refunded: false, delivery: null, review: { stage: 'purchase' } });
+    const rec = getGiftPurchase(t.db, id)!;
+    expect(rec).toMatchObject({ state: 'review', receipt: null });
+    expect(rec.detail).toContain(`tg-payment:${market.purchases[0].id}`);
+    expect(alerts).toContainEqual({ kind: 'review', orderId: id, partnerId: p.id, stage: 'purchase' });
+    expect(market.paid()).toBe(1);
+    expect(market.sendCalls).toBe(2);
+  });
+
+  it("an earlier order's payment of the same gift, the listing still for sale: this call is proven unpaid and paid once, and the receipt is its own", async () => {
+    const { t, market } = await world();
+    const p = await t.newPartner({ ton: '100.000' });
+    const first = await p.order('nft', { gift: 'PlushPepe-124', recipient: 'bob_fan', max_price: '50' });
+    expect(await settle(t, p, first.body.order_id)).toMatchObject({ status: 'completed' });
+    const l = market.items.get('PlushPepe-124')!;
+    l.tonNano = 24_000_000_000n; // bob_fan sells it again
+    await t.advance(61);
+    market.sendScript.push({ loseOnly: true });
+    const second = await p.order('nft', { gift: 'PlushPepe-124', recipient: 'alice_fan', max_price: '50' });
+    const done = await settle(t, p, second.body.order_id, 10, 40);
+    expect(market.messages.map((m) => m.to)).toEqual(['bob_fan', 'alice_fan']);
+    expect(done).toMatchObject({ status: 'completed', refunded: false, delivery: { transfer_hash: `tg-msg:${market.messages[1].id}` } });
+    expect(l.owner).toBe(market.users.get('alice_fan')!.userId);
+    expect(market.paid()).toBe(2);
+    expect(market.sendCalls).toBe(3);
   });
 
   it('every retry unanswered too: after two retries, manual review instead of a fourth call', async () => {
@@ -295,6 +358,53 @@ describe('Telegram gift marketplace: the market stalls at the purchase stage', (
     expect(getGiftPurchase(t.db, id)).toMatchObject({ state: 'review', attempts: 1, unanswered: 1 });
     expect(market.sendCalls).toBe(1);
     expect((await p.call('GET', '/me')).body.nft_balance).not.toBe(before);
+  });
+});
+
+describe('Telegram gift marketplace: a market that keeps asking to wait meets the give-up time', () => {
+  const flood = (n: number) => Array.from({ length: n }, () => ({ error: 'FLOOD_WAIT', seconds: 300 }));
+
+  it('FLOOD_WAIT on every paid call (nothing paid): at the hour failed at `pricing` with gift_unavailable, refunded, never paid later', async () => {
+    const { t, market } = await world((m) => m.sendScript.push(...flood(40)));
+    const p = await t.newPartner({ ton: '100.000' });
+    const before = (await p.call('GET', '/me')).body.nft_balance;
+    const r = await p.order('nft', { gift: 'PlushPepe-121', recipient: 'alice_fan', max_price: '50' });
+    const id = r.body.order_id;
+    for (let i = 0; i < 11; i++) await t.advance(5 * 60);
+    // 55 minutes of "wait": still processing, asked again every 5 minutes, nothing paid
+    expect((await order(p, id)).status).toBe('processing');
+    expect(market.sendCalls).toBeGreaterThanOrEqual(10);
+    await t.advance(10 * 60);
+    const o = (await t.admin('GET', `/orders/${id}`)).body;
+    expect(o).toMatchObject({ status: 'failed', refunded: true, review: null, failure: { stage: 'pricing', reason: 'gift_unavailable' } });
+    expect((await p.call('GET', '/me')).body.nft_balance).toBe(before);
+    expect(getGiftPurchase(t.db, id)).toMatchObject({ state: 'unpaid', unanswered: 0, detail: expect.stringContaining('gift_unavailable: given up after the hour before payment') });
+    const calls = market.sendCalls;
+    market.sendScript.length = 0;
+    await t.advance(3600);
+    expect(market.sendCalls).toBe(calls);
+    expect(market.paid()).toBe(0);
+    expect((await t.admin('GET', '/ledger/check')).body).toEqual({ ok: true, problems: [] });
+  });
+
+  it('after an unanswered paid call proven unpaid, every retry meets FLOOD_WAIT: at the hour manual review at `purchase`, no refund, no further paid call', async () => {
+    const { t, market } = await world((m) => m.sendScript.push({ loseOnly: true }, ...flood(40)));
+    const p = await t.newPartner({ ton: '100.000' });
+    const before = (await p.call('GET', '/me')).body.nft_balance;
+    const r = await p.order('nft', { gift: 'PlushPepe-122', recipient: 'alice_fan', max_price: '50' });
+    const id = r.body.order_id;
+    for (let i = 0; i < 11; i++) await t.advance(5 * 60);
+    expect((await order(p, id)).status).toBe('processing');
+    expect(getGiftPurchase(t.db, id)).toMatchObject({ state: 'quoting', unanswered: 1 });
+    await t.advance(10 * 60);
+    const o = (await t.admin('GET', `/orders/${id}`)).body;
+    expect(o).toMatchObject({ status: 'processing', refunded: false, failure: null, review: { stage: 'purchase' } });
+    expect(getGiftPurchase(t.db, id)).toMatchObject({ state: 'review', unanswered: 1, detail: expect.stringContaining('given up after the hour') });
+    expect((await p.call('GET', '/me')).body.nft_balance).not.toBe(before);
+    const calls = market.sendCalls;
+    await t.advance(3600);
+    expect(market.sendCalls).toBe(calls);
+    expect(market.paid()).toBe(0);
   });
 });
 

@@ -149,8 +149,40 @@ export class TlFakeTelegram {
       case 'payments.sendStarsForm': {
         const inv = req.invoice;
         if (inv._ !== 'inputInvoiceStarGiftResale' || !inv.ton) throw new GatewayError('INVOICE_INVALID');
-        await m.sendForm(req.formId.toString(), inv.slug, this.usernameOf(inv.toId));
-        return { _: 'payments.paymentResult', updates: { _: 'updates', updates: [], users: [], chats: [], date: Math.floor(Date.now() / 1000), seq: 0 } } satisfies tl.payments.RawPaymentResult;
+        const to = this.usernameOf(inv.toId);
+        const paid = await m.sendForm(req.formId.toString(), inv.slug, to);
+        const l = m.items.get(inv.slug)!;
+        const date = Math.floor(Date.now() / 1000);
+        // the answer's updates: the balance, and the gift's service message in the account's chat with the recipient
+        const message: tl.RawMessageService = {
+          _: 'messageService',
+          out: true,
+          id: paid.messageId!,
+          peerId: { _: 'peerUser', userId: Number(m.users.get(to)!.userId) },
+          date,
+          action: {
+            _: 'messageActionStarGiftUnique',
+            transferred: true,
+            gift: unique({ slug: l.slug, title: l.title, num: l.num, attributes: { model: 'M', backdrop: 'B', symbol: 'S' }, tonPriceNano: null, giftAddress: l.giftAddress, ownerUserId: l.owner }, Long.fromNumber(5_000_000)),
+            peer: { _: 'peerUser', userId: Number(m.users.get(to)!.userId) },
+            savedId: Long.fromNumber(paid.messageId!),
+          },
+        };
+        const b = await m.balances();
+        return {
+          _: 'payments.paymentResult',
+          updates: {
+            _: 'updates',
+            updates: [
+              { _: 'updateStarsBalance', balance: { _: 'starsTonAmount', amount: Long.fromString(b.tonNano.toString()) } },
+              { _: 'updateNewMessage', message, pts: paid.messageId!, ptsCount: 1 },
+            ],
+            users: [this.user(to)],
+            chats: [],
+            date,
+            seq: 0,
+          },
+        } satisfies tl.payments.RawPaymentResult;
       }
       case 'payments.getStarsStatus': {
         const b = await m.balances();

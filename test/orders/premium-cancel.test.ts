@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryOutcome, DeliveryRequest } from '../../src/suppliers/types.js';
 import { codeOf, startService, stopService, type Res, type TestPartner, type TestService } from '../helpers.js';
@@ -194,5 +197,50 @@ describe('when a cancellation races a delivery attempt under way', () => {
     expect((await p.call('GET', `/orders/${r.body.order_id}`)).body).toMatchObject({ status: 'completed', refunded: false });
     expect(events(r.body.order_id).map((e) => e.event)).toEqual(['order.completed']);
     expect(await check()).toEqual({ ok: true, problems: [] });
+  });
+});
+
+describe('when the process died after the supplier delivered and before the outcome was written', () => {
+  it('then the restarted service asks the supplier again before any cancellation: 409 delivery_in_progress while the step is due, then completed, never refunded', async () => {
+    const p = await t.newPartner({ usd: '100.00' });
+    const r = await p.order('premium', { months: 3, recipient: 'plain_killed' });
+    // the supplier delivers, and the process is killed before the answer is written: the files as they are on
+    // disk at that instant start a second service (what a restart after kill -9 finds)
+    const goods = t.deps.suppliers.goods;
+    const real = goods.deliver;
+    let killed!: () => void;
+    const atKill = new Promise<void>((resolve) => (killed = resolve));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pos-test-killed-'));
+    goods.deliver = async (req) => {
+      const outcome = await real(req);
+      expect(outcome.kind).toBe('delivered');
+      for (const f of fs.readdirSync(t.dir)) if (f !== 'service.db-shm') fs.copyFileSync(path.join(t.dir, f), path.join(dir, f));
+      killed();
+      await held;
+      return outcome;
+    };
+    const advancing = t.advance(5);
+    await atKill;
+    const again = await startService({ ...t.env, DATABASE_PATH: path.join(dir, 'service.db') }, { dir });
+    try {
+      const id = r.body.order_id as string;
+      expect((await again.admin('GET', `/orders/${id}`)).body).toMatchObject({ status: 'processing', refunded: false });
+      const c = await again.admin('POST', `/orders/${id}/cancel`, { note: 'the partner asked' });
+      expect(c.status).toBe(409);
+      expect(c.body).toMatchObject({ code: 'not_cancelable', reason: 'delivery_in_progress' });
+      // its step runs: the supplier answers for the same order again, and the order completes
+      await again.advance(0);
+      expect((await again.admin('GET', `/orders/${id}`)).body).toMatchObject({ status: 'completed', refunded: false });
+      const late = await again.admin('POST', `/orders/${id}/cancel`, {});
+      expect(late.body).toMatchObject({ code: 'not_cancelable', reason: 'delivered' });
+      expect((await again.admin('GET', '/ledger/check')).body).toEqual({ ok: true, problems: [] });
+    } finally {
+      release();
+      await advancing;
+      goods.deliver = real;
+      await stopService(again);
+    }
   });
 });

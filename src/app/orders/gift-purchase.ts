@@ -61,8 +61,11 @@ export async function checkPrice(deps: PurchaseDeps, p: GiftPurchase): Promise<E
   return refused ? { kind: 'fail', stage: 'pricing', reason: refused.reason } : { kind: 'ok' };
 }
 
-/** The purchase stage: one step of the rules above per run. */
-export async function runPurchase(deps: PurchaseDeps, p: GiftPurchase): Promise<PurchaseStep> {
+/**
+ * The purchase stage: one step of the rules above per run. `mayPay` false (the order's give-up time has
+ * passed): a purchase in `paying` is still reconciled, but no paid call is made; the step waits instead.
+ */
+export async function runPurchase(deps: PurchaseDeps, p: GiftPurchase, opts: { mayPay?: boolean } = {}): Promise<PurchaseStep> {
   const { db, clock } = deps;
   const gifts = deps.suppliers.gifts;
   // 1. committed before anything is paid (a single autocommitted insert)
@@ -76,6 +79,8 @@ export async function runPurchase(deps: PurchaseDeps, p: GiftPurchase): Promise<
     if (r !== 'unpaid') return r;
     rec = getGiftPurchase(db, p.orderId)!;
   }
+
+  if (opts.mayPay === false) return { kind: 'wait', retryAt: clock.now() };
 
   // 2. the form, checked here before the paid call
   const q = await gifts.quote(p);
@@ -206,7 +211,11 @@ export function purchaseToReview(conn: Conn, now: number, orderId: string, detai
   updateGiftPurchase(conn, orderId, { state: 'review', detail, updatedAt: now });
 }
 
-/** A stalled purchase given up before anything could have been paid: never paid later. */
-export function purchaseAbandoned(conn: Conn, now: number, orderId: string, detail: string): void {
-  if (getGiftPurchase(conn, orderId)) updateGiftPurchase(conn, orderId, { state: 'unpaid', detail, updatedAt: now });
+/**
+ * A purchase given up before anything could have been paid: its record (made now if the stage never ran)
+ * says `unpaid` and why, so nothing is paid for the order later.
+ */
+export function purchaseAbandoned(conn: Conn, now: number, p: Pick<GiftPurchase, 'orderId' | 'gift' | 'fixedPriceMilli'>, detail: string): void {
+  openGiftPurchase(conn, { orderId: p.orderId, gift: p.gift, capNano: milliToNano(p.fixedPriceMilli), now });
+  updateGiftPurchase(conn, p.orderId, { state: 'unpaid', detail, updatedAt: now });
 }

@@ -1,4 +1,4 @@
-import type { Tx } from '../../store/db.js';
+import type { Conn, Tx } from '../../store/db.js';
 import { completeJob, scheduleJob } from '../../store/jobs-repo.js';
 import { getOrder, updateOrder, type OrderRow } from '../../store/orders-repo.js';
 import { NFT_STAGES, UpstreamUnavailable, type NftStage, type StageOutcome } from '../../suppliers/types.js';
@@ -6,11 +6,10 @@ import type { Deps } from '../deps.js';
 import type { Job, JobOutcome } from '../job-queue.js';
 import { unitOfWorkGrouped, type AfterCommit } from '../unit-of-work.js';
 import { checkPrice, purchaseAbandoned, purchaseInFlight, purchaseReceipt, purchaseToReview, runPurchase } from './gift-purchase.js';
+import { nftKind } from './kinds/nft.js';
 import { nftDelivery } from './nft-delivery.js';
 import { applyTransition } from './transition.js';
 
-/** NFT processing gives up within the hour when the market stalls (partner-api.md States rule 2). */
-export const NFT_GIVE_UP_MS = 3_600_000;
 /** Failures the operators must act on (the market's wallet or queue): an alert besides the refund. */
 const OPERATOR_ALERT_REASONS = new Set(['insufficient_funds', 'hub_rejected', 'queue_rejected']);
 
@@ -19,6 +18,8 @@ function failOrder(tx: Tx, deps: Pick<Deps, 'clock' | 'ids' | 'bus' | 'wake'>, a
   if (OPERATOR_ALERT_REASONS.has(reason))
     after(() => deps.bus.emit('alert', { kind: 'order_failure', orderId: order.orderId, partnerId: order.partnerId, reason }));
 }
+
+type NftDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 'suppliers' | 'bus' | 'commits' | 'wake'>;
 
 /** What processNftOrder uses of the service. */
 export type ProcessNftOrderDeps = Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 'suppliers' | 'bus' | 'commits' | 'wake' | 'supplierCalls'>;
@@ -38,12 +39,20 @@ export function processNftOrder(deps: ProcessNftOrderDeps, job: Job, order: Orde
   return deps.supplierCalls.track(job.ref, runNftStage(deps, job, order));
 }
 
-async function runNftStage(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 'suppliers' | 'bus' | 'commits' | 'wake'>, job: Job, order: OrderRow | undefined): Promise<void | JobOutcome> {
+async function runNftStage(deps: NftDeps, job: Job, order: OrderRow | undefined): Promise<void | JobOutcome> {
   if (!order || order.status !== 'processing' || order.reviewStage !== null) {
     completeJob(deps.db, job.jobId);
     return;
   }
   const stage = (NFT_STAGES.includes(order.stage as NftStage) ? order.stage : 'create') as NftStage;
+  // The kind's give-up time, checked on every run whatever the market answers (partner-api.md: the stages
+  // `purchase` and `transfer` fail only with a manual refund). Past it, a stage before any payment ends at
+  // once, without asking the market again, so nothing is bought after the hour; a transfer, or a purchase
+  // whose money may have gone (gift-purchase.ts purchaseInFlight), asks once more for a definite outcome
+  // (never paying again) and goes to manual review without one.
+  const giveUpAt = order.createdAt + nftKind.giveUpMs;
+  const late = deps.clock.now() >= giveUpAt;
+  if (late && !moneyMayHaveGone(deps.db, stage, order.orderId)) return giveUp(deps, job, order.orderId, stage, 'the give-up time passed');
   let outcome: NftStep;
   const purchase = {
     orderId: order.orderId,
@@ -55,31 +64,13 @@ async function runNftStage(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 'su
     receipt: purchaseReceipt(deps, order.orderId) ?? undefined,
   };
   try {
-    outcome = await nftStep(deps, stage, purchase);
+    outcome = await nftStep(deps, stage, purchase, !late);
   } catch (e) {
     if (!(e instanceof UpstreamUnavailable)) throw e;
     const now = deps.clock.now();
-    // The market stalls: wait in the queue, but not past the hour. Then (partner-api.md: the stages
-    // `purchase` and `transfer` fail only with a manual refund): a transfer, or a purchase whose money may
-    // have gone (gift-purchase.ts purchaseInFlight), goes to manual review; a purchase stage that stalled
-    // before anything could be paid fails at `pricing` (the price could not be confirmed with the market);
-    // an earlier stage fails at its own stage.
-    if (now - order.createdAt >= NFT_GIVE_UP_MS) {
-      await unitOfWorkGrouped(deps, (tx, after) => {
-        const fresh = getOrder(tx, order.orderId)!;
-        if (stage === 'transfer') applyTransition(tx, deps, after, fresh, 'stuck', { reviewStage: 'transfer' });
-        else if (stage === 'purchase' && purchaseInFlight(tx, order.orderId)) {
-          purchaseToReview(tx, now, order.orderId, `the market stopped answering: ${e.message}`);
-          applyTransition(tx, deps, after, fresh, 'stuck', { reviewStage: 'purchase' });
-        } else {
-          if (stage === 'purchase') purchaseAbandoned(tx, now, order.orderId, `gift_unavailable: the market stopped answering before payment: ${e.message}`);
-          failOrder(tx, deps, after, fresh, stage === 'purchase' ? 'pricing' : stage, 'gift_unavailable');
-        }
-        completeJob(tx, job.jobId);
-      }, { background: true });
-      return;
-    }
-    scheduleJob(deps.db, job.kind, job.ref, Math.min(now + e.retryAfterSec * 1000, order.createdAt + NFT_GIVE_UP_MS), now);
+    // The market stalls: wait in the queue, but not past the give-up time.
+    if (now >= giveUpAt) return giveUp(deps, job, order.orderId, stage, `the market stopped answering: ${e.message}`);
+    scheduleJob(deps.db, job.kind, job.ref, Math.min(now + e.retryAfterSec * 1000, giveUpAt), now);
     return 'rescheduled';
   }
   // A wait or the next stage moves the job on purpose, maybe to this very instant: the scheduler is told so.
@@ -88,7 +79,13 @@ async function runNftStage(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 'su
     const now = deps.clock.now();
     switch (outcome.kind) {
       case 'wait':
-        scheduleJob(tx, job.kind, job.ref, Math.max(outcome.retryAt, now), now);
+        // a market that keeps asking to wait meets the give-up time like one that stalls
+        if (now >= giveUpAt) {
+          giveUpIn(tx, deps, after, fresh, stage, now, 'the market still asked to wait');
+          completeJob(tx, job.jobId);
+          return;
+        }
+        scheduleJob(tx, job.kind, job.ref, Math.min(Math.max(outcome.retryAt, now), giveUpAt), now);
         return 'rescheduled';
       case 'fail':
         failOrder(tx, deps, after, fresh, outcome.stage ?? stage, outcome.reason);
@@ -106,6 +103,7 @@ async function runNftStage(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 'su
       case 'done': {
         const next = NFT_STAGES[NFT_STAGES.indexOf(stage) + 1];
         if (next) {
+          // the next stage starts at once, unless the give-up time has come (its own rule then applies)
           updateOrder(tx, fresh.orderId, { stage: next, updatedAt: now });
           scheduleJob(tx, job.kind, job.ref, now, now);
           after(() => deps.wake());
@@ -119,12 +117,45 @@ async function runNftStage(deps: Pick<Deps, 'db' | 'clock' | 'ids' | 'log' | 'su
   }, { background: true });
 }
 
+/** Whether money may have left for the order at this stage: a transfer, or a purchase in flight. */
+function moneyMayHaveGone(conn: Conn, stage: NftStage, orderId: string): boolean {
+  return stage === 'transfer' || (stage === 'purchase' && purchaseInFlight(conn, orderId));
+}
+
+/** Ends an order at its give-up time (see giveUpIn), in its own unit of work. */
+async function giveUp(deps: NftDeps, job: Job, orderId: string, stage: NftStage, why: string): Promise<void> {
+  await unitOfWorkGrouped(deps, (tx, after) => {
+    giveUpIn(tx, deps, after, getOrder(tx, orderId)!, stage, deps.clock.now(), why);
+    completeJob(tx, job.jobId);
+  }, { background: true });
+}
+
+/**
+ * The give-up rule of a gift order, by stage: a transfer, or a purchase whose money may have gone, goes to
+ * manual review (no refund); a purchase stage that ended before anything could be paid fails at `pricing`
+ * (the price could not be confirmed with the market) and is never paid later; an earlier stage fails at
+ * its own stage; all with `gift_unavailable`, refunded.
+ */
+function giveUpIn(tx: Tx, deps: NftDeps, after: AfterCommit, fresh: OrderRow, stage: NftStage, now: number, why: string): void {
+  if (stage === 'transfer') applyTransition(tx, deps, after, fresh, 'stuck', { reviewStage: 'transfer' });
+  else if (stage === 'purchase' && purchaseInFlight(tx, fresh.orderId)) {
+    purchaseToReview(tx, now, fresh.orderId, `given up after the hour: ${why}`);
+    applyTransition(tx, deps, after, fresh, 'stuck', { reviewStage: 'purchase' });
+  } else {
+    if (stage === 'purchase') purchaseAbandoned(tx, now, { orderId: fresh.orderId, gift: String(fresh.giftId), fixedPriceMilli: priceMilliOf(fresh) }, `gift_unavailable: given up after the hour before payment: ${why}`);
+    failOrder(tx, deps, after, fresh, stage === 'purchase' ? 'pricing' : stage, 'gift_unavailable');
+  }
+}
+
 type NftStep = StageOutcome | { kind: 'review'; detail: string };
 
-/** One stage: the market's own, with the application's price check at `pricing` and its purchase at `purchase`. */
-async function nftStep(deps: Pick<Deps, 'db' | 'clock' | 'log' | 'suppliers'>, stage: NftStage, p: Parameters<typeof runPurchase>[1]): Promise<NftStep> {
+/**
+ * One stage: the market's own, with the application's price check at `pricing` and its purchase at
+ * `purchase`. `mayPay` false (past the give-up time): the purchase may reconcile but never pays.
+ */
+async function nftStep(deps: Pick<Deps, 'db' | 'clock' | 'log' | 'suppliers'>, stage: NftStage, p: Parameters<typeof runPurchase>[1], mayPay: boolean): Promise<NftStep> {
   if (stage === 'purchase') {
-    const r = await runPurchase(deps, p);
+    const r = await runPurchase(deps, p, { mayPay });
     if (r.kind === 'bought') return { kind: 'done' };
     return r;
   }

@@ -2,7 +2,7 @@ import { fail, failUpstreamUnavailable } from '../../domain/errors.js';
 import { orderView } from '../../domain/order-view.js';
 import { offsetIso } from '../../domain/time-format.js';
 import { audit } from '../../store/audit-repo.js';
-import { deleteJob } from '../../store/jobs-repo.js';
+import { deleteJob, getJob } from '../../store/jobs-repo.js';
 import { entriesOfOrder } from '../../store/ledger-repo.js';
 import { getOrder, ordersInReview, type OrderRow } from '../../store/orders-repo.js';
 import type { Deps } from '../deps.js';
@@ -117,7 +117,15 @@ export async function cancelPremium(deps: CancelPremiumDeps, orderId: string, no
       fail('not_cancelable', reason === 'delivered' ? 'The order was delivered: it can no longer be canceled.' : `The order is ${fresh.status}: it can no longer be canceled.`, { reason });
     }
     // a payment that may have left is settled by the supplier first (delivered, or proven unpaid)
-    if (deps.suppliers.goods.paymentInFlight?.(orderId))
+    const goods = deps.suppliers.goods;
+    // A supplier that keeps no record of payments here: an order whose step is due may be one whose call
+    // reached the supplier and whose answer died with a killed process (the job stays due until the
+    // outcome's commit). The step asks the supplier again first (idempotent by order); a waiting order's
+    // step is in the future (before its first attempt, between daily retries) and is canceled at once.
+    const due = !goods.paymentInFlight && (getJob(tx, ORDER_JOB, orderId)?.runAt ?? Infinity) <= deps.clock.now();
+    if (due)
+      fail('not_cancelable', 'A delivery attempt for this order is due: its outcome is asked of the supplier first. Retry the cancellation in a few seconds.', { reason: 'delivery_in_progress' });
+    if (goods.paymentInFlight?.(orderId))
       fail('not_cancelable', 'A payment for this order has been sent and is not settled yet. Retry the cancellation once it is.', { reason: 'delivery_in_progress' });
     const res = transitionOr409(() => applyTransition(tx, deps, after, fresh, 'support_cancel'), 'not_cancelable');
     deleteJob(tx, ORDER_JOB, orderId);

@@ -238,7 +238,11 @@ export class FragmentUpstream implements GoodsSide, SupplierAccount {
     if (row && row.state !== 'void') {
       const outcome = await this.settler.outcome(row);
       if (outcome) return outcome;
-      // its batch was just proven never executable: a fresh payment, in a new batch
+      // its batch was just proven never executable: a fresh payment, in a new batch (unless the order gave up)
+    }
+    if (req.mayPay === false) {
+      this.payer.drop(req.orderId);
+      return { kind: 'pending', retryAt: this.deps.clock.now() };
     }
     const held = this.payer.held(req.orderId);
     if (held && this.payer.fresh(held)) {

@@ -52,7 +52,20 @@ export interface GatewayForm {
   prices: bigint[];
 }
 
-/** One of the account's outgoing TON payments for a resold gift (payments.getStarsTransactions, ton). */
+/**
+ * What Telegram's answer to the paid call identifies: the gift's own service message (messageService with
+ * messageActionStarGiftUnique for the slug, in the account's chat with the recipient), carried by the
+ * answer's updates (payments.paymentResult). null when the answer carried none.
+ */
+export interface GatewayPayment {
+  messageId: number | null;
+}
+
+/**
+ * One of the account's outgoing TON payments for a resold gift (payments.getStarsTransactions, ton). It names
+ * the gift but not the form or the message of the purchase: evidence for an operator, never proof that a
+ * given order's paid call went through (an earlier order may have bought the same gift).
+ */
 export interface GatewayPurchase {
   /** Telegram's transaction id */
   id: string;
@@ -88,8 +101,8 @@ export interface GiftGateway {
   user(username: string): Promise<GatewayUser | null>;
   /** payments.getPaymentForm for inputInvoiceStarGiftResale{ton: true, slug, to_id: the recipient}. */
   paymentForm(slug: string, recipientUsername: string): Promise<GatewayForm>;
-  /** payments.sendStarsForm for that form and invoice: the paid call. */
-  sendForm(formId: string, slug: string, recipientUsername: string): Promise<void>;
+  /** payments.sendStarsForm for that form and invoice: the paid call, and what its answer identifies. */
+  sendForm(formId: string, slug: string, recipientUsername: string): Promise<GatewayPayment>;
   /** The account's TON balance (nanoTON) and Stars balance. */
   balances(): Promise<{ tonNano: bigint; stars: string }>;
   /** The account's latest outgoing TON payments for resold gifts. */

@@ -1,5 +1,5 @@
 import { Long, tl } from '@mtcute/core';
-import { GatewayError, type GatewayAttributes, type GatewayForm, type GatewayGift, type GatewayPurchase, type GatewayUser, type GiftGateway } from './gateway.js';
+import { GatewayError, type GatewayAttributes, type GatewayForm, type GatewayGift, type GatewayPayment, type GatewayPurchase, type GatewayUser, type GiftGateway } from './gateway.js';
 
 /**
  * GiftGateway over an mtcute client: the TL requests and answers of the current layer, typed by
@@ -104,11 +104,12 @@ export class MtcuteGateway implements GiftGateway {
     return { formId: f.formId.toString(), starGift: true, currency: inv.currency, prices: inv.prices.map((p) => BigInt(p.amount.toString())) };
   }
 
-  async sendForm(formId: string, slug: string, recipientUsername: string): Promise<void> {
+  async sendForm(formId: string, slug: string, recipientUsername: string): Promise<GatewayPayment> {
     const invoice = await this.invoice(slug, recipientUsername);
     const r = await this.rpc({ _: 'payments.sendStarsForm', formId: Long.fromString(formId), invoice }, PAID_CALL);
     // a verification asked for is no payment made: the service cannot open a URL
     if (r._ === 'payments.paymentVerificationNeeded') throw new GatewayError('PAYMENT_VERIFICATION_NEEDED');
+    return { messageId: giftMessageIn(r.updates, slug) };
   }
 
   async balances() {
@@ -129,6 +130,20 @@ export class MtcuteGateway implements GiftGateway {
     }
     return out;
   }
+}
+
+/**
+ * The id of the gift's service message in the paid call's answer: a new message whose action is
+ * messageActionStarGiftUnique for this slug (the message mtcute's own buyResaleGift returns).
+ */
+function giftMessageIn(updates: tl.TypeUpdates, slug: string): number | null {
+  const list = updates._ === 'updates' || updates._ === 'updatesCombined' ? updates.updates : updates._ === 'updateShort' ? [updates.update] : [];
+  for (const u of list) {
+    if (u._ !== 'updateNewMessage' || u.message._ !== 'messageService') continue;
+    const a = u.message.action;
+    if (a._ === 'messageActionStarGiftUnique' && a.gift._ === 'starGiftUnique' && a.gift.slug === slug) return u.message.id;
+  }
+  return null;
 }
 
 /** A Stars or TON amount: TON amounts are nanoTON (starsTonAmount), stars keep their whole part. */

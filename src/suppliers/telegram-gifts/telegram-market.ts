@@ -327,8 +327,9 @@ export class TelegramGiftMarket implements GiftMarket, SupplierAccount {
     const now = this.deps.clock.now();
     if (now < this.pausedUntil) return { kind: 'unpaid', retryAt: this.pausedUntil, detail: 'FLOOD_WAIT: nothing sent' };
     const formId = form.ref.split('@')[0];
+    let paid;
     try {
-      await this.gw.sendForm(formId, p.gift, p.username);
+      paid = await this.gw.sendForm(formId, p.gift, p.username);
     } catch (e) {
       if (!(e instanceof GatewayError)) return { kind: 'unknown', detail: `no answer to the payment: ${(e as Error).message}` };
       switch (e.code) {
@@ -345,36 +346,33 @@ export class TelegramGiftMarket implements GiftMarket, SupplierAccount {
       // any other refusal we do not know: the money may have gone, so it is reconciled, never refunded here
       return r ? { kind: 'unpaid', reason: r.reason, stage: r.stage, detail: e.code } : { kind: 'unknown', detail: `unexpected answer ${e.code}` };
     }
-    return { kind: 'paid', receipt: (await this.receiptOf(p.gift)) ?? `tg-form:${formId}` };
-  }
-
-  /** Telegram's id of the account's payment for the gift, when its transaction list shows one. */
-  private async receiptOf(slug: string): Promise<string | null> {
-    try {
-      const mine = (await this.call(() => this.gw.recentPurchases())).find((x) => x.slug === slug);
-      return mine ? `tg-payment:${mine.id}` : null;
-    } catch (e) {
-      this.deps.log.warn({ err: e }, 'telegram gifts: payment id not read');
-      return null;
-    }
+    // The receipt identifies this payment, committed with `paid` by the application: the gift's message that
+    // Telegram's answer carried, else the form this call paid (the answer itself is the proof).
+    return { kind: 'paid', receipt: paid.messageId !== null ? `tg-msg:${paid.messageId}` : `tg-form:${formId}` };
   }
 
   /**
-   * After a crash, a timeout or an unknown answer. Paid: the account's TON payments show this gift, or the
-   * recipient owns it now. Unpaid: no such payment and the listing is still for sale for TON, owned by
-   * someone other than the recipient (the payments are read first, so a payment landing meanwhile makes the
-   * listing gone: unknown, never unpaid). Otherwise unknown. It never pays.
+   * After a crash, a timeout or an unknown answer: the call's own answer, the only thing that identifies its
+   * payment (the gift's message), was lost, and Telegram shows the form nowhere. So nothing proves it paid:
+   * a payment of the same gift on the account, or the recipient owning it, may be an earlier order's (the gift
+   * resold since), and is written in the detail for the operator, never taken as this order's. Unpaid: the
+   * listing is still for sale for TON, owned by someone other than the recipient (a payment of this call
+   * would have taken it off the market; the application waits out a call still in flight first). Otherwise
+   * unknown, which ends in manual review. It never pays.
    */
   async reconcile(p: GiftPurchase, form: PurchaseForm): Promise<ReconcileOutcome> {
     const formId = form.ref.split('@')[0];
     try {
-      const mine = (await this.call(() => this.gw.recentPurchases())).find((x) => x.slug === p.gift);
-      if (mine) return { kind: 'paid', receipt: `tg-payment:${mine.id}` };
+      const payments = (await this.call(() => this.gw.recentPurchases())).filter((x) => x.slug === p.gift);
       const u = normaliseUsername(p.username);
       const [g, user] = await Promise.all([this.call(() => this.gw.gift(p.gift)), u ? this.call(() => this.gw.user(u)) : null]);
-      if (g && user && g.ownerUserId === user.userId) return { kind: 'paid', receipt: `tg-form:${formId}` };
-      if (g && g.tonPriceNano !== null && g.tonPriceNano > 0n) return { kind: 'unpaid', detail: 'no payment of this gift in the account, and the listing is still for sale' };
-      return { kind: 'unknown', detail: 'no payment of this gift in the account, the recipient does not own it, and the listing is gone' };
+      const recipientOwns = Boolean(g && user && g.ownerUserId === user.userId);
+      if (g && !recipientOwns && g.tonPriceNano !== null && g.tonPriceNano > 0n) return { kind: 'unpaid', detail: 'the listing is still for sale: this call paid nothing' };
+      const seen = payments.length
+        ? `the account's payments of this gift, none identifiable as this order's: ${payments.map((x) => `tg-payment:${x.id} (${ton(x.tonNano)} TON, ${new Date(x.date * 1000).toISOString()})`).join(', ')}`
+        : 'no payment of this gift on the account';
+      const where = recipientOwns ? 'the recipient owns the gift now' : g && g.tonPriceNano === null ? 'the listing is gone' : 'the recipient does not own the gift';
+      return { kind: 'unknown', detail: `the answer to the paid call (form ${formId}) was lost, and with it the only identifier of its payment; ${seen}; ${where}` };
     } catch (e) {
       return { kind: 'unknown', detail: `reconciliation not possible now: ${(e as Error).message}` };
     }

@@ -9,6 +9,15 @@ import { PremiumParams, StarsParams } from '../../requests/orders.js';
 import { ORDER_PARAMS_RULES, parseRequest, starsParamsRules, type IssueRules } from '../../requests/parse.js';
 import type { OrderKind } from './kind.js';
 
+const DAY = 86_400_000;
+/** Premium gives up 365 days after the order (partner-api.md States rule 1: `expired`, refunded). */
+export const PREMIUM_GIVE_UP_MS = 365 * DAY;
+/**
+ * Stars give up a day after the order: the contract names no time, and a day covers a supplier outage and
+ * the longest lookup of a payment sent on chain (FRAGMENT_LOOKUP_BOUND_SEC is at most a day).
+ */
+export const STARS_GIVE_UP_MS = DAY;
+
 interface GoodsParams {
   quantity: number;
   recipient: string;
@@ -55,5 +64,6 @@ export function goodsKind(type: 'stars' | 'premium'): OrderKind<GoodsParams> {
     release() {},
     // the first delivery call when the supplier can first have an outcome
     firstRun: (deps) => ({ stage: 'deliver', afterMs: deps.suppliers.goods.firstCallDelayMs }),
+    giveUpMs: type === 'premium' ? PREMIUM_GIVE_UP_MS : STARS_GIVE_UP_MS,
   };
 }

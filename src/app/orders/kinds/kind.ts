@@ -45,4 +45,11 @@ export interface OrderKind<P extends { recipient: string } = { recipient: string
   /** In the transaction that ends the order: give back what `reserve` took. */
   release(tx: Tx, order: OrderRow): void;
   firstRun(deps: KindDeps): FirstRun;
+  /**
+   * How long after its creation an unfinished order of this kind gives up. Its processor checks it on every
+   * run of the order's job, whatever the supplier answered (a supplier that keeps asking to wait included),
+   * and never schedules a run past it; what giving up does is the processor's (money that may have gone
+   * goes to manual review, never refunded automatically).
+   */
+  readonly giveUpMs: number;
 }

@@ -8,6 +8,9 @@ import { NftGift, NftParamsBeforeRecipient } from '../../requests/orders.js';
 import { ORDER_PARAMS_RULES, parseRequest } from '../../requests/parse.js';
 import type { OrderKind } from './kind.js';
 
+/** NFT processing gives up within the hour when the market stalls (partner-api.md States rule 2). */
+export const NFT_GIVE_UP_MS = 3_600_000;
+
 interface NftParams {
   recipient: string;
   maxPrice: Decimal;
@@ -58,4 +61,5 @@ export const nftKind: OrderKind<NftParams> = {
     releaseGiftOf(tx, order.orderId);
   },
   firstRun: () => ({ stage: 'create', afterMs: 0 }),
+  giveUpMs: NFT_GIVE_UP_MS,
 };
