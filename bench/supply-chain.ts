@@ -1,8 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Address } from '@ton/core';
-import { commentOf } from '../src/suppliers/fragment/payment-checks.js';
-import { startFakeToncenter } from '../test/fragment/fakes.js';
+import { paidTxOf, startFakeToncenter } from '../test/fragment/fakes.js';
 
 /**
  * The chain of `npm run bench:supply`, in a process of its own: the project's fake toncenter over
@@ -16,10 +15,7 @@ const nowSec = () => Math.floor(Date.now() / 1000);
 const ton = await startFakeToncenter(nowSec, { blockMs: Number(process.env.BLOCK_MS), indexLagMs: Number(process.env.INDEX_LAG_MS) });
 await ton.fund(Address.parse(process.env.FUND_ADDRESS!), process.env.FUND_TON!);
 const summary = http.createServer((_req, res) => {
-  const txs = [...ton.executed.values()].map((tx) => ({
-    success: tx.description.type === 'generic' && !tx.description.aborted,
-    comments: [...tx.outMessages.values()].map((m) => commentOf(m.body.toBoc().toString('base64'))),
-  }));
+  const txs = [...ton.executed.values()].map(paidTxOf);
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ txs, blocks: ton.blocks }));
 });

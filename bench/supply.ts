@@ -3,8 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { COOKIES, FRAGMENT_ADDRESS, FRAGMENT_HASH, PROBE, newMnemonic, startFakeFragment, startFakeRate } from '../test/fragment/fakes.js';
-import { refOf } from '../src/suppliers/fragment/payment-checks.js';
+import { COOKIES, FRAGMENT_ADDRESS, FRAGMENT_HASH, PROBE, newMnemonic, paidPerRecipient, startFakeFragment, startFakeRate, type PaidTx } from '../test/fragment/fakes.js';
 import { HotWallet } from '../src/suppliers/fragment/wallet.js';
 import { cpuMs, fundedPartner, median, ROOT, startService } from './lib.js';
 
@@ -17,8 +16,10 @@ import { cpuMs, fundedPartner, median, ROOT, startService } from './lib.js';
  * What is simulated, and how: everything runs on the real clock (the service's clock is real time, the
  * chain's time is real time at each block). The chain makes a block every 5 s of real time: the transfers
  * toncenter was handed since the last block are executed then by the sandbox (the wallet's transaction and
- * the transactions its messages cause at Fragment's address, in the same block); the index shows a
- * transaction 3 s after its block; the wallet's state (balance, seqno) is current at once. Fragment's API
+ * the transactions its messages cause at Fragment's address, in the same block); the index shows the
+ * wallet's transaction 3 s after its block, and each transaction its messages caused once the emulator has
+ * made it (no earlier than that: on a loaded machine a block of 255 messages takes the emulator seconds);
+ * the wallet's state (balance, seqno) is current at once. Fragment's API
  * answers at once (loopback); TON's network latency, other shards, fees beyond the sandbox's own and
  * Fragment's real rate limits are not simulated. Orders are offered at `--rate` a minute, each to its own
  * recipient, over the partner API; order → paid is the order's `created_at` to its `completed_at` (the
@@ -65,7 +66,7 @@ function pct(sorted: number[], p: number): number {
 }
 
 interface ChainSummary {
-  txs: { success: boolean; comments: (string | null)[] }[];
+  txs: PaidTx[];
   blocks: { at: number; messages: number; tookMs: number }[];
 }
 
@@ -167,18 +168,9 @@ async function run(n: number): Promise<RunResult> {
     const first = Math.min(...rows.map((r) => r.c));
     const last = Math.max(...done.map((r) => r.d!));
     // on chain: each wallet transaction's messages, and per recipient how many of its requests were paid
-    const byRef = new Map([...fragment.requests.values()].map((r) => [r.ref, r.recipient]));
-    const paidTo = new Map<string, number>();
-    const perTx: number[] = [];
-    for (const tx of (await ton.summary()).txs) {
-      perTx.push(tx.comments.length);
-      if (!tx.success) continue;
-      for (const c of tx.comments) {
-        const who = byRef.get(refOf(c) ?? '') ?? '?';
-        paidTo.set(who, (paidTo.get(who) ?? 0) + 1);
-      }
-    }
-    const paidTwice = [...paidTo.values()].filter((x) => x > 1).length;
+    const { txs } = await ton.summary();
+    const perTx = txs.map((tx) => tx.comments.length);
+    const paidTwice = [...paidPerRecipient(fragment, txs).values()].filter((x) => x > 1).length;
     return {
       offered: ORDERS - refused,
       completed: done.length,

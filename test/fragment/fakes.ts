@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Address, beginCell, Cell, loadMessage, storeMessage, toNano, type Message, type Transaction } from '@ton/core';
 import { mnemonicNew } from '@ton/crypto';
 import { Blockchain, createEmptyShardAccount, createShardAccount, type SandboxContract, type TreasuryContract } from '@ton/sandbox';
+import { commentOf, refOf } from '../../src/suppliers/fragment/payment-checks.js';
 import { normalisedHash } from '../../src/suppliers/fragment/wallet.js';
 
 /**
@@ -289,22 +290,30 @@ export async function startFakeToncenter(nowSec: () => number, timing?: ChainTim
     async execute(m: Message) {
       chain.now = nowSec();
       try {
-        let txs: Transaction[];
-        if (timing) {
-          // a block's transactions one at a time, the HTTP server answering in between (the emulator takes
-          // ~10 ms a message: a transfer of 255 messages would otherwise hold every answer for seconds)
-          txs = [];
-          for await (const x of await chain.sendMessageIter(m)) {
-            visibleAt.set(x, blockAt + timing.indexLagMs);
-            txs.push(x);
-            await new Promise((r) => setImmediate(r));
-          }
-        } else txs = (await chain.sendMessage(m)).transactions;
-        const tx = txs[0];
-        t.executed.set(normalisedHash(m).toString('hex'), tx);
-        // the transactions its messages caused, by the hash of the message each received (as toncenter's index)
-        for (const x of txs.slice(1)) if (x.inMessage) caused.set(messageHash(x.inMessage), x);
-        return tx;
+        // the wallet's transaction, then the transactions its messages caused (by the hash of the message each
+        // received, as toncenter's index finds them)
+        const record = (x: Transaction, first: boolean) => {
+          if (first) t.executed.set(normalisedHash(m).toString('hex'), x);
+          else if (x.inMessage) caused.set(messageHash(x.inMessage), x);
+        };
+        if (!timing) {
+          const txs = (await chain.sendMessage(m)).transactions;
+          txs.forEach((x, i) => record(x, i === 0));
+          return txs[0];
+        }
+        // A block's transactions one at a time, the HTTP server answering in between (the emulator takes
+        // ~10 ms a message, more on a loaded machine: a transfer of 255 messages would otherwise hold every
+        // answer for seconds). Each is recorded as soon as it is made: the wallet's transaction is indexed
+        // `indexLagMs` after its block however long the emulator then takes for the messages it sent (on the
+        // chain they are other accounts' transactions); those are indexed once made, no earlier than that.
+        let tx: Transaction | undefined;
+        for await (const x of await chain.sendMessageIter(m)) {
+          visibleAt.set(x, blockAt + timing.indexLagMs);
+          record(x, tx === undefined);
+          tx ??= x;
+          await new Promise((r) => setImmediate(r));
+        }
+        return tx ?? null;
       } catch {
         return null; // the wallet did not accept it (bad signature, seqno, expired): no transaction
       }
@@ -389,6 +398,38 @@ export async function startFakeToncenter(nowSec: () => number, timing?: ChainTim
   });
   t.url = await listen(server);
   return t;
+}
+
+/** A wallet transaction as the checks of "paid twice" read it: whether it succeeded, its messages' comments. */
+export interface PaidTx {
+  success: boolean;
+  comments: (string | null)[];
+}
+
+export function paidTxOf(tx: Transaction): PaidTx {
+  const d = tx.description;
+  return {
+    success: d.type === 'generic' && !d.aborted,
+    comments: [...tx.outMessages.values()].map((m) => commentOf(m.body.toBoc().toString('base64'))),
+  };
+}
+
+/**
+ * Per recipient, how many messages of the wallet's successful transactions paid one of the Fragment requests
+ * opened for it (each message's comment names its request by `Ref#`; `?` for a message naming none). A
+ * recipient counted more than once was paid twice: each order of the tests and the bench has its own.
+ */
+export function paidPerRecipient(fragment: Pick<FakeFragment, 'requests'>, txs: PaidTx[]): Map<string, number> {
+  const byRef = new Map([...fragment.requests.values()].map((r) => [r.ref, r.recipient]));
+  const n = new Map<string, number>();
+  for (const tx of txs) {
+    if (!tx.success) continue;
+    for (const c of tx.comments) {
+      const who = byRef.get(refOf(c) ?? '') ?? '?';
+      n.set(who, (n.get(who) ?? 0) + 1);
+    }
+  }
+  return n;
 }
 
 /** A sandbox transaction in toncenter v3's JSON shape (the fields the adapter reads). */

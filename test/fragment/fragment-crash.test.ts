@@ -5,9 +5,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HotWallet } from '../../src/suppliers/fragment/wallet.js';
-import { commentOf, refOf } from '../../src/suppliers/fragment/payment-checks.js';
 import { freePort } from '../helpers.js';
-import { BOUNCING_ADDRESS, COOKIES, FRAGMENT_ADDRESS, FRAGMENT_HASH, newMnemonic, startFakeFragment, startFakeRate, startFakeToncenter, type FakeFragment, type FakeToncenter } from './fakes.js';
+import { BOUNCING_ADDRESS, COOKIES, FRAGMENT_ADDRESS, FRAGMENT_HASH, newMnemonic, paidPerRecipient, paidTxOf, startFakeFragment, startFakeRate, startFakeToncenter, type FakeFragment, type FakeToncenter } from './fakes.js';
 import { fragmentEnvFor } from './harness.js';
 
 /**
@@ -142,14 +141,7 @@ async function settled(p: ReturnType<ReturnType<typeof api>['partner']>, ids: st
 
 /** Per recipient, how many of the wallet's messages on chain paid one of its Fragment requests. */
 function paidOnChain(s: Stand): Map<string, number> {
-  const byRef = new Map([...s.fragment.requests.values()].map((r) => [r.ref, r.recipient]));
-  const n = new Map<string, number>();
-  for (const tx of s.ton.executed.values())
-    for (const m of tx.outMessages.values()) {
-      const who = byRef.get(refOf(commentOf(m.body.toBoc().toString('base64'))) ?? '') ?? 'unknown';
-      n.set(who, (n.get(who) ?? 0) + 1);
-    }
-  return n;
+  return paidPerRecipient(s.fragment, [...s.ton.executed.values()].map(paidTxOf));
 }
 
 describe('Fragment batches: the real process killed at the worst instants', () => {
