@@ -50,7 +50,7 @@ const PARTS = [
     stamp: 'webapp/dist/.built',
     entry: 'webapp/dist/index.html',
     // the app imports texts and labels from the server's tree
-    sources: ['webapp', 'src/domain', 'bot/texts', 'package.json'],
+    sources: ['webapp', 'src/domain', 'src/presentation', 'bot/texts', 'package.json'],
     tool: 'node_modules/vite/bin/vite.js',
     build() {
       return run(this.tool, ['build', '--config', 'webapp/vite.config.ts']);

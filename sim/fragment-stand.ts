@@ -133,6 +133,8 @@ export class FragmentStand {
 const bouncing = BOUNCING_ADDRESS.toRawString();
 
 function paymentsOf(tx: Transaction): ChainPayment[] {
+  // an aborted transaction sent nothing
+  if (tx.description.type === 'generic' && tx.description.aborted) return [];
   const txHash = tx.hash().toString('base64');
   return [...tx.outMessages.values()].map((m: Message) => {
     const to = m.info.dest instanceof Address ? m.info.dest.toRawString() : '';

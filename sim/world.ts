@@ -6,7 +6,7 @@ import { loadConfig } from '../src/config/env.js';
 import { silentLogger } from '../src/kernel/log.js';
 import { createService, type Service } from '../src/service.js';
 import type { TimedPostResult, WebhookTransport } from '../src/app/webhooks/transport.js';
-import { resolveAndCheck } from '../src/http-out/resolve-and-check.js';
+import { resolveAndCheck } from '../src/http-out/webhook-transport.js';
 import type { SuppliedEvent } from '../src/suppliers/sandbox/gift-market.js';
 import { FragmentStand, WALLET_FUND_TON } from './fragment-stand.js';
 import { Prng, seededIds } from './prng.js';

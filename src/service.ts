@@ -18,6 +18,7 @@ import type { WebhookTransport } from './app/webhooks/transport.js';
 import { buildHttpApp } from './http/app.js';
 import { BotWebhook } from './app/bot-webhook.js';
 import { setupWatchers } from './workers/deposit-watchers.js';
+import { buildWatchers } from './suppliers/chains/watchers.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { openDatabase, type Db } from './store/db.js';
 import { GroupCommit } from './store/group-commit.js';
@@ -105,7 +106,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   const fragment = fragmentModule ? await fragmentModule.createFragmentUpstream(config, { db, clock, log, bus }) : null;
   // the simulator's gifts only in sandbox mode (the configuration refuses GIFTS_UPSTREAM=sandbox otherwise)
   // imported only in this mode: MTProto takes a while to load
-  const telegram = config.gifts.upstream === 'telegram' ? await (await import('./suppliers/telegram-gifts/index.js')).createTelegramGifts(config, { db, clock, log, bus }, opts.giftGateway) : null;
+  const telegram = config.gifts.upstream === 'telegram' ? await (await import('./suppliers/telegram-gifts/index.js')).createTelegramGifts(config, { clock, log, bus }, opts.giftGateway) : null;
   // the sandbox's simulated faults (PUT /sandbox/faults) are decorators around its own suppliers only
   const simulated = sandbox.withFaults();
   const gifts: GiftMarket = config.gifts.upstream === 'sandbox' ? simulated.gifts : (telegram?.market ?? giftsOff);
@@ -131,7 +132,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   };
 
   const dispatcher = new WebhookDispatcher(deps, opts.webhookTransport ?? createWebhookTransport({ allowSubnets: config.WEBHOOK_ALLOW_SUBNETS, hosts: fragment ? undefined : sandbox.hosts }));
-  scheduler = new Scheduler(jobQueue(db), clock, jobTable(deps, dispatcher, setupWatchers(deps).handlers), log);
+  scheduler = new Scheduler(jobQueue(db), clock, jobTable(deps, dispatcher, setupWatchers(deps, buildWatchers(config)).handlers), log);
 
   const keys = new KeyCache();
   const limiter = new RateLimiter(clock, {

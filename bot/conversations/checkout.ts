@@ -3,7 +3,7 @@ import { createOrder, type CreateOrderDeps } from '../../src/app/orders/create.j
 import { balanceLowNoticeChats } from '../../src/app/notices.js';
 import { displayName } from '../../src/domain/display-name.js';
 import { textsOf } from '../texts/index.js';
-import { validateRecipient } from '../../src/app/recipients.js';
+import { validateRecipient } from '../../src/app/orders/recipient.js';
 import { rememberOrderMessage } from '../order-messages.js';
 import { infoOf } from '../order-numbers.js';
 import { attempt, type Outcome } from './common.js';

@@ -3,7 +3,7 @@ import { may } from '../../src/domain/permissions.js';
 import { whoOfCtx } from '../permissions.js';
 import type { InlineKeyboardButton } from 'grammy/types';
 import type { Alert } from '../../src/kernel/event-bus.js';
-import { findDeposit, listDeposits, type DepositView } from '../../src/app/deposits/view.js';
+import { findDeposit, listDeposits } from '../../src/app/deposits/view.js';
 import { getOperatorOrder, listReviews, resolveReview } from '../../src/app/orders/review.js';
 import { partnerView } from '../../src/app/partners.js';
 import { displayName } from '../../src/domain/display-name.js';
@@ -261,12 +261,6 @@ export async function settleReviewOutside(api: Api, env: NoticeEnv, orderId: str
   const o = orderOrNull(env, orderId);
   const outcome = o?.status === 'completed' ? 'delivered' : 'refunded';
   await settleCards(api, env.deps, key, { outcome, by: claimOf(env.deps, key) ?? null, at: env.deps.clock.now() }, (t) => reviewTitle(env, t, orderId));
-}
-
-/** A deposit was credited or closed in the bot: every card of it says so. */
-export async function settleDepositCards(api: Api, env: NoticeEnv, d: DepositView, handled: { outcome: 'credited' | 'closed'; by: string; detail: string }): Promise<void> {
-  const shown = numbered(env.deps, d);
-  await settleCards(api, env.deps, depositCase(d.deposit_id), { ...handled, at: env.deps.clock.now() }, (t) => view.depositTitle(t, shown));
 }
 
 /** The alert text (and buttons for a review or an unmatched deposit) in the operator chat's language. */

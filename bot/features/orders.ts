@@ -1,5 +1,6 @@
 import { Composer } from 'grammy';
 import { countOwnOrders, listOwnOrders } from '../../src/app/orders/query.js';
+import { ORDER_LIST_QUERY } from '../../src/app/requests/queries.js';
 import { ApiError } from '../../src/domain/errors.js';
 import type { BotContext } from '../context.js';
 import { ORDER_STATUS_DATA, ORDERS_PAGE_DATA, ordersPageData, receiptData } from '../keyboards/data.js';
@@ -27,7 +28,7 @@ export function ordersFeature(): Composer<BotContext> {
     const cursor = pages[index];
     let r: ReturnType<typeof listOwnOrders>;
     try {
-      r = listOwnOrders(ctx.env.deps, partnerId, cursor ? { limit: String(ORDERS_PAGE_SIZE), cursor } : { limit: String(ORDERS_PAGE_SIZE) });
+      r = listOwnOrders(ctx.env.deps, partnerId, ORDER_LIST_QUERY.read(cursor ? { limit: String(ORDERS_PAGE_SIZE), cursor } : { limit: String(ORDERS_PAGE_SIZE) }));
     } catch (e) {
       if (!(e instanceof ApiError) || index === 0) throw e;
       return page(ctx, 0, edit);

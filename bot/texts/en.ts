@@ -1,5 +1,5 @@
 import type { Notice } from '../../src/app/notices.js';
-import { WORDS } from '../../src/domain/words.js';
+import { WORDS } from '../../src/presentation/words.js';
 
 /**
  * Every English word of the bot, and nothing else: strings, tables of strings and sentences with blanks
@@ -10,7 +10,7 @@ import { WORDS } from '../../src/domain/words.js';
 
 export const en = {
   lang: 'en' as 'en' | 'ru',
-  /** Words shared with the Mini App (src/domain/words.ts). */
+  /** Words shared with the Mini App (src/presentation/words.ts). */
   shared: WORDS.en,
   common: {
     notLinked:

@@ -1,5 +1,5 @@
 import { ruPlural } from '../../src/domain/labels.js';
-import { WORDS } from '../../src/domain/words.js';
+import { WORDS } from '../../src/presentation/words.js';
 import type { Texts } from './en.js';
 
 /** Все русские слова бота и только они (какие фразы, в каком порядке и с какими кнопками — решают views). */

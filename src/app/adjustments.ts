@@ -9,7 +9,7 @@ import type { Deps } from './deps.js';
 import { entryView } from './ledger.js';
 import { requirePartner } from './partners.js';
 import { unitOfWork } from './unit-of-work.js';
-import { parseOrFail } from './validation.js';
+import { parseOrFail } from './requests/parse.js';
 
 /**
  * Support's correction of a mistaken credit or debit (operator-api.md POST /partners/{id}/adjustments):

@@ -1,6 +1,6 @@
-import crypto from 'node:crypto';
 import { fail } from '../domain/errors.js';
 import { validateInitData } from '../domain/init-data.js';
+import { grantKey } from '../domain/secret-hash.js';
 import { audit } from '../store/audit-repo.js';
 import { inTx } from '../store/db.js';
 import { putGrant, readGrant, sweepGrants, takeGrant, dropGrant } from '../store/app-repo.js';
@@ -21,8 +21,6 @@ export const SESSION_TTL_MS = 12 * 3600_000;
 const SIGNIN_PREFIX = 'app.signin:';
 const SESSION_PREFIX = 'app.session:';
 
-/** Stored under the SHA-256 of the token: the database never holds a usable link or cookie. */
-export const keyOf = (prefix: string, token: string) => prefix + crypto.hash('sha256', token, 'hex');
 const TOKEN = /^[A-Za-z0-9_-]{20,100}$/;
 
 export interface AppCaller {
@@ -48,7 +46,7 @@ export function callerFromInitData(deps: Pick<Deps, 'clock' | 'config'>, raw: st
 /** The caller of a session cookie; 401 when unknown or expired. */
 export function callerFromSession(deps: Pick<Deps, 'db' | 'clock'>, token: string): AppCaller {
   if (!TOKEN.test(token)) fail('unauthorized', 'Invalid session. Sign in again.');
-  const g = readGrant(deps.db, keyOf(SESSION_PREFIX, token));
+  const g = readGrant(deps.db, grantKey(SESSION_PREFIX, token));
   if (!g || g.expiresAt <= deps.clock.now()) fail('unauthorized', 'The session has expired. Sign in again.');
   return { telegramUserId: g.telegramUserId, via: 'cookie' };
 }
@@ -66,7 +64,7 @@ export function createSignInLink(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'i
   const token = deps.ids.token(24);
   inTx(deps.db, (tx) => {
     sweepGrants(tx, SIGNIN_PREFIX, now);
-    putGrant(tx, keyOf(SIGNIN_PREFIX, token), { telegramUserId, expiresAt: now + SIGNIN_TTL_MS }, now);
+    putGrant(tx, grantKey(SIGNIN_PREFIX, token), { telegramUserId, expiresAt: now + SIGNIN_TTL_MS }, now);
     audit(tx, now, `telegram:${telegramUserId}`, 'app.signin_link', null, {});
   });
   // In the fragment: never sent to a server, so link previews and logs cannot spend or see it.
@@ -80,7 +78,7 @@ export function createSignInLink(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'i
  */
 export function previewSignIn(deps: Pick<Deps, 'db' | 'clock'>, token: unknown): { telegramUserId: number; displayName: string | null; partnerName: string | null } {
   if (typeof token !== 'string' || !TOKEN.test(token)) fail('unauthorized', 'The sign-in link is invalid, used or expired.');
-  const g = readGrant(deps.db, keyOf(SIGNIN_PREFIX, token));
+  const g = readGrant(deps.db, grantKey(SIGNIN_PREFIX, token));
   if (!g || g.expiresAt <= deps.clock.now()) fail('unauthorized', 'The sign-in link is invalid, used or expired.');
   const link = findLink(deps, g.telegramUserId);
   return { telegramUserId: g.telegramUserId, displayName: link?.displayName ?? null, partnerName: link ? requirePartner(deps, link.partnerId).name : null };
@@ -92,10 +90,10 @@ export function redeemSignIn(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, token: un
   const now = deps.clock.now();
   const session = deps.ids.token(32);
   const r = inTx(deps.db, (tx) => {
-    const g = takeGrant(tx, keyOf(SIGNIN_PREFIX, token));
+    const g = takeGrant(tx, grantKey(SIGNIN_PREFIX, token));
     if (!g || g.expiresAt <= now) return null;
     sweepGrants(tx, SESSION_PREFIX, now);
-    putGrant(tx, keyOf(SESSION_PREFIX, session), { telegramUserId: g.telegramUserId, expiresAt: now + SESSION_TTL_MS }, now);
+    putGrant(tx, grantKey(SESSION_PREFIX, session), { telegramUserId: g.telegramUserId, expiresAt: now + SESSION_TTL_MS }, now);
     audit(tx, now, `telegram:${g.telegramUserId}`, 'app.signin', null, {});
     return g;
   });
@@ -104,7 +102,7 @@ export function redeemSignIn(deps: Pick<Deps, 'db' | 'clock' | 'ids'>, token: un
 }
 
 export function endSession(deps: Pick<Deps, 'db'>, token: string): void {
-  if (TOKEN.test(token)) dropGrant(deps.db, keyOf(SESSION_PREFIX, token));
+  if (TOKEN.test(token)) dropGrant(deps.db, grantKey(SESSION_PREFIX, token));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { afterDebit, parseThreshold, thresholdRule } from '../domain/balance-alert.js';
 import { CURRENCIES } from '../domain/enums.js';
 import { fail } from '../domain/errors.js';
+import { isJsonObject } from './requests/parse.js';
 import { formatAmount, type Currency } from '../domain/money.js';
 import { audit } from '../store/audit-repo.js';
 import { deleteBalanceAlert, getBalanceAlert, listBalanceAlerts, putBalanceAlert, setAlerted } from '../store/balance-alerts-repo.js';
@@ -32,8 +33,7 @@ export function alertsView(deps: Pick<Deps, 'db'>, partnerId: number): AlertsVie
  */
 export function setAlerts(deps: Pick<Deps, 'db' | 'clock'>, partnerId: number, body: unknown, actor: string): AlertsView {
   requirePartner(deps, partnerId);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) fail('validation_error', 'The body must be a JSON object.');
-  const b = body as Record<string, unknown>;
+  const b = isJsonObject(body) ? body : fail('validation_error', 'The body must be a JSON object.');
   const changes: { currency: Currency; threshold: number | null }[] = [];
   for (const k of Object.keys(b)) if (!(CURRENCIES as readonly string[]).includes(k)) fail('validation_error', `Unknown field: ${k}. Thresholds are set per currency: USD, TON.`, { field: k });
   for (const currency of CURRENCIES) {

@@ -3,8 +3,9 @@ import { ExportReader } from '../store/export-reader.js';
 import type { LedgerEntryRow } from '../store/ledger-repo.js';
 import type { OrderRow } from '../store/orders-repo.js';
 import type { Deps } from './deps.js';
-import { parseOrderExportFilters, type OrderFilters } from './orders/query.js';
-import { parseLedgerExportFilters, partnerEntryView, type LedgerQuery } from './partner-ledger.js';
+import { orderExportFilters, type OrderFilters } from './orders/query.js';
+import { ledgerExportFilters, partnerEntryView, type LedgerQuery } from './partner-ledger.js';
+import type { LedgerExportInput, OrderExportInput } from './requests/queries.js';
 import { requirePartner } from './partners.js';
 
 /**
@@ -65,25 +66,23 @@ function ledgerExport(deps: Pick<Deps, 'clock' | 'config'>, partnerId: number, f
 }
 
 /** GET /orders/export.csv: the filters of GET /orders except paging; bad ones are refused before any row. */
-export function exportOwnOrders(deps: Pick<Deps, 'clock' | 'config'>, partnerId: number, q: Record<string, unknown>): CsvExport {
-  return ordersExport(deps, partnerId, parseOrderExportFilters(q));
+export function exportOwnOrders(deps: Pick<Deps, 'clock' | 'config'>, partnerId: number, q: OrderExportInput): CsvExport {
+  return ordersExport(deps, partnerId, orderExportFilters(q));
 }
 
 /** GET /ledger/export.csv: the filters of GET /ledger except paging. */
-export function exportOwnLedger(deps: Pick<Deps, 'clock' | 'config'>, partnerId: number, q: Record<string, unknown>): CsvExport {
-  return ledgerExport(deps, partnerId, parseLedgerExportFilters(q));
+export function exportOwnLedger(deps: Pick<Deps, 'clock' | 'config'>, partnerId: number, q: LedgerExportInput): CsvExport {
+  return ledgerExport(deps, partnerId, ledgerExportFilters(q));
 }
 
 /** The operator API's GET /partners/{id}/orders/export.csv: the same export for a partner named by id. */
-export function exportPartnerOrders(deps: Pick<Deps, 'db' | 'clock' | 'config'>, partnerId: number, q: Record<string, unknown>): CsvExport {
-  const f = parseOrderExportFilters(q);
+export function exportPartnerOrders(deps: Pick<Deps, 'db' | 'clock' | 'config'>, partnerId: number, q: OrderExportInput): CsvExport {
   requirePartner(deps, partnerId);
-  return ordersExport(deps, partnerId, f);
+  return ordersExport(deps, partnerId, orderExportFilters(q));
 }
 
 /** The operator API's GET /partners/{id}/ledger/export.csv. */
-export function exportPartnerLedger(deps: Pick<Deps, 'db' | 'clock' | 'config'>, partnerId: number, q: Record<string, unknown>): CsvExport {
-  const f = parseLedgerExportFilters(q);
+export function exportPartnerLedger(deps: Pick<Deps, 'db' | 'clock' | 'config'>, partnerId: number, q: LedgerExportInput): CsvExport {
   requirePartner(deps, partnerId);
-  return ledgerExport(deps, partnerId, f);
+  return ledgerExport(deps, partnerId, ledgerExportFilters(q));
 }

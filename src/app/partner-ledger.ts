@@ -4,8 +4,7 @@ import { offsetIso } from '../domain/time-format.js';
 import { listEntriesNewestFirst, type LedgerEntryRow } from '../store/ledger-repo.js';
 import type { Deps } from './deps.js';
 import { encodeCursor } from './paging.js';
-import { parseRequest } from './requests/parse.js';
-import { LEDGER_EXPORT_RULES, LEDGER_LIST_RULES, LedgerExportQuery, LedgerListQuery } from './requests/queries.js';
+import type { LedgerExportInput, LedgerListInput } from './requests/queries.js';
 
 /**
  * The partner API's GET /ledger: the partner's own ledger entries, newest first, with the
@@ -36,13 +35,11 @@ export interface LedgerQuery {
 }
 
 /** The filters of the ledger's CSV export (partner and operator API); both currencies when none is named. */
-export function parseLedgerExportFilters(q: Record<string, unknown>): LedgerQuery {
-  const { currency, from, to } = parseRequest(LedgerExportQuery, q, LEDGER_EXPORT_RULES);
+export function ledgerExportFilters({ currency, from, to }: LedgerExportInput): LedgerQuery {
   return { currencies: currency ? [currency] : [...CURRENCIES], from, to };
 }
 
-export function listOwnLedger(deps: Pick<Deps, 'db'>, partnerId: number, q: Record<string, unknown>) {
-  const { currency, from, to, cursor: beforeId, limit } = parseRequest(LedgerListQuery, q, LEDGER_LIST_RULES);
+export function listOwnLedger(deps: Pick<Deps, 'db'>, partnerId: number, { currency, from, to, cursor: beforeId, limit }: LedgerListInput) {
   const f: LedgerQuery = { currencies: currency ? [currency] : [...CURRENCIES], from, to };
   // newest first across currencies: the newest `limit + 1` of each, merged
   const rows = f.currencies

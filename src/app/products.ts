@@ -15,10 +15,6 @@ export function giftsOffered(deps: Pick<Deps, 'config'>): boolean {
 }
 
 /** 503 product_unavailable (`product_disabled`) while GIFTS_UPSTREAM=off: the gift routes and nft orders. */
-export function requireGiftsOffered(deps: Pick<Deps, 'config'>): void {
-  if (!giftsOffered(deps)) failGiftsDisabled();
-}
-
 export function failGiftsDisabled(): never {
   fail('product_unavailable', 'Gifts are not offered.', { reason: 'product_disabled' });
 }

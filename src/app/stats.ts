@@ -3,8 +3,7 @@ import { DAY_MS, STATS_DEFAULT_DAYS, STATS_MAX_DAYS, splitRange, summarise } fro
 import { offsetIso } from '../domain/time-format.js';
 import { statsOfHours, statsOfSpan } from '../store/stats-repo.js';
 import type { Deps } from './deps.js';
-import { parseRequest } from './requests/parse.js';
-import { STATS_RULES, StatsQuery } from './requests/queries.js';
+import type { StatsInput } from './requests/queries.js';
 
 /**
  * GET /stats: the partner's orders created from `from` to `to` (both inclusive, the formats of
@@ -12,8 +11,7 @@ import { STATS_RULES, StatsQuery } from './requests/queries.js';
  * `group_by=day`: count, spend, refunds. Whole hours come from the hourly figures, the partial hours at
  * the edges from the orders, so a year costs about the same whatever the order volume.
  */
-export function partnerStats(deps: Pick<Deps, 'db' | 'clock'>, partnerId: number, q: Record<string, unknown>) {
-  const query = parseRequest(StatsQuery, q, STATS_RULES);
+export function partnerStats(deps: Pick<Deps, 'db' | 'clock'>, partnerId: number, query: StatsInput) {
   const to = query.to ?? deps.clock.now();
   const from = query.from ?? to - STATS_DEFAULT_DAYS * DAY_MS;
   if (from > to) fail('bad_range', 'from must not be after to.');

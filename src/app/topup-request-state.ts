@@ -10,7 +10,7 @@ import type { Deps } from './deps.js';
 import { requirePartner } from './partners.js';
 import { shownStatus, topupRequestView, type TopupRequestShownStatus, type TopupRequestView } from './topup-requests.js';
 import { unitOfWork } from './unit-of-work.js';
-import { parseOrFail } from './validation.js';
+import { parseOrFail } from './requests/parse.js';
 
 /**
  * A partner's top-up requests after they are made: one request, the list by state, the open ones with the

@@ -19,7 +19,7 @@ import { getPartner } from '../store/partners-repo.js';
 import type { Deps } from './deps.js';
 import { requireTopupMinimum } from './topups.js';
 import { unitOfWork } from './unit-of-work.js';
-import { parseOrFail } from './validation.js';
+import { parseOrFail } from './requests/parse.js';
 
 /**
  * Top-up requests (operator-api.md POST /partners/{id}/topup-requests): the exact amount to send, where,

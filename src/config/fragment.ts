@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { z } from 'zod';
 import { csv, httpUrl, int } from './fields.js';
+import { toNano } from '../domain/money.js';
 
 /**
  * FRAGMENT_* variables (README "Going live with Fragment"), read only when UPSTREAM=fragment. Each secret
@@ -183,18 +184,8 @@ export function loadFragmentConfig(env: Record<string, string | undefined>): { c
   };
 }
 
-/** "1.5" TON → 1_500_000_000n nanoTON (exact decimal arithmetic, no floats). */
-export function toNano(s: string): bigint {
-  const [whole, frac = ''] = s.split('.');
-  return BigInt(whole) * 1_000_000_000n + BigInt((frac + '000000000').slice(0, 9));
-}
-
-/** 1_500_000_000n → "1.500000000". */
-export function fromNano(n: bigint): string {
-  const neg = n < 0n;
-  const a = neg ? -n : n;
-  return `${neg ? '-' : ''}${a / 1_000_000_000n}.${(a % 1_000_000_000n).toString().padStart(9, '0')}`;
-}
+/** nanoTON conversions (src/domain/money.ts), where the Fragment adapter has always found them. */
+export { fromNano, toNano } from '../domain/money.js';
 
 /** Names of every FRAGMENT_* variable (the base config passes them through untouched). */
 export const FRAGMENT_ENV_NAMES = [...Object.keys(plainShape), ...SECRET_NAMES.flatMap((n) => [n, `${n}_FILE`])];

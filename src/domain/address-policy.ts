@@ -1,6 +1,6 @@
 /**
  * Which IP addresses may receive a webhook (partner-api.md "Emission rules" rule 4): public unicast only,
- * unless inside WEBHOOK_ALLOW_SUBNETS. PURE. The delivery side (src/http-out/resolve-and-check.ts) judges
+ * unless inside WEBHOOK_ALLOW_SUBNETS. PURE. The delivery side (src/http-out/webhook-transport.ts: resolveAndCheck) judges
  * every resolved address with it before every attempt; the URL check (./webhook-url-policy.ts) judges
  * literal addresses.
  */

@@ -53,3 +53,16 @@ export function parsePositiveDecimal(text: unknown): Decimal | null {
   return d.gt(0) ? d : null;
 }
 
+
+/** "1.5" TON → 1_500_000_000n nanoTON (exact decimal arithmetic, no floats). */
+export function toNano(s: string): bigint {
+  const [whole, frac = ''] = s.split('.');
+  return BigInt(whole) * 1_000_000_000n + BigInt((frac + '000000000').slice(0, 9));
+}
+
+/** 1_500_000_000n nanoTON → "1.500000000" TON (all nine places). */
+export function fromNano(n: bigint): string {
+  const neg = n < 0n;
+  const a = neg ? -n : n;
+  return `${neg ? '-' : ''}${a / 1_000_000_000n}.${(a % 1_000_000_000n).toString().padStart(9, '0')}`;
+}

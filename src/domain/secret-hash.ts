@@ -9,3 +9,6 @@ import crypto from 'node:crypto';
 export function sha256Hex(text: string): string {
   return crypto.hash('sha256', text, 'hex');
 }
+
+/** A grant (a sign-in link, a session, an export link) is stored under its kind's prefix and the SHA-256 of its token: the database never holds a usable link or cookie. */
+export const grantKey = (prefix: string, token: string): string => prefix + sha256Hex(token);

@@ -4,7 +4,7 @@
  *
  * PURE: no DNS, no sockets. `checkWebhookUrl` judges the text of the URL at input time (scheme, host,
  * port, credentials, literal address, internal names). Names are resolved and their addresses judged
- * with `addressRefusal` (./address-policy.ts) by the delivery side (src/http-out/resolve-and-check.ts) before every attempt.
+ * with `addressRefusal` (./address-policy.ts) by the delivery side (src/http-out/webhook-transport.ts: resolveAndCheck) before every attempt.
  *
  * Order of checks: bad_url → too_long → bad_scheme → credentials_in_url → bad_host → bad_port → private_host
  * (internal names and addresses, then the service's own host: PUBLIC_BASE_URL's, in any spelling).

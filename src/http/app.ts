@@ -6,7 +6,7 @@ import type { DeliverySender } from '../app/webhooks/sender.js';
 import type { PayingWallet, SupplierFundsReader } from '../app/operator/supplier-funds.js';
 import type { SandboxControl } from '../app/sandbox-control.js';
 import { adminApi } from './admin/index.js';
-import type { AdvanceClock } from './admin/sandbox-routes.js';
+import { sandboxPictureRoutes, type AdvanceClock } from './admin/sandbox-routes.js';
 import type { BotWebhook } from '../app/bot-webhook.js';
 import { appApi } from './app-api/index.js';
 import { frameworkErrors, installErrorHandling, OPERATOR_API_PREFIX } from './errors.js';
@@ -15,7 +15,6 @@ import { registerOpenApi } from './openapi/routes.js';
 import { partnerApi } from './partner/index.js';
 import { authChallenge, installResponseHeaders, requestIdFor } from './request-id.js';
 import type { RateLimiter } from './rate-limiter.js';
-import { sandboxPictureRoutes } from './sandbox-pictures.js';
 import { slowClientOptions, trustProxyHops } from './server-options.js';
 import { webappRoutes } from './webapp.js';
 

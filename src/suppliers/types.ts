@@ -95,6 +95,28 @@ export interface GoodsSupplier {
    * outside a running `deliver` call (the sandbox).
    */
   paymentInFlight?(orderId: string): boolean;
+  /**
+   * What the supplier recorded of an order's payment, for an operator deciding a review. Absent: the
+   * supplier pays nothing per order that it could show (the sandbox).
+   */
+  paymentEvidence?(orderId: string): GoodsPaymentEvidence;
+}
+
+/** A supplier's record of an order's payment (amounts in TON with all nine places: evidence, not prices). */
+export interface GoodsPaymentEvidence {
+  payment: {
+    state: string;
+    amount_ton: string;
+    /** The reference the payment carries (its comment). */
+    ref: string | null;
+    tx_hash: string | null;
+    supplier_answer: string | null;
+    attempts: number;
+    confirmed_at: string | null;
+    updated_at: string;
+  } | null;
+  /** The TON cost the order was fixed at, when the supplier prices in TON. */
+  cost_ton: string | null;
 }
 
 export interface Suppliers {
@@ -235,9 +257,11 @@ export interface GiftMarket {
   /**
    * The market's own record of the transfer of an order's gift to its recipient: its hash once the transfer
    * was sent (confirmed or not), null when nothing was sent. Read when an operator resolves a stuck order as
-   * delivered; throws UpstreamUnavailable when the market does not answer.
+   * delivered; throws UpstreamUnavailable when the market does not answer. `paidReceipt` is the receipt of
+   * the order's paid purchase as the application recorded it (null when none): a market whose purchase is
+   * the transfer answers from it, so no adapter reads the application's records.
    */
-  transferOf(orderId: string): Promise<{ transferHash: string } | null>;
+  transferOf(orderId: string, paidReceipt: string | null): Promise<{ transferHash: string } | null>;
   /** Public links of a delivered gift. */
   links(gift: string, transferHash: string): { nft_public_url: string; ton_explorer_url: string };
 }

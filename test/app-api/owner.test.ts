@@ -179,7 +179,7 @@ describe('Mini App API: top-up requests', () => {
     // a second cancel: 409 not_open with the status; another partner's request or an unknown one: 404
     const again = await owner.call('DELETE', `/topup-requests/${byOperator.request_id}`);
     expect([again.status, codeOf(again), again.body.status]).toEqual([409, 'not_open', 'canceled']);
-    const { WORDS } = await import('../../src/domain/words.js');
+    const { WORDS } = await import('../../src/presentation/words.js');
     expect(WORDS.en.error('not_open', again.body)).toBe('This top-up request is already canceled.');
     expect(WORDS.ru.error('not_open', again.body)).toBe('Этот запрос на пополнение уже отменён.');
     expect((await owner.call('DELETE', '/topup-requests/rq_nope')).status).toBe(404);
@@ -218,7 +218,7 @@ describe('Mini App API: top-up requests', () => {
     expect(r.body).toEqual({ code: 'too_many_topup_requests', detail: expect.any(String), currency: 'USD', max_open: 2 });
     expect((await owner.call('POST', '/topup-requests', { currency: 'TON', amount: '50' })).status).toBe(201);
     // the words the Mini App shows for it (webapp/src/i18n.ts errorText: the bot's words for the code)
-    const { WORDS } = await import('../../src/domain/words.js');
+    const { WORDS } = await import('../../src/presentation/words.js');
     expect(WORDS.en.error(r.body.code, r.body)).toBe(
       'You already have 2 open top-up requests in USD, the most at once. Pay one of them (the exact amount it shows), cancel one, or wait until one expires 24 hours after it was made, then ask again.',
     );

@@ -23,7 +23,7 @@ import {
   STATS_RULES,
   StatsQuery,
 } from '../../src/app/requests/queries.js';
-import { queryParameters } from '../../src/http/openapi/parameters.js';
+import { queryParameters } from '../../src/http/route.js';
 
 function answer(schema: z.ZodType, value: unknown, rules: IssueRules): { ok: unknown } | { status: number; body: unknown } {
   try {

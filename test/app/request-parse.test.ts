@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, errorBody } from '../../src/domain/errors.js';
 import { NftGift, NftParamsBeforeRecipient, OrderEnvelope, PremiumParams, StarsParams } from '../../src/app/requests/orders.js';
-import { ValidateGameRequest, ValidateRecipientRequest } from '../../src/app/requests/validate.js';
+import { ValidateGameRequest, ValidateRecipientRequest } from '../../src/app/requests/orders.js';
 import {
   ORDER_BODY_RULES,
   ORDER_PARAMS_RULES,

@@ -15,6 +15,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 /** What each layer may import besides itself. `suppliers/types` is the suppliers' port: the only supplier file app may use. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   domain: [],
+  // the words the bot and the Mini App both show (the Mini App bundles the file: it imports nothing)
+  presentation: [],
   kernel: ['domain'],
   config: ['domain', 'kernel'],
   store: ['domain', 'kernel', 'config'],
@@ -23,11 +25,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   app: ['domain', 'kernel', 'config', 'store', 'suppliers/types'],
   // the adapter of a port declared in app (app/webhooks/transport.ts)
   'http-out': ['domain', 'kernel', 'config', 'app'],
-  // the scheduler and the job table: use cases only, never the store
-  workers: ['domain', 'kernel', 'config', 'app', 'suppliers', 'suppliers/types'],
+  // the scheduler and the job table: use cases only, never the store or a supplier's client (the composition root builds them)
+  workers: ['domain', 'kernel', 'config', 'app', 'suppliers/types'],
   // the doors: use cases and the application's ports, never the store or a supplier
   http: ['domain', 'kernel', 'config', 'app'],
-  bot: ['domain', 'kernel', 'config', 'app'],
+  bot: ['domain', 'kernel', 'config', 'app', 'presentation'],
   // operations: backups, restore, metrics and readiness read the store; its routes and hooks sit on the HTTP app
   ops: ['domain', 'kernel', 'config', 'store', 'suppliers/types', 'app', 'http'],
   // the composition root builds everything but the bot (src/main.ts starts it)
@@ -123,10 +125,35 @@ export function sandboxLeaks(files: Map<string, string>, imports: Map<string, st
   return out;
 }
 
+/**
+ * Suppliers behind their port, both ways: a supplier's own records and settings (its repository in the store,
+ * its configuration file) are used by its own folder, the configuration and the composition root only, so no use case knows a
+ * particular supplier; and an adapter reads nothing of the application's records (the purchase record, the
+ * orders, the ledger): the application passes what it needs. The store files any adapter may use are the
+ * handle, the key-value table and prepared statements.
+ */
+const SUPPLIER_OWN: Record<string, string> = {
+  'src/store/fragment-payments-repo.ts': 'src/suppliers/fragment/',
+  'src/config/fragment.ts': 'src/suppliers/fragment/',
+  'src/store/sandbox-repo.ts': 'src/suppliers/sandbox/',
+};
+const STORE_FOR_SUPPLIERS = ['src/store/db.ts', 'src/store/kv-repo.ts', 'src/store/prepared.ts'];
+export function supplierRecordLeaks(imports: Map<string, string[]>): string[] {
+  const out: string[] = [];
+  for (const [file, targets] of imports) {
+    for (const t of targets) {
+      const owner = SUPPLIER_OWN[t];
+      if (owner !== undefined ? !file.startsWith(owner) && !file.startsWith('src/config/') && file !== 'src/service.ts' : file.startsWith('src/suppliers/') && t.startsWith('src/store/') && !STORE_FOR_SUPPLIERS.includes(t))
+        out.push(`${file} → ${t}`);
+    }
+  }
+  return out;
+}
+
 describe('layers', () => {
   const imports = importsOf([...sourceFiles('src'), ...sourceFiles('bot')]);
 
-  it('every import of src/ and bot/ points down (domain only domain; config, store, suppliers nothing above them; app no http, workers, ops, bot or concrete supplier; workers no store; http and the bot no store, supplier, worker or each other; service.ts no bot)', () => {
+  it('every import of src/ and bot/ points down (domain only domain; config, store, suppliers nothing above them; app no http, workers, ops, bot or concrete supplier; workers no store or supplier client; http and the bot no store, supplier, worker or each other; service.ts no bot)', () => {
     expect(imports.size).toBeGreaterThan(100);
     expect(violations(imports)).toEqual([]);
   });
@@ -144,6 +171,7 @@ describe('layers', () => {
       ['src/store/snapshot.ts', ['src/app/ledger.ts']],
       ['src/app/orders/create.ts', ['src/suppliers/sandbox/sandbox-upstream.ts', 'src/suppliers/types.ts', 'src/http/app.ts']],
       ['src/workers/jobs.ts', ['src/store/jobs-repo.ts', 'src/app/orders/process.ts']],
+      ['src/workers/deposit-watchers.ts', ['src/suppliers/chains/toncenter.ts', 'src/suppliers/types.ts']],
       ['src/config/env.ts', ['src/suppliers/fragment/config.ts']],
       ['src/http/errors.ts', ['src/store/storage-health.ts', 'src/app/deps.ts']],
       ['src/http/admin/index.ts', ['src/suppliers/fragment/fragment-upstream.ts', 'src/workers/scheduler.ts']],
@@ -157,6 +185,7 @@ describe('layers', () => {
       'src/app/orders/create.ts → src/suppliers/sandbox/sandbox-upstream.ts',
       'src/app/orders/create.ts → src/http/app.ts',
       'src/workers/jobs.ts → src/store/jobs-repo.ts',
+      'src/workers/deposit-watchers.ts → src/suppliers/chains/toncenter.ts',
       'src/config/env.ts → src/suppliers/fragment/config.ts',
       'src/http/errors.ts → src/store/storage-health.ts',
       'src/http/admin/index.ts → src/suppliers/fragment/fragment-upstream.ts',
@@ -179,6 +208,23 @@ describe('layers', () => {
     expect(identifiersOf(texts.get('src/http/app.ts')!)).toContain('SandboxControl');
     // the fault switch is the sandbox's own: the composition root wires what the simulator gives, it builds no switch
     expect([...identifiersOf(texts.get('src/service.ts')!)].filter((id) => /fault/i.test(id))).toEqual(['withFaults']);
+  });
+
+  it('suppliers behind their port: no use case reaches a particular supplier\'s records or settings, no adapter reads the application\'s records', () => {
+    expect(imports.get('src/suppliers/fragment/fragment-upstream.ts')).toContain('src/store/fragment-payments-repo.ts');
+    expect(supplierRecordLeaks(imports)).toEqual([]);
+    const bad = new Map([
+      ['src/app/operator/review-evidence.ts', ['src/config/fragment.ts', 'src/store/fragment-payments-repo.ts', 'src/store/gift-purchases-repo.ts']],
+      ['src/suppliers/telegram-gifts/telegram-market.ts', ['src/store/gift-purchases-repo.ts', 'src/store/db.ts']],
+      ['src/suppliers/sandbox/gift-market.ts', ['src/store/sandbox-repo.ts', 'src/store/kv-repo.ts', 'src/store/fragment-payments-repo.ts']],
+      ['src/service.ts', ['src/config/fragment.ts']],
+    ]);
+    expect(supplierRecordLeaks(bad)).toEqual([
+      'src/app/operator/review-evidence.ts → src/config/fragment.ts',
+      'src/app/operator/review-evidence.ts → src/store/fragment-payments-repo.ts',
+      'src/suppliers/telegram-gifts/telegram-market.ts → src/store/gift-purchases-repo.ts',
+      'src/suppliers/sandbox/gift-market.ts → src/store/fragment-payments-repo.ts',
+    ]);
   });
 
   it('the sandbox check sees a sandbox member of a use case\'s dependencies and the concrete class in the HTTP app', () => {

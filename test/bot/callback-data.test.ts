@@ -113,8 +113,8 @@ class LongIdMarket implements GiftMarket {
     if (!p.gift.startsWith(LONG_COLLECTION)) return this.base.runStage(stage, p);
     return { kind: 'done' as const, transferHash: 'ab'.repeat(32) };
   }
-  async transferOf(orderId: string) {
-    return this.base.transferOf(orderId);
+  async transferOf(orderId: string, paidReceipt: string | null) {
+    return this.base.transferOf(orderId, paidReceipt);
   }
   links(gift: string, transferHash: string) {
     return this.base.links(gift, transferHash);

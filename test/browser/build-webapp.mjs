@@ -7,7 +7,7 @@ import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 /** The app's sources and the files it imports from the server's tree. */
-const SOURCES = ['webapp/src', 'webapp/index.html', 'webapp/vite.config.ts', 'src/domain/words.ts', 'src/domain/labels.ts', 'src/http/app-api/types.ts'];
+const SOURCES = ['webapp/src', 'webapp/index.html', 'webapp/vite.config.ts', 'src/presentation/words.ts', 'src/domain/labels.ts', 'src/http/app-api/types.ts'];
 
 function newestMtime(p) {
   const st = fs.statSync(p);

@@ -3,10 +3,8 @@ import https from 'node:https';
 import tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { pinnedLookup } from '../../src/http-out/pinned-lookup.js';
-import { postPinned } from '../../src/http-out/pinned-post.js';
-import { createPinnedPoster } from '../../src/http-out/pinned-poster.js';
-import { resolveAndCheck, type DnsOverrides } from '../../src/http-out/resolve-and-check.js';
+import { createPinnedPoster, pinnedLookup, postPinned } from '../../src/http-out/pinned-post.js';
+import { resolveAndCheck, type DnsOverrides } from '../../src/http-out/webhook-transport.js';
 
 // Linux routes all of 127/8 to loopback; 127.0.0.2 proves the connection goes to the pinned address.
 const ADDR = '127.0.0.2';

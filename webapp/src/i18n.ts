@@ -1,4 +1,4 @@
-import { WORDS } from '../../src/domain/words';
+import { WORDS } from '../../src/presentation/words';
 import { ruPlural } from '../../src/domain/labels';
 import { language } from './tg';
 
@@ -175,7 +175,7 @@ const ru: Dict = {
 
 export const lang = language();
 export const t: Dict = lang === 'ru' ? ru : en;
-/** The words the bot shows too (src/domain/words.ts): roles, failure reasons, networks, refusals. */
+/** The words the bot shows too (src/presentation/words.ts): roles, failure reasons, networks, refusals. */
 export const words = WORDS[lang];
 document.documentElement.lang = lang;
 

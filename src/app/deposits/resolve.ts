@@ -9,7 +9,7 @@ import { getPartner } from '../../store/partners-repo.js';
 import type { Deps } from '../deps.js';
 import { creditInTx } from '../topups.js';
 import { unitOfWork } from '../unit-of-work.js';
-import { parseOrFail } from '../validation.js';
+import { parseOrFail } from '../requests/parse.js';
 
 import { depositView, type DepositView } from './view.js';
 

@@ -4,8 +4,7 @@ import { offsetIso } from '../../domain/time-format.js';
 import type { GiftListing } from '../../suppliers/types.js';
 import type { Deps } from '../deps.js';
 import { encodeCursor } from '../paging.js';
-import { parseRequest } from '../requests/parse.js';
-import { GIFT_FILTERS, GiftListQuery, giftListQuery, giftListRules, type GiftFilter } from '../requests/queries.js';
+import { GIFT_FILTERS, type GiftFilter, type GiftListInput } from '../requests/queries.js';
 import { giftItem, giftPartnerMilli, market, pricedGift } from './gift-prices.js';
 
 /** The gift catalog: its cache and views (partner-api.md "Gift list item", "Gift price"). */
@@ -54,7 +53,7 @@ export class GiftCatalog {
    * GET /nft/gifts. Keyset paging over (price, gift id) in the chosen order: a cursor names the last item
    * seen, so paging never repeats or skips an item.
    */
-  async list(q: Record<string, unknown>) {
+  async list(q: GiftListInput) {
     const { rows, ...page } = await this.page(q);
     return { currency: 'TON' as const, items: rows.map((g) => giftItem(this.deps, g)), ...page };
   }
@@ -73,9 +72,8 @@ export class GiftCatalog {
       .map((g) => ({ item: giftItem(this.deps, g), attributes: g.attributes, partnerMilli: giftPartnerMilli(this.deps, g.priceMilli) }));
   }
 
-  private async page(q: Record<string, unknown>) {
-    const { query, cameAs, ignored } = giftListQuery(q);
-    const { collection, sort, cursor, limit, ...filters } = parseRequest(GiftListQuery, query, giftListRules(cameAs));
+  private async page(q: GiftListInput) {
+    const { collection, sort, cursor, limit, ignored, ...filters } = q;
     const applied: Partial<Record<GiftFilter, string>> = {};
     for (const f of GIFT_FILTERS) if (typeof filters[f] === 'string') applied[f] = filters[f];
     const after = cursor === undefined ? null : decodeGiftCursor(cursor, collection, sort);

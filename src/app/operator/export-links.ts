@@ -3,9 +3,10 @@ import { offsetIso } from '../../domain/time-format.js';
 import { audit } from '../../store/audit-repo.js';
 import { inTx } from '../../store/db.js';
 import { putGrant, readGrant, sweepGrants } from '../../store/app-repo.js';
-import { keyOf } from '../app-access.js';
+import { grantKey } from '../../domain/secret-hash.js';
 import type { Deps } from '../deps.js';
 import { exportPartnerLedger, exportPartnerOrders, type CsvExport } from '../exports.js';
+import { LEDGER_EXPORT_QUERY, ORDER_EXPORT_QUERY } from '../requests/queries.js';
 import { requireOperator } from './access.js';
 
 /**
@@ -23,7 +24,7 @@ const WHAT = ['orders', 'ledger'] as const;
 type What = (typeof WHAT)[number];
 
 function exportOf(deps: Pick<Deps, 'db' | 'clock' | 'config'>, partnerId: number, what: What, filters: Record<string, string>): CsvExport {
-  return what === 'orders' ? exportPartnerOrders(deps, partnerId, filters) : exportPartnerLedger(deps, partnerId, filters);
+  return what === 'orders' ? exportPartnerOrders(deps, partnerId, ORDER_EXPORT_QUERY.read(filters)) : exportPartnerLedger(deps, partnerId, LEDGER_EXPORT_QUERY.read(filters));
 }
 
 export function createExportLink(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'ids'>, operatorId: number, partnerId: number, body: Record<string, unknown>, actor: string) {
@@ -38,7 +39,7 @@ export function createExportLink(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'i
   const expiresAt = now + EXPORT_LINK_TTL_MS;
   inTx(deps.db, (tx) => {
     sweepGrants(tx, PREFIX, now);
-    putGrant(tx, keyOf(PREFIX, token), { telegramUserId: operatorId, expiresAt, data: { partnerId, what, filters } }, now);
+    putGrant(tx, grantKey(PREFIX, token), { telegramUserId: operatorId, expiresAt, data: { partnerId, what, filters } }, now);
     audit(tx, now, actor, 'export.link', String(partnerId), { what, filters });
   });
   return { url: `${deps.config.publicBaseUrl}/api/app/v1/exports/${token}`, filename, expires_at: offsetIso(expiresAt) };
@@ -46,7 +47,7 @@ export function createExportLink(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'i
 
 /** The export behind a link: 404 not_found for an unknown or expired one, 403 when its creator is no longer an operator. */
 export function openExportLink(deps: Pick<Deps, 'db' | 'clock' | 'config'>, token: string): CsvExport {
-  const g = TOKEN.test(token) ? readGrant(deps.db, keyOf(PREFIX, token)) : undefined;
+  const g = TOKEN.test(token) ? readGrant(deps.db, grantKey(PREFIX, token)) : undefined;
   if (!g || g.expiresAt <= deps.clock.now() || !g.data) fail('not_found', 'The export link is unknown or has expired: ask for a new one.');
   requireOperator(deps.config, g.telegramUserId, 'exports.any_partner');
   const { partnerId, what, filters } = g.data as { partnerId: number; what: What; filters: Record<string, string> };

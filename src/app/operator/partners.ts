@@ -7,7 +7,7 @@ import { inTx } from '../../store/db.js';
 import { createInvite } from '../invites.js';
 import { decodeCursor, encodeCursor, parseLimit } from '../paging.js';
 import { createPartner, partnerNameOf } from '../partners.js';
-import { parseOrFail } from '../validation.js';
+import { parseOrFail } from '../requests/parse.js';
 import type { Deps } from '../deps.js';
 
 /** The console's partners: a searchable list, and onboarding (a partner with its owner's invite). */

@@ -2,7 +2,7 @@ import { formatAmount } from '../../domain/money.js';
 import { fail } from '../../domain/errors.js';
 import { ORDER_TYPES } from '../../domain/enums.js';
 import { settingsPatchSchema } from '../settings.js';
-import { parseOrFail } from '../validation.js';
+import { parseOrFail } from '../requests/parse.js';
 import { currentPrices } from '../products.js';
 import type { Deps } from '../deps.js';
 

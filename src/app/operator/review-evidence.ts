@@ -1,6 +1,5 @@
-import { fromNano } from '../../config/fragment.js';
+import { fromNano } from '../../domain/money.js';
 import { offsetIso } from '../../domain/time-format.js';
-import { fragmentOrderCostNano, getPayment } from '../../store/fragment-payments-repo.js';
 import { getGiftPurchase } from '../../store/gift-purchases-repo.js';
 import { ordersInReview, type OrderRow } from '../../store/orders-repo.js';
 import { GiftsDisabled, UpstreamUnavailable } from '../../suppliers/types.js';
@@ -21,15 +20,15 @@ const iso = (ms: number | null) => (ms === null ? null : offsetIso(ms));
 /**
  * What the supplier side recorded for an order waiting for review, so an operator decides on evidence:
  * the gift purchase record (the payment form checked against the order's cap, the paid call's receipt or
- * the supplier's answer), the Fragment payment (amount, comment reference, transaction hash, the
- * supplier's answer), the TON cost the order was fixed at, and the gift market's record of the transfer
+ * the supplier's answer), the Stars and Premium supplier's record of the payment (`fragment_payment`: amount,
+ * comment reference, transaction hash, the supplier's answer) and the TON cost the order was fixed at, as the
+ * supplier gives them (GoodsSupplier.paymentEvidence; none from the sandbox), and the gift market's record of the transfer
  * (`sent` with its hash, `none`, or `unavailable` when the market does not answer in time).
  * Amounts in nanoTON are shown in TON with all nine places: they are evidence, not prices.
  */
 export async function reviewEvidence(deps: Pick<Deps, 'db' | 'suppliers'>, o: OrderRow) {
   const purchase = getGiftPurchase(deps.db, o.orderId);
-  const payment = getPayment(deps.db, o.orderId);
-  const cost = fragmentOrderCostNano(deps.db, o.orderId);
+  const goods = deps.suppliers.goods.paymentEvidence?.(o.orderId) ?? { payment: null, cost_ton: null };
   return {
     gift_purchase: purchase
       ? {
@@ -51,28 +50,17 @@ export async function reviewEvidence(deps: Pick<Deps, 'db' | 'suppliers'>, o: Or
           updated_at: offsetIso(purchase.updatedAt),
         }
       : null,
-    fragment_payment: payment
-      ? {
-          state: payment.state,
-          amount_ton: fromNano(BigInt(payment.amountNano)),
-          ref: payment.ref,
-          tx_hash: payment.txHash,
-          supplier_answer: payment.detail,
-          attempts: payment.attempts,
-          confirmed_at: iso(payment.confirmedAt),
-          updated_at: offsetIso(payment.updatedAt),
-        }
-      : null,
-    cost_ton: cost === null ? null : fromNano(cost),
-    transfer: o.type === 'nft' ? await transferRecord(deps, o.orderId) : null,
+    fragment_payment: goods.payment,
+    cost_ton: goods.cost_ton,
+    transfer: o.type === 'nft' ? await transferRecord(deps, o.orderId, purchase?.state === 'paid' ? purchase.receipt : null) : null,
   };
 }
 
-async function transferRecord(deps: Pick<Deps, 'suppliers'>, orderId: string): Promise<{ status: 'sent'; transfer_hash: string } | { status: 'none' } | { status: 'unavailable' }> {
+async function transferRecord(deps: Pick<Deps, 'suppliers'>, orderId: string, paidReceipt: string | null): Promise<{ status: 'sent'; transfer_hash: string } | { status: 'none' } | { status: 'unavailable' }> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), TRANSFER_WAIT_MS)));
   try {
-    const r = await Promise.race([deps.suppliers.gifts.transferOf(orderId), late]);
+    const r = await Promise.race([deps.suppliers.gifts.transferOf(orderId, paidReceipt), late]);
     if (r === 'late') return { status: 'unavailable' };
     return r ? { status: 'sent', transfer_hash: r.transferHash } : { status: 'none' };
   } catch (e) {

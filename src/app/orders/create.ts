@@ -15,7 +15,7 @@ import { noteDebit } from '../balance-alerts.js';
 import type { Deps } from '../deps.js';
 import { requireOrderingAllowed } from '../partners.js';
 import { ParamsObject } from '../requests/orders.js';
-import { ORDER_PARAMS_RULES, parseRequest } from '../requests/parse.js';
+import { isJsonObject, ORDER_PARAMS_RULES, parseRequest } from '../requests/parse.js';
 import { unitOfWorkGrouped, type AfterCommit } from '../unit-of-work.js';
 import { urlPolicy } from '../webhooks/config.js';
 import { OrderKey, orderHead } from './idempotency.js';
@@ -55,8 +55,8 @@ export function replayOrCreate(deps: CreateOrderDeps, partnerId: number, body: u
   // 1. the request's shape around params: idempotency_key, type, client_reference (src/app/requests/)
   const parsedHead = orderHead(body);
   const head = parsedHead.head;
-  // the idempotency fingerprint is of the body as sent (an object: the parse says so)
-  const raw = body as Record<string, unknown>;
+  // the idempotency fingerprint is of the body as sent (an object: the parse said so)
+  const raw = isJsonObject(body) ? body : fail('bad_request', 'The body must be a JSON object.');
 
   // 2. idempotency, before anything else is judged: a replay answers with the stored order
   if (!deps.keyLedger.available()) fail('ledger_unavailable');

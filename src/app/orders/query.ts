@@ -1,12 +1,10 @@
-import type { z } from 'zod';
 import { fail } from '../../domain/errors.js';
 import { isFinal } from '../../domain/order-machine.js';
 import { orderView } from '../../domain/order-view.js';
 import { countPartnerOrders, getOrder, listOrderIds, type OrderRow } from '../../store/orders-repo.js';
 import type { Deps } from '../deps.js';
 import { encodeCursor } from '../paging.js';
-import { parseRequest } from '../requests/parse.js';
-import { ORDER_EXPORT_RULES, ORDER_LIST_RULES, ORDER_READ_RULES, OrderExportQuery, OrderListQuery, OrderReadQuery } from '../requests/queries.js';
+import type { OrderExportInput, OrderListInput } from '../requests/queries.js';
 
 /** GET /orders/{id}: own orders only; another partner's order is "not found" too. */
 export function getOwnOrder(deps: Pick<Deps, 'db'>, partnerId: number, orderId: string) {
@@ -17,14 +15,10 @@ export function getOwnOrder(deps: Pick<Deps, 'db'>, partnerId: number, orderId: 
 
 /**
  * GET /orders/{id}?wait=N: the order as soon as it is final, or after N seconds of service clock as it is
- * then (an order already final answers at once). Without `wait` it is getOwnOrder. Other query parameters
- * are ignored, as they always were on this endpoint. `clientGone` gives a signal that ends the wait early.
+ * then (an order already final answers at once). Without `wait` it is getOwnOrder. `clientGone` gives a signal that ends the wait early.
  */
-export async function readOwnOrder(deps: Pick<Deps, 'db' | 'orderWaits'>, caller: { partnerId: number; keyId: string }, orderId: string, q: Record<string, unknown>, clientGone: () => AbortSignal) {
-  // `wait` is the only parameter read (others are ignored): a plain read skips the query's parse
-  const seconds = q.wait === undefined ? undefined : parseRequest(OrderReadQuery, q, ORDER_READ_RULES).wait;
-  const first = getOwnOrder(deps, caller.partnerId, orderId);
-  if (seconds === undefined) return first;
+export async function readOwnOrder(deps: Pick<Deps, 'db' | 'orderWaits'>, caller: { partnerId: number; keyId: string }, orderId: string, seconds: number, clientGone: () => AbortSignal) {
+  getOwnOrder(deps, caller.partnerId, orderId);
   const done = () => {
     const o = getOrder(deps.db, orderId);
     return !o || isFinal(o.status, o.reviewStage !== null);
@@ -47,11 +41,11 @@ export function committedOrderView(o: Readonly<OrderRow>): Readonly<Record<strin
   return v;
 }
 
-export type OrderFilters = Omit<z.output<typeof OrderExportQuery>, 'client_reference'> & { clientReference?: string };
+export type OrderFilters = Omit<OrderExportInput, 'client_reference'> & { clientReference?: string };
 
 /** The filters of GET /orders' CSV export (partner and operator API). */
-export function parseOrderExportFilters(q: Record<string, unknown>): OrderFilters {
-  const { client_reference: clientReference, ...f } = parseRequest(OrderExportQuery, q, ORDER_EXPORT_RULES);
+export function orderExportFilters(q: OrderExportInput): OrderFilters {
+  const { client_reference: clientReference, ...f } = q;
   return { ...f, clientReference };
 }
 
@@ -61,8 +55,8 @@ export function countOwnOrders(deps: Pick<Deps, 'db'>, partnerId: number): numbe
 }
 
 /** GET /orders: newest first, keyset paging by an opaque cursor. */
-export function listOwnOrders(deps: Pick<Deps, 'db'>, partnerId: number, q: Record<string, unknown>) {
-  const { status, type, client_reference: clientReference, from, to, cursor: beforeSeq, limit } = parseRequest(OrderListQuery, q, ORDER_LIST_RULES);
+export function listOwnOrders(deps: Pick<Deps, 'db'>, partnerId: number, q: OrderListInput) {
+  const { status, type, client_reference: clientReference, from, to, cursor: beforeSeq, limit } = q;
   const ids = listOrderIds(deps.db, { partnerId, status, type, clientReference, from, to, beforeSeq, limit: limit + 1 });
   const page = ids.slice(0, limit);
   return {

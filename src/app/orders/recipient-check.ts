@@ -4,8 +4,8 @@ import { cachedBalancesOf } from '../../store/ledger-repo.js';
 import type { Deps } from '../deps.js';
 import { pricedGift } from '../nft/gift-prices.js';
 import { NftGift } from '../requests/orders.js';
-import { ORDER_PARAMS_RULES, parseRequest } from '../requests/parse.js';
-import { validateRecipient } from '../recipients.js';
+import { isJsonObject, ORDER_PARAMS_RULES, parseRequest } from '../requests/parse.js';
+import { validateRecipient } from './recipient.js';
 import { ORDER_KINDS } from './kinds/index.js';
 
 /** What recipientCheck uses of the service. */
@@ -17,7 +17,7 @@ export type RecipientCheckDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'ids' | 
  * balance after it. Nothing is reserved: the order itself checks everything again.
  */
 export async function recipientCheck(deps: RecipientCheckDeps, partnerId: number, body: unknown) {
-  const b = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : fail('validation_error', 'The body must be a JSON object.')) as Record<string, unknown>;
+  const b = isJsonObject(body) ? body : fail('validation_error', 'The body must be a JSON object.');
   const type = b.type;
   if (type !== 'stars' && type !== 'premium' && type !== 'nft') fail('bad_type');
   const username = b.username ?? b.recipient;

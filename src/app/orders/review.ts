@@ -11,6 +11,7 @@ import { unitOfWork } from '../unit-of-work.js';
 import { ORDER_JOB } from './jobs.js';
 import { applyTransition, transitionOr409 } from './transition.js';
 import { nftDelivery } from './nft-delivery.js';
+import { purchaseReceipt } from './gift-purchase.js';
 import { UpstreamUnavailable } from '../../suppliers/types.js';
 
 /** Operator views and actions on orders: manual review and support's cancellation. */
@@ -76,10 +77,10 @@ export async function resolveReview(deps: ResolveReviewDeps, orderId: string, bo
 }
 
 /** The transfer of a stuck gift: the market's record first, else the operator's hash; they must agree. */
-async function transferOfReview(deps: Pick<Deps, 'suppliers'>, orderId: string, given: string | undefined): Promise<string> {
+async function transferOfReview(deps: Pick<Deps, 'db' | 'suppliers'>, orderId: string, given: string | undefined): Promise<string> {
   let record: { transferHash: string } | null = null;
   try {
-    record = await deps.suppliers.gifts.transferOf(orderId);
+    record = await deps.suppliers.gifts.transferOf(orderId, purchaseReceipt(deps, orderId));
   } catch (e) {
     if (!(e instanceof UpstreamUnavailable)) throw e;
     if (given === undefined)

@@ -37,6 +37,6 @@ export function orderDetail(deps: Pick<Deps, 'db'>, partnerId: number, orderId: 
     timeline,
     refund: { refunded: row.refunded, in_review: row.reviewStage !== null },
     // the partner API's delivery log (GET /webhook-deliveries?order_id=…): each delivery with its attempts
-    ...(withDeliveries ? { deliveries: listOwnDeliveries(deps, partnerId, { order_id: orderId, limit: '200' }).items } : {}),
+    ...(withDeliveries ? { deliveries: listOwnDeliveries(deps, partnerId, { order_id: orderId, limit: 200 }).items } : {}),
   };
 }

@@ -1,9 +1,7 @@
 import type { ServiceClock } from '../../kernel/clock.js';
 import { fail } from '../../domain/errors.js';
 import type { EventBus, OrderOutcome } from '../../kernel/event-bus.js';
-
-/** The longest `wait` of GET /orders/{order_id}, in seconds. */
-export const WAIT_MAX_SECONDS = 30;
+import { WAIT_MAX_SECONDS } from '../requests/queries.js';
 
 interface Waiter {
   keyId: string;

@@ -70,3 +70,7 @@ export const ParamsObject = z.looseObject({});
 /** What an NFT order parses of its params before its recipient is resolved, and its gift after. */
 export const NftParamsBeforeRecipient = NftParams.pick({ max_price: true, recipient: true });
 export const NftGift = NftParams.pick({ gift: true });
+
+/** The bodies of POST /validate/recipient and /validate/game (the OpenAPI document's, src/http/schemas/validation.ts): an order's type and recipient, checked before ordering. */
+export const ValidateRecipientRequest = z.looseObject({ type: z.enum(ORDER_TYPES), username: z.string().refine((s) => s.trim() !== '').meta({ example: '@durov' }) });
+export const ValidateGameRequest = z.looseObject({ username: z.string().refine((s) => s.trim() !== '') });

@@ -1,18 +1,28 @@
 import type { z } from 'zod';
-import { ApiError, type ErrorCode } from '../../domain/errors.js';
+import { ApiError, fail, type ErrorCode } from '../../domain/errors.js';
 
 /**
  * The one place where zod issues become the contract's errors (partner-api.md "Errors"): each field of a
  * request has the error code the contract gives it, and the code decides the body format (flat or nested,
- * domain/errors.ts). The partner API's requests are parsed with the schemas of ./orders.ts, ./validate.ts
+ * domain/errors.ts). The partner API's requests are parsed with the schemas of ./orders.ts
  * (bodies) and ./queries.ts (query strings), which are also the OpenAPI document's (src/http/schemas/
- * registers the bodies, src/http/openapi/parameters.ts lists the query parameters).
+ * registers the bodies, src/http/route.ts: queryParameters lists the query parameters).
  *
  * When several fields are wrong, the first in the rule table's order names the error: the tables list the
  * fields in the contract's order of checks.
  */
 export type IssueRule = ErrorCode | ((issue: z.core.$ZodIssue) => ApiError);
 export type IssueRules = Readonly<Record<string, IssueRule>>;
+
+/** A JSON object (not null, not an array): what a request body must be before its fields are read. */
+export const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The JSON object body of a request of the operator API or the Mini App: {} when absent, else 400 unless an object. */
+export function objectBody(req: { body: unknown }): Record<string, unknown> {
+  const b = req.body;
+  if (b === undefined || b === null) return {};
+  return isJsonObject(b) ? b : fail('validation_error', 'The body must be a JSON object.');
+}
 
 /** An input that is missing or null (zod reports it as invalid_type; `input` is there with reportInput). */
 const missing = (i: z.core.$ZodIssue) => i.input === undefined || i.input === null;
@@ -73,9 +83,34 @@ export function issueError(issues: readonly z.core.$ZodIssue[], rules: IssueRule
   return new ApiError('validation_error', `${path || 'body'}: ${i.message}`, path ? { field: path } : undefined);
 }
 
+/**
+ * A body of the operator API, the Mini App or the sandbox checked by a zod schema: its issues become one
+ * 400 validation_error ("path: message; …"). The partner API's requests name each issue's code (parseRequest).
+ */
+export function parseOrFail<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
+  const r = schema.safeParse(value);
+  if (!r.success) fail('validation_error', r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
+  return r.data;
+}
+
 /** Parses a request with its schema; the first issue (by `rules`) is thrown as the contract's error. */
 export function parseRequest<S extends z.ZodType>(schema: S, value: unknown, rules: IssueRules): z.output<S> {
   const r = schema.safeParse(value, { reportInput: true });
   if (r.success) return r.data;
   throw issueError(r.error.issues, rules)!;
+}
+
+/**
+ * How a route reads one part of a request (its query string): the zod schema, which the OpenAPI document
+ * shows too, and `read`, which parses with it and throws the contract's error for the first issue. The
+ * route helper (src/http/route.ts) reads before the handler, which gets the parsed, typed value.
+ */
+export interface RequestReader<T> {
+  readonly schema: z.ZodObject;
+  read(value: unknown): T;
+}
+
+/** The reader of a schema whose issues the `rules` name (./queries.ts). */
+export function requestReader<S extends z.ZodObject>(schema: S, rules: IssueRules): RequestReader<z.output<S>> {
+  return { schema, read: (value) => parseRequest(schema, value, rules) };
 }

@@ -4,13 +4,12 @@ import { CURRENCIES, ORDER_STATUSES, ORDER_TYPES } from '../../domain/enums.js';
 import { ApiError } from '../../domain/errors.js';
 import { parseTimeFilter } from '../../domain/time-format.js';
 import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from '../../domain/webhook-delivery.js';
-import { WAIT_MAX_SECONDS } from '../orders/waits.js';
 import { cursorPosition } from '../paging.js';
-import { type IssueRule, type IssueRules } from './parse.js';
+import { parseRequest, requestReader, type IssueRule, type IssueRules, type RequestReader } from './parse.js';
 
 /**
  * The query strings of the partner API. Each schema is both the validator (the app parses with it through
- * ./parse.ts) and the OpenAPI document's parameter list (src/http/openapi/parameters.ts reads the fields'
+ * ./parse.ts) and the OpenAPI document's parameter list (src/http/route.ts: queryParameters reads the fields'
  * order, descriptions and JSON schemas from it). A query value is text: numbers are read from digits and
  * then bounded, times and cursors are decoded by a transform (the document shows them as strings).
  *
@@ -75,6 +74,9 @@ export const OrderExportQuery = z.strictObject({
   from: timeFilter(FROM),
   to: timeFilter(TO),
 });
+
+/** The longest `wait` of GET /orders/{order_id}, in seconds. */
+export const WAIT_MAX_SECONDS = 30;
 
 /** GET /orders/{order_id}: `wait` only; other parameters are ignored, as they always were on this endpoint. */
 export const OrderReadQuery = z.looseObject({
@@ -150,11 +152,11 @@ export const GiftListQuery = z.looseObject({
 });
 
 /** The query of GET /nft/gifts with its filters named plainly, the names they came under, and the ignored parameters. */
-export function giftListQuery(q: Record<string, unknown>): { query: Record<string, unknown>; cameAs: Record<string, string>; ignored: string[] } {
+export function giftListQuery(q: unknown): { query: Record<string, unknown>; cameAs: Record<string, string>; ignored: string[] } {
   const query: Record<string, unknown> = {};
   const cameAs: Record<string, string> = {};
   const ignored: string[] = [];
-  for (const [k, v] of Object.entries(q)) {
+  for (const [k, v] of typeof q === 'object' && q !== null ? Object.entries(q) : []) {
     const name = k.startsWith('attr_') || k.startsWith('attr.') ? k.slice(5) : k;
     if ((GIFT_FILTERS as readonly string[]).includes(name)) {
       query[name] = v;
@@ -237,4 +239,40 @@ export const giftListRules = (cameAs: Record<string, string>): IssueRules => {
     },
     nameOf,
   );
+};
+
+// --- what the routes read (src/http/route.ts reads the query before the handler, typed) -------
+
+export const ORDER_LIST_QUERY = requestReader(OrderListQuery, ORDER_LIST_RULES);
+export type OrderListInput = z.output<typeof OrderListQuery>;
+
+export const ORDER_EXPORT_QUERY = requestReader(OrderExportQuery, ORDER_EXPORT_RULES);
+export type OrderExportInput = z.output<typeof OrderExportQuery>;
+
+/** GET /orders/{order_id}: `wait` is the only parameter read, so a plain read (no `wait`: partners poll) parses nothing. */
+export const ORDER_READ_QUERY: RequestReader<{ wait?: number }> = {
+  schema: OrderReadQuery,
+  read: (q) => (typeof q === 'object' && q !== null && 'wait' in q && q.wait !== undefined ? { wait: parseRequest(OrderReadQuery, q, ORDER_READ_RULES).wait } : {}),
+};
+
+export const LEDGER_LIST_QUERY = requestReader(LedgerListQuery, LEDGER_LIST_RULES);
+export type LedgerListInput = z.output<typeof LedgerListQuery>;
+
+export const LEDGER_EXPORT_QUERY = requestReader(LedgerExportQuery, LEDGER_EXPORT_RULES);
+export type LedgerExportInput = z.output<typeof LedgerExportQuery>;
+
+export const STATS_QUERY = requestReader(StatsQuery, STATS_RULES);
+export type StatsInput = z.output<typeof StatsQuery>;
+
+export const DELIVERY_LIST_QUERY = requestReader(DeliveryListQuery, DELIVERY_LIST_RULES);
+export type DeliveryListInput = z.output<typeof DeliveryListQuery>;
+
+/** GET /nft/gifts with its filters named plainly, and the parameters it ignored (`ignored_params`). */
+export type GiftListInput = z.output<typeof GiftListQuery> & { ignored: string[] };
+export const GIFT_LIST_QUERY: RequestReader<GiftListInput> = {
+  schema: GiftListQuery,
+  read: (q) => {
+    const { query, cameAs, ignored } = giftListQuery(q);
+    return { ...parseRequest(GiftListQuery, query, giftListRules(cameAs)), ignored };
+  },
 };

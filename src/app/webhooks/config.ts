@@ -1,6 +1,6 @@
 import { fail } from '../../domain/errors.js';
 import { eventsTaken, parseEventList, SUBSCRIBABLE_EVENTS } from '../../domain/webhook-delivery.js';
-import { checkWebhookUrl, ownHostOf, type OwnHost, type WebhookUrlPolicy } from '../../domain/webhook-url-policy.js';
+import { checkWebhookUrl, ownHostOf, type WebhookUrlPolicy } from '../../domain/webhook-url-policy.js';
 import { addressRefusal } from '../../domain/address-policy.js';
 import { inTx } from '../../store/db.js';
 import { audit } from '../../store/audit-repo.js';
@@ -8,6 +8,7 @@ import { setWebhook, setWebhookEvents } from '../../store/partners-repo.js';
 import type { Config } from '../../config/env.js';
 import type { Deps } from '../deps.js';
 import { requirePartner } from '../partners.js';
+import { isJsonObject } from '../requests/parse.js';
 
 /** The loopback ranges: WEBHOOK_ALLOW_SUBNETS with them lets a webhook receiver on this machine in. */
 export const LOCAL_RECEIVER_SUBNETS = ['127.0.0.0/8', '::1/128'];
@@ -28,29 +29,30 @@ function loopbackHint(c: Config): string | undefined {
     : `to let a receiver on this machine in, start the sandbox with WEBHOOK_ALLOW_SUBNETS=${LOCAL_RECEIVER_SUBNETS.join(',')} and use http://127.0.0.1:<port>/…`;
 }
 
+/**
+ * The webhook URL policy of a configuration (WEBHOOK_* and the service's own host): built once, on first
+ * use, and the same frozen object for every check after it (order creation, the webhook block, each
+ * delivery). The configuration is read once at start and never changes.
+ */
 export function urlPolicy(c: Config): WebhookUrlPolicy {
-  return {
-    requireHttps: c.WEBHOOK_REQUIRE_HTTPS,
-    standardPortsOnly: c.WEBHOOK_STANDARD_PORTS_ONLY,
-    maxLength: c.WEBHOOK_URL_MAX_LENGTH,
-    allowSubnets: c.WEBHOOK_ALLOW_SUBNETS,
-    // RFC 6761 names (.test, .example) pass input checks like any domain; delivery judges their addresses.
-    blockReservedTestZones: false,
-    loopbackHint: loopbackHint(c),
-    ownHost: ownHostFor(c),
-  };
-}
-
-/** PUBLIC_BASE_URL's host and the ports the service listens on, worked out once per configuration. */
-const ownHosts = new WeakMap<Config, OwnHost | null>();
-function ownHostFor(c: Config): OwnHost | null {
-  let own = ownHosts.get(c);
-  if (own === undefined) {
-    own = ownHostOf(c.publicBaseUrl, [c.PORT, ...(c.METRICS_PORT ? [c.METRICS_PORT] : [])]);
-    ownHosts.set(c, own);
+  let policy = policies.get(c);
+  if (!policy) {
+    policy = Object.freeze({
+      requireHttps: c.WEBHOOK_REQUIRE_HTTPS,
+      standardPortsOnly: c.WEBHOOK_STANDARD_PORTS_ONLY,
+      maxLength: c.WEBHOOK_URL_MAX_LENGTH,
+      allowSubnets: c.WEBHOOK_ALLOW_SUBNETS,
+      // RFC 6761 names (.test, .example) pass input checks like any domain; delivery judges their addresses.
+      blockReservedTestZones: false,
+      loopbackHint: loopbackHint(c),
+      // PUBLIC_BASE_URL's host and the ports the service listens on
+      ownHost: ownHostOf(c.publicBaseUrl, [c.PORT, ...(c.METRICS_PORT ? [c.METRICS_PORT] : [])]),
+    });
+    policies.set(c, policy);
   }
-  return own;
+  return policy;
 }
+const policies = new WeakMap<Config, WebhookUrlPolicy>();
 
 /** What saveWebhook uses of the service. */
 export type SaveWebhookDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'ids' | 'secrets'>;
@@ -63,7 +65,8 @@ export type SaveWebhookDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'ids' | 'se
  * a kind it did not ask for (`balance.low` is opt-in).
  */
 export function saveWebhook(deps: SaveWebhookDeps, partnerId: number, body: unknown, actor: string): { url: string; events: string[]; secret?: string } {
-  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  // anything but an object reads as one without these fields (an array has none of them either)
+  const b = isJsonObject(body) ? body : {};
   const partner = requirePartner(deps, partnerId);
   if (typeof b.url !== 'string') fail('bad_webhook_url', 'url must be a string ("" for none).', { reason: 'bad_url' });
   if (b.regenerate_secret !== undefined && typeof b.regenerate_secret !== 'boolean') fail('validation_error', 'regenerate_secret must be a boolean.');

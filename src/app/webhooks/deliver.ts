@@ -4,7 +4,7 @@ import { afterManualAttempt, afterScheduledAttempt, nextAttemptNumber, type Deli
 import { MAX_ATTEMPTS, nextAttemptDelay } from '../../domain/webhook-retry-schedule.js';
 import { webhookHeaders } from '../../domain/webhook-signing.js';
 import { parseAddress } from '../../domain/cidr.js';
-import { canonicalHost, checkWebhookUrl, type OwnHost } from '../../domain/webhook-url-policy.js';
+import { canonicalHost, checkWebhookUrl, type OwnHost, type WebhookUrlPolicy } from '../../domain/webhook-url-policy.js';
 import { completeJob, scheduleJob } from '../../store/jobs-repo.js';
 import type { Job } from '../job-queue.js';
 import { getPartner } from '../../store/partners-repo.js';
@@ -64,11 +64,15 @@ export type WebhookDispatcherDeps = Pick<Deps, 'db' | 'clock' | 'config' | 'log'
  */
 export class WebhookDispatcher implements DeliverySender {
   private readonly busy = new Map<string, Promise<unknown>>();
+  /** The webhook URL policy, built with the dispatcher at start: every attempt judges its address by it. */
+  private readonly policy: WebhookUrlPolicy;
 
   constructor(
     private readonly deps: WebhookDispatcherDeps,
     private readonly transport: WebhookTransport,
-  ) {}
+  ) {
+    this.policy = urlPolicy(deps.config);
+  }
 
   attempt(job: Job): Promise<void> {
     return this.exclusive(job.ref, () => this.scheduled(job));
@@ -205,7 +209,7 @@ export class WebhookDispatcher implements DeliverySender {
    * of the partner's that points at it) is refused like its name (`private_host`).
    */
   private async target(url: string): Promise<Target> {
-    const policy = urlPolicy(this.deps.config);
+    const policy = this.policy;
     const check = checkWebhookUrl(url, policy);
     if (!check.ok) return { kind: 'refused', reason: check.reason };
     const resolved = await this.transport.resolve(check.host, check.literalIp);

@@ -7,8 +7,7 @@ import { getPartner } from '../../store/partners-repo.js';
 import { attemptsOf, getDelivery, listPartnerDeliveries, type AttemptRow, type DeliveryRow } from '../../store/webhooks-repo.js';
 import type { Deps } from '../deps.js';
 import { encodeCursor } from '../paging.js';
-import { parseRequest } from '../requests/parse.js';
-import { DELIVERY_LIST_RULES, DeliveryListQuery } from '../requests/queries.js';
+import type { DeliveryListInput } from '../requests/queries.js';
 import type { DeliverySender } from './sender.js';
 
 /**
@@ -51,8 +50,7 @@ function viewOf(deps: Pick<Deps, 'db'>, webhookId: string) {
   return partnerDeliveryView(d, attemptsOf(deps.db, [webhookId]));
 }
 
-export function listOwnDeliveries(deps: Pick<Deps, 'db'>, partnerId: number, q: Record<string, unknown>) {
-  const { order_id: orderId, event, status, cursor: beforeEventId, limit } = parseRequest(DeliveryListQuery, q, DELIVERY_LIST_RULES);
+export function listOwnDeliveries(deps: Pick<Deps, 'db'>, partnerId: number, { order_id: orderId, event, status, cursor: beforeEventId, limit }: DeliveryListInput) {
   const rows = listPartnerDeliveries(deps.db, { partnerId, orderId, event, status, beforeEventId, limit: limit + 1 });
   const page = rows.slice(0, limit);
   const attempts = new Map<string, AttemptRow[]>();

@@ -5,9 +5,7 @@ import type { KeyCache } from '../../app/keys.js';
 import { fail } from '../../domain/errors.js';
 import type { PayingWallet } from '../../app/operator/supplier-funds.js';
 import type { SandboxControl } from '../../app/sandbox-control.js';
-import { exportRoutes } from './export-routes.js';
 import { fragmentAdminRoutes } from './fragment-routes.js';
-import { inviteRoutes } from './invite-routes.js';
 import { operatorRoutes } from './operator-routes.js';
 import { sandboxDepositRoutes } from './sandbox-deposit-routes.js';
 import { sandboxRoutes, type AdvanceClock } from './sandbox-routes.js';
@@ -43,9 +41,7 @@ export function adminApi(ctx: AdminContext) {
       if (!tokenMatches(req.headers.authorization, ctx.adminToken)) fail('unauthorized', 'Missing or invalid operator token.');
     });
     operatorRoutes(deps, ctx.keys)(app);
-    inviteRoutes(deps)(app);
     topupRoutes(deps)(app);
-    exportRoutes(deps)(app);
     if (ctx.payingWallet) fragmentAdminRoutes(ctx.payingWallet)(app);
     if (deps.config.UPSTREAM === 'sandbox') {
       sandboxRoutes(deps, ctx.sandbox, ctx.advanceClock)(app);

@@ -5,7 +5,7 @@ import { recordDeposit, requiredConfirmations } from '../../app/deposits/record.
 import { DEPOSIT_NETWORKS } from '../../domain/chain-address.js';
 import { normalizeDecimal } from '../../domain/deposit-matching.js';
 import { fail } from '../../domain/errors.js';
-import { parseOrFail } from '../../app/validation.js';
+import { parseOrFail } from '../../app/requests/parse.js';
 
 /**
  * POST /sandbox/deposits (operator-api.md section 2, sandbox table): a chain transfer as a watcher would

@@ -6,7 +6,7 @@ import ipaddr from 'ipaddr.js';
 import { offsetIso } from '../../domain/time-format.js';
 import { parseAmount } from '../../domain/money.js';
 import type { SandboxControl } from '../../app/sandbox-control.js';
-import { parseOrFail } from '../../app/validation.js';
+import { parseOrFail } from '../../app/requests/parse.js';
 
 /** Sandbox-only operator routes (operator-api.md section 2, second table), on the simulator's controls (SandboxControl). */
 
@@ -149,5 +149,18 @@ function marketView(s: SandboxControl) {
     stars_per_1000_cost: f(m.stars_per_1000_cost),
     premium_cost: { '3': f(m.premium_cost['3']), '6': f(m.premium_cost['6']), '12': f(m.premium_cost['12']) },
     unavailable: m.unavailable,
+  };
+}
+
+/** GET /sandbox/gifts/<gift>.svg (sandbox mode, no auth): the picture a sandbox gift's `image` points to. */
+export function sandboxPictureRoutes(sandbox: Pick<SandboxControl, 'gifts'>) {
+  return async (app: FastifyInstance) => {
+    app.get<{ Params: { file: string } }>('/sandbox/gifts/:file', async (req, reply) => {
+      const m = /^([A-Za-z]+-\d{1,9})\.svg$/.exec(req.params.file);
+      const svg = m ? sandbox.gifts.picture(m[1]) : null;
+      if (!svg) fail('not_found', 'No such gift picture.');
+      // The same gift always has the same picture.
+      return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'").send(svg);
+    });
   };
 }

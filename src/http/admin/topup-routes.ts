@@ -5,6 +5,7 @@ import { listDeposits } from '../../app/deposits/view.js';
 import { cancelTopupRequest, listTopupRequests } from '../../app/topup-request-state.js';
 import { createTopupRequest } from '../../app/topup-requests.js';
 import { fail } from '../../domain/errors.js';
+import type { RawQuery } from '../route.js';
 
 /**
  * Automatic top-ups in the operator API (operator-api.md section 2): exact-amount requests on a partner's
@@ -28,13 +29,13 @@ export function topupRoutes(deps: TopupRoutesDeps) {
       reply.code(201);
       return r;
     });
-    app.get<{ Params: { partner_id: string } }>('/partners/:partner_id/topup-requests', async (req) =>
-      listTopupRequests(deps, pid(req.params.partner_id), (req.query ?? {}) as Record<string, unknown>),
+    app.get<{ Params: { partner_id: string }; Querystring: RawQuery }>('/partners/:partner_id/topup-requests', async (req) =>
+      listTopupRequests(deps, pid(req.params.partner_id), req.query),
     );
     app.delete<{ Params: { partner_id: string; request_id: string } }>('/partners/:partner_id/topup-requests/:request_id', async (req) =>
       cancelTopupRequest(deps, pid(req.params.partner_id), req.params.request_id, ACTOR),
     );
-    app.get('/deposits', async (req) => listDeposits(deps, (req.query ?? {}) as Record<string, unknown>));
+    app.get<{ Querystring: RawQuery }>('/deposits', async (req) => listDeposits(deps, req.query));
     app.post<{ Params: { deposit_id: string } }>('/deposits/:deposit_id/resolve', async (req) =>
       resolveDeposit(deps, req.params.deposit_id, req.body ?? {}, ACTOR),
     );

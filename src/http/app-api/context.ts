@@ -16,3 +16,6 @@ export interface AppApiDeps {
   /** What the supplier accounts hold (the console's overview). */
   supplierFunds: SupplierFundsReader;
 }
+
+/** The actor a Mini App user's changes are audited under. */
+export const actorOf = (telegramUserId: number) => `telegram:${telegramUserId}`;

@@ -14,10 +14,12 @@ import { ledgerPage } from '../../app/ledger.js';
 import { partnerView, requirePartner } from '../../app/partners.js';
 import { fail } from '../../domain/errors.js';
 import { sendCsv } from '../csv.js';
+import { ORDER_LIST_QUERY } from '../../app/requests/queries.js';
 import { sendJson } from '../frozen-json.js';
+import { route, type RawQuery } from '../route.js';
 import { callerOf } from './auth.js';
-import { actorOf, objectBody } from './body.js';
-import type { AppApiDeps } from './context.js';
+import { objectBody } from '../../app/requests/parse.js';
+import { actorOf, type AppApiDeps } from './context.js';
 import type { ExportLink, InviteAnswer, LedgerEntryAnswer, OperatorPartnerCreated, OperatorPartnersAnswer, OperatorProductsAnswer, OverviewAnswer, ProductSwitch, ReviewEvidence } from './types.js';
 
 type P = { Params: { partner_id: string } };
@@ -44,9 +46,9 @@ export function operatorRoutes(app: FastifyInstance, { deps, supplierFunds }: Ap
     return operatorOverview(deps, await supplierFunds());
   });
 
-  app.get('/operator/partners', async (req): Promise<OperatorPartnersAnswer> => {
+  app.get<{ Querystring: RawQuery }>('/operator/partners', async (req): Promise<OperatorPartnersAnswer> => {
     operator(req);
-    return listPartnersForOperator(deps, req.query as Record<string, unknown>);
+    return listPartnersForOperator(deps, req.query);
   });
   app.post('/operator/partners', async (req, reply): Promise<OperatorPartnerCreated> => {
     const o = operator(req);
@@ -65,15 +67,14 @@ export function operatorRoutes(app: FastifyInstance, { deps, supplierFunds }: Ap
     operator(req);
     return partnerView(deps, partnerIdOf(req.params.partner_id));
   });
-  app.get<P>('/operator/partners/:partner_id/orders', async (req, reply) => {
+  // who asks and which partner come before the query string
+  const partnerOfPage = (req: { params: Record<string, string> }) => requirePartner(deps, partnerIdOf(req.params.partner_id)).partnerId;
+  route(app, 'GET', '/operator/partners/:partner_id/orders', { first: (req) => (operator(req), partnerOfPage(req)), query: ORDER_LIST_QUERY }, async (req, reply) =>
+    sendJson(reply, listOwnOrders(deps, partnerOfPage(req), req.query)),
+  );
+  app.get<P & { Querystring: RawQuery }>('/operator/partners/:partner_id/ledger', async (req) => {
     operator(req);
-    const id = partnerIdOf(req.params.partner_id);
-    requirePartner(deps, id);
-    return sendJson(reply, listOwnOrders(deps, id, req.query as Record<string, unknown>));
-  });
-  app.get<P>('/operator/partners/:partner_id/ledger', async (req) => {
-    operator(req);
-    return ledgerPage(deps, partnerIdOf(req.params.partner_id), req.query as Record<string, unknown>);
+    return ledgerPage(deps, partnerIdOf(req.params.partner_id), req.query);
   });
   // support's correction of a mistaken credit or debit: the operator API's adjustment, audited as this operator
   app.post<P>('/operator/partners/:partner_id/adjustments', async (req, reply): Promise<LedgerEntryAnswer> => {
@@ -101,9 +102,9 @@ export function operatorRoutes(app: FastifyInstance, { deps, supplierFunds }: Ap
     return resolveReview(deps, req.params.order_id, objectBody(req), o.actor);
   });
 
-  app.get('/operator/deposits', async (req) => {
+  app.get<{ Querystring: RawQuery }>('/operator/deposits', async (req) => {
     operator(req);
-    return listDeposits(deps, (req.query ?? {}) as Record<string, unknown>);
+    return listDeposits(deps, req.query);
   });
   app.post<{ Params: { deposit_id: string } }>('/operator/deposits/:deposit_id/resolve', async (req) => {
     const o = operator(req);

@@ -8,11 +8,12 @@ import { listOwnOrders } from '../../app/orders/query.js';
 import { recipientCheck } from '../../app/orders/recipient-check.js';
 import { orderDetail } from '../../app/orders/timeline.js';
 import { partnerStats } from '../../app/stats.js';
-import { offsetIso } from '../../domain/time-format.js';
+import { ORDER_LIST_QUERY } from '../../app/requests/queries.js';
 import { sendJson } from '../frozen-json.js';
+import { route, type RawQuery } from '../route.js';
 import { linkOfReq } from './auth.js';
-import { actorOf, objectBody } from './body.js';
-import type { AppApiDeps } from './context.js';
+import { objectBody } from '../../app/requests/parse.js';
+import { actorOf, type AppApiDeps } from './context.js';
 import { may } from '../../domain/permissions.js';
 import type { SpendAnswer, BalancesAnswer, GiftFacetsAnswer, GiftSearchAnswer, OrderDetailAnswer, RecipientCheckAnswer } from './types.js';
 
@@ -27,7 +28,7 @@ export function orderingRoutes(app: FastifyInstance, { deps, catalog, limiter }:
   app.get('/balances', async (req): Promise<BalancesAnswer> => ({ balances: account(deps, pid(req)).balances }));
   // the home screen's spend: the partner API's GET /stats over the last 7 days of the service clock, totals per currency
   app.get('/spend', async (req): Promise<SpendAnswer> => {
-    const s = partnerStats(deps, pid(req), { from: offsetIso(deps.clock.now() - 7 * 86_400_000) });
+    const s = partnerStats(deps, pid(req), { from: deps.clock.now() - 7 * 86_400_000 });
     return { days: 7, from: s.from, to: s.to, totals: s.totals };
   });
   app.get('/products', async (req) => {
@@ -35,7 +36,7 @@ export function orderingRoutes(app: FastifyInstance, { deps, catalog, limiter }:
     return products(deps);
   });
 
-  app.get('/orders', async (req, reply) => sendJson(reply, listOwnOrders(deps, pid(req), req.query as Record<string, unknown>)));
+  route(app, 'GET', '/orders', { first: pid, query: ORDER_LIST_QUERY }, async (req, reply) => sendJson(reply, listOwnOrders(deps, pid(req), req.query)));
   app.get<{ Params: { order_id: string } }>('/orders/:order_id', async (req): Promise<OrderDetailAnswer> => {
     const link = linkOfReq(deps, req);
     return orderDetail(deps, link.partnerId, req.params.order_id, may({ role: link.role, operator: false }, 'ledger.view'));
@@ -68,13 +69,13 @@ export function orderingRoutes(app: FastifyInstance, { deps, catalog, limiter }:
     return sendJson(reply, r.order);
   });
 
-  app.get('/gifts', async (req): Promise<GiftSearchAnswer> => {
+  app.get<{ Querystring: RawQuery }>('/gifts', async (req): Promise<GiftSearchAnswer> => {
     pid(req);
-    return searchGifts(deps, catalog, req.query as Record<string, unknown>);
+    return searchGifts(deps, catalog, req.query);
   });
-  app.get('/gifts/filters', async (req): Promise<GiftFacetsAnswer> => {
+  app.get<{ Querystring: RawQuery }>('/gifts/filters', async (req): Promise<GiftFacetsAnswer> => {
     pid(req);
-    return giftFacets(deps, catalog, req.query as Record<string, unknown>);
+    return giftFacets(deps, catalog, req.query);
   });
   app.get<{ Params: { gift: string } }>('/gifts/:gift', async (req) => {
     pid(req);

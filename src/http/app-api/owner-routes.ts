@@ -13,10 +13,12 @@ import { createTopupRequest } from '../../app/topup-requests.js';
 import { saveWebhook } from '../../app/webhooks/config.js';
 import { listOwnDeliveries, redeliver, sendTestWebhook } from '../../app/webhooks/delivery-log.js';
 import { fail } from '../../domain/errors.js';
+import { DELIVERY_LIST_QUERY, LEDGER_LIST_QUERY } from '../../app/requests/queries.js';
 import { sendJson } from '../frozen-json.js';
+import { route } from '../route.js';
 import { linkOfReq } from './auth.js';
-import { actorOf, objectBody } from './body.js';
-import type { AppApiDeps } from './context.js';
+import { objectBody } from '../../app/requests/parse.js';
+import { actorOf, type AppApiDeps } from './context.js';
 import type { AlertsAnswer, ApiKeyView, FundingAnswer, InviteAnswer, OpenTopupRequestsAnswer, TeamAnswer, TopupRequestAnswer, WebhookSaved, WebhookView } from './types.js';
 
 /**
@@ -33,7 +35,9 @@ export function ownerRoutes(app: FastifyInstance, { deps, keys, sender }: AppApi
   };
 
   // the partner API's GET /ledger: the same service, filters and errors
-  app.get('/ledger', async (req, reply) => sendJson(reply, listOwnLedger(deps, owner(req, 'ledger.view').partnerId, req.query as Record<string, unknown>)));
+  route(app, 'GET', '/ledger', { first: (req) => owner(req, 'ledger.view'), query: LEDGER_LIST_QUERY }, async (req, reply) =>
+    sendJson(reply, listOwnLedger(deps, owner(req, 'ledger.view').partnerId, req.query)),
+  );
 
   // low-balance alert thresholds: the service of the bot's /alerts and the operator API
   app.get('/alerts', async (req): Promise<AlertsAnswer> => alertsView(deps, owner(req, 'alerts.manage').partnerId));
@@ -83,7 +87,9 @@ export function ownerRoutes(app: FastifyInstance, { deps, keys, sender }: AppApi
   });
 
   // the partner API's delivery log, redelivery and test webhook, audited with the person
-  app.get('/webhook-deliveries', async (req) => listOwnDeliveries(deps, owner(req, 'webhook.manage').partnerId, req.query as Record<string, unknown>));
+  route(app, 'GET', '/webhook-deliveries', { first: (req) => owner(req, 'webhook.manage'), query: DELIVERY_LIST_QUERY }, async (req) =>
+    listOwnDeliveries(deps, owner(req, 'webhook.manage').partnerId, req.query),
+  );
   app.post<{ Params: { delivery_id: string } }>('/webhook-deliveries/:delivery_id/redeliver', async (req) => {
     const o = owner(req, 'webhook.manage');
     return redeliver(deps, sender, o.partnerId, req.params.delivery_id, { actor: o.actor });

@@ -3,7 +3,7 @@ import { appSession, endSession, previewSignIn, redeemSignIn } from '../../app/a
 import type { Deps } from '../../app/deps.js';
 import { SESSION_TTL_MS } from '../../app/app-access.js';
 import { callerOf, COOKIE_PATH, requireSameOrigin, SESSION_COOKIE } from './auth.js';
-import { objectBody } from './body.js';
+import { objectBody } from '../../app/requests/parse.js';
 import type { AppApiDeps } from './context.js';
 import type { SessionAnswer } from './types.js';
 

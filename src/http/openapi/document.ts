@@ -4,7 +4,7 @@ import { partnerSchemas } from '../schemas/partner.js';
 // registers its schemas in partnerSchemas
 import '../schemas/webhook-log.js';
 import { PARTNER_ENDPOINTS } from '../partner/index.js';
-import type { Endpoint } from './endpoint.js';
+import { endpointParameters, type Endpoint } from '../route.js';
 
 /**
  * The OpenAPI 3.0.3 description of the partner API, generated from the zod schemas in
@@ -135,7 +135,7 @@ function operation(e: Endpoint) {
     summary: e.summary,
     description: e.description,
     tags: [e.tag],
-    ...(e.parameters ? { parameters: e.parameters } : {}),
+    ...(endpointParameters(e).length ? { parameters: endpointParameters(e) } : {}),
     ...(e.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: ref(e.body), ...(e.bodyExamples ? { examples: e.bodyExamples } : {}) } } } }
       : {}),

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { account } from '../../app/account.js';
 import { products } from '../../app/products.js';
 import { sendJson } from '../frozen-json.js';
-import { documented, type Endpoint } from '../openapi/endpoint.js';
+import { documented, type Endpoint } from '../route.js';
 import { partnerOf, type PartnerContext } from './context.js';
 
 const ME: Endpoint = {

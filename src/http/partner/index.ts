@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { authenticate } from '../../app/keys.js';
-import type { Endpoint } from '../openapi/endpoint.js';
+import type { Endpoint } from '../route.js';
 import { accountEndpoints, accountRoutes } from './account-routes.js';
 import type { PartnerContext } from './context.js';
 import { ledgerEndpoints, ledgerRoutes } from './ledger-routes.js';

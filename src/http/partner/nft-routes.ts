@@ -1,7 +1,6 @@
-import type { FastifyInstance } from 'fastify';
-import { GiftListQuery } from '../../app/requests/queries.js';
-import { queryParameters } from '../openapi/parameters.js';
-import { documented, pathParam, type Endpoint } from '../openapi/endpoint.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { GIFT_LIST_QUERY, type GiftListInput } from '../../app/requests/queries.js';
+import { documented, pathParam, type Endpoint } from '../route.js';
 import { keyOf, type PartnerContext } from './context.js';
 
 const COLLECTIONS: Endpoint = {
@@ -16,14 +15,14 @@ const COLLECTIONS: Endpoint = {
   errors: ['product_unavailable'],
 };
 
-const GIFTS: Endpoint = {
+const GIFTS: Endpoint<GiftListInput> = {
   method: 'get',
   path: '/nft/gifts',
   operationId: 'listGifts',
   tag: 'NFT',
   summary: 'Gifts of a collection',
   description: 'Sorted by price, keyset paging: a cursor never repeats or skips an item. Rate limited per key (scope `nft_catalog`).',
-  parameters: queryParameters(GiftListQuery),
+  query: GIFT_LIST_QUERY,
   response: 'GiftList',
   okDescription: 'A page of gifts.',
   errors: ['collection_required', 'bad_sort', 'bad_cursor', 'bad_attr', 'bad_param', 'not_found', 'product_unavailable'],
@@ -46,16 +45,9 @@ export const nftEndpoints = [COLLECTIONS, GIFTS, GIFT];
 
 /** GET /nft/collections, /nft/gifts, /nft/gifts/{gift}: every NFT catalog read counts against `nft_catalog`. */
 export function nftRoutes(app: FastifyInstance, { catalog, limiter }: PartnerContext): void {
-  documented(app, COLLECTIONS, async (req) => {
-    limiter.hit('nft_catalog', keyOf(req));
-    return catalog.collections();
-  });
-  documented(app, GIFTS, async (req) => {
-    limiter.hit('nft_catalog', keyOf(req));
-    return catalog.list(req.query as Record<string, unknown>);
-  });
-  documented<{ Params: { gift: string } }>(app, GIFT, async (req) => {
-    limiter.hit('nft_catalog', keyOf(req));
-    return catalog.quote(req.params.gift);
-  });
+  // the catalog's own rate limit comes before the query is read: a bad query still counts
+  const hit = (req: FastifyRequest) => limiter.hit('nft_catalog', keyOf(req));
+  documented(app, COLLECTIONS, async () => catalog.collections(), hit);
+  documented(app, GIFTS, async (req) => catalog.list(req.query), hit);
+  documented(app, GIFT, async (req) => catalog.quote(req.params.gift), hit);
 }

@@ -4,9 +4,9 @@ import { noteBodyText, replayedBody } from '../../app/orders/idempotency.js';
 import { installRememberingJsonParser } from '../json-body.js';
 import { getOwnOrder, listOwnOrders, readOwnOrder } from '../../app/orders/query.js';
 import { sendJson } from '../frozen-json.js';
-import { OrderListQuery, OrderReadQuery } from '../../app/requests/queries.js';
-import { queryParameters } from '../openapi/parameters.js';
-import { documented, pathParam, type Endpoint } from '../openapi/endpoint.js';
+import { isJsonObject } from '../../app/requests/parse.js';
+import { ORDER_LIST_QUERY, ORDER_READ_QUERY, type OrderListInput } from '../../app/requests/queries.js';
+import { documented, pathParam, type Endpoint } from '../route.js';
 import { clientGone, partnerOf, type PartnerContext } from './context.js';
 
 const CREATE: Endpoint = {
@@ -37,20 +37,20 @@ const CREATE: Endpoint = {
   callbacks: ['order.completed', 'order.failed', 'order.refunded', 'balance.low'],
 };
 
-const LIST: Endpoint = {
+const LIST: Endpoint<OrderListInput> = {
   method: 'get',
   path: '/orders',
   operationId: 'listOrders',
   tag: 'Orders',
   summary: 'List own orders',
   description: 'Newest first, keyset paging: pass `next_cursor` back as `cursor`.',
-  parameters: queryParameters(OrderListQuery),
+  query: ORDER_LIST_QUERY,
   response: 'OrderList',
   okDescription: 'A page of orders.',
   errors: ['bad_status', 'bad_type', 'bad_time', 'bad_limit', 'bad_cursor', 'bad_param'],
 };
 
-const GET: Endpoint = {
+const GET: Endpoint<{ wait?: number }> = {
   method: 'get',
   path: '/orders/{order_id}',
   operationId: 'getOrder',
@@ -58,7 +58,8 @@ const GET: Endpoint = {
   summary: 'Read one order',
   description:
     'Another partner\'s order is `not_found` too. With `wait=N` the answer comes as soon as the order is final (completed, or failed/canceled outside manual review), or after N seconds with the order as it is then (check `status`); an order already final answers at once. A key may have `ORDER_WAIT_MAX_PER_KEY` (default 10) waiting requests open at once; past that 429 `rate_limited` with scope `wait` (`limit` is that number, `window_seconds` the longest wait, 30, and `retry_after` when the key\'s soonest wait ends at the latest). Waiting is a convenience: webhooks stay the reliable channel. Other query parameters are ignored.',
-  parameters: [pathParam('order_id'), ...queryParameters(OrderReadQuery)],
+  parameters: [pathParam('order_id')],
+  query: ORDER_READ_QUERY,
   response: 'Order',
   okDescription: 'The order (final, or as it is when the wait ran out).',
   errors: ['not_found', 'bad_param'],
@@ -73,18 +74,18 @@ export function orderRoutes(app: FastifyInstance, { deps, limiter }: PartnerCont
     installRememberingJsonParser(scope, replayedBody, noteBodyText);
     // not async: a replay is answered at once (replayOrCreate), only a new order is awaited
     documented(scope, CREATE, (req, reply) => {
-      const body = req.body as Record<string, unknown> | null;
+      const body = req.body;
       // NFT orders also count against their own scope, per partner
-      if (body && typeof body === 'object' && body.type === 'nft') limiter.hit('nft_orders', partnerOf(req));
+      if (isJsonObject(body) && body.type === 'nft') limiter.hit('nft_orders', partnerOf(req));
       const r = replayOrCreate(deps, partnerOf(req), body);
       return r instanceof Promise ? r.then((created) => sendJson(reply, created.order)) : sendJson(reply, r.order);
     });
   });
-  documented(app, LIST, async (req, reply) => sendJson(reply, listOwnOrders(deps, partnerOf(req), req.query as Record<string, unknown>)));
+  documented(app, LIST, async (req, reply) => sendJson(reply, listOwnOrders(deps, partnerOf(req), req.query)));
   // not async: a plain read (no `wait`) answers at once, without a promise and its microtask
-  documented<{ Params: { order_id: string } }>(app, GET, (req, reply) => {
-    const q = req.query as Record<string, unknown>;
-    if (q.wait === undefined) return sendJson(reply, getOwnOrder(deps, partnerOf(req), req.params.order_id));
-    return readOwnOrder(deps, req.partner!, req.params.order_id, q, () => clientGone(reply)).then((o) => sendJson(reply, o));
+  documented(app, GET, (req, reply) => {
+    const { wait } = req.query;
+    if (wait === undefined) return sendJson(reply, getOwnOrder(deps, partnerOf(req), req.params.order_id));
+    return readOwnOrder(deps, req.partner!, req.params.order_id, wait, () => clientGone(reply)).then((o) => sendJson(reply, o));
   });
 }

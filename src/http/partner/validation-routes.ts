@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { validateGame, validateRecipient } from '../../app/recipients.js';
-import { documented, type Endpoint } from '../openapi/endpoint.js';
+import { validateGame, validateRecipient } from '../../app/orders/recipient.js';
+import { documented, type Endpoint } from '../route.js';
 import { keyOf, type PartnerContext } from './context.js';
 
 const SUPPLIER_DOWN = '503 `product_unavailable` (`upstream_unavailable`, `Retry-After`) when the supplier itself is down (with a real supplier: its session expired, verification needed, unreachable).';

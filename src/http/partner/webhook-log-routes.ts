@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { listOwnDeliveries, redeliver, sendTestWebhook } from '../../app/webhooks/delivery-log.js';
-import { DeliveryListQuery } from '../../app/requests/queries.js';
-import { queryParameters } from '../openapi/parameters.js';
-import { documented, type Endpoint } from '../openapi/endpoint.js';
+import { DELIVERY_LIST_QUERY, type DeliveryListInput } from '../../app/requests/queries.js';
+import { documented, type Endpoint } from '../route.js';
 import { partnerOf, type PartnerContext } from './context.js';
 
-const LIST: Endpoint = {
+const LIST: Endpoint<DeliveryListInput> = {
   method: 'get',
   path: '/webhook-deliveries',
   operationId: 'listWebhookDeliveries',
@@ -13,7 +12,7 @@ const LIST: Endpoint = {
   summary: 'The webhook delivery log',
   description:
     'The partner\'s own webhook deliveries, newest first, each with every request made (number, time, HTTP status or error, duration). Keyset paging like GET /orders: pass `next_cursor` back as `cursor`; the same codes for a bad cursor, limit or unknown parameter.',
-  parameters: queryParameters(DeliveryListQuery),
+  query: DELIVERY_LIST_QUERY,
   response: 'WebhookDeliveryList',
   okDescription: 'A page of deliveries.',
   errors: ['bad_status', 'bad_limit', 'bad_cursor', 'bad_param'],
@@ -51,7 +50,7 @@ export const webhookLogEndpoints = [LIST, REDELIVER, TEST];
 
 /** The partner's webhook delivery log, redelivery and the test webhook. */
 export function webhookLogRoutes(app: FastifyInstance, { deps, sender }: PartnerContext): void {
-  documented(app, LIST, async (req) => listOwnDeliveries(deps, partnerOf(req), req.query as Record<string, unknown>));
-  documented<{ Params: { delivery_id: string } }>(app, REDELIVER, async (req) => redeliver(deps, sender, partnerOf(req), req.params.delivery_id));
+  documented(app, LIST, async (req) => listOwnDeliveries(deps, partnerOf(req), req.query));
+  documented(app, REDELIVER, async (req) => redeliver(deps, sender, partnerOf(req), req.params.delivery_id));
   documented(app, TEST, async (req) => sendTestWebhook(deps, sender, partnerOf(req)));
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ORDER_TYPES } from '../../domain/enums.js';
-import * as req from '../../app/requests/validate.js';
+import * as req from '../../app/requests/orders.js';
 import { reg } from './fields.js';
 
 /** POST /validate/recipient and POST /validate/game. */

@@ -3,10 +3,10 @@ import type { Clock } from '../../kernel/clock.js';
 import type { EventBus } from '../../kernel/event-bus.js';
 import type { SupplierCosts } from '../../domain/pricing.js';
 import type { Db } from '../../store/db.js';
-import { getBatch, getPayment, orderCostNano } from '../../store/fragment-payments-repo.js';
+import { fragmentOrderCostNano, getBatch, getPayment, orderCostNano } from '../../store/fragment-payments-repo.js';
 import type { Logger } from '../../kernel/log.js';
 import type { GoodsSide } from '../compose.js';
-import { UpstreamUnavailable, type DeliveryOutcome, type DeliveryRequest, type GoodsProduct, type SupplierAccount, type SupplierFund } from '../types.js';
+import { UpstreamUnavailable, type DeliveryOutcome, type DeliveryRequest, type GoodsPaymentEvidence, type GoodsProduct, type SupplierAccount, type SupplierFund } from '../types.js';
 import { offsetIso } from '../../domain/time-format.js';
 import type { Toncenter, WalletState } from '../chains/toncenter-wallet.js';
 import { fromNano, type FragmentConfig } from '../../config/fragment.js';
@@ -199,7 +199,29 @@ export class FragmentUpstream implements GoodsSide, SupplierAccount {
       this.payer.drop(orderId);
       return false;
     },
+    paymentEvidence: (orderId: string): GoodsPaymentEvidence => this.paymentEvidence(orderId),
   };
+
+  /** An order's payment and the TON cost it was fixed at, as a review shows them (operator-api.md GET /reviews). */
+  private paymentEvidence(orderId: string): GoodsPaymentEvidence {
+    const p = getPayment(this.deps.db, orderId);
+    const cost = fragmentOrderCostNano(this.deps.db, orderId);
+    return {
+      payment: p
+        ? {
+            state: p.state,
+            amount_ton: fromNano(BigInt(p.amountNano)),
+            ref: p.ref,
+            tx_hash: p.txHash,
+            supplier_answer: p.detail,
+            attempts: p.attempts,
+            confirmed_at: p.confirmedAt === null ? null : offsetIso(p.confirmedAt),
+            updated_at: offsetIso(p.updatedAt),
+          }
+        : null,
+      cost_ton: cost === null ? null : fromNano(cost),
+    };
+  }
 
   /**
    * Forms the next batch when none is in flight, then makes Fragment's confirm calls for it. `gather`: the

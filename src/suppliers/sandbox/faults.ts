@@ -55,7 +55,7 @@ export function giftsWithSimulatedFaults(inner: GiftMarket, faults: () => Sandbo
     quote: async (p) => (stall(), inner.quote(p)),
     pay: async (p, form) => (stall(), inner.pay(p, form)),
     reconcile: async (p, form) => (stall(), inner.reconcile(p, form)),
-    transferOf: async (orderId) => (stall(), inner.transferOf(orderId)),
+    transferOf: async (orderId, paidReceipt) => (stall(), inner.transferOf(orderId, paidReceipt)),
     links: (gift, transferHash) => inner.links(gift, transferHash),
   };
 }

@@ -156,8 +156,8 @@ export class SandboxGiftMarket implements GiftMarket {
     return 520; // 5.20 USD per TON, for reporting only
   }
 
-  /** The sandbox's transfers, by order (kept in `kv`, so they survive a restart like the rest of its state). */
-  async transferOf(orderId: string): Promise<{ transferHash: string } | null> {
+  /** The sandbox's transfers, by order (kept in `kv`, so they survive a restart like the rest of its state); its purchase is no transfer. */
+  async transferOf(orderId: string, _paidReceipt: string | null): Promise<{ transferHash: string } | null> {
     const hash = kvGet<string>(this.db, `${TRANSFER_KEY}${orderId}`);
     return hash === undefined ? null : { transferHash: hash };
   }

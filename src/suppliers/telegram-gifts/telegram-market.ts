@@ -3,8 +3,6 @@ import { offsetIso } from '../../domain/time-format.js';
 import type { EventBus } from '../../kernel/event-bus.js';
 import type { TelegramGiftsConfig } from '../../config/gifts.js';
 import type { Logger } from '../../kernel/log.js';
-import type { Db } from '../../store/db.js';
-import { getGiftPurchase } from '../../store/gift-purchases-repo.js';
 import { normaliseUsername } from '../username.js';
 import {
   UpstreamUnavailable,
@@ -48,7 +46,6 @@ const GIFT_GONE = /^STARGIFT_|^SLUG_INVALID$/;
 const RECIPIENT_REFUSES = /^(USER_DISALLOWED_STARGIFTS|STARGIFT_USER_USAGE_LIMITED|PEER_ID_INVALID|USER_IS_BLOCKED|PRIVACY_RESTRICTED|USER_PRIVACY_RESTRICTED)$/;
 
 export interface TelegramMarketDeps {
-  db: Db;
   clock: Clock;
   log: Logger;
   bus: EventBus;
@@ -381,9 +378,9 @@ export class TelegramGiftMarket implements GiftMarket, SupplierAccount {
     }
   }
 
-  async transferOf(orderId: string): Promise<{ transferHash: string } | null> {
-    const r = getGiftPurchase(this.deps.db, orderId);
-    return r?.state === 'paid' && r.receipt ? { transferHash: r.receipt } : null;
+  /** Buying with `to_id` is the transfer: the paid purchase's receipt is its record. */
+  async transferOf(_orderId: string, paidReceipt: string | null): Promise<{ transferHash: string } | null> {
+    return paidReceipt ? { transferHash: paidReceipt } : null;
   }
 
   links(gift: string, _transferHash: string) {

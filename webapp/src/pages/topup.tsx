@@ -8,7 +8,7 @@ import { fmtTime, tonTransferLink } from '../lib/format';
 import type { Nav } from '../nav';
 import { confirmDialog, haptic } from '../tg';
 
-/** A network's name as the bot writes it (src/domain/words.ts): "USDT (TRC-20, TRON network)". */
+/** A network's name as the bot writes it (src/presentation/words.ts): "USDT (TRC-20, TRON network)". */
 const networkName = (currency: string, network: string) => words.assetLabel(currency === 'TON' ? 'TON' : 'USDT', network);
 const assetOf = (currency: string) => (currency === 'USD' ? 'USDT' : 'TON');
 const SHORT_NETWORK: Record<string, string> = { ton: 'TON', trc20: 'TRC-20', bep20: 'BEP-20' };

@@ -1,6 +1,7 @@
 /**
- * Words that the bot and the Mini App both show (webapp/src/i18n.ts imports this file into its bundle, so it
- * imports nothing and holds no markup and no bot command): roles, why an order failed, webhook address
+ * Words that the bot and the Mini App both show: the presentation they share, kept out of the domain (the
+ * domain holds rules, not phrases). webapp/src/i18n.ts imports this file into its bundle, so it
+ * imports nothing and holds no markup and no bot command: roles, why an order failed, webhook address
  * refusals, what is sent on which network, and the refusals of requests whose explanation names no command.
  * The bot's texts (en.ts, ru.ts) build on them.
  */
