@@ -214,6 +214,8 @@ export interface FakeToncenter {
   indexDown: boolean;
   /** getWalletInformation answers 503 while true */
   walletDown: boolean;
+  /** getWalletInformation calls received */
+  walletCalls: number;
   /** getWalletInformation reports this seqno instead of the chain's (a lagging node) */
   staleSeqno: number | null;
   onSend: (() => void) | null;
@@ -274,6 +276,7 @@ export async function startFakeToncenter(nowSec: () => number, timing?: ChainTim
     sendMode: 'ok',
     indexDown: false,
     walletDown: false,
+    walletCalls: 0,
     staleSeqno: null,
     onSend: null,
     held: [],
@@ -348,6 +351,7 @@ export async function startFakeToncenter(nowSec: () => number, timing?: ChainTim
       res.end(JSON.stringify(b));
     };
     if (url.pathname === '/api/v2/getWalletInformation') {
+      t.walletCalls++;
       if (t.walletDown) return send(503, { ok: false, error: 'service unavailable', code: 503 });
       const c = await chain.getContract(Address.parse(url.searchParams.get('address')!));
       const state = c.accountState?.type;

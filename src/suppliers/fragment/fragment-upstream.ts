@@ -56,6 +56,9 @@ export interface FragmentDeps {
   bus: EventBus;
 }
 
+/** How old the hot wallet's balance may be before the console's overview asks toncenter again. */
+const FUNDS_FRESH_MS = 10_000;
+
 export class FragmentUpstream implements GoodsSide, SupplierAccount {
   readonly name = 'fragment';
   readonly resolver: FragmentResolver;
@@ -138,9 +141,18 @@ export class FragmentUpstream implements GoodsSide, SupplierAccount {
     };
   }
 
+  /** the console's balance lookup under way, if any (funds()) */
+  private fundsLookup: Promise<unknown> | null = null;
+
   /** The console's supplier funds: the hot wallet's last known balance, refreshed in the background (the overview never waits for toncenter). */
   funds(): SupplierFund[] {
-    this.refreshWallet().catch(() => undefined);
+    // toncenter answers one request a second without an API key, shared with the batches' lookups: an overview
+    // refreshes a balance older than FUNDS_FRESH_MS, one lookup at a time, however often it is opened
+    const last = this.walletState.last;
+    if (!this.fundsLookup && (!last || this.deps.clock.now() - last.at >= FUNDS_FRESH_MS))
+      this.fundsLookup = this.refreshWallet()
+        .catch(() => undefined)
+        .finally(() => (this.fundsLookup = null));
     const w = this.walletView();
     return w.balance_ton !== null && w.checked_at !== null ? [{ supplier: 'fragment', currency: 'TON', amount: w.balance_ton, updated_at: offsetIso(Date.parse(w.checked_at)), pays: 'USD' }] : [];
   }
