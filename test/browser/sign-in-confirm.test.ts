@@ -40,6 +40,7 @@ describe.runIf(have)('sign-in link confirmation', { timeout: 120_000 }, () => {
     const ask = page.getByTestId('signin-confirm');
     await ask.getByRole('heading', { name: 'Sign in as Alice Liddell?' }).waitFor();
     expect(await ask.innerText()).toContain('You will work in the dashboard of Test partner.');
+    expect(await ask.innerText()).toContain('Go on only if you asked for this link yourself: in the bot, or printed by the service\'s demo start.');
     expect(page.url()).toBe(`${base}/app/`); // the token left the address bar
     await page.getByTestId('signin-no').click();
     await page.getByTestId('signin').waitFor();
